@@ -1,0 +1,23 @@
+// How long resolved media, jobs and download links live, and the per-project job limit.
+import { Config, Context, Effect, Layer } from "effect"
+
+export interface LifetimesShape {
+  readonly mediaMs: number
+  readonly jobMs: number
+  readonly downloadUrlMs: number
+  readonly maxConcurrentJobs: number
+}
+
+const seconds = (name: string, fallback: number) =>
+  Config.Int(name).pipe(Config.withDefault(fallback), Config.map((s) => s * 1000))
+
+export class Lifetimes extends Context.Service<Lifetimes, LifetimesShape>()("mds/config/Lifetimes") {
+  static readonly config = Config.all({
+    mediaMs: seconds("API_MEDIA_RESOLVE_TTL_SECONDS", 3600),
+    jobMs: seconds("API_JOB_TTL_SECONDS", 3600),
+    downloadUrlMs: seconds("API_DOWNLOAD_URL_TTL_SECONDS", 3600),
+    maxConcurrentJobs: Config.Int("API_MAX_CONCURRENT_JOBS").pipe(Config.withDefault(2))
+  })
+
+  static readonly layer = Layer.effect(Lifetimes, Effect.map(Lifetimes.config, Lifetimes.of))
+}

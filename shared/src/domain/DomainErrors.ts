@@ -1,0 +1,62 @@
+// Tagged domain failures; the gateway maps each one to a /v1 error code in one place.
+import { Schema } from "effect"
+
+export class ConcurrencyLimitExceeded extends Schema.TaggedError<ConcurrencyLimitExceeded>()("ConcurrencyLimitExceeded", {
+  projectId: Schema.String,
+  limit: Schema.Number
+}) {}
+
+export class JobNotFound extends Schema.TaggedError<JobNotFound>()("JobNotFound", {
+  jobId: Schema.String
+}) {}
+
+export class JobAlreadyExists extends Schema.TaggedError<JobAlreadyExists>()("JobAlreadyExists", {
+  jobId: Schema.String
+}) {}
+
+/** A command that does not fit the job's current state (e.g. completing a job that never started). */
+export class InvalidJobTransition extends Schema.TaggedError<InvalidJobTransition>()("InvalidJobTransition", {
+  jobId: Schema.String,
+  status: Schema.String,
+  command: Schema.String
+}) {}
+
+export class MediaNotFound extends Schema.TaggedError<MediaNotFound>()("MediaNotFound", {
+  mediaId: Schema.String
+}) {}
+
+export class UnsupportedPlatform extends Schema.TaggedError<UnsupportedPlatform>()("UnsupportedPlatform", {
+  url: Schema.String,
+  message: Schema.String
+}) {}
+
+export class MediaUnavailable extends Schema.TaggedError<MediaUnavailable>()("MediaUnavailable", {
+  url: Schema.String,
+  message: Schema.String
+}) {}
+
+export class UrlNotAllowed extends Schema.TaggedError<UrlNotAllowed>()("UrlNotAllowed", {
+  url: Schema.String,
+  message: Schema.String
+}) {}
+
+export class FormatUnavailable extends Schema.TaggedError<FormatUnavailable>()("FormatUnavailable", {
+  format: Schema.String,
+  available: Schema.Array(Schema.String)
+}) {}
+
+export class ProjectNotFound extends Schema.TaggedError<ProjectNotFound>()("ProjectNotFound", {
+  projectId: Schema.String
+}) {}
+
+export class ProjectAlreadyExists extends Schema.TaggedError<ProjectAlreadyExists>()("ProjectAlreadyExists", {
+  projectId: Schema.String
+}) {}
+
+export class ApiKeyNotFound extends Schema.TaggedError<ApiKeyNotFound>()("ApiKeyNotFound", {
+  keyId: Schema.String
+}) {}
+
+export class ApiKeyAlreadyExists extends Schema.TaggedError<ApiKeyAlreadyExists>()("ApiKeyAlreadyExists", {
+  keyId: Schema.String
+}) {}

@@ -1,0 +1,88 @@
+// Commands of the job aggregate and the pure decide function that turns them into JobEvents.
+import { Result } from "effect"
+import type { Decider } from "../Decider.ts"
+import { InvalidJobTransition, JobAlreadyExists } from "../DomainErrors.ts"
+import type { JobArtifact, JobError, JobEvent, JobSource } from "./JobEvent.ts"
+import { evolveJob, initialJobState, isTerminal, type JobState } from "./JobState.ts"
+
+export type JobCommand =
+  | {
+    readonly _tag: "QueueJob"
+    readonly jobId: string
+    readonly projectId: string
+    readonly platform: string
+    readonly format: string
+    readonly source: JobSource
+    readonly now: number
+    readonly lifetimeMs: number
+  }
+  | { readonly _tag: "StartJob"; readonly jobId: string; readonly workerId: string; readonly now: number }
+  | { readonly _tag: "ReportProgress"; readonly jobId: string; readonly percent: number; readonly now: number }
+  | { readonly _tag: "CompleteJob"; readonly jobId: string; readonly artifact: JobArtifact; readonly now: number }
+  | { readonly _tag: "FailJob"; readonly jobId: string; readonly error: JobError; readonly now: number }
+  | { readonly _tag: "ExpireJob"; readonly jobId: string; readonly now: number }
+
+export type JobRejection = JobAlreadyExists | InvalidJobTransition
+
+type Decision = Result.Result<ReadonlyArray<JobEvent>, JobRejection>
+
+const none: Decision = Result.succeed([])
+const emit = (...events: ReadonlyArray<JobEvent>): Decision => Result.succeed(events)
+const reject = (state: JobState, command: JobCommand): Decision =>
+  Result.fail(new InvalidJobTransition({ jobId: command.jobId, status: state.status, command: command._tag }))
+
+const isOverdue = (state: JobState, now: number) => state.status !== "none" && now >= state.expiresAt
+
+export const decideJob = (command: JobCommand, state: JobState): Decision => {
+  switch (command._tag) {
+    case "QueueJob":
+      if (state.status !== "none") return Result.fail(new JobAlreadyExists({ jobId: command.jobId }))
+      return emit({
+        _tag: "JobQueued",
+        v: 1,
+        jobId: command.jobId,
+        projectId: command.projectId,
+        platform: command.platform,
+        format: command.format,
+        source: command.source,
+        createdAt: command.now,
+        expiresAt: command.now + command.lifetimeMs
+      })
+    case "StartJob":
+      if (state.status === "none" || isTerminal(state.status)) return reject(state, command)
+      if (isOverdue(state, command.now)) return emit({ _tag: "JobExpired", v: 1, jobId: command.jobId, at: command.now })
+      // A redelivered job starts again with the next attempt number.
+      return emit({
+        _tag: "JobStarted",
+        v: 1,
+        jobId: command.jobId,
+        attempt: state.attempt + 1,
+        workerId: command.workerId,
+        at: command.now
+      })
+    case "ReportProgress": {
+      if (state.status !== "processing") return none
+      const percent = Math.min(100, Math.max(0, Math.floor(command.percent)))
+      // Progress only moves forward; a repeated or smaller value is not news.
+      if (percent <= state.progress) return none
+      return emit({ _tag: "JobProgressed", v: 1, jobId: command.jobId, percent, at: command.now })
+    }
+    case "CompleteJob":
+      if (state.status === "completed") return none
+      if (state.status !== "processing") return reject(state, command)
+      return emit({ _tag: "JobCompleted", v: 1, jobId: command.jobId, artifact: command.artifact, at: command.now })
+    case "FailJob":
+      if (isTerminal(state.status)) return none
+      if (state.status === "none") return reject(state, command)
+      return emit({ _tag: "JobFailed", v: 1, jobId: command.jobId, error: command.error, at: command.now })
+    case "ExpireJob":
+      if (state.status === "none" || isTerminal(state.status) || !isOverdue(state, command.now)) return none
+      return emit({ _tag: "JobExpired", v: 1, jobId: command.jobId, at: command.now })
+  }
+}
+
+export const JobDecider: Decider<JobCommand, JobEvent, JobState, JobRejection> = {
+  initialState: initialJobState,
+  evolve: evolveJob,
+  decide: decideJob
+}

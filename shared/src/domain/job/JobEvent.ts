@@ -1,0 +1,98 @@
+// Events of the job aggregate, one JetStream subject per job: mds.job.<projectId>.<jobId>.
+import { Schema } from "effect"
+
+/** Schema version carried by every event so that old streams stay readable after changes. */
+const V1 = Schema.Literal(1)
+const EpochMillis = Schema.Number
+
+export const JobErrorCode = Schema.Literals([
+  "media_unavailable",
+  "unsupported_platform",
+  "format_unavailable",
+  "url_not_allowed",
+  "download_failed",
+  "job_expired",
+  "internal_error"
+])
+export type JobErrorCode = typeof JobErrorCode.Type
+
+export const JobError = Schema.Struct({
+  code: JobErrorCode,
+  message: Schema.String,
+  retryable: Schema.Boolean
+})
+export type JobError = typeof JobError.Type
+
+/** Where the job's media comes from: always a URL, plus the media id when queued after a resolve. */
+export const JobSource = Schema.Struct({
+  url: Schema.String,
+  mediaId: Schema.NullOr(Schema.String)
+})
+export type JobSource = typeof JobSource.Type
+
+/** The stored file, as the worker put it into the ArtifactStore. */
+export const JobArtifact = Schema.Struct({
+  key: Schema.String,
+  filename: Schema.String,
+  mimeType: Schema.String,
+  sizeBytes: Schema.Number,
+  /** Epoch ms until which the artifact is kept and its download link is valid. */
+  availableUntil: EpochMillis
+})
+export type JobArtifact = typeof JobArtifact.Type
+
+export const JobQueued = Schema.TaggedStruct("JobQueued", {
+  v: V1,
+  jobId: Schema.String,
+  projectId: Schema.String,
+  platform: Schema.String,
+  format: Schema.String,
+  source: JobSource,
+  createdAt: EpochMillis,
+  expiresAt: EpochMillis
+})
+export type JobQueued = typeof JobQueued.Type
+
+export const JobStarted = Schema.TaggedStruct("JobStarted", {
+  v: V1,
+  jobId: Schema.String,
+  attempt: Schema.Number,
+  workerId: Schema.String,
+  at: EpochMillis
+})
+export type JobStarted = typeof JobStarted.Type
+
+export const JobProgressed = Schema.TaggedStruct("JobProgressed", {
+  v: V1,
+  jobId: Schema.String,
+  /** Integer percent, 0 to 100. */
+  percent: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 100 })),
+  at: EpochMillis
+})
+export type JobProgressed = typeof JobProgressed.Type
+
+export const JobCompleted = Schema.TaggedStruct("JobCompleted", {
+  v: V1,
+  jobId: Schema.String,
+  artifact: JobArtifact,
+  at: EpochMillis
+})
+export type JobCompleted = typeof JobCompleted.Type
+
+export const JobFailed = Schema.TaggedStruct("JobFailed", {
+  v: V1,
+  jobId: Schema.String,
+  error: JobError,
+  at: EpochMillis
+})
+export type JobFailed = typeof JobFailed.Type
+
+export const JobExpired = Schema.TaggedStruct("JobExpired", {
+  v: V1,
+  jobId: Schema.String,
+  at: EpochMillis
+})
+export type JobExpired = typeof JobExpired.Type
+
+export const JobEvent = Schema.Union([JobQueued, JobStarted, JobProgressed, JobCompleted, JobFailed, JobExpired])
+export type JobEvent = typeof JobEvent.Type

@@ -1,0 +1,81 @@
+// Per-platform knowledge as data: the curated table of well-known platforms, blocked hosts and short-link hosts.
+
+export type Capability = "video" | "audio" | "image" | "metadata"
+
+export interface PlatformEntry {
+  readonly id: string
+  readonly name: string
+  readonly capabilities: ReadonlyArray<Capability>
+  /** Host names (and their subdomains) that belong to the platform. */
+  readonly hosts: ReadonlyArray<string>
+  /** yt-dlp extractor names; the platform is offered only when the installed yt-dlp has one of them. */
+  readonly extractors: ReadonlyArray<string>
+}
+
+export const GENERIC_PLATFORM_ID = "generic"
+
+/** Covers direct media files, HTML5/JSON-LD video pages and HLS/DASH manifests on any other host. */
+export const GENERIC_PLATFORM: PlatformEntry = {
+  id: GENERIC_PLATFORM_ID,
+  name: "Generic (direct files, HTML5 pages, HLS/DASH)",
+  capabilities: ["video", "audio", "metadata"],
+  hosts: [],
+  extractors: ["Generic"]
+}
+
+export const CURATED_PLATFORMS: ReadonlyArray<PlatformEntry> = [
+  { id: "vimeo", name: "Vimeo", capabilities: ["video", "audio", "metadata"], hosts: ["vimeo.com", "player.vimeo.com"], extractors: ["Vimeo"] },
+  { id: "dailymotion", name: "Dailymotion", capabilities: ["video", "audio", "metadata"], hosts: ["dailymotion.com", "dai.ly"], extractors: ["Dailymotion"] },
+  { id: "tiktok", name: "TikTok", capabilities: ["video", "audio", "metadata"], hosts: ["tiktok.com"], extractors: ["TikTok"] },
+  { id: "instagram", name: "Instagram", capabilities: ["video", "audio", "image", "metadata"], hosts: ["instagram.com"], extractors: ["Instagram"] },
+  { id: "twitter", name: "X (Twitter)", capabilities: ["video", "audio", "image", "metadata"], hosts: ["twitter.com", "x.com"], extractors: ["Twitter"] },
+  { id: "facebook", name: "Facebook", capabilities: ["video", "audio", "metadata"], hosts: ["facebook.com"], extractors: ["Facebook"] },
+  { id: "reddit", name: "Reddit", capabilities: ["video", "audio", "image", "metadata"], hosts: ["reddit.com"], extractors: ["Reddit"] },
+  { id: "soundcloud", name: "SoundCloud", capabilities: ["audio", "metadata"], hosts: ["soundcloud.com"], extractors: ["Soundcloud"] },
+  { id: "bandcamp", name: "Bandcamp", capabilities: ["audio", "metadata"], hosts: ["bandcamp.com"], extractors: ["Bandcamp"] },
+  { id: "twitch", name: "Twitch", capabilities: ["video", "audio", "metadata"], hosts: ["twitch.tv", "clips.twitch.tv"], extractors: ["TwitchVod", "TwitchClips"] },
+  { id: "bilibili", name: "Bilibili", capabilities: ["video", "audio", "metadata"], hosts: ["bilibili.com"], extractors: ["BiliBili"] },
+  { id: "streamable", name: "Streamable", capabilities: ["video", "audio", "metadata"], hosts: ["streamable.com"], extractors: ["Streamable"] },
+  { id: "mixcloud", name: "Mixcloud", capabilities: ["audio", "metadata"], hosts: ["mixcloud.com"], extractors: ["Mixcloud"] },
+  { id: "vk", name: "VK", capabilities: ["video", "audio", "metadata"], hosts: ["vk.com", "vkvideo.ru"], extractors: ["VK"] },
+  { id: "tumblr", name: "Tumblr", capabilities: ["video", "audio", "image", "metadata"], hosts: ["tumblr.com"], extractors: ["Tumblr"] },
+  { id: "pinterest", name: "Pinterest", capabilities: ["video", "image", "metadata"], hosts: ["pinterest.com"], extractors: ["Pinterest"] },
+  { id: "imgur", name: "Imgur", capabilities: ["video", "image", "metadata"], hosts: ["imgur.com"], extractors: ["Imgur"] },
+  { id: "rumble", name: "Rumble", capabilities: ["video", "audio", "metadata"], hosts: ["rumble.com"], extractors: ["Rumble"] },
+  { id: "archive_org", name: "Internet Archive", capabilities: ["video", "audio", "metadata"], hosts: ["archive.org"], extractors: ["archive.org"] },
+  { id: "ted", name: "TED", capabilities: ["video", "audio", "metadata"], hosts: ["ted.com"], extractors: ["TedTalk"] }
+]
+
+/** Present in yt-dlp's extractor list, but not supported by this service. */
+export const BLOCKED_HOSTS: ReadonlyArray<string> = [
+  "youtube.com",
+  "youtube-nocookie.com",
+  "youtubekids.com",
+  "youtu.be"
+]
+
+/** Link shorteners: the client must send the canonical link instead. */
+export const SHORT_LINK_HOSTS: ReadonlyArray<string> = [
+  "bit.ly",
+  "t.co",
+  "youtu.be",
+  "vm.tiktok.com",
+  "vt.tiktok.com",
+  "tinyurl.com",
+  "goo.gl",
+  "ow.ly",
+  "buff.ly",
+  "is.gd",
+  "rebrand.ly",
+  "cutt.ly",
+  "shorturl.at",
+  "t.ly",
+  "tiny.cc",
+  "fb.watch",
+  "redd.it",
+  "amzn.to",
+  "lnkd.in",
+  "dlvr.it",
+  "spoti.fi",
+  "on.soundcloud.com"
+]

@@ -1,0 +1,48 @@
+// The event store port: append to a subject (idempotent, optionally conditional) and read a subject back.
+import { Context, type Effect, type Option, Schema } from "effect"
+
+export interface StoredEvent<A> {
+  readonly seq: number
+  readonly subject: string
+  readonly event: A
+}
+
+export interface AppendOptions {
+  /** Deduplication id: appending the same msgId twice within the window stores one message. */
+  readonly msgId: string
+  /** Optimistic concurrency: the subject's last sequence must be this (0 = the subject is empty). */
+  readonly expectedLastSeq?: number
+}
+
+export interface AppendResult {
+  readonly seq: number
+  readonly duplicate: boolean
+}
+
+export class AppendConflict extends Schema.TaggedError<AppendConflict>()("AppendConflict", {
+  subject: Schema.String,
+  expectedLastSeq: Schema.Number
+}) {}
+
+export class EventStoreError extends Schema.TaggedError<EventStoreError>()("EventStoreError", {
+  operation: Schema.String,
+  message: Schema.String
+}) {}
+
+export type EventCodec<A> = Schema.Codec<A, unknown>
+
+export class EventStore extends Context.Service<EventStore, {
+  append<A>(
+    codec: EventCodec<A>,
+    subject: string,
+    event: A,
+    options: AppendOptions
+  ): Effect.Effect<AppendResult, AppendConflict | EventStoreError>
+  /** Every event of one subject, in order, optionally only those after `afterSeq`. */
+  readSubject<A>(
+    codec: EventCodec<A>,
+    subject: string,
+    afterSeq?: number
+  ): Effect.Effect<ReadonlyArray<StoredEvent<A>>, EventStoreError>
+  readLast<A>(codec: EventCodec<A>, subject: string): Effect.Effect<Option.Option<StoredEvent<A>>, EventStoreError>
+}>()("mds/eventstore/EventStore") {}

@@ -1,0 +1,75 @@
+// EventStore adapter on JetStream: publish with Nats-Msg-Id and expected last subject sequence; direct gets to read.
+import { JetStreamApiError, type StoredMsg } from "@nats-io/jetstream"
+import { Effect, Layer, Option, Schema } from "effect"
+import { NatsClient } from "../nats/NatsClient.ts"
+import { AppendConflict, type EventCodec, EventStore, EventStoreError, type StoredEvent } from "./EventStore.ts"
+import { streamOf } from "./Subjects.ts"
+
+/** JetStream API error code for "wrong last sequence". */
+const WRONG_LAST_SEQUENCE = 10071
+
+const textEncoder = new TextEncoder()
+
+const storeError = (operation: string) => (cause: unknown) =>
+  new EventStoreError({ operation, message: cause instanceof Error ? cause.message : String(cause) })
+
+export const JetStreamEventStore = Layer.effect(
+  EventStore,
+  Effect.gen(function*() {
+    const { js, jsm } = yield* NatsClient
+
+    const decodeStored = <A>(codec: EventCodec<A>, subject: string, msg: StoredMsg) =>
+      Schema.decodeUnknownEffect(Schema.fromJsonString(codec))(msg.string()).pipe(
+        Effect.map((event): StoredEvent<A> => ({ seq: msg.seq, subject, event })),
+        Effect.mapError(storeError(`decode ${subject}#${msg.seq}`))
+      )
+
+    const getMessage = (stream: string, query: { last_by_subj: string } | { seq: number; next_by_subj: string }) =>
+      Effect.tryPromise({ try: () => jsm.direct.getMessage(stream, query), catch: storeError(`get ${stream}`) })
+
+    return EventStore.of({
+      append: (codec, subject, event, options) =>
+        Effect.gen(function*() {
+          const payload = yield* Schema.encodeEffect(Schema.fromJsonString(codec))(event).pipe(
+            Effect.mapError(storeError(`encode ${subject}`))
+          )
+          const ack = yield* Effect.tryPromise({
+            try: () =>
+              js.publish(subject, textEncoder.encode(payload), {
+                msgID: options.msgId,
+                ...(options.expectedLastSeq === undefined
+                  ? {}
+                  : { expect: { lastSubjectSequence: options.expectedLastSeq } })
+              }),
+            catch: (cause) =>
+              cause instanceof JetStreamApiError && cause.code === WRONG_LAST_SEQUENCE
+                ? new AppendConflict({ subject, expectedLastSeq: options.expectedLastSeq ?? -1 })
+                : storeError(`append ${subject}`)(cause)
+          })
+          return { seq: ack.seq, duplicate: ack.duplicate }
+        }),
+
+      readSubject: (codec, subject, afterSeq = 0) =>
+        Effect.gen(function*() {
+          const stream = streamOf(subject).name
+          const events: Array<StoredEvent<any>> = []
+          let next = afterSeq + 1
+          while (true) {
+            const msg = yield* getMessage(stream, { seq: next, next_by_subj: subject })
+            if (msg === null) return events
+            events.push(yield* decodeStored(codec, subject, msg))
+            next = msg.seq + 1
+          }
+        }),
+
+      readLast: (codec, subject) =>
+        getMessage(streamOf(subject).name, { last_by_subj: subject }).pipe(
+          Effect.flatMap((msg) =>
+            msg === null
+              ? Effect.succeed(Option.none())
+              : Effect.map(decodeStored(codec, subject, msg), Option.some)
+          )
+        )
+    })
+  })
+)

@@ -1,0 +1,53 @@
+// Creates or updates the JetStream streams every service relies on; safe to run from every process at start.
+import { RetentionPolicy, type StreamConfig, StorageType } from "@nats-io/jetstream"
+import { nanos } from "@nats-io/transport-node"
+import { Effect } from "effect"
+import { Lifetimes } from "../config/Lifetimes.ts"
+import { NatsClient } from "../nats/NatsClient.ts"
+import { EventStoreError } from "./EventStore.ts"
+import { ACCOUNTS_STREAM, ADMISSION_STREAM, JOBS_STREAM, MEDIA_STREAM, type StreamDef, WORK_STREAM } from "./Subjects.ts"
+
+const HOUR_MS = 3_600_000
+const DEDUP_WINDOW_MS = 2 * 60_000
+
+export const streamConfigs = (lifetimes: Lifetimes["Service"]): ReadonlyArray<Partial<StreamConfig> & { name: string }> => {
+  const base = (def: StreamDef, maxAgeMs: number) => ({
+    name: def.name,
+    subjects: [...def.subjects],
+    storage: StorageType.File,
+    retention: RetentionPolicy.Limits,
+    max_age: maxAgeMs > 0 ? nanos(maxAgeMs) : 0,
+    duplicate_window: nanos(DEDUP_WINDOW_MS),
+    allow_direct: true
+  })
+  return [
+    // Kept long enough to rebuild every job that can still be read or downloaded.
+    base(JOBS_STREAM, lifetimes.jobMs + lifetimes.downloadUrlMs + HOUR_MS),
+    // Only each project's last event matters (it carries the held slots).
+    { ...base(ADMISSION_STREAM, 2 * lifetimes.jobMs + HOUR_MS), max_msgs_per_subject: 16 },
+    base(MEDIA_STREAM, lifetimes.mediaMs + HOUR_MS),
+    // Projects and keys are kept for good: they are the source of truth for authentication.
+    base(ACCOUNTS_STREAM, 0),
+    { ...base(WORK_STREAM, lifetimes.jobMs), retention: RetentionPolicy.Workqueue }
+  ]
+}
+
+export const ensureStreams = Effect.gen(function*() {
+  const { jsm } = yield* NatsClient
+  const lifetimes = yield* Lifetimes
+  for (const config of streamConfigs(lifetimes)) {
+    yield* Effect.tryPromise({
+      try: async () => {
+        const existing = await jsm.streams.info(config.name).catch(() => null)
+        if (existing === null) {
+          await jsm.streams.add(config)
+          return
+        }
+        // Retention and storage cannot change on an existing stream; everything else follows the config.
+        const { name, retention: _retention, storage: _storage, ...update } = config
+        await jsm.streams.update(name, update)
+      },
+      catch: (cause) => new EventStoreError({ operation: `ensure stream ${config.name}`, message: String(cause) })
+    })
+  }
+})

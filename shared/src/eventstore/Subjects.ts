@@ -1,0 +1,34 @@
+// Stream and subject names: the contract internal services subscribe to (see docs/events.md).
+
+export interface StreamDef {
+  readonly name: string
+  readonly subjects: ReadonlyArray<string>
+}
+
+export const JOBS_STREAM: StreamDef = { name: "MDS_JOBS", subjects: ["mds.job.>"] }
+export const ADMISSION_STREAM: StreamDef = { name: "MDS_ADMISSION", subjects: ["mds.admission.>"] }
+export const MEDIA_STREAM: StreamDef = { name: "MDS_MEDIA", subjects: ["mds.media.>"] }
+export const ACCOUNTS_STREAM: StreamDef = { name: "MDS_ACCOUNTS", subjects: ["mds.account.>"] }
+/** Work queue of download commands; each message is taken by one extractor worker. */
+export const WORK_STREAM: StreamDef = { name: "MDS_WORK", subjects: ["mds.work.>"] }
+
+export const jobSubject = (projectId: string, jobId: string) => `mds.job.${projectId}.${jobId}`
+export const projectJobsSubject = (projectId: string) => `mds.job.${projectId}.*`
+export const ALL_JOBS_SUBJECT = "mds.job.>"
+export const admissionSubject = (projectId: string) => `mds.admission.${projectId}`
+export const mediaSubject = (mediaId: string) => `mds.media.${mediaId}`
+export const projectSubject = (projectId: string) => `mds.account.project.${projectId}`
+export const keySubject = (keyId: string) => `mds.account.key.${keyId}`
+export const ALL_KEYS_SUBJECT = "mds.account.key.>"
+export const DOWNLOAD_WORK_SUBJECT = "mds.work.download"
+
+/** Core NATS request/reply subject on which extractor workers (queue group "extractor") resolve URLs. */
+export const RESOLVE_RPC_SUBJECT = "mds.rpc.media.resolve"
+
+const STREAMS = [JOBS_STREAM, ADMISSION_STREAM, MEDIA_STREAM, ACCOUNTS_STREAM, WORK_STREAM]
+
+export const streamOf = (subject: string): StreamDef => {
+  const stream = STREAMS.find((def) => def.subjects.some((pattern) => subject.startsWith(pattern.slice(0, -1))))
+  if (stream === undefined) throw new Error(`no stream holds subject ${subject}`)
+  return stream
+}

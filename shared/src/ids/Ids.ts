@@ -1,0 +1,25 @@
+// Identifiers: a type prefix and 24 lowercase base32 characters (120 random bits); safe as NATS subject tokens.
+import { randomBytes } from "node:crypto"
+import { Schema } from "effect"
+
+const ALPHABET = "abcdefghijklmnopqrstuvwxyz234567"
+const BODY_LENGTH = 24
+
+export type IdPrefix = "job" | "med" | "prj" | "key"
+
+const randomBody = (): string => {
+  const bytes = randomBytes(BODY_LENGTH)
+  let out = ""
+  for (const byte of bytes) out += ALPHABET[byte & 31]
+  return out
+}
+
+export const newId = (prefix: IdPrefix): string => `${prefix}_${randomBody()}`
+
+const idPattern = (prefix: IdPrefix) => new RegExp(`^${prefix}_[a-z2-7]{${BODY_LENGTH}}$`)
+
+/** Schemas for ids arriving from clients: anything else never reaches a subject name. */
+export const JobId = Schema.String.check(Schema.isPattern(idPattern("job")))
+export const MediaId = Schema.String.check(Schema.isPattern(idPattern("med")))
+export const ProjectId = Schema.String.check(Schema.isPattern(idPattern("prj")))
+export const KeyId = Schema.String.check(Schema.isPattern(/^key_[a-f0-9]{24}$/))

@@ -1,0 +1,54 @@
+// The NATS connection with its JetStream contexts, as a scoped service (drained on shutdown).
+import { type JetStreamClient, type JetStreamManager, jetstream, jetstreamManager } from "@nats-io/jetstream"
+import { connect, type NatsConnection } from "@nats-io/transport-node"
+import { Config, Context, Effect, Layer, Schema } from "effect"
+
+export class NatsUnavailable extends Schema.TaggedError<NatsUnavailable>()("NatsUnavailable", {
+  message: Schema.String
+}) {}
+
+export interface NatsClientShape {
+  readonly connection: NatsConnection
+  readonly js: JetStreamClient
+  readonly jsm: JetStreamManager
+  /** Version of the server we are connected to, for features newer than 2.9 that must be guarded. */
+  readonly serverVersion: string
+}
+
+export class NatsClient extends Context.Service<NatsClient, NatsClientShape>()("mds/nats/NatsClient") {
+  static readonly config = Config.all({
+    url: Config.String("NATS_URL").pipe(Config.withDefault("nats://127.0.0.1:4222")),
+    name: Config.String("SERVICE_NAME").pipe(Config.withDefault("mds"))
+  })
+
+  static readonly layer = Layer.effect(
+    NatsClient,
+    Effect.gen(function*() {
+      const { url, name } = yield* NatsClient.config
+      const connection = yield* Effect.acquireRelease(
+        Effect.tryPromise({
+          try: () =>
+            connect({
+              servers: url.split(",").map((s) => s.trim()),
+              name,
+              maxReconnectAttempts: -1,
+              reconnectTimeWait: 500,
+              waitOnFirstConnect: true
+            }),
+          catch: (cause) => new NatsUnavailable({ message: `cannot connect to NATS at ${url}: ${String(cause)}` })
+        }),
+        (nc) => Effect.promise(() => nc.drain().catch(() => undefined))
+      )
+      const jsm = yield* Effect.tryPromise({
+        try: () => jetstreamManager(connection),
+        catch: (cause) => new NatsUnavailable({ message: `JetStream is not enabled on ${url}: ${String(cause)}` })
+      })
+      return NatsClient.of({
+        connection,
+        js: jetstream(connection),
+        jsm,
+        serverVersion: connection.info?.version ?? "unknown"
+      })
+    })
+  )
+}
