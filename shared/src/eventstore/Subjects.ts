@@ -9,6 +9,8 @@ export const JOBS_STREAM: StreamDef = { name: "MDS_JOBS", subjects: ["mds.job.>"
 export const ADMISSION_STREAM: StreamDef = { name: "MDS_ADMISSION", subjects: ["mds.admission.>"] }
 export const MEDIA_STREAM: StreamDef = { name: "MDS_MEDIA", subjects: ["mds.media.>"] }
 export const ACCOUNTS_STREAM: StreamDef = { name: "MDS_ACCOUNTS", subjects: ["mds.account.>"] }
+/** Facts about the extractor fleet, e.g. the installed yt-dlp's extractor list. */
+export const CATALOG_STREAM: StreamDef = { name: "MDS_CATALOG", subjects: ["mds.catalog.>"] }
 /** Work queue of download commands; each message is taken by one extractor worker. */
 export const WORK_STREAM: StreamDef = { name: "MDS_WORK", subjects: ["mds.work.>"] }
 
@@ -20,12 +22,13 @@ export const mediaSubject = (mediaId: string) => `mds.media.${mediaId}`
 export const projectSubject = (projectId: string) => `mds.account.project.${projectId}`
 export const keySubject = (keyId: string) => `mds.account.key.${keyId}`
 export const ALL_KEYS_SUBJECT = "mds.account.key.>"
+export const EXTRACTOR_CATALOG_SUBJECT = "mds.catalog.extractors"
 export const DOWNLOAD_WORK_SUBJECT = "mds.work.download"
 
 /** Core NATS request/reply subject on which extractor workers (queue group "extractor") resolve URLs. */
 export const RESOLVE_RPC_SUBJECT = "mds.rpc.media.resolve"
 
-const STREAMS = [JOBS_STREAM, ADMISSION_STREAM, MEDIA_STREAM, ACCOUNTS_STREAM, WORK_STREAM]
+const STREAMS = [JOBS_STREAM, ADMISSION_STREAM, MEDIA_STREAM, ACCOUNTS_STREAM, CATALOG_STREAM, WORK_STREAM]
 
 export const streamOf = (subject: string): StreamDef => {
   const stream = STREAMS.find((def) => def.subjects.some((pattern) => subject.startsWith(pattern.slice(0, -1))))

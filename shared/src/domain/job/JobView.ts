@@ -20,6 +20,8 @@ export const JobView = Schema.Struct({
   completedAt: Schema.NullOr(Schema.Number),
   artifact: Schema.NullOr(JobArtifact),
   error: Schema.NullOr(JobError),
+  /** Presigned link to the artifact, filled in by whoever stores the document (evolve leaves it null). */
+  downloadUrl: Schema.NullOr(Schema.String),
   /** Stream sequence of the last event folded in; lets a projection skip redelivered events. */
   lastSeq: Schema.Number
 })
@@ -50,6 +52,7 @@ export const evolveJobView = (doc: JobView | null, event: JobEvent, seq: number)
       completedAt: null,
       artifact: null,
       error: null,
+      downloadUrl: null,
       lastSeq: seq
     }
   }

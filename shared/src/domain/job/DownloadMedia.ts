@@ -1,0 +1,13 @@
+// The command message on the work queue (mds.work.download) that asks an extractor worker to run a queued job.
+import { Schema } from "effect"
+
+export const DownloadMedia = Schema.TaggedStruct("DownloadMedia", {
+  v: Schema.Literal(1),
+  jobId: Schema.String,
+  projectId: Schema.String,
+  url: Schema.String,
+  mediaId: Schema.NullOr(Schema.String),
+  format: Schema.String,
+  platform: Schema.String
+})
+export type DownloadMedia = typeof DownloadMedia.Type
