@@ -1,0 +1,95 @@
+// Starts a throwaway nats-server with JetStream on a free port and a temporary store, for tests.
+import { type ChildProcess, spawn } from "node:child_process"
+import { mkdtemp, rm } from "node:fs/promises"
+import { createServer, connect as tcpConnect } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+
+export interface NatsServer {
+  readonly url: string
+  readonly port: number
+  readonly storeDir: string
+  /** Stops the server (SIGTERM) and waits for it to exit; the store is kept, so `start` resumes it. */
+  stop(): Promise<void>
+  /** Starts it again on the same port and store. */
+  start(): Promise<void>
+  /** Stops it and deletes the store. */
+  close(): Promise<void>
+}
+
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer()
+    server.unref()
+    server.on("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      server.close(() => resolve(port))
+    })
+  })
+
+const canConnect = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = tcpConnect(port, "127.0.0.1")
+    socket.once("connect", () => {
+      socket.destroy()
+      resolve(true)
+    })
+    socket.once("error", () => resolve(false))
+  })
+
+const waitUntilListening = async (port: number, child: ChildProcess, timeoutMs = 10_000) => {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`nats-server exited with ${child.exitCode}`)
+    if (await canConnect(port)) return
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new Error(`nats-server did not listen on ${port} within ${timeoutMs} ms`)
+}
+
+export const startNatsServer = async (): Promise<NatsServer> => {
+  const port = await freePort()
+  const storeDir = await mkdtemp(join(tmpdir(), "mds-nats-"))
+  let child: ChildProcess | null = null
+
+  const start = async () => {
+    const proc = spawn("nats-server", ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", storeDir], {
+      stdio: ["ignore", "ignore", "pipe"]
+    })
+    let stderr = ""
+    proc.stderr?.on("data", (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-4000)
+    })
+    child = proc
+    try {
+      await waitUntilListening(port, proc)
+    } catch (error) {
+      throw new Error(`${String(error)}\n${stderr}`)
+    }
+  }
+
+  const stop = async () => {
+    const proc = child
+    child = null
+    if (proc === null || proc.exitCode !== null) return
+    await new Promise<void>((resolve) => {
+      proc.once("exit", () => resolve())
+      proc.kill("SIGTERM")
+    })
+  }
+
+  await start()
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    port,
+    storeDir,
+    start,
+    stop,
+    close: async () => {
+      await stop()
+      await rm(storeDir, { recursive: true, force: true })
+    }
+  }
+}

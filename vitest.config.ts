@@ -1,0 +1,34 @@
+// Test tiers by file name: *.unit.spec.ts beside the code, test/int/*.int.spec.ts and test/e2e/*.e2e.spec.ts.
+import { defineConfig } from "vitest/config"
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "unit",
+          include: ["shared/src/**/*.unit.spec.ts", "services/*/src/**/*.unit.spec.ts"],
+          testTimeout: 10_000
+        }
+      },
+      {
+        test: {
+          name: "int",
+          include: ["test/int/**/*.int.spec.ts", "services/*/test/**/*.int.spec.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 60_000
+        }
+      },
+      {
+        test: {
+          name: "e2e",
+          include: ["test/e2e/**/*.e2e.spec.ts"],
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+          // The end-to-end suites each start a whole stack; two at once is what two cores can carry.
+          maxWorkers: 2
+        }
+      }
+    ]
+  }
+})
