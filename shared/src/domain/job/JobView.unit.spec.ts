@@ -1,0 +1,102 @@
+// The job read-model projection: replayable, idempotent under redelivery, terminal states absorbing.
+import { describe, expect, it } from "vitest"
+import type { JobEvent } from "./JobEvent.ts"
+import { evolveJobView, isJobVisible, type JobView } from "./JobView.ts"
+
+const jobId = "job_a"
+const queued: JobEvent = {
+  _tag: "JobQueued",
+  v: 1,
+  jobId,
+  projectId: "prj_a",
+  platform: "vimeo",
+  format: "audio_mp3",
+  source: { url: "https://vimeo.com/1", mediaId: null },
+  createdAt: 100,
+  expiresAt: 10_100
+}
+const started: JobEvent = { _tag: "JobStarted", v: 1, jobId, attempt: 1, workerId: "w", at: 200 }
+const progressed = (percent: number, at = 300): JobEvent => ({ _tag: "JobProgressed", v: 1, jobId, percent, at })
+const artifact = { key: "k", filename: "a.mp3", mimeType: "audio/mpeg", sizeBytes: 9, availableUntil: 20_000 }
+const completed: JobEvent = { _tag: "JobCompleted", v: 1, jobId, artifact, at: 400 }
+const failed: JobEvent = { _tag: "JobFailed", v: 1, jobId, error: { code: "download_failed", message: "x", retryable: true }, at: 400 }
+
+/** Folds events numbered by their position as stream sequence (starting at 1). */
+const project = (events: ReadonlyArray<JobEvent>, start: JobView | null = null) =>
+  events.reduce<JobView | null>((doc, event, index) => evolveJobView(doc, event, index + 1), start)
+
+describe("evolveJobView", () => {
+  it("given JobQueued, creates a queued document", () => {
+    expect(project([queued])).toEqual({
+      id: jobId,
+      projectId: "prj_a",
+      status: "queued",
+      progress: 0,
+      platform: "vimeo",
+      requestedFormat: "audio_mp3",
+      source: { url: "https://vimeo.com/1", mediaId: null },
+      attempt: 0,
+      createdAt: 100,
+      expiresAt: 10_100,
+      startedAt: null,
+      completedAt: null,
+      artifact: null,
+      error: null,
+      downloadUrl: null,
+      lastSeq: 1
+    })
+  })
+
+  it("given queued, started, progressed, completed: a completed document with artifact", () => {
+    const doc = project([queued, started, progressed(40), completed])
+    expect(doc).toMatchObject({ status: "completed", progress: 100, attempt: 1, startedAt: 200, completedAt: 400, artifact, lastSeq: 4 })
+  })
+
+  it("ignores an event redelivered with a sequence already applied", () => {
+    const doc = project([queued, started, progressed(40)])
+    expect(evolveJobView(doc, progressed(90), 3)).toBe(doc)
+    expect(evolveJobView(doc, progressed(90), 2)).toBe(doc)
+  })
+
+  it("keeps progress monotonic even if a smaller value arrives later", () => {
+    expect(project([queued, started, progressed(60), progressed(20)])?.progress).toBe(60)
+  })
+
+  it("keeps the first startedAt across a restart and raises the attempt", () => {
+    const restarted: JobEvent = { ...started, attempt: 2, at: 250 } as JobEvent
+    expect(project([queued, started, restarted])).toMatchObject({ startedAt: 200, attempt: 2, status: "processing" })
+  })
+
+  it("absorbs events after a terminal state (only the sequence advances)", () => {
+    const doc = project([queued, started, failed, progressed(80), completed])
+    expect(doc).toMatchObject({ status: "failed", progress: 0, artifact: null, lastSeq: 5, error: { code: "download_failed" } })
+  })
+
+  it("ignores events of a job whose JobQueued was never seen", () => {
+    expect(project([started, progressed(10), completed])).toBeNull()
+  })
+
+  it("ignores a second JobQueued", () => {
+    const doc = project([queued, started])
+    expect(evolveJobView(doc, { ...queued, format: "video_best" } as JobEvent, 3)).toBe(doc)
+  })
+
+  it("records an expiry as terminal", () => {
+    const doc = project([queued, { _tag: "JobExpired", v: 1, jobId, at: 10_100 }])
+    expect(doc).toMatchObject({ status: "expired", completedAt: 10_100 })
+    expect(doc !== null && isJobVisible(doc, 500)).toBe(false)
+  })
+
+  it("replaying the same stream gives the same document", () => {
+    const events = [queued, started, progressed(10), progressed(70), completed]
+    const once = project(events)
+    const again = events.reduce<JobView | null>((doc, event, index) => evolveJobView(doc, event, index + 1), once)
+    expect(again).toEqual(once)
+  })
+
+  it("isJobVisible: visible until expiresAt", () => {
+    const doc = project([queued])!
+    expect(isJobVisible(doc, 10_099)).toBe(true)
+    expect(isJobVisible(doc, 10_100)).toBe(false)
+  })
+})
