@@ -1,0 +1,89 @@
+// Decides whether the service may fetch a URL: http(s) only, and never a private, loopback or otherwise internal address.
+import { lookup } from "node:dns/promises"
+import { Config, Context, Effect, Layer } from "effect"
+import { UrlNotAllowed } from "../domain/DomainErrors.ts"
+import { type EgressAllowList, isAllowListed, parseEgressAllowList } from "./EgressAllowList.ts"
+import { bareAddress, isForbiddenAddress, isForbiddenHostName, isIpLiteral } from "./ForbiddenAddress.ts"
+
+export interface ResolvedAddress {
+  readonly address: string
+  readonly family: 4 | 6
+}
+
+/** Resolves a host name to every address it has; injectable so tests need no DNS. */
+export type HostLookup = (hostname: string) => Promise<ReadonlyArray<ResolvedAddress>>
+
+export const systemLookup: HostLookup = async (hostname) => {
+  const found = await lookup(hostname, { all: true, verbatim: true })
+  return found.map((entry) => ({ address: entry.address, family: entry.family === 6 ? 6 : 4 }))
+}
+
+export const defaultPort = (url: URL): number =>
+  url.port !== "" ? Number(url.port) : url.protocol === "https:" ? 443 : 80
+
+export interface EgressPolicyShape {
+  /** Fails with UrlNotAllowed unless the URL is http(s) and every address of its host may be reached. */
+  check(url: URL): Effect.Effect<void, UrlNotAllowed>
+  /**
+   * Resolves host:port once and returns the address to connect to, refusing if ANY address is forbidden.
+   * Connecting to exactly this address (no second lookup) keeps DNS rebinding out.
+   */
+  resolveTarget(host: string, port: number): Effect.Effect<ResolvedAddress, UrlNotAllowed>
+}
+
+const refuse = (target: string, message: string) => new UrlNotAllowed({ url: target, message })
+
+export const makeEgressPolicy = (allow: EgressAllowList, resolveHost: HostLookup): EgressPolicyShape => {
+  const resolveTarget = Effect.fn("EgressPolicy.resolveTarget")(function*(host: string, port: number) {
+    const name = bareAddress(host.toLowerCase()).replace(/\.$/, "")
+    const target = `${name}:${port}`
+    const allowed = isAllowListed(allow, name, port)
+    if (isIpLiteral(name)) {
+      if (!allowed && isForbiddenAddress(name)) {
+        return yield* refuse(target, `${name} is a private or reserved address`)
+      }
+      return { address: name, family: name.includes(":") ? 6 : 4 } as const
+    }
+    if (!allowed && isForbiddenHostName(name)) return yield* refuse(target, `${name} names the local machine`)
+    const addresses = yield* Effect.tryPromise({
+      try: () => resolveHost(name),
+      catch: () => refuse(target, `the host name ${name} does not resolve`)
+    })
+    const first = addresses[0]
+    if (first === undefined) return yield* refuse(target, `the host name ${name} does not resolve`)
+    if (!allowed) {
+      const forbidden = addresses.find((entry) => isForbiddenAddress(entry.address))
+      if (forbidden !== undefined) {
+        return yield* refuse(target, `${name} resolves to the private or reserved address ${forbidden.address}`)
+      }
+    }
+    return first
+  })
+
+  const check = Effect.fn("EgressPolicy.check")(function*(url: URL) {
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      return yield* refuse(url.href, `only http and https URLs can be fetched, not ${url.protocol}`)
+    }
+    if (url.username !== "" || url.password !== "") {
+      return yield* refuse(url.href, "URLs with credentials are not accepted")
+    }
+    yield* resolveTarget(url.hostname, defaultPort(url)).pipe(
+      Effect.mapError((error) => refuse(url.href, error.message))
+    )
+  })
+
+  return { check, resolveTarget }
+}
+
+export class EgressPolicy extends Context.Service<EgressPolicy, EgressPolicyShape>()("mds/egress/EgressPolicy") {
+  static readonly config = Config.String("EGRESS_ALLOW").pipe(Config.withDefault(""), Config.map(parseEgressAllowList))
+
+  static readonly layer = Layer.effect(
+    EgressPolicy,
+    Effect.map(EgressPolicy.config, (allow) => EgressPolicy.of(makeEgressPolicy(allow, systemLookup)))
+  )
+
+  /** For tests: a fixed allow list and a name table instead of DNS. */
+  static readonly layerWith = (allow: string, resolveHost: HostLookup) =>
+    Layer.succeed(EgressPolicy, EgressPolicy.of(makeEgressPolicy(parseEgressAllowList(allow), resolveHost)))
+}
