@@ -1,0 +1,167 @@
+// Generates the test media (mp4, m4a, jpg, HLS) with ffmpeg once per machine into a shared cache directory.
+import { execFile } from "node:child_process"
+import { access, mkdir, mkdtemp, rename, rm, stat, writeFile } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { promisify } from "node:util"
+
+const run = promisify(execFile)
+
+/** Bump the suffix whenever the recipes below change, so machines regenerate instead of reusing stale files. */
+export const fixturesDir = join(tmpdir(), "mds-fixtures-v1")
+
+export interface MediaFixtures {
+  readonly dir: string
+  readonly clipMp4: string
+  readonly silentMp4: string
+  readonly toneM4a: string
+  readonly slowMp4: string
+  readonly thumbJpg: string
+  /** Directory holding master.m3u8 and one sub-directory per variant (v0 = 240p, v1 = 360p). */
+  readonly hlsDir: string
+}
+
+/** What the fixtures contain, so tests can assert against the same numbers the recipes use. */
+export const fixtureFacts = {
+  clipSeconds: 4,
+  clipWidth: 320,
+  clipHeight: 240,
+  slowSeconds: 20,
+  hlsSeconds: 6,
+  hlsHeights: [240, 360]
+} as const
+
+const COMPLETE_MARKER = ".complete"
+const LOCK_STALE_MS = 180_000
+const WAIT_TIMEOUT_MS = 240_000
+
+const ffmpegPath = () => process.env["FFMPEG_PATH"] ?? "ffmpeg"
+
+const ffmpeg = (args: ReadonlyArray<string>, cwd: string) =>
+  run(ffmpegPath(), ["-hide_banner", "-loglevel", "error", "-nostdin", "-y", ...args], {
+    cwd,
+    maxBuffer: 16 * 1024 * 1024
+  })
+
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false
+  )
+
+const tone = (seconds: number) => ["-f", "lavfi", "-i", `sine=frequency=440:sample_rate=44100:duration=${seconds}`]
+const pattern = (seconds: number, size: string) => ["-f", "lavfi", "-i", `testsrc=size=${size}:rate=25:duration=${seconds}`]
+const h264 = ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"]
+const aac = ["-c:a", "aac", "-b:a", "64k"]
+
+const generate = async (dir: string) => {
+  const s = fixtureFacts.clipSeconds
+  const size = `${fixtureFacts.clipWidth}x${fixtureFacts.clipHeight}`
+  await ffmpeg([...pattern(s, size), ...tone(s), ...h264, ...aac, "-movflags", "+faststart", "-shortest", "clip.mp4"], dir)
+  await ffmpeg([...pattern(s, size), ...h264, "-an", "-movflags", "+faststart", "silent.mp4"], dir)
+  await ffmpeg([...tone(s), "-vn", ...aac, "-movflags", "+faststart", "tone.m4a"], dir)
+  await ffmpeg([...pattern(1, size), "-frames:v", "1", "-q:v", "4", "thumb.jpg"], dir)
+  // Constant bitrate padding keeps the size near 2.6 MB, whatever the encoder makes of the test pattern.
+  const slow = fixtureFacts.slowSeconds
+  await ffmpeg(
+    [
+      ...pattern(slow, "640x360"),
+      ...tone(slow),
+      ...h264,
+      "-b:v", "1000k", "-minrate", "1000k", "-maxrate", "1000k", "-bufsize", "1000k",
+      "-x264-params", "nal-hrd=cbr:force-cfr=1",
+      ...aac,
+      "-movflags", "+faststart",
+      "-shortest",
+      "slow.mp4"
+    ],
+    dir
+  )
+  // Keyframes every second so the 2 s segments cut cleanly in both variants.
+  const hls = fixtureFacts.hlsSeconds
+  await mkdir(join(dir, "hls"))
+  await ffmpeg(
+    [
+      ...pattern(hls, "640x360"),
+      ...tone(hls),
+      "-map", "0:v", "-map", "1:a", "-map", "0:v", "-map", "1:a",
+      ...h264,
+      "-s:v:0", "320x240", "-b:v:0", "300k",
+      "-s:v:1", "640x360", "-b:v:1", "600k",
+      "-g", "25", "-keyint_min", "25", "-sc_threshold", "0",
+      ...aac,
+      "-f", "hls",
+      "-hls_time", "2",
+      "-hls_playlist_type", "vod",
+      "-hls_segment_filename", "v%v/seg%d.ts",
+      "-master_pl_name", "master.m3u8",
+      "-var_stream_map", "v:0,a:0 v:1,a:1",
+      "v%v/index.m3u8"
+    ],
+    join(dir, "hls")
+  )
+  await writeFile(join(dir, COMPLETE_MARKER), new Date().toISOString())
+}
+
+const describe = (dir: string): MediaFixtures => ({
+  dir,
+  clipMp4: join(dir, "clip.mp4"),
+  silentMp4: join(dir, "silent.mp4"),
+  toneM4a: join(dir, "tone.m4a"),
+  slowMp4: join(dir, "slow.mp4"),
+  thumbJpg: join(dir, "thumb.jpg"),
+  hlsDir: join(dir, "hls")
+})
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/**
+ * Parallel test files call this at once: one takes the lock (mkdir is atomic), builds into a private
+ * directory and renames it into place; the others wait for the finished directory to appear.
+ */
+const buildOnce = async (): Promise<MediaFixtures> => {
+  const lockDir = `${fixturesDir}.lock`
+  const deadline = Date.now() + WAIT_TIMEOUT_MS
+  while (Date.now() < deadline) {
+    if (await exists(join(fixturesDir, COMPLETE_MARKER))) return describe(fixturesDir)
+    const locked = await mkdir(lockDir).then(
+      () => true,
+      () => false
+    )
+    if (locked) {
+      const work = await mkdtemp(`${fixturesDir}.build-`)
+      try {
+        await generate(work)
+        // A half-built leftover from a killed run has no marker; clear it before taking its place.
+        await rm(fixturesDir, { recursive: true, force: true })
+        await rename(work, fixturesDir)
+        return describe(fixturesDir)
+      } catch (error) {
+        await rm(work, { recursive: true, force: true })
+        throw error
+      } finally {
+        await rm(lockDir, { recursive: true, force: true })
+      }
+    }
+    const lockAge = await stat(lockDir).then(
+      (s) => Date.now() - s.mtimeMs,
+      () => 0
+    )
+    if (lockAge > LOCK_STALE_MS) await rm(lockDir, { recursive: true, force: true })
+    await sleep(200)
+  }
+  throw new Error(`media fixtures were not ready in ${fixturesDir} within ${WAIT_TIMEOUT_MS} ms`)
+}
+
+let pending: Promise<MediaFixtures> | null = null
+
+/** Returns the fixture paths, generating them first if this machine has none yet. */
+export const ensureMediaFixtures = (): Promise<MediaFixtures> => {
+  if (pending === null) {
+    pending = buildOnce()
+    pending.catch(() => {
+      pending = null
+    })
+  }
+  return pending
+}

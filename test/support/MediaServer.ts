@@ -1,0 +1,247 @@
+// A local HTTP server on 127.0.0.1 serving ffmpeg-made media (files, an HTML watch page, HLS), for extractor and end-to-end tests.
+import { readFile } from "node:fs/promises"
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import type { AddressInfo } from "node:net"
+import { extname, join, normalize } from "node:path"
+import { ensureMediaFixtures, fixtureFacts, type MediaFixtures } from "./MediaFixtures.ts"
+
+export interface MediaServer {
+  readonly origin: string
+  readonly hostPort: string
+  readonly urls: {
+    readonly mp4: string
+    readonly silentMp4: string
+    readonly audio: string
+    readonly page: string
+    readonly hls: string
+    readonly slow: string
+    readonly thumbnail: string
+    readonly notFound: string
+    readonly gone: string
+    redirectTo(target: string): string
+  }
+  readonly requests: ReadonlyArray<string>
+  close(): Promise<void>
+}
+
+/** The metadata the watch page announces, so tests compare against the same values. */
+export const clipPage = {
+  title: "MDS Test Clip",
+  author: "MDS Fixtures",
+  durationSeconds: fixtureFacts.clipSeconds,
+  description: "A four second test pattern with a 440 Hz tone."
+} as const
+
+const contentTypes: Record<string, string> = {
+  ".mp4": "video/mp4",
+  ".m4a": "audio/mp4",
+  ".jpg": "image/jpeg",
+  ".m3u8": "application/vnd.apple.mpegurl",
+  ".ts": "video/mp2t",
+  ".html": "text/html; charset=utf-8"
+}
+
+const DEFAULT_THROTTLE = 512 * 1024
+
+type ByteRange = { readonly start: number; readonly end: number }
+
+/** Parses a single-range "bytes=" header; null means the whole body, "unsatisfiable" means 416. */
+const parseRange = (header: string | undefined, size: number): ByteRange | null | "unsatisfiable" => {
+  if (header === undefined) return null
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim())
+  if (match === null) return null
+  const [, from = "", to = ""] = match
+  if (from === "" && to === "") return null
+  if (from === "") {
+    const suffix = Number(to)
+    if (suffix === 0) return "unsatisfiable"
+    return { start: Math.max(0, size - suffix), end: size - 1 }
+  }
+  const start = Number(from)
+  const end = to === "" ? size - 1 : Math.min(Number(to), size - 1)
+  if (start >= size || end < start) return "unsatisfiable"
+  return { start, end }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/** Writes the body in slices of a tenth of the rate every 100 ms, so a download takes observable time. */
+const writeThrottled = async (res: ServerResponse, body: Buffer, bytesPerSecond: number) => {
+  const slice = Math.max(1, Math.floor(bytesPerSecond / 10))
+  for (let offset = 0; offset < body.length; offset += slice) {
+    if (res.destroyed) return
+    const ok = res.write(body.subarray(offset, offset + slice))
+    if (!ok) await new Promise((r) => res.once("drain", r))
+    await sleep(100)
+  }
+  res.end()
+}
+
+const watchPage = (origin: string) => {
+  const clip = `${origin}/media/clip.mp4`
+  const thumb = `${origin}/media/thumb.jpg`
+  const jsonLd = {
+    "@context": "https://schema.org",
+    "@type": "VideoObject",
+    name: clipPage.title,
+    description: clipPage.description,
+    author: { "@type": "Person", name: clipPage.author },
+    duration: `PT${clipPage.durationSeconds}S`,
+    uploadDate: "2026-01-01T00:00:00Z",
+    thumbnailUrl: thumb,
+    contentUrl: clip
+  }
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>${clipPage.title}</title>
+<meta property="og:title" content="${clipPage.title}">
+<meta property="og:type" content="video.other">
+<meta property="og:image" content="${thumb}">
+<meta property="og:video" content="${clip}">
+<meta property="og:video:type" content="video/mp4">
+<meta property="og:video:width" content="${fixtureFacts.clipWidth}">
+<meta property="og:video:height" content="${fixtureFacts.clipHeight}">
+<script type="application/ld+json">${JSON.stringify(jsonLd)}</script>
+</head>
+<body>
+<h1>${clipPage.title}</h1>
+<video controls width="${fixtureFacts.clipWidth}" height="${fixtureFacts.clipHeight}" poster="${thumb}">
+<source src="${clip}" type="video/mp4">
+</video>
+</body>
+</html>
+`
+}
+
+/** Starts the server on a free port; fixtures are generated on first use and cached per machine. */
+export const startMediaServer = async (options?: { readonly throttleBytesPerSecond?: number }): Promise<MediaServer> => {
+  const fixtures: MediaFixtures = await ensureMediaFixtures()
+  const throttle = options?.throttleBytesPerSecond ?? DEFAULT_THROTTLE
+  const requests: Array<string> = []
+  const cache = new Map<string, Buffer>()
+  let origin = ""
+
+  const files: Record<string, string> = {
+    "/media/clip.mp4": fixtures.clipMp4,
+    "/media/silent.mp4": fixtures.silentMp4,
+    "/media/tone.m4a": fixtures.toneM4a,
+    "/media/slow.mp4": fixtures.slowMp4,
+    "/media/thumb.jpg": fixtures.thumbJpg
+  }
+
+  const resolveFile = (path: string): string | null => {
+    const direct = files[path]
+    if (direct !== undefined) return direct
+    if (path.startsWith("/hls/")) {
+      // normalize() collapses "..", so a request cannot climb out of the HLS directory.
+      const relative = normalize(path.slice("/hls/".length))
+      if (relative.startsWith("..") || relative.startsWith("/")) return null
+      return join(fixtures.hlsDir, relative)
+    }
+    return null
+  }
+
+  const load = async (file: string) => {
+    const cached = cache.get(file)
+    if (cached !== undefined) return cached
+    const body = await readFile(file).catch(() => null)
+    if (body !== null) cache.set(file, body)
+    return body
+  }
+
+  const sendBody = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: Buffer,
+    contentType: string,
+    throttled: boolean
+  ) => {
+    const range = parseRange(req.headers.range, body.length)
+    res.setHeader("Accept-Ranges", "bytes")
+    res.setHeader("Content-Type", contentType)
+    res.setHeader("Last-Modified", "Thu, 01 Jan 2026 00:00:00 GMT")
+    if (range === "unsatisfiable") {
+      res.writeHead(416, { "Content-Range": `bytes */${body.length}`, "Content-Length": "0" })
+      res.end()
+      return
+    }
+    const part = range === null ? body : body.subarray(range.start, range.end + 1)
+    if (range !== null) res.setHeader("Content-Range", `bytes ${range.start}-${range.end}/${body.length}`)
+    res.writeHead(range === null ? 200 : 206, { "Content-Length": String(part.length) })
+    if (req.method === "HEAD") {
+      res.end()
+      return
+    }
+    if (throttled) await writeThrottled(res, part, throttle)
+    else res.end(part)
+  }
+
+  const sendStatus = (res: ServerResponse, status: number, text: string) => {
+    res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": String(Buffer.byteLength(text)) })
+    res.end(text)
+  }
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? "/", origin)
+    requests.push(url.pathname)
+    if (req.method !== "GET" && req.method !== "HEAD") return sendStatus(res, 405, "method not allowed")
+    switch (url.pathname) {
+      case "/media/missing.mp4":
+        return sendStatus(res, 404, "not found")
+      case "/media/removed.mp4":
+        return sendStatus(res, 410, "gone")
+      case "/redirect": {
+        const target = url.searchParams.get("to")
+        if (target === null) return sendStatus(res, 400, "missing to")
+        res.writeHead(302, { Location: target, "Content-Length": "0" })
+        return res.end()
+      }
+      case "/watch/clip.html":
+        return sendBody(req, res, Buffer.from(watchPage(origin)), contentTypes[".html"] ?? "text/html", false)
+    }
+    const file = resolveFile(url.pathname)
+    const body = file === null ? null : await load(file)
+    if (file === null || body === null) return sendStatus(res, 404, "not found")
+    const type = contentTypes[extname(file)] ?? "application/octet-stream"
+    return sendBody(req, res, body, type, url.pathname === "/media/slow.mp4")
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) sendStatus(res, 500, String(error))
+      else res.destroy()
+    })
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => resolve())
+  })
+  const { port } = server.address() as AddressInfo
+  origin = `http://127.0.0.1:${port}`
+
+  return {
+    origin,
+    hostPort: `127.0.0.1:${port}`,
+    urls: {
+      mp4: `${origin}/media/clip.mp4`,
+      silentMp4: `${origin}/media/silent.mp4`,
+      audio: `${origin}/media/tone.m4a`,
+      page: `${origin}/watch/clip.html`,
+      hls: `${origin}/hls/master.m3u8`,
+      slow: `${origin}/media/slow.mp4`,
+      thumbnail: `${origin}/media/thumb.jpg`,
+      notFound: `${origin}/media/missing.mp4`,
+      gone: `${origin}/media/removed.mp4`,
+      redirectTo: (target: string) => `${origin}/redirect?to=${encodeURIComponent(target)}`
+    },
+    requests,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        // Throttled downloads would otherwise hold the server open for seconds.
+        server.closeAllConnections()
+        server.close((error) => (error ? reject(error) : resolve()))
+      })
+  }
+}
