@@ -64,7 +64,7 @@ describe("MediaServer", () => {
   })
 
   it("serves byte ranges with 206 and rejects unsatisfiable ones with 416", async () => {
-    const full = Buffer.from(await fetch(server.urls.mp4).then((r) => r.arrayBuffer()))
+    const full = Buffer.from(await (await fetch(server.urls.mp4)).arrayBuffer())
     const part = await fetch(server.urls.mp4, { headers: { Range: "bytes=100-199" } })
     expect(part.status).toBe(206)
     expect(part.headers.get("content-range")).toBe(`bytes 100-199/${full.length}`)
