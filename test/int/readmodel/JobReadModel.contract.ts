@@ -1,0 +1,110 @@
+// Behaviour every JobReadModel adapter must have; run it against each adapter with its own layer.
+import { assert, layer } from "@effect/vitest"
+import { Effect, type Layer, Option } from "effect"
+import type { JobView } from "@mds/shared/domain/job/JobView"
+import { newId } from "@mds/shared/ids/Ids"
+import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
+
+export const jobView = (projectId: string, overrides: Partial<JobView> = {}): JobView => ({
+  id: newId("job"),
+  projectId,
+  status: "queued",
+  progress: 0,
+  platform: "vimeo",
+  requestedFormat: "video_best",
+  source: { url: "https://vimeo.com/1", mediaId: null },
+  attempt: 0,
+  createdAt: 1_000,
+  expiresAt: 3_601_000,
+  startedAt: null,
+  completedAt: null,
+  artifact: null,
+  error: null,
+  downloadUrl: null,
+  lastSeq: 1,
+  ...overrides
+})
+
+export const jobReadModelContract = (name: string, adapter: Layer.Layer<JobReadModel, unknown>) =>
+  layer(adapter, { timeout: 60_000 })(`JobReadModel contract: ${name}`, (it) => {
+    it.effect("get of an unknown job is none", () =>
+      Effect.gen(function*() {
+        const store = yield* JobReadModel
+        assert.isTrue(Option.isNone(yield* store.get(newId("prj"), newId("job"))))
+      }))
+
+    it.effect("put then get returns the same document", () =>
+      Effect.gen(function*() {
+        const store = yield* JobReadModel
+        const view = jobView(newId("prj"), {
+          status: "completed",
+          progress: 100,
+          startedAt: 2_000,
+          completedAt: 3_000,
+          artifact: { key: "a/b.mp4", filename: "b.mp4", mimeType: "video/mp4", sizeBytes: 12, availableUntil: 9_000 },
+          downloadUrl: "http://127.0.0.1:8080/v1/files/x?sig=y",
+          lastSeq: 7
+        })
+        yield* store.put(view)
+        assert.deepStrictEqual(yield* store.get(view.projectId, view.id), Option.some(view))
+      }))
+
+    it.effect("put replaces the previous document", () =>
+      Effect.gen(function*() {
+        const store = yield* JobReadModel
+        const view = jobView(newId("prj"))
+        yield* store.put(view)
+        const replaced: JobView = { ...view, status: "processing", progress: 40, attempt: 1, lastSeq: 3 }
+        yield* store.put(replaced)
+        assert.deepStrictEqual(yield* store.get(view.projectId, view.id), Option.some(replaced))
+      }))
+
+    it.effect("a job is found only under its own project", () =>
+      Effect.gen(function*() {
+        const store = yield* JobReadModel
+        const view = jobView(newId("prj"))
+        yield* store.put(view)
+        assert.isTrue(Option.isNone(yield* store.get(newId("prj"), view.id)))
+      }))
+
+    it.effect("remove deletes the document; removing again is harmless", () =>
+      Effect.gen(function*() {
+        const store = yield* JobReadModel
+        const view = jobView(newId("prj"))
+        yield* store.put(view)
+        yield* store.remove(view.projectId, view.id)
+        assert.isTrue(Option.isNone(yield* store.get(view.projectId, view.id)))
+        yield* store.remove(view.projectId, view.id)
+        assert.deepStrictEqual(yield* store.listByProject(view.projectId, 10), [])
+      }))
+
+    it.effect("listByProject returns the project's jobs newest first, up to the limit", () =>
+      Effect.gen(function*() {
+        const store = yield* JobReadModel
+        const projectId = newId("prj")
+        const other = newId("prj")
+        const views = [3_000, 1_000, 5_000, 2_000, 4_000].map((createdAt) => jobView(projectId, { createdAt }))
+        yield* Effect.forEach(views, (view) => store.put(view))
+        yield* store.put(jobView(other, { createdAt: 9_000 }))
+
+        const all = yield* store.listByProject(projectId, 10)
+        assert.deepStrictEqual(all.map((v) => v.createdAt), [5_000, 4_000, 3_000, 2_000, 1_000])
+        assert.isTrue(all.every((v) => v.projectId === projectId))
+
+        const firstTwo = yield* store.listByProject(projectId, 2)
+        assert.deepStrictEqual(firstTwo.map((v) => v.createdAt), [5_000, 4_000])
+
+        assert.deepStrictEqual((yield* store.listByProject(other, 10)).map((v) => v.createdAt), [9_000])
+        assert.deepStrictEqual(yield* store.listByProject(newId("prj"), 10), [])
+      }))
+
+    it.effect("listByProject reflects replacements, not duplicates", () =>
+      Effect.gen(function*() {
+        const store = yield* JobReadModel
+        const view = jobView(newId("prj"))
+        yield* store.put(view)
+        yield* store.put({ ...view, status: "failed", lastSeq: 2 })
+        const listed = yield* store.listByProject(view.projectId, 10)
+        assert.deepStrictEqual(listed.map((v) => [v.id, v.status]), [[view.id, "failed"]])
+      }))
+  })
