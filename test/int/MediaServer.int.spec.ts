@@ -1,5 +1,6 @@
 // Checks the test media server: status codes, content types, HEAD and Range, and that ffprobe sees the promised streams.
 import { execFile } from "node:child_process"
+import { resolve } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { fixtureFacts } from "../support/MediaFixtures.ts"
@@ -22,6 +23,9 @@ const probe = async (url: string): Promise<Probe> => {
   const { stdout } = await run("ffprobe", ["-v", "error", "-print_format", "json", "-show_streams", "-show_format", url])
   return JSON.parse(stdout) as Probe
 }
+
+// setup.sh exports YT_DLP_PATH; a bare `npx vitest` falls back to the pinned copy it installs.
+const ytDlp = process.env["YT_DLP_PATH"] ?? resolve(".tools/venv/bin/yt-dlp")
 
 const kinds = (p: Probe) => p.streams.map((s) => s.codec_type).sort()
 
@@ -116,6 +120,18 @@ describe("MediaServer", () => {
       duration: "PT4S",
       thumbnailUrl: server.urls.thumbnail,
       contentUrl: server.urls.mp4
+    })
+  })
+
+  it("lets yt-dlp extract the watch page's metadata from its JSON-LD", async () => {
+    const { stdout } = await run(ytDlp, ["--dump-json", "--no-warnings", "--no-playlist", server.urls.page])
+    const info = JSON.parse(stdout) as Record<string, unknown>
+    expect(info).toMatchObject({
+      title: clipPage.title,
+      uploader: clipPage.author,
+      duration: clipPage.durationSeconds,
+      thumbnail: server.urls.thumbnail,
+      url: server.urls.mp4
     })
   })
 

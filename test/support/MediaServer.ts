@@ -77,6 +77,10 @@ const writeThrottled = async (res: ServerResponse, body: Buffer, bytesPerSecond:
   res.end()
 }
 
+/**
+ * Like most real video pages, the player gets its source from script: a literal <source> would make yt-dlp's
+ * html5 embed win over the JSON-LD and lose the title, author and duration the tests want to see extracted.
+ */
 const watchPage = (origin: string) => {
   const clip = `${origin}/media/clip.mp4`
   const thumb = `${origin}/media/thumb.jpg`
@@ -107,9 +111,10 @@ const watchPage = (origin: string) => {
 </head>
 <body>
 <h1>${clipPage.title}</h1>
-<video controls width="${fixtureFacts.clipWidth}" height="${fixtureFacts.clipHeight}" poster="${thumb}">
-<source src="${clip}" type="video/mp4">
-</video>
+<video id="player" controls width="${fixtureFacts.clipWidth}" height="${fixtureFacts.clipHeight}" poster="${thumb}"></video>
+<script>
+document.getElementById("player").src = JSON.parse(document.querySelector("script[type='application/ld+json']").textContent).contentUrl
+</script>
 </body>
 </html>
 `
