@@ -1,0 +1,242 @@
+// Starts the whole service stack (nats-server, gateway(s), aggregator, extractor) as real processes, for end-to-end tests.
+import { type ChildProcess, spawn } from "node:child_process"
+import { randomBytes } from "node:crypto"
+import { mkdtemp, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { dirname, join, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
+import { freePort, type NatsServer, startNatsServer } from "./NatsServer.ts"
+
+export type ServiceName = "gateway" | "aggregator" | "extractor"
+
+export interface ServiceStack {
+  /** "http://127.0.0.1:PORT/v1" of the first gateway. */
+  readonly baseUrl: string
+  /** One "http://127.0.0.1:PORT/v1" per gateway process. */
+  readonly gatewayUrls: ReadonlyArray<string>
+  readonly nats: NatsServer
+  readonly dataDir: string
+  readonly env: Readonly<Record<string, string>>
+  /** Runs the admin CLI with the stack's env; resolves trimmed stdout, rejects with stderr on a non-zero exit. */
+  cli(args: ReadonlyArray<string>): Promise<string>
+  /** Creates a project and a key in it through the CLI. */
+  provisionKey(options?: {
+    readonly scopes?: ReadonlyArray<string>
+    readonly env?: "live" | "test"
+  }): Promise<{ readonly projectId: string; readonly key: string }>
+  stopService(name: ServiceName, signal?: NodeJS.Signals): Promise<void>
+  startService(name: ServiceName): Promise<void>
+  /** Recent output of every service, to put in failure messages. */
+  logs(): string
+  close(): Promise<void>
+}
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
+
+const READY_TIMEOUT_MS = 90_000
+const STOP_GRACE_MS = 5_000
+const LOG_LINES_KEPT = 200
+
+/** One running service process plus the tail of its output. */
+interface RunningService {
+  readonly label: string
+  child: ChildProcess | null
+  readonly lines: Array<string>
+  readyWaiters: Array<() => void>
+  ready: boolean
+}
+
+const appendLines = (service: RunningService, chunk: Buffer, partial: { text: string }) => {
+  partial.text += chunk.toString()
+  const pieces = partial.text.split("\n")
+  partial.text = pieces.pop() ?? ""
+  for (const line of pieces) {
+    service.lines.push(line)
+    if (service.lines.length > LOG_LINES_KEPT) service.lines.shift()
+    // "ready" as a whole word, so "not ready" style lines are rare enough to ignore, and any casing is fine.
+    if (!service.ready && /\bready\b/i.test(line)) {
+      service.ready = true
+      for (const notify of service.readyWaiters.splice(0)) notify()
+    }
+  }
+}
+
+const spawnService = (service: RunningService, entry: string, env: Record<string, string>) => {
+  service.ready = false
+  const child = spawn(process.execPath, [entry], { cwd: REPO_ROOT, env, stdio: ["ignore", "pipe", "pipe"] })
+  service.child = child
+  const out = { text: "" }
+  const err = { text: "" }
+  child.stdout?.on("data", (chunk: Buffer) => appendLines(service, chunk, out))
+  child.stderr?.on("data", (chunk: Buffer) => appendLines(service, chunk, err))
+  child.on("exit", (code, signal) => {
+    service.lines.push(`[harness] ${service.label} exited code=${code} signal=${signal}`)
+    for (const notify of service.readyWaiters.splice(0)) notify()
+  })
+  return child
+}
+
+const waitForReady = (service: RunningService, logs: () => string) =>
+  new Promise<void>((resolvePromise, reject) => {
+    const child = service.child
+    if (child === null) return reject(new Error(`${service.label} is not running`))
+    const timer = setTimeout(
+      () => reject(new Error(`${service.label} printed no "ready" line within ${READY_TIMEOUT_MS} ms\n${logs()}`)),
+      READY_TIMEOUT_MS
+    )
+    const settle = () => {
+      clearTimeout(timer)
+      if (service.ready && child.exitCode === null && child.signalCode === null) resolvePromise()
+      else reject(new Error(`${service.label} exited before it was ready\n${logs()}`))
+    }
+    if (service.ready || child.exitCode !== null || child.signalCode !== null) return settle()
+    service.readyWaiters.push(settle)
+  })
+
+const stopChild = async (child: ChildProcess | null, signal: NodeJS.Signals) => {
+  if (child === null || child.exitCode !== null || child.signalCode !== null) return
+  await new Promise<void>((resolvePromise) => {
+    const killer = setTimeout(() => child.kill("SIGKILL"), STOP_GRACE_MS)
+    child.once("exit", () => {
+      clearTimeout(killer)
+      resolvePromise()
+    })
+    child.kill(signal)
+  })
+}
+
+const waitForHealth = async (url: string, logs: () => string) => {
+  const deadline = Date.now() + READY_TIMEOUT_MS
+  let last = "no answer"
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(`${url}/health`, { signal: AbortSignal.timeout(5_000) })
+      if (response.status === 200) return
+      last = `status ${response.status}: ${await response.text()}`
+    } catch (error) {
+      last = String(error)
+    }
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  throw new Error(`GET ${url}/health did not answer 200 (${last})\n${logs()}`)
+}
+
+const runCli = (args: ReadonlyArray<string>, env: Record<string, string>) =>
+  new Promise<string>((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [join("services", "gateway", "src", "cli", "main.ts"), ...args], {
+      cwd: REPO_ROOT,
+      env,
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let stdout = ""
+    let stderr = ""
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000)
+    child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+    child.on("error", reject)
+    child.on("exit", (code, signal) => {
+      clearTimeout(timer)
+      if (code === 0) resolvePromise(stdout.trim())
+      else reject(new Error(`cli ${args.join(" ")} exited code=${code} signal=${signal}\nstderr: ${stderr}\nstdout: ${stdout}`))
+    })
+  })
+
+const defaultYtDlpPath = () => process.env["YT_DLP_PATH"] ?? join(REPO_ROOT, ".tools", "venv", "bin", "yt-dlp")
+
+export const startServiceStack = async (options?: {
+  readonly env?: Readonly<Record<string, string>>
+  readonly gateways?: number
+}): Promise<ServiceStack> => {
+  const gatewayCount = options?.gateways ?? 1
+  const nats = await startNatsServer()
+  const dataDir = await mkdtemp(join(tmpdir(), "mds-e2e-"))
+  const ports = await Promise.all(Array.from({ length: gatewayCount }, () => freePort()))
+  const gatewayUrls = ports.map((port) => `http://127.0.0.1:${port}/v1`)
+
+  // The parent env is kept (PATH, HOME) but every setting the services read is set explicitly.
+  const env: Record<string, string> = {
+    ...Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined)),
+    PATH: `${dirname(process.execPath)}:${process.env["PATH"] ?? ""}`,
+    NATS_URL: nats.url,
+    DATA_DIR: dataDir,
+    HOST: "127.0.0.1",
+    PORT: String(ports[0]),
+    PUBLIC_BASE_URL: `http://127.0.0.1:${ports[0]}`,
+    API_KEY_PEPPER: randomBytes(32).toString("hex"),
+    DOWNLOAD_URL_SECRET: randomBytes(32).toString("hex"),
+    YT_DLP_PATH: defaultYtDlpPath(),
+    LOG_LEVEL: process.env["MDS_E2E_LOG_LEVEL"] ?? "Info",
+    ...options?.env
+  }
+
+  const services = new Map<string, RunningService>()
+  const serviceFor = (label: string) => {
+    const existing = services.get(label)
+    if (existing !== undefined) return existing
+    const created: RunningService = { label, child: null, lines: [], readyWaiters: [], ready: false }
+    services.set(label, created)
+    return created
+  }
+  const logs = () =>
+    [...services.values()].map((s) => `----- ${s.label} (last ${s.lines.length} lines)\n${s.lines.join("\n")}`).join("\n")
+
+  const gatewayLabels = ports.map((_, i) => (gatewayCount === 1 ? "gateway" : `gateway#${i}`))
+  const labelsOf = (name: ServiceName) => (name === "gateway" ? gatewayLabels : [name])
+
+  const startOne = async (label: string) => {
+    const service = serviceFor(label)
+    const index = gatewayLabels.indexOf(label)
+    // Every gateway gets its own port; download links all point at the first one, which shares the artifact dir.
+    const serviceEnv = index >= 0 ? { ...env, PORT: String(ports[index]) } : env
+    const name = index >= 0 ? "gateway" : label
+    spawnService(service, join("services", name, "src", "main.ts"), serviceEnv)
+    await waitForReady(service, logs)
+    if (index >= 0) await waitForHealth(gatewayUrls[index] ?? "", logs)
+  }
+
+  const startService = async (name: ServiceName) => {
+    await Promise.all(labelsOf(name).map(startOne))
+  }
+  const stopService = async (name: ServiceName, signal: NodeJS.Signals = "SIGTERM") => {
+    await Promise.all(labelsOf(name).map((label) => stopChild(services.get(label)?.child ?? null, signal)))
+  }
+
+  const close = async () => {
+    await Promise.all([...services.values()].map((s) => stopChild(s.child, "SIGTERM")))
+    await nats.close()
+    await rm(dataDir, { recursive: true, force: true })
+  }
+
+  try {
+    // The first gateway creates the streams alone; the rest then start side by side.
+    await startOne(gatewayLabels[0] ?? "gateway")
+    await Promise.all([...gatewayLabels.slice(1).map(startOne), startOne("aggregator"), startOne("extractor")])
+  } catch (error) {
+    await close()
+    throw error
+  }
+
+  const cli = (args: ReadonlyArray<string>) => runCli(args, env)
+  const provisionKey = async (keyOptions?: { readonly scopes?: ReadonlyArray<string>; readonly env?: "live" | "test" }) => {
+    const projectId = await cli(["project", "create", `e2e-${randomBytes(4).toString("hex")}`])
+    const scopes = keyOptions?.scopes ?? ["media:resolve", "media:download"]
+    const key = await cli([
+      "key", "create", "--project", projectId, "--name", "e2e", "--scopes", scopes.join(","), "--env", keyOptions?.env ?? "live"
+    ])
+    return { projectId, key }
+  }
+
+  return {
+    baseUrl: gatewayUrls[0] ?? "",
+    gatewayUrls,
+    nats,
+    dataDir,
+    env,
+    cli,
+    provisionKey,
+    stopService,
+    startService,
+    logs,
+    close
+  }
+}
