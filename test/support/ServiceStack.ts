@@ -69,7 +69,8 @@ const spawnService = (service: RunningService, entry: string, env: Record<string
   const err = { text: "" }
   child.stdout?.on("data", (chunk: Buffer) => appendLines(service, chunk, out))
   child.stderr?.on("data", (chunk: Buffer) => appendLines(service, chunk, err))
-  child.on("exit", (code, signal) => {
+  // "close" rather than "exit": it comes after the last output, so the tail holds the dying words.
+  child.on("close", (code, signal) => {
     service.lines.push(`[harness] ${service.label} exited code=${code} signal=${signal}`)
     for (const notify of service.readyWaiters.splice(0)) notify()
   })
