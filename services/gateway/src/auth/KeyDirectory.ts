@@ -1,0 +1,74 @@
+// In-process directory of API keys, kept current by an ordered consumer over every key subject.
+import { DeliverPolicy } from "@nats-io/jetstream"
+import { KeyEvent } from "@mds/shared/domain/account/AccountEvent"
+import { KeyDecider, type KeyState } from "@mds/shared/domain/account/KeyDecider"
+import { EventStore, type EventStoreError, type StoredEvent } from "@mds/shared/eventstore/EventStore"
+import { ACCOUNTS_STREAM, ALL_KEYS_SUBJECT, keySubject } from "@mds/shared/eventstore/Subjects"
+import { NatsClient } from "@mds/shared/nats/NatsClient"
+import { Context, Effect, Layer, Option, Schema } from "effect"
+
+interface Entry {
+  readonly state: KeyState
+  /** Stream sequence of the last event folded in: the consumer and on-demand reads may deliver the same events. */
+  readonly lastSeq: number
+}
+
+const decodeKeyEvent = Schema.decodeUnknownOption(Schema.fromJsonString(KeyEvent))
+
+export class KeyDirectory extends Context.Service<KeyDirectory, {
+  /** The key's state, or none when no key with this id was ever created. */
+  lookup(keyId: string): Effect.Effect<Option.Option<KeyState>, EventStoreError>
+}>()("mds/gateway/auth/KeyDirectory") {
+  static readonly layer = Layer.effect(
+    KeyDirectory,
+    Effect.gen(function*() {
+      const { js } = yield* NatsClient
+      const store = yield* EventStore
+      const entries = new Map<string, Entry>()
+
+      const fold = (keyId: string, seq: number, event: KeyEvent) => {
+        const current = entries.get(keyId) ?? { state: KeyDecider.initialState(), lastSeq: 0 }
+        if (seq <= current.lastSeq) return
+        entries.set(keyId, { state: KeyDecider.evolve(current.state, event), lastSeq: seq })
+      }
+
+      // Replays every key event from the start, then follows new ones; restarted after any failure.
+      const follow = Effect.gen(function*() {
+        const messages = yield* Effect.acquireRelease(
+          Effect.tryPromise(async () => {
+            const consumer = await js.consumers.get(ACCOUNTS_STREAM.name, {
+              filter_subjects: ALL_KEYS_SUBJECT,
+              deliver_policy: DeliverPolicy.All
+            })
+            return consumer.consume()
+          }),
+          (iterator) => Effect.promise(() => iterator.close().then(() => undefined, () => undefined))
+        )
+        yield* Effect.tryPromise(async () => {
+          for await (const message of messages) {
+            const event = decodeKeyEvent(message.string())
+            if (Option.isSome(event)) fold(event.value.keyId, message.seq, event.value)
+          }
+        })
+      }).pipe(
+        Effect.scoped,
+        Effect.catchCause((cause) => Effect.logWarning("key directory consumer stopped; restarting", cause)),
+        Effect.andThen(Effect.sleep("1 second")),
+        Effect.forever
+      )
+      yield* Effect.forkScoped(follow)
+
+      const lookup = Effect.fn("KeyDirectory.lookup")(function*(keyId: string) {
+        const known = entries.get(keyId)
+        if (known !== undefined && known.state.key !== null) return Option.some(known.state)
+        // Read-your-writes: a key created a moment ago may not have reached the consumer yet.
+        const events: ReadonlyArray<StoredEvent<KeyEvent>> = yield* store.readSubject(KeyEvent, keySubject(keyId))
+        for (const stored of events) fold(keyId, stored.seq, stored.event)
+        const state = entries.get(keyId)?.state
+        return state !== undefined && state.key !== null ? Option.some(state) : Option.none()
+      })
+
+      return KeyDirectory.of({ lookup })
+    })
+  )
+}

@@ -1,0 +1,59 @@
+// Reads the API key a request presents: X-API-Key or Authorization: Bearer, never the query string.
+import { Result } from "effect"
+import { InvalidApiKey, MissingApiKey } from "../http/GatewayErrors.ts"
+
+export type HeaderValue = string | ReadonlyArray<string> | undefined
+
+export interface CredentialSources {
+  readonly headers: Readonly<Record<string, HeaderValue>>
+  readonly query: Readonly<Record<string, unknown>>
+}
+
+/** Query parameters people commonly use for keys; their presence means the key has already leaked into a URL. */
+const KEY_QUERY_PARAMS = ["api_key", "apikey", "key", "access_token", "token"]
+
+const single = (value: HeaderValue): Result.Result<string | null, InvalidApiKey> => {
+  if (value === undefined) return Result.succeed(null)
+  if (typeof value !== "string") {
+    return Result.fail(new InvalidApiKey({ message: "Send the API key in a single header." }))
+  }
+  const trimmed = value.trim()
+  return Result.succeed(trimmed === "" ? null : trimmed)
+}
+
+const BEARER = /^Bearer\s+(\S+)$/i
+
+export const readPresentedKey = (sources: CredentialSources): Result.Result<string, MissingApiKey | InvalidApiKey> => {
+  const queryKey = KEY_QUERY_PARAMS.find((name) => Object.hasOwn(sources.query, name))
+  if (queryKey !== undefined) {
+    return Result.fail(
+      new InvalidApiKey({
+        message: `API keys are never accepted in the query string (${queryKey}); send X-API-Key or Authorization: Bearer.`
+      })
+    )
+  }
+  const apiKeyHeader = single(sources.headers["x-api-key"])
+  if (Result.isFailure(apiKeyHeader)) return Result.fail(apiKeyHeader.failure)
+  const authorization = single(sources.headers["authorization"])
+  if (Result.isFailure(authorization)) return Result.fail(authorization.failure)
+
+  let bearer: string | null = null
+  if (authorization.success !== null) {
+    const match = BEARER.exec(authorization.success)
+    if (match?.[1] === undefined) {
+      return Result.fail(new InvalidApiKey({ message: "The Authorization header must use the Bearer scheme." }))
+    }
+    bearer = match[1]
+  }
+  const fromHeader = apiKeyHeader.success
+  if (fromHeader !== null && bearer !== null && fromHeader !== bearer) {
+    return Result.fail(new InvalidApiKey({ message: "X-API-Key and Authorization carry different keys." }))
+  }
+  const key = fromHeader ?? bearer
+  if (key === null) {
+    return Result.fail(
+      new MissingApiKey({ message: "An API key is required: send X-API-Key or Authorization: Bearer." })
+    )
+  }
+  return Result.succeed(key)
+}

@@ -1,0 +1,36 @@
+// GET/HEAD /v1/files/*: the signed link is the credential; streams the artifact as an attachment.
+import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
+import { DownloadLinkSigner } from "@mds/shared/artifacts/DownloadLinkSigner"
+import { Clock, Effect } from "effect"
+import { InvalidSignature, LinkExpired } from "../http/GatewayErrors.ts"
+import type { RouteInput, RouteReply } from "../http/Route.ts"
+
+const queryString = (value: unknown): string => (typeof value === "string" ? value : "")
+
+/** The plain name is for old clients; filename* carries the exact UTF-8 name (RFC 6266). */
+export const contentDisposition = (filename: string): string => {
+  const fallback = filename.replace(/[^\x20-\x7e]|["\\]/g, "_")
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(filename)}`
+}
+
+export const serveFile = Effect.fn("serveFile")(function*(input: RouteInput) {
+  const key = input.params["*"] ?? ""
+  const signer = yield* DownloadLinkSigner
+  const now = yield* Clock.currentTimeMillis
+  const verdict = signer.verify(key, queryString(input.query["expires"]), queryString(input.query["signature"]), now)
+  if (verdict === "invalid") return yield* new InvalidSignature()
+  if (verdict === "expired") return yield* new LinkExpired()
+  const store = yield* ArtifactStore
+  const artifact = yield* store.open(key)
+  const headers = {
+    "content-type": artifact.contentType,
+    "content-length": String(artifact.sizeBytes),
+    "content-disposition": contentDisposition(key.split("/").at(-1) ?? key),
+    "cache-control": "private, no-store"
+  }
+  if (input.method === "HEAD") {
+    artifact.body.destroy()
+    return { _tag: "Raw", status: 200, body: null, headers } satisfies RouteReply
+  }
+  return { _tag: "File", body: artifact.body, headers } satisfies RouteReply
+})

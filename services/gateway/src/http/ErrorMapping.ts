@@ -1,0 +1,176 @@
+// The one place where every tagged failure becomes a /v1 HTTP status and error code.
+import type { ArtifactNotFound, ArtifactStoreError } from "@mds/shared/artifacts/ArtifactStore"
+import type {
+  ApiKeyAlreadyExists,
+  ApiKeyNotFound,
+  ConcurrencyLimitExceeded,
+  FormatUnavailable,
+  InvalidJobTransition,
+  JobAlreadyExists,
+  JobNotFound,
+  MediaNotFound,
+  MediaUnavailable,
+  ProjectAlreadyExists,
+  ProjectNotFound,
+  UnsupportedPlatform,
+  UrlNotAllowed
+} from "@mds/shared/domain/DomainErrors"
+import type { AppendConflict, EventStoreError } from "@mds/shared/eventstore/EventStore"
+import type { NatsUnavailable } from "@mds/shared/nats/NatsClient"
+import type { ReadModelError } from "@mds/shared/readmodel/ReadModelError"
+import type {
+  ExtractionFailed,
+  ExtractionTimeout,
+  InsufficientScope,
+  InvalidApiKey,
+  InvalidJson,
+  InvalidRequest,
+  InvalidSignature,
+  LinkExpired,
+  MethodNotAllowed,
+  MissingApiKey,
+  PayloadTooLarge,
+  RevokedApiKey,
+  RouteNotFound,
+  ServiceUnavailable,
+  UnsupportedMediaType
+} from "./GatewayErrors.ts"
+
+export type ApiFailure =
+  | MissingApiKey
+  | InvalidApiKey
+  | RevokedApiKey
+  | InsufficientScope
+  | InvalidRequest
+  | InvalidJson
+  | PayloadTooLarge
+  | UnsupportedMediaType
+  | RouteNotFound
+  | MethodNotAllowed
+  | ServiceUnavailable
+  | ExtractionFailed
+  | ExtractionTimeout
+  | InvalidSignature
+  | LinkExpired
+  | ConcurrencyLimitExceeded
+  | JobNotFound
+  | JobAlreadyExists
+  | InvalidJobTransition
+  | MediaNotFound
+  | UnsupportedPlatform
+  | MediaUnavailable
+  | UrlNotAllowed
+  | FormatUnavailable
+  | ProjectNotFound
+  | ProjectAlreadyExists
+  | ApiKeyNotFound
+  | ApiKeyAlreadyExists
+  | AppendConflict
+  | EventStoreError
+  | ReadModelError
+  | NatsUnavailable
+  | ArtifactNotFound
+  | ArtifactStoreError
+
+export interface ApiError {
+  readonly status: number
+  readonly code: string
+  readonly message: string
+  readonly headers?: Readonly<Record<string, string>>
+}
+
+const UNAVAILABLE = "The service is temporarily unavailable; retry shortly."
+
+/** Messages never echo secrets or internal details; storage failures are logged by the caller instead. */
+export const toApiError = (failure: ApiFailure): ApiError => {
+  switch (failure._tag) {
+    case "MissingApiKey":
+      return { status: 401, code: "missing_api_key", message: failure.message }
+    case "InvalidApiKey":
+      return { status: 401, code: "invalid_api_key", message: failure.message }
+    case "RevokedApiKey":
+      return { status: 401, code: "revoked_api_key", message: "This API key has been revoked." }
+    case "InsufficientScope":
+      return { status: 403, code: "insufficient_scope", message: `This API key lacks the scope ${failure.scope}.` }
+    case "InvalidRequest":
+      return { status: 400, code: "invalid_request", message: failure.message }
+    case "InvalidJson":
+      return { status: 400, code: "invalid_json", message: failure.message }
+    case "PayloadTooLarge":
+      return { status: 413, code: "payload_too_large", message: `The request body exceeds ${failure.limitBytes} bytes.` }
+    case "UnsupportedMediaType":
+      return {
+        status: 415,
+        code: "unsupported_media_type",
+        message: `Content-Type ${failure.contentType || "(none)"} is not supported; send application/json.`
+      }
+    case "RouteNotFound":
+      return { status: 404, code: "not_found", message: `No route ${failure.method} ${failure.path}.` }
+    case "MethodNotAllowed":
+      return {
+        status: 405,
+        code: "method_not_allowed",
+        message: `Method ${failure.method} is not allowed here; allowed: ${failure.allow.join(", ")}.`,
+        headers: { allow: failure.allow.join(", ") }
+      }
+    case "ServiceUnavailable":
+      return { status: 503, code: "service_unavailable", message: failure.message }
+    case "ExtractionFailed":
+      return { status: 502, code: "extraction_failed", message: failure.message }
+    case "ExtractionTimeout":
+      return { status: 504, code: "extraction_timeout", message: failure.message }
+    case "InvalidSignature":
+      return { status: 403, code: "invalid_signature", message: "The download link signature is invalid." }
+    case "LinkExpired":
+      return { status: 410, code: "link_expired", message: "The download link has expired." }
+    case "ConcurrencyLimitExceeded":
+      return {
+        status: 429,
+        code: "concurrency_limit_exceeded",
+        message: `The project already has ${failure.limit} jobs queued or processing; wait for one to finish.`
+      }
+    case "JobNotFound":
+      return { status: 404, code: "job_not_found", message: `Job ${failure.jobId} does not exist or has expired.` }
+    case "MediaNotFound":
+      return {
+        status: 404,
+        code: "media_not_found",
+        message: `Media ${failure.mediaId} does not exist or has expired; resolve the URL again.`
+      }
+    case "UnsupportedPlatform":
+      return { status: 422, code: "unsupported_platform", message: failure.message }
+    case "MediaUnavailable":
+      return { status: 422, code: "media_unavailable", message: failure.message }
+    case "UrlNotAllowed":
+      return { status: 422, code: "url_not_allowed", message: failure.message }
+    case "FormatUnavailable":
+      return {
+        status: 422,
+        code: "format_unavailable",
+        message: failure.available.length > 0
+          ? `Format ${failure.format} is not available; available formats: ${failure.available.join(", ")}.`
+          : `Format ${failure.format} is not a known format id (video_best, video_<height>p, audio_best, audio_mp3, audio_m4a).`
+      }
+    case "ArtifactNotFound":
+      return { status: 404, code: "not_found", message: "The file does not exist (it may have been removed)." }
+    case "AppendConflict":
+    case "EventStoreError":
+    case "ReadModelError":
+    case "NatsUnavailable":
+      return { status: 503, code: "service_unavailable", message: UNAVAILABLE }
+    // Failures that a correct gateway never lets reach a client: they are bugs, not client errors.
+    case "JobAlreadyExists":
+    case "InvalidJobTransition":
+    case "ProjectNotFound":
+    case "ProjectAlreadyExists":
+    case "ApiKeyNotFound":
+    case "ApiKeyAlreadyExists":
+    case "ArtifactStoreError":
+      return internalError
+  }
+}
+
+export const internalError: ApiError = { status: 500, code: "internal_error", message: "An internal error occurred." }
+
+/** Storage and bug-class failures are worth a log line with their details; client mistakes are not. */
+export const isServerSide = (error: ApiError): boolean => error.status >= 500

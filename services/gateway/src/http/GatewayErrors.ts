@@ -1,0 +1,61 @@
+// Failures that exist only at the HTTP edge (authentication, request shape, upstream availability).
+import { Schema } from "effect"
+
+export class MissingApiKey extends Schema.TaggedError<MissingApiKey>()("MissingApiKey", {
+  message: Schema.String
+}) {}
+
+export class InvalidApiKey extends Schema.TaggedError<InvalidApiKey>()("InvalidApiKey", {
+  message: Schema.String
+}) {}
+
+export class RevokedApiKey extends Schema.TaggedError<RevokedApiKey>()("RevokedApiKey", {
+  keyId: Schema.String
+}) {}
+
+export class InsufficientScope extends Schema.TaggedError<InsufficientScope>()("InsufficientScope", {
+  scope: Schema.String
+}) {}
+
+export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("InvalidRequest", {
+  message: Schema.String
+}) {}
+
+export class InvalidJson extends Schema.TaggedError<InvalidJson>()("InvalidJson", {
+  message: Schema.String
+}) {}
+
+export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()("PayloadTooLarge", {
+  limitBytes: Schema.Number
+}) {}
+
+export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaType>()("UnsupportedMediaType", {
+  contentType: Schema.String
+}) {}
+
+export class RouteNotFound extends Schema.TaggedError<RouteNotFound>()("RouteNotFound", {
+  method: Schema.String,
+  path: Schema.String
+}) {}
+
+export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()("MethodNotAllowed", {
+  method: Schema.String,
+  allow: Schema.Array(Schema.String)
+}) {}
+
+/** A dependency (NATS, the extractor fleet, the catalog) cannot serve the request right now. */
+export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()("ServiceUnavailable", {
+  message: Schema.String
+}) {}
+
+export class ExtractionFailed extends Schema.TaggedError<ExtractionFailed>()("ExtractionFailed", {
+  message: Schema.String
+}) {}
+
+export class ExtractionTimeout extends Schema.TaggedError<ExtractionTimeout>()("ExtractionTimeout", {
+  message: Schema.String
+}) {}
+
+export class InvalidSignature extends Schema.TaggedError<InvalidSignature>()("InvalidSignature", {}) {}
+
+export class LinkExpired extends Schema.TaggedError<LinkExpired>()("LinkExpired", {}) {}

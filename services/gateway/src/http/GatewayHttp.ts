@@ -1,0 +1,150 @@
+// The fastify server: runs each /v1 route's Effect on the shared runtime and writes every failure as the error envelope.
+import { randomBytes } from "node:crypto"
+import { Cause, Effect, Exit, type ManagedRuntime, Option } from "effect"
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify"
+import { type ApiError, type ApiFailure, internalError, isServerSide, toApiError } from "./ErrorMapping.ts"
+import { InvalidJson, MethodNotAllowed, PayloadTooLarge, RouteNotFound, UnsupportedMediaType } from "./GatewayErrors.ts"
+import type { RouteInput, RouteReply } from "./Route.ts"
+import { type GatewayServices, v1Routes } from "./v1Routes.ts"
+
+export const BODY_LIMIT_BYTES = 16 * 1024
+
+export const newRequestId = (): string => `req_${randomBytes(12).toString("hex")}`
+
+const pathPattern = (path: string) =>
+  new RegExp(`^${path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[A-Za-z]+/g, "[^/]+").replace(/\*/g, ".*")}$`)
+
+const routePatterns = v1Routes.map((route) => ({ pattern: pathPattern(route.path), method: route.method }))
+
+/** Methods served on a path, HEAD included wherever GET is (fastify answers HEAD for GET routes). */
+export const allowedMethods = (path: string): ReadonlyArray<string> => {
+  const methods = new Set<string>()
+  for (const route of routePatterns) {
+    if (!route.pattern.test(path)) continue
+    methods.add(route.method)
+    if (route.method === "GET") methods.add("HEAD")
+  }
+  return [...methods]
+}
+
+const isJson = (contentType: string | undefined) =>
+  contentType !== undefined && /^application\/json\s*(;|$)/i.test(contentType.trim())
+
+/** Translates fastify's own failures (body parsing, limits) into the gateway's tagged errors. */
+const fromFastifyError = (error: FastifyError, request: FastifyRequest): ApiFailure | null => {
+  switch (error.code) {
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return new PayloadTooLarge({ limitBytes: BODY_LIMIT_BYTES })
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return new UnsupportedMediaType({ contentType: request.headers["content-type"] ?? "" })
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+      return new InvalidJson({ message: "The request body is empty; send a JSON object." })
+    case "FST_ERR_CTP_INVALID_JSON_BODY":
+      return new InvalidJson({ message: "The request body is not valid JSON." })
+  }
+  if (error instanceof SyntaxError || error.statusCode === 400) {
+    return new InvalidJson({ message: "The request body is not valid JSON." })
+  }
+  return null
+}
+
+export interface GatewayHttpOptions {
+  /** Built from a layer whose construction cannot fail (Layer.orDie): construction failures are start-up failures. */
+  readonly runtime: ManagedRuntime.ManagedRuntime<GatewayServices, never>
+}
+
+export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstance => {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: newRequestId,
+    requestIdHeader: false,
+    exposeHeadRoutes: true,
+    return503OnClosing: true
+  })
+
+  const log = (effect: Effect.Effect<void>) => runtime.runFork(effect)
+
+  const sendError = (request: FastifyRequest, reply: FastifyReply, error: ApiError) =>
+    reply
+      .code(error.status)
+      .headers(error.headers ?? {})
+      .header("content-type", "application/json; charset=utf-8")
+      .send({ error: { code: error.code, message: error.message, request_id: request.id } })
+
+  const sendReply = (reply: FastifyReply, result: RouteReply) => {
+    switch (result._tag) {
+      case "Json":
+        return reply.code(result.status).headers(result.headers ?? {}).send({ data: result.data })
+      case "Raw":
+        return reply.code(result.status).headers(result.headers ?? {}).send(result.body)
+      case "File":
+        return reply.code(200).headers(result.headers).send(result.body)
+    }
+  }
+
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id)
+  })
+
+  app.addHook("onResponse", async (request, reply) => {
+    log(Effect.logInfo("request").pipe(Effect.annotateLogs({
+      request_id: request.id,
+      method: request.method,
+      path: request.url.split("?")[0],
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime)
+    })))
+  })
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const failure = fromFastifyError(error, request)
+    if (failure === null) {
+      log(Effect.logError("unhandled request error", String(error.stack ?? error)).pipe(
+        Effect.annotateLogs({ request_id: request.id })
+      ))
+      return sendError(request, reply, internalError)
+    }
+    return sendError(request, reply, toApiError(failure))
+  })
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split("?")[0] ?? ""
+    const allow = allowedMethods(path)
+    const failure = allow.length > 0
+      ? new MethodNotAllowed({ method: request.method, allow })
+      : new RouteNotFound({ method: request.method, path })
+    return sendError(request, reply, toApiError(failure))
+  })
+
+  for (const route of v1Routes) {
+    app.route({
+      method: route.method,
+      url: route.path,
+      handler: async (request, reply) => {
+        if (route.method === "POST" && !isJson(request.headers["content-type"])) {
+          return sendError(request, reply, toApiError(new UnsupportedMediaType({ contentType: request.headers["content-type"] ?? "" })))
+        }
+        const input: RouteInput = {
+          method: request.method,
+          headers: request.headers,
+          query: (request.query ?? {}) as Record<string, unknown>,
+          params: (request.params ?? {}) as Record<string, string | undefined>,
+          body: request.body
+        }
+        const exit = await runtime.runPromiseExit(route.run(input))
+        if (Exit.isSuccess(exit)) return sendReply(reply, exit.value)
+        const failure = Cause.findErrorOption(exit.cause)
+        const error = Option.isSome(failure) ? toApiError(failure.value) : internalError
+        if (isServerSide(error)) {
+          log(Effect.logError("request failed", Cause.pretty(exit.cause)).pipe(
+            Effect.annotateLogs({ request_id: request.id, code: error.code })
+          ))
+        }
+        return sendError(request, reply, error)
+      }
+    })
+  }
+
+  return app
+}

@@ -1,0 +1,38 @@
+// Decodes request bodies and URLs with Effect Schema into InvalidRequest failures that name the offending field.
+import { Effect, Schema, SchemaIssue } from "effect"
+import { InvalidRequest } from "./GatewayErrors.ts"
+
+const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
+
+const describe = (issue: SchemaIssue.Issue): string => {
+  const { issues } = formatIssues(issue)
+  const parts = issues.map((item) => {
+    const path = (item.path ?? []).map((segment) => String(typeof segment === "object" ? segment.key : segment))
+    return path.length > 0 ? `${path.join(".")}: ${item.message}` : item.message
+  })
+  return parts.length > 0 ? parts.join("; ") : "The request body is invalid."
+}
+
+export const decodeBody = <A, I>(schema: Schema.Codec<A, I>, body: unknown): Effect.Effect<A, InvalidRequest> =>
+  Schema.decodeUnknownEffect(schema)(body).pipe(
+    Effect.mapError((error) => new InvalidRequest({ message: `Invalid request body: ${describe(error.issue)}.` }))
+  )
+
+export const MAX_URL_LENGTH = 2048
+
+export const HttpUrlString = Schema.String.check(
+  Schema.isMinLength(1, { message: "must not be empty" }),
+  Schema.isMaxLength(MAX_URL_LENGTH, { message: `must be at most ${MAX_URL_LENGTH} characters` })
+)
+
+/** Only absolute http(s) URLs can name public media; anything else is a client mistake, not a platform question. */
+export const parseHttpUrl = (field: string, raw: string): Effect.Effect<URL, InvalidRequest> => {
+  const url = URL.canParse(raw) ? new URL(raw) : null
+  if (url === null || (url.protocol !== "http:" && url.protocol !== "https:") || url.hostname === "") {
+    return Effect.fail(new InvalidRequest({ message: `${field}: must be an absolute http or https URL.` }))
+  }
+  if (url.username !== "" || url.password !== "") {
+    return Effect.fail(new InvalidRequest({ message: `${field}: must not carry credentials.` }))
+  }
+  return Effect.succeed(url)
+}

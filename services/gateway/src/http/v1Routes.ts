@@ -1,0 +1,21 @@
+// The /v1 route table: every public endpoint, who may call it, and the use case that answers it.
+import { serveFile } from "../files/serveFile.ts"
+import { checkHealth } from "../health/checkHealth.ts"
+import { getJob } from "../jobs/getJob.ts"
+import { queueDownload } from "../jobs/queueDownload.ts"
+import { resolveMedia } from "../media/resolveMedia.ts"
+import { listPlatforms } from "../platforms/listPlatforms.ts"
+import { keyedRoute, publicRoute, type Route } from "./Route.ts"
+
+export const v1Routes = [
+  publicRoute("GET", "/v1/health", () => checkHealth()),
+  keyedRoute("GET", "/v1/platforms", null, () => listPlatforms()),
+  keyedRoute("POST", "/v1/media/resolve", "media:resolve", resolveMedia),
+  keyedRoute("POST", "/v1/media/download", "media:download", queueDownload),
+  keyedRoute("GET", "/v1/jobs/:jobId", null, getJob),
+  // The signature in the link is the credential: no API key, so links work in browsers.
+  publicRoute("GET", "/v1/files/*", serveFile)
+]
+
+/** Every service some route needs: what the application layer must provide. */
+export type GatewayServices = (typeof v1Routes)[number] extends Route<infer R> ? R : never

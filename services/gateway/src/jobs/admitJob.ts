@@ -1,0 +1,89 @@
+// Claims one of the project's job slots; when full, frees slots of jobs that already finished and tries once more.
+import { Lifetimes } from "@mds/shared/config/Lifetimes"
+import { AdmissionDecider, liveSlots } from "@mds/shared/domain/admission/AdmissionDecider"
+import { AdmissionEvent, type SlotReleaseReason } from "@mds/shared/domain/admission/AdmissionEvent"
+import { EventStore } from "@mds/shared/eventstore/EventStore"
+import { handleCommand } from "@mds/shared/eventstore/CommandHandler"
+import { admissionSubject } from "@mds/shared/eventstore/Subjects"
+import { Clock, Effect, Option } from "effect"
+import { loadJobView } from "./loadJobView.ts"
+
+/**
+ * A slot whose job never got its JobQueued (the gateway died between the two appends) is freed after this
+ * grace period; a younger one may belong to a request still in flight on another gateway.
+ */
+const ORPHAN_GRACE_MS = 60_000
+
+const claim = (projectId: string, jobId: string) =>
+  Effect.gen(function*() {
+    const lifetimes = yield* Lifetimes
+    const now = yield* Clock.currentTimeMillis
+    return yield* handleCommand({
+      decider: AdmissionDecider,
+      codec: AdmissionEvent,
+      subject: admissionSubject(projectId),
+      hydrate: "last",
+      command: {
+        _tag: "ClaimSlot",
+        projectId,
+        jobId,
+        limit: lifetimes.maxConcurrentJobs,
+        now,
+        expiresAt: now + lifetimes.jobMs
+      },
+      msgId: (event) => `${event._tag}:${event.jobId}`
+    })
+  })
+
+export const releaseSlot = Effect.fn("releaseSlot")(function*(projectId: string, jobId: string, reason: SlotReleaseReason) {
+  const now = yield* Clock.currentTimeMillis
+  yield* handleCommand({
+    decider: AdmissionDecider,
+    codec: AdmissionEvent,
+    subject: admissionSubject(projectId),
+    hydrate: "last",
+    command: { _tag: "ReleaseSlot", projectId, jobId, reason, now },
+    msgId: (event) => `${event._tag}:${event.jobId}`
+  })
+})
+
+/** Why a held slot no longer counts, or null when its job is still queued or processing. */
+const finishedReason = Effect.fn("finishedReason")(function*(projectId: string, jobId: string, expiresAt: number) {
+  const lifetimes = yield* Lifetimes
+  const now = yield* Clock.currentTimeMillis
+  const view = yield* loadJobView(projectId, jobId)
+  if (Option.isNone(view)) {
+    const claimedAt = expiresAt - lifetimes.jobMs
+    return now - claimedAt > ORPHAN_GRACE_MS ? "failed" as const : null
+  }
+  const { status } = view.value
+  if (status === "completed" || status === "failed" || status === "expired") return status
+  return now >= view.value.expiresAt ? "expired" as const : null
+})
+
+/** Releases the slots of finished jobs the aggregator has not released yet; returns how many it freed. */
+const releaseFinished = Effect.fn("releaseFinished")(function*(projectId: string) {
+  const store = yield* EventStore
+  const now = yield* Clock.currentTimeMillis
+  const last = yield* store.readLast(AdmissionEvent, admissionSubject(projectId))
+  if (Option.isNone(last)) return 0
+  let freed = 0
+  for (const slot of liveSlots({ held: last.value.event.held }, now)) {
+    const reason = yield* finishedReason(projectId, slot.jobId, slot.expiresAt)
+    if (reason === null) continue
+    yield* releaseSlot(projectId, slot.jobId, reason)
+    freed++
+  }
+  return freed
+})
+
+export const admitJob = Effect.fn("admitJob")(function*(projectId: string, jobId: string) {
+  yield* claim(projectId, jobId).pipe(
+    Effect.catchTag("ConcurrencyLimitExceeded", (full) =>
+      Effect.gen(function*() {
+        const freed = yield* releaseFinished(projectId)
+        if (freed === 0) return yield* full
+        return yield* claim(projectId, jobId)
+      }))
+  )
+})

@@ -1,0 +1,114 @@
+// POST /v1/media/download: pick the media and format, claim a project slot, record JobQueued, hand the job to a worker.
+import { Lifetimes } from "@mds/shared/config/Lifetimes"
+import { FormatUnavailable, MediaNotFound } from "@mds/shared/domain/DomainErrors"
+import { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
+import { JobDecider } from "@mds/shared/domain/job/JobDecider"
+import { JobEvent, type JobSource } from "@mds/shared/domain/job/JobEvent"
+import { MediaEvent } from "@mds/shared/domain/media/MediaEvent"
+import { parseFormatId } from "@mds/shared/domain/media/FormatId"
+import { EventStore } from "@mds/shared/eventstore/EventStore"
+import { handleCommand } from "@mds/shared/eventstore/CommandHandler"
+import { DOWNLOAD_WORK_SUBJECT, jobSubject, mediaSubject } from "@mds/shared/eventstore/Subjects"
+import { MediaId, newId } from "@mds/shared/ids/Ids"
+import { MediaReadModel } from "@mds/shared/readmodel/MediaReadModel"
+import { Clock, Effect, Option, Schema } from "effect"
+import type { Principal } from "../auth/ApiKeyAuth.ts"
+import { InvalidRequest } from "../http/GatewayErrors.ts"
+import { decodeBody, HttpUrlString } from "../http/RequestBody.ts"
+import { json, type RouteInput } from "../http/Route.ts"
+import { vetMediaUrl } from "../media/resolveMedia.ts"
+import { admitJob, releaseSlot } from "./admitJob.ts"
+
+const DownloadBody = Schema.Struct({
+  format: Schema.String.check(Schema.isMinLength(1, { message: "must not be empty" })),
+  media_id: Schema.optional(Schema.String),
+  url: Schema.optional(HttpUrlString)
+})
+
+interface Target {
+  readonly source: JobSource
+  readonly platform: string
+  readonly format: string
+}
+
+const isMediaId = Schema.is(MediaId)
+
+const targetFromMedia = Effect.fn("targetFromMedia")(function*(mediaId: string, format: string) {
+  if (!isMediaId(mediaId)) return yield* new MediaNotFound({ mediaId })
+  const now = yield* Clock.currentTimeMillis
+  const readModel = yield* MediaReadModel
+  let media = yield* readModel.get(mediaId)
+  if (Option.isNone(media)) {
+    // Read-your-writes: the media was resolved a moment ago and is not projected yet.
+    const store = yield* EventStore
+    media = Option.map(yield* store.readLast(MediaEvent, mediaSubject(mediaId)), (stored) => stored.event)
+  }
+  if (Option.isNone(media) || media.value.expiresAt <= now) return yield* new MediaNotFound({ mediaId })
+  const available = media.value.formats.map((f) => f.id)
+  if (!available.includes(format)) return yield* new FormatUnavailable({ format, available })
+  return { source: { url: media.value.url, mediaId }, platform: media.value.platform, format }
+})
+
+const targetFromUrl = Effect.fn("targetFromUrl")(function*(raw: string, format: string) {
+  const { platform, url } = yield* vetMediaUrl("url", raw)
+  if (Option.isNone(parseFormatId(format))) return yield* new FormatUnavailable({ format, available: [] })
+  return { source: { url: url.href, mediaId: null }, platform: platform.id, format }
+})
+
+const chooseTarget = Effect.fn("chooseTarget")(function*(body: typeof DownloadBody.Type) {
+  if (body.media_id !== undefined && body.url !== undefined) {
+    return yield* new InvalidRequest({ message: "Send either media_id or url, not both." })
+  }
+  if (body.media_id !== undefined) return yield* targetFromMedia(body.media_id, body.format)
+  if (body.url !== undefined) return yield* targetFromUrl(body.url, body.format)
+  return yield* new InvalidRequest({ message: "media_id or url is required." })
+})
+
+const recordJob = Effect.fn("recordJob")(function*(projectId: string, jobId: string, target: Target) {
+  const lifetimes = yield* Lifetimes
+  const now = yield* Clock.currentTimeMillis
+  yield* handleCommand({
+    decider: JobDecider,
+    codec: JobEvent,
+    subject: jobSubject(projectId, jobId),
+    command: {
+      _tag: "QueueJob",
+      jobId,
+      projectId,
+      platform: target.platform,
+      format: target.format,
+      source: target.source,
+      now,
+      lifetimeMs: lifetimes.jobMs
+    },
+    msgId: (event) => `${event._tag}:${jobId}`
+  })
+  const store = yield* EventStore
+  yield* store.append(
+    DownloadMedia,
+    DOWNLOAD_WORK_SUBJECT,
+    {
+      _tag: "DownloadMedia",
+      v: 1,
+      jobId,
+      projectId,
+      url: target.source.url,
+      mediaId: target.source.mediaId,
+      format: target.format,
+      platform: target.platform
+    },
+    { msgId: jobId }
+  )
+})
+
+export const queueDownload = Effect.fn("queueDownload")(function*(input: RouteInput, principal: Principal) {
+  const body = yield* decodeBody(DownloadBody, input.body)
+  const target: Target = yield* chooseTarget(body)
+  const jobId = newId("job")
+  yield* admitJob(principal.projectId, jobId)
+  yield* recordJob(principal.projectId, jobId, target).pipe(
+    // Without its JobQueued or work message the job would hold a slot for its whole lifetime.
+    Effect.tapError(() => releaseSlot(principal.projectId, jobId, "failed").pipe(Effect.ignore))
+  )
+  return json(202, { job_id: jobId, status: "queued" })
+})

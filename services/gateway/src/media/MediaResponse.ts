@@ -1,0 +1,18 @@
+// The /v1 shape of resolved media: the public fields of a MediaResolved event, nothing internal.
+import type { MediaResolved } from "@mds/shared/domain/media/MediaEvent"
+
+export const toMediaResponse = (media: MediaResolved) => ({
+  id: media.mediaId,
+  platform: media.platform,
+  type: media.type,
+  title: media.title,
+  thumbnail: media.thumbnail,
+  duration: media.duration,
+  author: { name: media.author.name, username: media.author.username },
+  formats: media.formats.map((format) => ({
+    id: format.id,
+    type: format.type,
+    quality: format.quality,
+    container: format.container
+  }))
+})

@@ -1,0 +1,77 @@
+// POST /v1/media/resolve: classify and vet the URL, answer from the resolve cache, else ask an extractor over NATS.
+import { RESOLVE_RPC_SUBJECT } from "@mds/shared/eventstore/Subjects"
+import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
+import { MediaUnavailable, UnsupportedPlatform, UrlNotAllowed } from "@mds/shared/domain/DomainErrors"
+import type { MediaResolved } from "@mds/shared/domain/media/MediaEvent"
+import { ResolveReply, ResolveRequest } from "@mds/shared/domain/media/ResolveRpc"
+import { classifyUrl } from "@mds/shared/domain/platform/classifyUrl"
+import { NatsClient } from "@mds/shared/nats/NatsClient"
+import { MediaReadModel } from "@mds/shared/readmodel/MediaReadModel"
+import { errors } from "@nats-io/transport-node"
+import { Clock, Effect, Option, Result, Schema } from "effect"
+import { ExtractionFailed, ExtractionTimeout, ServiceUnavailable } from "../http/GatewayErrors.ts"
+import { decodeBody, HttpUrlString, parseHttpUrl } from "../http/RequestBody.ts"
+import { json, type RouteInput } from "../http/Route.ts"
+import { toMediaResponse } from "./MediaResponse.ts"
+
+const ResolveBody = Schema.Struct({ url: HttpUrlString })
+
+/** yt-dlp on a slow site can take a while; the extractor enforces its own, shorter, limit and reports it. */
+const RESOLVE_RPC_TIMEOUT_MS = 120_000
+
+const encodeRequest = Schema.encodeSync(Schema.fromJsonString(ResolveRequest))
+const decodeReply = Schema.decodeUnknownEffect(Schema.fromJsonString(ResolveReply))
+
+/** Classification and egress checks shared by resolve and download-by-URL. */
+export const vetMediaUrl = Effect.fn("vetMediaUrl")(function*(field: string, raw: string) {
+  const url = yield* parseHttpUrl(field, raw)
+  const platform = classifyUrl(url)
+  if (Result.isFailure(platform)) return yield* platform.failure
+  const egress = yield* EgressPolicy
+  yield* egress.check(url)
+  return { url, platform: platform.success }
+})
+
+const requestResolution = Effect.fn("requestResolution")(function*(url: string) {
+  const { connection } = yield* NatsClient
+  const reply = yield* Effect.tryPromise({
+    try: () => connection.request(RESOLVE_RPC_SUBJECT, encodeRequest({ url }), { timeout: RESOLVE_RPC_TIMEOUT_MS }),
+    catch: (cause) => {
+      if (cause instanceof errors.RequestError && cause.isNoResponders()) {
+        return new ServiceUnavailable({ message: "No extractor is available to resolve media; retry shortly." })
+      }
+      if (cause instanceof errors.TimeoutError || (cause instanceof Error && cause.cause instanceof errors.TimeoutError)) {
+        return new ExtractionTimeout({ message: "Resolving the media took too long." })
+      }
+      return new ServiceUnavailable({ message: "The extractor fleet cannot be reached; retry shortly." })
+    }
+  })
+  const decoded = yield* decodeReply(reply.string()).pipe(
+    Effect.mapError(() => new ExtractionFailed({ message: "The extractor sent an unreadable reply." }))
+  )
+  if (decoded._tag === "ResolveSucceeded") return decoded.media
+  switch (decoded.code) {
+    case "unsupported_platform":
+      return yield* new UnsupportedPlatform({ url, message: decoded.message })
+    case "media_unavailable":
+      return yield* new MediaUnavailable({ url, message: decoded.message })
+    case "url_not_allowed":
+      return yield* new UrlNotAllowed({ url, message: decoded.message })
+    case "extraction_failed":
+      return yield* new ExtractionFailed({ message: decoded.message })
+    case "extraction_timeout":
+      return yield* new ExtractionTimeout({ message: decoded.message })
+  }
+})
+
+export const resolveMedia = Effect.fn("resolveMedia")(function*(input: RouteInput) {
+  const body = yield* decodeBody(ResolveBody, input.body)
+  const { url } = yield* vetMediaUrl("url", body.url)
+  const now = yield* Clock.currentTimeMillis
+  const readModel = yield* MediaReadModel
+  const cached = yield* readModel.findByUrl(url.href)
+  const media: MediaResolved = Option.isSome(cached) && cached.value.expiresAt > now
+    ? cached.value
+    : yield* requestResolution(url.href)
+  return json(200, toMediaResponse(media))
+})
