@@ -1,0 +1,41 @@
+// The aggregator's application layer: NATS, streams, KV read models, the artifact store for links, both projections.
+import { Config, Layer, Logger, References } from "effect"
+import { DownloadLinkSigner } from "@mds/shared/artifacts/DownloadLinkSigner"
+import { FsArtifactStore } from "@mds/shared/artifacts/FsArtifactStore"
+import { Lifetimes } from "@mds/shared/config/Lifetimes"
+import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
+import { NatsClient } from "@mds/shared/nats/NatsClient"
+import { KvJobReadModel } from "@mds/shared/readmodel/KvJobReadModel"
+import { KvMediaReadModel } from "@mds/shared/readmodel/KvMediaReadModel"
+import { type AggregatorOptions, defaultAggregatorOptions, makeAggregator } from "./Aggregator.ts"
+import { JobProjection } from "./JobProjection.ts"
+import { MediaProjection } from "./MediaProjection.ts"
+import { SubjectHistory } from "./SubjectHistory.ts"
+
+export const JsonLogging = Layer.mergeAll(
+  Logger.layer([Logger.consoleJson]),
+  Layer.effect(References.MinimumLogLevel, Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault("Info" as const)))
+)
+
+/** The projections over whatever JobReadModel, MediaReadModel, ArtifactStore and NatsClient are provided. */
+export const Projections = Layer.mergeAll(JobProjection.layer, MediaProjection.layer).pipe(
+  Layer.provide(SubjectHistory.layer)
+)
+
+/** Consumers plus projections; needs NatsClient, the read models and the ArtifactStore. */
+export const aggregatorWith = (options: AggregatorOptions = defaultAggregatorOptions) =>
+  makeAggregator(options).pipe(Layer.provide(Projections))
+
+const StreamsEnsured = Layer.effectDiscard(ensureStreams)
+
+const Infrastructure = Layer.mergeAll(
+  KvJobReadModel.layer,
+  KvMediaReadModel.layer,
+  FsArtifactStore.layer.pipe(Layer.provide(DownloadLinkSigner.layer)),
+  StreamsEnsured
+).pipe(
+  Layer.provideMerge(Lifetimes.layer),
+  Layer.provideMerge(NatsClient.layer)
+)
+
+export const AggregatorLayer = aggregatorWith().pipe(Layer.provide(Infrastructure))

@@ -1,0 +1,90 @@
+// A durable JetStream pull consumer whose messages are handled on subject lanes and acked only after their work.
+import { AckPolicy, DeliverPolicy, type JsMsg } from "@nats-io/jetstream"
+import { nanos } from "@nats-io/transport-node"
+import { Effect, Stream } from "effect"
+import { NatsClient } from "@mds/shared/nats/NatsClient"
+import { makeSubjectLanes } from "./SubjectLanes.ts"
+
+/** What to tell JetStream about one message once its handling ended. */
+export type Verdict =
+  | { readonly _tag: "Ack" }
+  | { readonly _tag: "Nak"; readonly delayMs: number; readonly reason: string }
+  | { readonly _tag: "Term"; readonly reason: string }
+
+export interface DurableConsumerOptions {
+  readonly stream: string
+  readonly durable: string
+  readonly filterSubject: string
+  readonly lanes: number
+  readonly ackWaitMs: number
+  readonly handle: (msg: JsMsg) => Effect.Effect<Verdict>
+}
+
+const settle = (msg: JsMsg, verdict: Verdict) =>
+  Effect.gen(function*() {
+    const where = { subject: msg.subject, seq: msg.seq, deliveryCount: msg.info.deliveryCount }
+    switch (verdict._tag) {
+      case "Ack":
+        return msg.ack()
+      case "Nak":
+        yield* Effect.logWarning("projection failed; message will be redelivered").pipe(
+          Effect.annotateLogs({ ...where, reason: verdict.reason, retryInMs: verdict.delayMs })
+        )
+        return msg.nak(verdict.delayMs)
+      case "Term":
+        yield* Effect.logError("poison message terminated").pipe(Effect.annotateLogs({ ...where, reason: verdict.reason }))
+        return msg.term(verdict.reason)
+    }
+  })
+
+/** Creates the durable consumer, or brings an existing one in line with the options. */
+export const ensureDurableConsumer = Effect.fn("ensureDurableConsumer")(function*(options: DurableConsumerOptions) {
+  const { jsm } = yield* NatsClient
+  const config = {
+    durable_name: options.durable,
+    filter_subject: options.filterSubject,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    ack_wait: nanos(options.ackWaitMs),
+    max_deliver: -1,
+    max_ack_pending: 1024
+  }
+  yield* Effect.tryPromise(async () => {
+    const existing = await jsm.consumers.info(options.stream, options.durable).catch(() => null)
+    if (existing === null) await jsm.consumers.add(options.stream, config)
+    else {
+      const { durable_name: _name, deliver_policy: _deliver, ack_policy: _ack, ...update } = config
+      await jsm.consumers.update(options.stream, options.durable, update)
+    }
+  })
+})
+
+/**
+ * Consumes until interrupted. A broken consume() (server restart, consumer deleted) is started again after a
+ * pause; unacked messages come back after ack_wait, so nothing is lost in between.
+ */
+export const runDurableConsumer = (options: DurableConsumerOptions) =>
+  Effect.gen(function*() {
+    const { js } = yield* NatsClient
+    yield* ensureDurableConsumer(options)
+    const consumer = yield* Effect.tryPromise(() => js.consumers.get(options.stream, options.durable))
+    const lanes = yield* makeSubjectLanes<JsMsg>({
+      lanes: options.lanes,
+      capacity: 32,
+      keyOf: (msg) => msg.subject,
+      handle: (msg) => Effect.flatMap(options.handle(msg), (verdict) => settle(msg, verdict))
+    })
+    yield* Effect.acquireUseRelease(
+      Effect.tryPromise(() => consumer.consume({ max_messages: 256 })),
+      (messages) =>
+        Stream.fromAsyncIterable(messages, (cause) => cause).pipe(Stream.runForEach(lanes.dispatch)),
+      (messages) => Effect.promise(() => messages.close().then(() => undefined, () => undefined))
+    )
+  }).pipe(
+    Effect.scoped,
+    Effect.catch((cause) =>
+      Effect.logWarning("consumer failed; restarting").pipe(Effect.annotateLogs({ durable: options.durable, cause: String(cause) }))
+    ),
+    Effect.andThen(Effect.sleep("1 second")),
+    Effect.forever
+  )

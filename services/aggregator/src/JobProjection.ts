@@ -1,0 +1,66 @@
+// Folds a job subject's events into its JobView document and stores it, with a download link once completed.
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
+import { JobEvent } from "@mds/shared/domain/job/JobEvent"
+import { evolveJobView, type JobView } from "@mds/shared/domain/job/JobView"
+import { JOBS_STREAM } from "@mds/shared/eventstore/Subjects"
+import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
+import { SubjectHistory } from "./SubjectHistory.ts"
+
+const decodeJobEvent = Schema.decodeUnknownEffect(Schema.fromJsonString(JobEvent))
+
+export type JobProjectionOutcome = "written" | "unchanged"
+
+/** mds.job.<projectId>.<jobId> */
+const parseJobSubject = (subject: string) => {
+  const [, , projectId, jobId] = subject.split(".")
+  return projectId !== undefined && jobId !== undefined ? Option.some({ projectId, jobId }) : Option.none()
+}
+
+/**
+ * The projection does not trust delivery order. It reads every event of the subject between the document's
+ * lastSeq and the delivered message from the stream, so a message nak'd and redelivered after a later one of
+ * the same job is not lost (evolveJobView would skip an event with a sequence below lastSeq), and replaying
+ * the stream from the start rebuilds the same documents.
+ */
+export class JobProjection extends Context.Service<JobProjection, {
+  catchUp(subject: string, uptoSeq: number): Effect.Effect<JobProjectionOutcome, unknown>
+}>()("mds/aggregator/JobProjection") {
+  static readonly layer = Layer.effect(
+    JobProjection,
+    Effect.gen(function*() {
+      const readModel = yield* JobReadModel
+      const artifacts = yield* ArtifactStore
+      const history = yield* SubjectHistory
+
+      const withDownloadUrl = (doc: JobView) =>
+        doc.status === "completed" && doc.artifact !== null && doc.downloadUrl === null
+          ? Effect.map(
+            artifacts.presign(doc.artifact.key, { expiresAt: doc.artifact.availableUntil, filename: doc.artifact.filename }),
+            (downloadUrl): JobView => ({ ...doc, downloadUrl })
+          )
+          : Effect.succeed(doc)
+
+      const catchUp = Effect.fn("JobProjection.catchUp")(function*(subject: string, uptoSeq: number) {
+        const ids = parseJobSubject(subject)
+        if (Option.isNone(ids)) return "unchanged" as const
+        const stored = Option.getOrNull(yield* readModel.get(ids.value.projectId, ids.value.jobId))
+        if (stored !== null && stored.lastSeq >= uptoSeq) return "unchanged" as const
+
+        const raw = yield* history.range(JOBS_STREAM.name, subject, stored?.lastSeq ?? 0, uptoSeq)
+        let doc = stored
+        for (const message of raw) {
+          const event = yield* decodeJobEvent(message.data).pipe(Effect.option)
+          // A poison message is stepped over here; its own delivery is terminated by the consumer.
+          if (Option.isNone(event)) continue
+          doc = evolveJobView(doc, event.value, message.seq)
+        }
+        if (doc === null || doc === stored) return "unchanged" as const
+        yield* readModel.put(yield* withDownloadUrl(doc))
+        return "written" as const
+      })
+
+      return JobProjection.of({ catchUp })
+    })
+  )
+}
