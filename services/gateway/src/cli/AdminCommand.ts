@@ -1,0 +1,80 @@
+// The admin CLI's commands, decoded from argv with Schema: project create, key create, key revoke.
+import { KeyEnvironment, Scope } from "@mds/shared/domain/account/AccountEvent"
+import { ProjectId } from "@mds/shared/ids/Ids"
+import { Effect, Schema, SchemaIssue } from "effect"
+
+const NonEmpty = Schema.String.check(Schema.isMinLength(1, { message: "must not be empty" }))
+
+export const CreateProjectCommand = Schema.TaggedStruct("CreateProject", { name: NonEmpty })
+export const CreateKeyCommand = Schema.TaggedStruct("CreateKey", {
+  projectId: ProjectId,
+  name: NonEmpty,
+  scopes: Schema.Array(Scope).check(Schema.isMinLength(1, { message: "at least one scope is required" })),
+  environment: KeyEnvironment
+})
+/** A secret (svc_live_/svc_test_...) or a key id (key_...). */
+export const RevokeKeyCommand = Schema.TaggedStruct("RevokeKey", { key: NonEmpty })
+
+export const AdminCommand = Schema.Union([CreateProjectCommand, CreateKeyCommand, RevokeKeyCommand])
+export type AdminCommand = typeof AdminCommand.Type
+
+export const USAGE = `usage:
+  project create NAME
+  key create --project PROJECT_ID --name NAME --scopes media:resolve,media:download [--env live|test]
+  key revoke KEY_OR_KEY_ID`
+
+export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", { message: Schema.String }) {}
+
+/** Splits argv into positional words and --flag values (both "--flag value" and "--flag=value"). */
+const splitArgs = (argv: ReadonlyArray<string>) => {
+  const words: Array<string> = []
+  const flags: Record<string, string> = {}
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? ""
+    if (!arg.startsWith("--")) {
+      words.push(arg)
+      continue
+    }
+    const eq = arg.indexOf("=")
+    if (eq > 0) flags[arg.slice(2, eq)] = arg.slice(eq + 1)
+    else flags[arg.slice(2)] = argv[++i] ?? ""
+  }
+  return { words, flags }
+}
+
+const candidate = (argv: ReadonlyArray<string>): unknown => {
+  const { flags, words } = splitArgs(argv)
+  const [noun, verb, operand, ...rest] = words
+  if (rest.length > 0) return null
+  if (noun === "project" && verb === "create" && Object.keys(flags).length === 0) {
+    return { _tag: "CreateProject", name: operand }
+  }
+  if (noun === "key" && verb === "create" && operand === undefined) {
+    const known = new Set(["project", "name", "scopes", "env"])
+    if (Object.keys(flags).some((flag) => !known.has(flag))) return null
+    return {
+      _tag: "CreateKey",
+      projectId: flags["project"],
+      name: flags["name"],
+      scopes: flags["scopes"]?.split(",").map((s) => s.trim()).filter((s) => s !== ""),
+      environment: flags["env"] ?? "live"
+    }
+  }
+  if (noun === "key" && verb === "revoke" && Object.keys(flags).length === 0) return { _tag: "RevokeKey", key: operand }
+  return null
+}
+
+const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
+
+export const parseAdminCommand = (argv: ReadonlyArray<string>): Effect.Effect<AdminCommand, UsageError> => {
+  const raw = candidate(argv)
+  if (raw === null) return Effect.fail(new UsageError({ message: USAGE }))
+  return Schema.decodeUnknownEffect(AdminCommand)(raw).pipe(
+    Effect.mapError((error) => {
+      const details = formatIssues(error.issue).issues
+        .map((item) => `${(item.path ?? []).map(String).join(".")}: ${item.message}`)
+        .join("; ")
+      return new UsageError({ message: `invalid arguments (${details})\n${USAGE}` })
+    })
+  )
+}
