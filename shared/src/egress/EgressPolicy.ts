@@ -1,9 +1,15 @@
 // Decides whether the service may fetch a URL: http(s) only, and never a private, loopback or otherwise internal address.
 import { lookup } from "node:dns/promises"
-import { Config, Context, Effect, Layer } from "effect"
+import { Config, Context, Effect, Layer, Schema } from "effect"
 import { UrlNotAllowed } from "../domain/DomainErrors.ts"
 import { type EgressAllowList, isAllowListed, parseEgressAllowList } from "./EgressAllowList.ts"
 import { bareAddress, isForbiddenAddress, isForbiddenHostName, isIpLiteral } from "./ForbiddenAddress.ts"
+
+/** The host name has no address: not a policy refusal, the fetch simply cannot happen. */
+export class HostUnresolvable extends Schema.TaggedError<HostUnresolvable>()("HostUnresolvable", {
+  host: Schema.String,
+  message: Schema.String
+}) {}
 
 export interface ResolvedAddress {
   readonly address: string
@@ -28,7 +34,7 @@ export interface EgressPolicyShape {
    * Resolves host:port once and returns the address to connect to, refusing if ANY address is forbidden.
    * Connecting to exactly this address (no second lookup) keeps DNS rebinding out.
    */
-  resolveTarget(host: string, port: number): Effect.Effect<ResolvedAddress, UrlNotAllowed>
+  resolveTarget(host: string, port: number): Effect.Effect<ResolvedAddress, UrlNotAllowed | HostUnresolvable>
 }
 
 const refuse = (target: string, message: string) => new UrlNotAllowed({ url: target, message })
@@ -45,12 +51,10 @@ export const makeEgressPolicy = (allow: EgressAllowList, resolveHost: HostLookup
       return { address: name, family: name.includes(":") ? 6 : 4 } as const
     }
     if (!allowed && isForbiddenHostName(name)) return yield* refuse(target, `${name} names the local machine`)
-    const addresses = yield* Effect.tryPromise({
-      try: () => resolveHost(name),
-      catch: () => refuse(target, `the host name ${name} does not resolve`)
-    })
+    const unresolvable = new HostUnresolvable({ host: name, message: `the host name ${name} does not resolve` })
+    const addresses = yield* Effect.tryPromise({ try: () => resolveHost(name), catch: () => unresolvable })
     const first = addresses[0]
-    if (first === undefined) return yield* refuse(target, `the host name ${name} does not resolve`)
+    if (first === undefined) return yield* unresolvable
     if (!allowed) {
       const forbidden = addresses.find((entry) => isForbiddenAddress(entry.address))
       if (forbidden !== undefined) {

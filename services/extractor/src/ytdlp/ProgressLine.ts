@@ -1,0 +1,26 @@
+// Parses the progress lines yt-dlp prints with our --progress-template into a percentage.
+import { PROGRESS_MARKER } from "./YtDlpFlags.ts"
+
+const number = (token: string | undefined) => {
+  if (token === undefined || token === "NA" || token === "None") return null
+  const value = Number(token)
+  return Number.isFinite(value) ? value : null
+}
+
+/** Percent (0-100, fractional) of the current download, or null for lines that are not progress. */
+export const parseProgressLine = (line: string): number | null => {
+  const at = line.indexOf(PROGRESS_MARKER)
+  if (at < 0) return null
+  const [downloaded, total, estimate, fragmentIndex, fragmentCount] = line
+    .slice(at + PROGRESS_MARKER.length)
+    .trim()
+    .split(/\s+/)
+    .map(number)
+  // Fragmented downloads (HLS/DASH) only estimate their size; the fragment count is steadier.
+  if (fragmentIndex != null && fragmentCount != null && fragmentCount > 0) {
+    return Math.min(100, Math.max(0, (fragmentIndex / fragmentCount) * 100))
+  }
+  const size = total ?? estimate
+  if (downloaded == null || size == null || size <= 0) return null
+  return Math.min(100, Math.max(0, (downloaded / size) * 100))
+}

@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest"
+import { parseProgressLine } from "./ProgressLine.ts"
+
+describe("parseProgressLine", () => {
+  it("reads bytes against the known total", () => {
+    expect(parseProgressLine("[mds-progress] 524288 1048576 NA NA NA")).toBe(50)
+  })
+  it("falls back to the size estimate", () => {
+    expect(parseProgressLine("[mds-progress] 250 NA 1000 NA NA")).toBe(25)
+  })
+  it("prefers the fragment count for fragmented downloads", () => {
+    expect(parseProgressLine("[mds-progress] 9999 NA 123456 3 4")).toBe(75)
+  })
+  it("clamps overshooting estimates to 100", () => {
+    expect(parseProgressLine("[mds-progress] 2000 NA 1000 NA NA")).toBe(100)
+  })
+  it("ignores lines without a usable size and other output", () => {
+    expect(parseProgressLine("[mds-progress] 2000 NA NA NA NA")).toBeNull()
+    expect(parseProgressLine("[download] Destination: media.mp4")).toBeNull()
+    expect(parseProgressLine("[Merger] Merging formats into \"media.mp4\"")).toBeNull()
+  })
+})

@@ -1,0 +1,55 @@
+// The yt-dlp command-line flags every run gets, and the flags that select a download format.
+import type { FormatSpec } from "@mds/shared/domain/media/FormatId"
+
+/** camelCase flag names, turned into --kebab-case by youtube-dl-exec; `false` becomes --no-<flag>. */
+export type YtDlpFlags = Readonly<Record<string, string | number | boolean>>
+
+export const PROGRESS_MARKER = "[mds-progress]"
+
+export const PROGRESS_TEMPLATE = `download:${PROGRESS_MARKER} %(progress.downloaded_bytes)s %(progress.total_bytes)s ` +
+  `%(progress.total_bytes_estimate)s %(progress.fragment_index)s %(progress.fragment_count)s`
+
+/**
+ * Never read user or system config files (they could add --exec), never follow a playlist, never run
+ * commands, and send every request through the egress proxy.
+ */
+export const baseFlags = (proxyUrl: string, ffmpegPath: string): YtDlpFlags => ({
+  ignoreConfig: true,
+  noPlaylist: true,
+  exec: false,
+  noCacheDir: true,
+  noMtime: true,
+  proxy: proxyUrl,
+  socketTimeout: 20,
+  // A bare command name is found on PATH by yt-dlp itself; only real paths need pointing at.
+  ...(ffmpegPath.includes("/") ? { ffmpegLocation: ffmpegPath } : {})
+})
+
+export const formatFlags = (spec: FormatSpec): YtDlpFlags => {
+  if (spec.kind === "video") {
+    // `?` lets formats of unknown height (direct files) pass the filter instead of failing it.
+    const selector = spec.height === null
+      ? "bv*+ba/b"
+      : `bv*[height<=?${spec.height}]+ba/b[height<=?${spec.height}]`
+    return { format: selector, formatSort: "ext:mp4:m4a", mergeOutputFormat: "mp4" }
+  }
+  switch (spec.codec) {
+    case "best":
+      return { format: "ba/b", extractAudio: true }
+    case "mp3":
+      return { format: "ba/b", extractAudio: true, audioFormat: "mp3", audioQuality: "192K" }
+    case "m4a":
+      return { format: "ba[ext=m4a]/ba/b", extractAudio: true, audioFormat: "m4a" }
+  }
+}
+
+/** Output goes to a fixed name inside the job's own directory: titles never reach the filesystem here. */
+export const downloadFlags = (spec: FormatSpec, workDir: string, proxyUrl: string, ffmpegPath: string): YtDlpFlags => ({
+  ...baseFlags(proxyUrl, ffmpegPath),
+  ...formatFlags(spec),
+  paths: workDir,
+  output: "media.%(ext)s",
+  newline: true,
+  progressTemplate: PROGRESS_TEMPLATE,
+  restrictFilenames: true
+})

@@ -1,0 +1,41 @@
+import { Option } from "effect"
+import { args } from "youtube-dl-exec"
+import { describe, expect, it } from "vitest"
+import { parseFormatId } from "@mds/shared/domain/media/FormatId"
+import { downloadFlags, formatFlags } from "./YtDlpFlags.ts"
+
+const spec = (id: string) => Option.getOrThrow(parseFormatId(id))
+
+describe("formatFlags", () => {
+  it("video_best merges best video and audio into mp4, falling back to the best single file", () => {
+    expect(formatFlags(spec("video_best"))).toEqual({ format: "bv*+ba/b", formatSort: "ext:mp4:m4a", mergeOutputFormat: "mp4" })
+  })
+  it("video_<h>p caps the height and lets formats of unknown height through", () => {
+    expect(formatFlags(spec("video_720p")).format).toBe("bv*[height<=?720]+ba/b[height<=?720]")
+  })
+  it("audio ids extract audio, converting for mp3 and m4a", () => {
+    expect(formatFlags(spec("audio_best"))).toEqual({ format: "ba/b", extractAudio: true })
+    expect(formatFlags(spec("audio_mp3"))).toMatchObject({ extractAudio: true, audioFormat: "mp3" })
+    expect(formatFlags(spec("audio_m4a"))).toMatchObject({ extractAudio: true, audioFormat: "m4a" })
+  })
+})
+
+describe("downloadFlags on the command line", () => {
+  const argv = args(downloadFlags(spec("audio_mp3"), "/data/work/job_x", "http://127.0.0.1:4000", "/usr/bin/ffmpeg"))
+  it("ignores config files, never follows playlists or runs commands, and uses the proxy", () => {
+    expect(argv).toContain("--ignore-config")
+    expect(argv).toContain("--no-playlist")
+    expect(argv).toContain("--no-exec")
+    expect(argv).not.toContain("--exec")
+    expect(argv.slice(argv.indexOf("--proxy"), argv.indexOf("--proxy") + 2)).toEqual(["--proxy", "http://127.0.0.1:4000"])
+  })
+  it("writes to a fixed name inside the job directory and prints progress lines", () => {
+    expect(argv.slice(argv.indexOf("--paths"), argv.indexOf("--paths") + 2)).toEqual(["--paths", "/data/work/job_x"])
+    expect(argv.slice(argv.indexOf("--output"), argv.indexOf("--output") + 2)).toEqual(["--output", "media.%(ext)s"])
+    expect(argv).toContain("--newline")
+    expect(argv).toContain("--ffmpeg-location")
+  })
+  it("leaves a bare ffmpeg command name to PATH lookup", () => {
+    expect(args(downloadFlags(spec("video_best"), "/w", "http://p", "ffmpeg"))).not.toContain("--ffmpeg-location")
+  })
+})

@@ -1,0 +1,32 @@
+// Maps what a failed yt-dlp run printed to the stable failure code a client sees.
+
+export type ExtractionFailureCode =
+  | "unsupported_platform"
+  | "media_unavailable"
+  | "format_unavailable"
+  | "url_not_allowed"
+  | "failed"
+
+const PATTERNS: ReadonlyArray<readonly [RegExp, ExtractionFailureCode]> = [
+  [/Unsupported URL/i, "unsupported_platform"],
+  [/Requested format is not available|No video formats found|no suitable formats/i, "format_unavailable"],
+  [
+    /HTTP Error (404|410)|Private video|is private|has been removed|been deleted|not available|unavailable|does not exist|account .*terminated|members[- ]only|Sign in to confirm|login required|requires authentication/i,
+    "media_unavailable"
+  ]
+]
+
+/** `refused` says whether the egress proxy refused a hop during the run: that explains the failure best. */
+export const classifyFailure = (stderr: string, refused: boolean): ExtractionFailureCode => {
+  if (refused) return "url_not_allowed"
+  const errors = stderr.split("\n").filter((line) => line.startsWith("ERROR:")).join("\n") || stderr
+  for (const [pattern, code] of PATTERNS) if (pattern.test(errors)) return code
+  return "failed"
+}
+
+/** The last ERROR: line without yt-dlp's prefixes, short enough for a job's error message. */
+export const failureMessage = (stderr: string): string => {
+  const line = stderr.split("\n").filter((l) => l.startsWith("ERROR:")).at(-1) ?? stderr.trim().split("\n").at(-1) ?? ""
+  const cleaned = line.replace(/^ERROR:\s*/, "").replace(/^\[[^\]]+\]\s*/, "").replace(/\s*\(caused by .*$/, "").trim()
+  return (cleaned === "" ? "the extractor failed" : cleaned).slice(0, 300)
+}

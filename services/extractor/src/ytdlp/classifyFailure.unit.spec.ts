@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest"
+import { classifyFailure, failureMessage } from "./classifyFailure.ts"
+
+describe("classifyFailure", () => {
+  it.each([
+    ["ERROR: Unsupported URL: https://example.com/", "unsupported_platform"],
+    ["ERROR: [generic] missing: Unable to download webpage: HTTP Error 404: Not Found (caused by <HTTPError 404: Not Found>)", "media_unavailable"],
+    ["ERROR: [generic] removed: Unable to download webpage: HTTP Error 410: Gone", "media_unavailable"],
+    ["ERROR: [vimeo] 123: This video is private", "media_unavailable"],
+    ["ERROR: [TikTok] 7: Video not available, status code 10204", "media_unavailable"],
+    ["ERROR: [generic] clip: Requested format is not available. Use --list-formats for a list of available formats", "format_unavailable"],
+    ["ERROR: [generic] x: Unable to download webpage: HTTP Error 502: Bad Gateway", "failed"],
+    ["Traceback (most recent call last):\nKeyError: 'foo'", "failed"]
+  ])("classifies %j", (stderr, code) => {
+    expect(classifyFailure(stderr, false)).toBe(code)
+  })
+
+  it("reports a run during which the proxy refused a hop as url_not_allowed", () => {
+    expect(classifyFailure("ERROR: [generic] clip: Unable to download webpage: HTTP Error 403: Forbidden", true)).toBe("url_not_allowed")
+  })
+
+  it("ignores warnings when matching", () => {
+    expect(classifyFailure("WARNING: [generic] not available offline\nERROR: [generic] x: HTTP Error 500", false)).toBe("failed")
+  })
+})
+
+describe("failureMessage", () => {
+  it("keeps the reason of the last error without prefixes or the Python cause", () => {
+    expect(failureMessage("WARNING: x\nERROR: [generic] missing: Unable to download webpage: HTTP Error 404: Not Found (caused by <HTTPError 404>)"))
+      .toBe("missing: Unable to download webpage: HTTP Error 404: Not Found")
+  })
+})
