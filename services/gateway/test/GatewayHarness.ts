@@ -1,0 +1,167 @@
+// Builds gateway apps in-process on a throwaway nats-server, with a fake extractor answering the resolve RPC.
+import { mkdtemp, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import type { Scope } from "@mds/shared/domain/account/AccountEvent"
+import { type MediaResolved, MediaEvent } from "@mds/shared/domain/media/MediaEvent"
+import { ResolveReply, ResolveRequest } from "@mds/shared/domain/media/ResolveRpc"
+import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
+import { EventStore } from "@mds/shared/eventstore/EventStore"
+import { mediaSubject, RESOLVE_RPC_SUBJECT } from "@mds/shared/eventstore/Subjects"
+import { newId } from "@mds/shared/ids/Ids"
+import { connect, type NatsConnection } from "@nats-io/transport-node"
+import { ConfigProvider, Effect, Layer, ManagedRuntime, References, Schema } from "effect"
+import type { FastifyInstance } from "fastify"
+import { type NatsServer, startNatsServer } from "../../../test/support/NatsServer.ts"
+import { runAdminCommand } from "../src/cli/runAdminCommand.ts"
+import { makeGatewayLayer } from "../src/GatewayLayer.ts"
+import { buildGatewayHttp } from "../src/http/GatewayHttp.ts"
+
+export const PEPPER = "test-pepper"
+export const LINK_SECRET = "test-link-secret"
+
+/** Public names resolve to a documentation address; names under .internal resolve to a private one. */
+const fakeDns = async (hostname: string) =>
+  hostname.endsWith(".internal") ? [{ address: "10.0.0.7", family: 4 as const }] : [{ address: "93.184.216.34", family: 4 as const }]
+
+export interface GatewayInstance {
+  readonly app: FastifyInstance
+  readonly runtime: ManagedRuntime.ManagedRuntime<any, never>
+  run<A, E>(effect: Effect.Effect<A, E, any>): Promise<A>
+  close(): Promise<void>
+}
+
+export const gatewayEnv = (nats: NatsServer, dataDir: string): Record<string, string> => ({
+  NATS_URL: nats.url,
+  API_KEY_PEPPER: PEPPER,
+  DOWNLOAD_URL_SECRET: LINK_SECRET,
+  DATA_DIR: dataDir,
+  PUBLIC_BASE_URL: "http://gateway.test"
+})
+
+export const startGateway = async (env: Record<string, string>): Promise<GatewayInstance> => {
+  const layer = makeGatewayLayer(EgressPolicy.layerWith("", fakeDns)).pipe(
+    Layer.provideMerge(ConfigProvider.layer(ConfigProvider.fromEnvRecord(env))),
+    Layer.provideMerge(Layer.succeed(References.MinimumLogLevel, "Error")),
+    Layer.orDie
+  )
+  const runtime = ManagedRuntime.make(layer)
+  await runtime.runPromise(Effect.void)
+  const app = buildGatewayHttp({ runtime })
+  await app.ready()
+  return {
+    app,
+    runtime,
+    run: (effect) => runtime.runPromise(effect),
+    close: async () => {
+      await app.close()
+      await runtime.dispose()
+    }
+  }
+}
+
+export interface Harness {
+  readonly nats: NatsServer
+  readonly dataDir: string
+  readonly env: Record<string, string>
+  readonly gateway: GatewayInstance
+  /** Creates a project and a key in it; returns the secret. */
+  provisionKey(options?: { scopes?: ReadonlyArray<Scope>; projectId?: string }): Promise<{ key: string; projectId: string }>
+  /** How many resolve requests the fake extractor has answered. */
+  resolveCount(): number
+  close(): Promise<void>
+}
+
+/** The media the fake extractor reports for a URL; what a real extractor would also append to the media stream. */
+export const fakeMedia = (url: string, now: number): MediaResolved => ({
+  _tag: "MediaResolved",
+  v: 1,
+  mediaId: newId("med"),
+  url,
+  webpageUrl: url,
+  platform: "vimeo",
+  type: "video",
+  title: "A test clip",
+  thumbnail: "https://vimeo.com/thumb.jpg",
+  duration: 42,
+  author: { name: "Test Author", username: "tester" },
+  formats: [
+    { id: "video_best", type: "video", quality: "1080p", container: "mp4" },
+    { id: "audio_m4a", type: "audio", quality: "128k", container: "m4a" }
+  ],
+  resolvedAt: now,
+  expiresAt: now + 3_600_000
+})
+
+const decodeRequest = Schema.decodeUnknownSync(Schema.fromJsonString(ResolveRequest))
+const encodeReply = Schema.encodeSync(Schema.fromJsonString(ResolveReply))
+
+/** Answers resolve requests like an extractor: URLs containing "private" are unavailable, "broken" fail. */
+const startFakeExtractor = async (url: string, gateway: GatewayInstance) => {
+  const connection: NatsConnection = await connect({ servers: url })
+  let answered = 0
+  const subscription = connection.subscribe(RESOLVE_RPC_SUBJECT, {
+    queue: "extractor",
+    callback: (_error, message) => {
+      void (async () => {
+        const request = decodeRequest(message.string())
+        answered++
+        if (request.url.includes("private")) {
+          message.respond(encodeReply({ _tag: "ResolveRejected", code: "media_unavailable", message: "This video is private." }))
+          return
+        }
+        if (request.url.includes("broken")) {
+          message.respond(encodeReply({ _tag: "ResolveRejected", code: "extraction_failed", message: "yt-dlp failed." }))
+          return
+        }
+        const media = fakeMedia(request.url, Date.now())
+        await gateway.run(Effect.gen(function*() {
+          const store = yield* EventStore
+          yield* store.append(MediaEvent, mediaSubject(media.mediaId), media, { msgId: media.mediaId })
+        }))
+        message.respond(encodeReply({ _tag: "ResolveSucceeded", media }))
+      })()
+    }
+  })
+  return {
+    count: () => answered,
+    close: async () => {
+      subscription.unsubscribe()
+      await connection.drain()
+    }
+  }
+}
+
+export const startHarness = async (): Promise<Harness> => {
+  const nats = await startNatsServer()
+  const dataDir = await mkdtemp(join(tmpdir(), "mds-gateway-"))
+  const env = gatewayEnv(nats, dataDir)
+  const gateway = await startGateway(env)
+  const extractor = await startFakeExtractor(nats.url, gateway)
+  const provisionKey: Harness["provisionKey"] = async (options) => {
+    const projectId = options?.projectId ??
+      await gateway.run(runAdminCommand({ _tag: "CreateProject", name: "test" }))
+    const key = await gateway.run(runAdminCommand({
+      _tag: "CreateKey",
+      projectId,
+      name: "test key",
+      scopes: options?.scopes ?? ["media:resolve", "media:download"],
+      environment: "test"
+    }))
+    return { key, projectId }
+  }
+  return {
+    nats,
+    dataDir,
+    env,
+    gateway,
+    provisionKey,
+    resolveCount: extractor.count,
+    close: async () => {
+      await extractor.close()
+      await gateway.close()
+      await nats.close()
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  }
+}
