@@ -1,0 +1,22 @@
+# Aggregator image: projects job and media events from NATS JetStream into the read models. Build from the repository root:
+#   docker build -f deploy/docker/aggregator.Dockerfile .
+FROM node:24-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY shared/package.json shared/
+COPY services/gateway/package.json services/gateway/
+COPY services/aggregator/package.json services/aggregator/
+COPY services/extractor/package.json services/extractor/
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
+
+FROM node:24-slim
+ENV NODE_ENV=production \
+    DATA_DIR=/data
+WORKDIR /app
+COPY --from=deps /app/node_modules node_modules
+COPY package.json ./
+COPY shared shared
+COPY services/aggregator services/aggregator
+RUN mkdir -p /data && chown node:node /data
+USER node
+CMD ["node", "services/aggregator/src/main.ts"]
