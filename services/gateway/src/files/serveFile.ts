@@ -28,9 +28,6 @@ export const serveFile = Effect.fn("serveFile")(function*(input: RouteInput) {
     "content-disposition": contentDisposition(key.split("/").at(-1) ?? key),
     "cache-control": "private, no-store"
   }
-  if (input.method === "HEAD") {
-    artifact.body.destroy()
-    return { _tag: "Raw", status: 200, body: null, headers } satisfies RouteReply
-  }
+  // For HEAD, fastify's generated HEAD route drains the stream and sends the headers alone.
   return { _tag: "File", body: artifact.body, headers } satisfies RouteReply
 })

@@ -76,8 +76,6 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
     switch (result._tag) {
       case "Json":
         return reply.code(result.status).headers(result.headers ?? {}).send({ data: result.data })
-      case "Raw":
-        return reply.code(result.status).headers(result.headers ?? {}).send(result.body)
       case "File":
         return reply.code(200).headers(result.headers).send(result.body)
     }

@@ -16,7 +16,6 @@ export interface RouteInput {
 
 export type RouteReply =
   | { readonly _tag: "Json"; readonly status: number; readonly data: unknown; readonly headers?: Readonly<Record<string, string>> }
-  | { readonly _tag: "Raw"; readonly status: number; readonly body: unknown; readonly headers?: Readonly<Record<string, string>> }
   | {
     readonly _tag: "File"
     readonly body: Readable
