@@ -33,7 +33,8 @@ const settle = (msg: JsMsg, verdict: Verdict) =>
         return msg.nak(verdict.delayMs)
       case "Term":
         yield* Effect.logError("poison message terminated").pipe(Effect.annotateLogs({ ...where, reason: verdict.reason }))
-        return msg.term(verdict.reason)
+        // No reason argument: nats-server 2.9 does not understand "+TERM <reason>" and would redeliver forever.
+        return msg.term()
     }
   })
 
