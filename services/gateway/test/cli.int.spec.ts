@@ -1,0 +1,100 @@
+// The admin CLI as a real process: exact stdout, non-zero exits with stderr, and keys that work (then stop working) at the gateway.
+import { spawn } from "node:child_process"
+import { join } from "node:path"
+import { hashSecret, keyIdFromHash } from "@mds/shared/keys/ApiKeySecret"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type Harness, PEPPER, startHarness } from "./GatewayHarness.ts"
+
+let h: Harness
+
+beforeAll(async () => {
+  h = await startHarness()
+})
+afterAll(async () => {
+  await h?.close()
+})
+
+const CLI = join(import.meta.dirname, "..", "src", "cli", "main.ts")
+
+const cli = (args: ReadonlyArray<string>) =>
+  new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { PATH: process.env["PATH"] ?? "", NATS_URL: h.nats.url, API_KEY_PEPPER: PEPPER },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+    child.once("error", reject)
+    child.once("close", (code) => resolve({ code, stdout, stderr }))
+  })
+
+const jobsStatus = async (key: string) =>
+  (await h.gateway.app.inject({ method: "GET", url: "/v1/jobs/job_aaaaaaaaaaaaaaaaaaaaaaaa", headers: { "x-api-key": key } }))
+
+const waitForStatus = async (key: string, status: number) => {
+  let response = await jobsStatus(key)
+  for (let i = 0; i < 60 && response.statusCode !== status; i++) {
+    await new Promise((r) => setTimeout(r, 50))
+    response = await jobsStatus(key)
+  }
+  return response
+}
+
+describe("admin CLI", () => {
+  it("creates a project and a key, prints each alone on stdout; the key authenticates until revoked", async () => {
+    const project = await cli(["project", "create", "Acme"])
+    expect(project.code, project.stderr).toBe(0)
+    expect(project.stdout).toMatch(/^prj_[a-z2-7]{24}\n$/)
+    const projectId = project.stdout.trim()
+
+    const created = await cli(["key", "create", "--project", projectId, "--name", "ci", "--scopes", "media:resolve,media:download"])
+    expect(created.code, created.stderr).toBe(0)
+    expect(created.stdout).toMatch(/^svc_live_[0-9A-Za-z]{40}\n$/)
+    const key = created.stdout.trim()
+
+    const accepted = await jobsStatus(key)
+    expect(accepted.statusCode, accepted.body).toBe(404)
+    expect(accepted.json().error.code).toBe("job_not_found")
+
+    const revoked = await cli(["key", "revoke", key])
+    expect(revoked.code, revoked.stderr).toBe(0)
+    expect(revoked.stdout).toBe("")
+    const refused = await waitForStatus(key, 401)
+    expect(refused.json().error.code).toBe("revoked_api_key")
+  })
+
+  it("creates test keys and revokes by key id", async () => {
+    const projectId = (await cli(["project", "create", "Sandbox"])).stdout.trim()
+    const created = await cli(["key", "create", "--project", projectId, "--name", "dev", "--scopes", "media:resolve", "--env", "test"])
+    expect(created.stdout).toMatch(/^svc_test_[0-9A-Za-z]{40}\n$/)
+    const key = created.stdout.trim()
+    expect((await jobsStatus(key)).statusCode).toBe(404)
+    const keyId = keyIdFromHash(hashSecret(PEPPER, key))
+    const revoked = await cli(["key", "revoke", keyId])
+    expect(revoked.code, revoked.stderr).toBe(0)
+    expect((await waitForStatus(key, 401)).json().error.code).toBe("revoked_api_key")
+  })
+
+  it("fails with exit 1, a message on stderr and nothing on stdout for unknown projects, keys and bad arguments", async () => {
+    const unknownProject = await cli(["key", "create", "--project", "prj_aaaaaaaaaaaaaaaaaaaaaaaa", "--name", "x", "--scopes", "media:resolve"])
+    expect(unknownProject.code).toBe(1)
+    expect(unknownProject.stdout).toBe("")
+    expect(unknownProject.stderr).toContain("prj_aaaaaaaaaaaaaaaaaaaaaaaa")
+
+    const unknownKey = await cli(["key", "revoke", "key_000000000000000000000000"])
+    expect(unknownKey.code).toBe(1)
+    expect(unknownKey.stdout).toBe("")
+
+    const badScope = await cli(["key", "create", "--project", "prj_aaaaaaaaaaaaaaaaaaaaaaaa", "--name", "x", "--scopes", "admin"])
+    expect(badScope.code).toBe(1)
+    expect(badScope.stdout).toBe("")
+    expect(badScope.stderr).toContain("scopes")
+
+    const nothing = await cli([])
+    expect(nothing.code).toBe(1)
+    expect(nothing.stdout).toBe("")
+    expect(nothing.stderr).toContain("usage")
+  })
+})
