@@ -1,0 +1,81 @@
+// Given a job read-model document, then the /v1 job object: ISO dates, integer progress, result and error only when due.
+import type { JobView } from "@mds/shared/domain/job/JobView"
+import { describe, expect, it } from "vitest"
+import { toJobResponse } from "./JobResponse.ts"
+
+const T0 = Date.UTC(2026, 0, 2, 3, 4, 5)
+
+const queued: JobView = {
+  id: "job_aaaaaaaaaaaaaaaaaaaaaaaa",
+  projectId: "prj_aaaaaaaaaaaaaaaaaaaaaaaa",
+  status: "queued",
+  progress: 0,
+  platform: "vimeo",
+  requestedFormat: "video_best",
+  source: { url: "https://vimeo.com/1", mediaId: null },
+  attempt: 0,
+  createdAt: T0,
+  expiresAt: T0 + 3_600_000,
+  startedAt: null,
+  completedAt: null,
+  artifact: null,
+  error: null,
+  downloadUrl: null,
+  lastSeq: 1
+}
+
+describe("toJobResponse", () => {
+  it("a queued job: no started_at, completed_at, result or error", () => {
+    expect(toJobResponse(queued, null)).toEqual({
+      id: queued.id,
+      status: "queued",
+      progress: 0,
+      platform: "vimeo",
+      requested_format: "video_best",
+      created_at: "2026-01-02T03:04:05.000Z"
+    })
+  })
+
+  it("a processing job: started_at and integer progress", () => {
+    const processing = { ...queued, status: "processing" as const, progress: 41.6, startedAt: T0 + 1000 }
+    const api = toJobResponse(processing, null)
+    expect(api.status).toBe("processing")
+    expect(api.progress).toBe(42)
+    expect(api.started_at).toBe("2026-01-02T03:04:06.000Z")
+    expect(api).not.toHaveProperty("completed_at")
+  })
+
+  it("a completed job: result with the given link and the artifact's expiry", () => {
+    const completed: JobView = {
+      ...queued,
+      status: "completed",
+      progress: 100,
+      startedAt: T0 + 1000,
+      completedAt: T0 + 5000,
+      artifact: { key: "k/clip.mp4", filename: "clip.mp4", mimeType: "video/mp4", sizeBytes: 1234, availableUntil: T0 + 7_200_000 }
+    }
+    const api = toJobResponse(completed, "https://dl.example/clip.mp4?sig=1")
+    expect(api.completed_at).toBe("2026-01-02T03:04:10.000Z")
+    expect(api.result).toEqual({
+      download_url: "https://dl.example/clip.mp4?sig=1",
+      filename: "clip.mp4",
+      mime_type: "video/mp4",
+      size_bytes: 1234,
+      expires_at: "2026-01-02T05:04:05.000Z"
+    })
+    expect(api).not.toHaveProperty("error")
+  })
+
+  it("a failed job: error with code and message only (no retryable flag, no request_id)", () => {
+    const failed: JobView = {
+      ...queued,
+      status: "failed",
+      completedAt: T0 + 3000,
+      error: { code: "media_unavailable", message: "This video is private.", retryable: false }
+    }
+    const api = toJobResponse(failed, null)
+    expect(api.status).toBe("failed")
+    expect(api.error).toEqual({ code: "media_unavailable", message: "This video is private." })
+    expect(api).not.toHaveProperty("result")
+  })
+})
