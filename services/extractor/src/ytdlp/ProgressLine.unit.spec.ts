@@ -20,3 +20,12 @@ describe("parseProgressLine", () => {
     expect(parseProgressLine("[Merger] Merging formats into \"media.mp4\"")).toBeNull()
   })
 })
+
+describe("parseResultLine", () => {
+  it("reads the final file, title and extension", async () => {
+    const { parseResultLine } = await import("./ResultLine.ts")
+    const parsed = parseResultLine('[mds-result] {"filepath": "/data/work/job_x/media.mp3", "title": "Café \\"live\\"", "ext": "mp3"}')
+    expect(parsed._tag === "Some" && parsed.value).toEqual({ filepath: "/data/work/job_x/media.mp3", title: 'Café "live"', ext: "mp3" })
+    expect(parseResultLine("[download] 100%")._tag).toBe("None")
+  })
+})

@@ -5,6 +5,7 @@ import type { FormatSpec } from "@mds/shared/domain/media/FormatId"
 export type YtDlpFlags = Readonly<Record<string, string | number | boolean>>
 
 export const PROGRESS_MARKER = "[mds-progress]"
+export const RESULT_MARKER = "[mds-result]"
 
 export const PROGRESS_TEMPLATE = `download:${PROGRESS_MARKER} %(progress.downloaded_bytes)s %(progress.total_bytes)s ` +
   `%(progress.total_bytes_estimate)s %(progress.fragment_index)s %(progress.fragment_count)s`
@@ -50,6 +51,9 @@ export const downloadFlags = (spec: FormatSpec, workDir: string, proxyUrl: strin
   paths: workDir,
   output: "media.%(ext)s",
   newline: true,
+  // --print implies --quiet; --progress brings the progress lines back.
+  progress: true,
   progressTemplate: PROGRESS_TEMPLATE,
+  print: `after_move:${RESULT_MARKER} %(.{filepath,title,ext})j`,
   restrictFilenames: true
 })

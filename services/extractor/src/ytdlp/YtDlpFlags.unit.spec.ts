@@ -1,8 +1,11 @@
 import { Option } from "effect"
-import { args } from "youtube-dl-exec"
+import { createRequire } from "node:module"
 import { describe, expect, it } from "vitest"
 import { parseFormatId } from "@mds/shared/domain/media/FormatId"
 import { downloadFlags, formatFlags } from "./YtDlpFlags.ts"
+
+// The same flag-to-argv translation youtube-dl-exec applies when it spawns yt-dlp (not in its type declarations).
+const { args } = createRequire(import.meta.url)("youtube-dl-exec") as { args: (flags: object) => Array<string> }
 
 const spec = (id: string) => Option.getOrThrow(parseFormatId(id))
 

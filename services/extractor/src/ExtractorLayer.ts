@@ -1,0 +1,46 @@
+// The extractor application as one layer: NATS, event store, storage, egress, yt-dlp, and the RPC and worker loops.
+import { Config, Effect, Layer, Logger, References } from "effect"
+import { DownloadLinkSigner } from "@mds/shared/artifacts/DownloadLinkSigner"
+import { FsArtifactStore } from "@mds/shared/artifacts/FsArtifactStore"
+import { Lifetimes } from "@mds/shared/config/Lifetimes"
+import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
+import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
+import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
+import { NatsClient } from "@mds/shared/nats/NatsClient"
+import { CatalogPublisher } from "./catalog/CatalogPublisher.ts"
+import { DownloadJob } from "./download/DownloadJob.ts"
+import { DownloadWorker } from "./download/DownloadWorker.ts"
+import { ExtractorConfig } from "./ExtractorConfig.ts"
+import { Ffmpeg } from "./media/Ffmpeg.ts"
+import { MediaResolver } from "./resolve/MediaResolver.ts"
+import { ResolveRpcServer } from "./resolve/ResolveRpcServer.ts"
+import { YtDlp } from "./ytdlp/YtDlp.ts"
+
+const Streams = Layer.effectDiscard(ensureStreams)
+
+const Infrastructure = Layer.mergeAll(
+  JetStreamEventStore,
+  FsArtifactStore.layer.pipe(Layer.provide(DownloadLinkSigner.layer)),
+  EgressPolicy.layer,
+  YtDlp.layer,
+  Ffmpeg.layer,
+  ExtractorConfig.layer
+).pipe(Layer.provideMerge(Streams), Layer.provideMerge(Layer.mergeAll(NatsClient.layer, Lifetimes.layer)))
+
+const Workers = Layer.mergeAll(ResolveRpcServer, DownloadWorker).pipe(
+  Layer.provide(Layer.mergeAll(MediaResolver.layer, DownloadJob.layer))
+)
+
+const Ready = Layer.effectDiscard(Effect.logInfo("extractor ready"))
+
+export const ExtractorLayer = Ready.pipe(
+  Layer.provide(Workers),
+  Layer.provide(CatalogPublisher),
+  Layer.provide(Infrastructure)
+)
+
+/** JSON log lines on stdout, filtered by LOG_LEVEL (default Info). */
+export const JsonLogging = Layer.mergeAll(
+  Logger.layer([Logger.consoleJson]),
+  Layer.effect(References.MinimumLogLevel, Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault("Info" as const)))
+)

@@ -1,0 +1,77 @@
+// ffprobe and ffmpeg on remote media, always through the egress proxy: stream facts and generated thumbnails.
+import { execFile } from "node:child_process"
+import { Config, Context, Effect, Layer, Schema } from "effect"
+import { FfprobeOutput, type MediaProbeResult, summarizeProbe } from "../ytdlp/MediaProbeResult.ts"
+
+export class FfmpegFailed extends Schema.TaggedError<FfmpegFailed>()("FfmpegFailed", {
+  tool: Schema.String,
+  message: Schema.String
+}) {}
+
+const run = (tool: string, args: ReadonlyArray<string>, url: string) =>
+  Effect.callback<string, FfmpegFailed>((resume) => {
+    // Only http(s) URLs are handed over (never a local path or another protocol); -http_proxy carries the proxy,
+    // and the HLS demuxer passes it on to the playlists and segments it opens.
+    if (!/^https?:\/\//i.test(url)) {
+      resume(Effect.fail(new FfmpegFailed({ tool, message: `refusing to open a non-http input: ${url.slice(0, 100)}` })))
+      return
+    }
+    const child = execFile(
+      tool,
+      [...args],
+      { maxBuffer: 8 * 1024 * 1024, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        if (error === null) resume(Effect.succeed(stdout))
+        else resume(Effect.fail(new FfmpegFailed({ tool, message: (stderr || error.message).slice(-2000) })))
+      }
+    )
+    return Effect.sync(() => {
+      if (child.exitCode === null) child.kill("SIGKILL")
+    })
+  })
+
+const decodeProbe = Schema.decodeUnknownEffect(Schema.fromJsonString(FfprobeOutput))
+
+export interface FfmpegShape {
+  probe(url: string, proxyUrl: string): Effect.Effect<MediaProbeResult, FfmpegFailed>
+  /** A JPEG for media without one: a frame of a video, or a waveform picture of audio. */
+  thumbnail(
+    url: string,
+    kind: "video" | "audio",
+    outputPath: string,
+    proxyUrl: string,
+    durationSeconds: number | null
+  ): Effect.Effect<void, FfmpegFailed>
+}
+
+export const makeFfmpeg = (ffmpegPath: string, ffprobePath: string): FfmpegShape => ({
+  probe: (url, proxyUrl) =>
+    run(ffprobePath, [
+      "-v", "error", "-http_proxy", proxyUrl, "-print_format", "json", "-show_format", "-show_streams", url
+    ], url).pipe(
+      Effect.flatMap((stdout) =>
+        decodeProbe(stdout).pipe(Effect.mapError((e) => new FfmpegFailed({ tool: "ffprobe", message: e.message })))
+      ),
+      Effect.map(summarizeProbe)
+    ),
+  thumbnail: (url, kind, outputPath, proxyUrl, durationSeconds) => {
+    const seek = durationSeconds !== null && durationSeconds > 2 ? Math.min(5, durationSeconds / 3) : 0
+    const input = ["-http_proxy", proxyUrl, "-i", url]
+    const args = kind === "video"
+      ? ["-ss", seek.toFixed(2), ...input, "-frames:v", "1", "-vf", "scale=480:-2", "-q:v", "4"]
+      : [...input, "-filter_complex", "showwavespic=s=640x240:colors=0x3b82f6", "-frames:v", "1", "-q:v", "4"]
+    return run(ffmpegPath, ["-hide_banner", "-loglevel", "error", "-nostdin", "-y", ...args, "-f", "image2", outputPath], url)
+      .pipe(Effect.asVoid)
+  }
+})
+
+export class Ffmpeg extends Context.Service<Ffmpeg, FfmpegShape>()("mds/extractor/Ffmpeg") {
+  static readonly config = Config.all({
+    ffmpeg: Config.String("FFMPEG_PATH").pipe(Config.withDefault("ffmpeg")),
+    ffprobe: Config.String("FFPROBE_PATH").pipe(Config.withDefault("ffprobe"))
+  })
+  static readonly layer = Layer.effect(
+    Ffmpeg,
+    Effect.map(Ffmpeg.config, ({ ffmpeg, ffprobe }) => Ffmpeg.of(makeFfmpeg(ffmpeg, ffprobe)))
+  )
+}

@@ -1,0 +1,155 @@
+// Resolves a URL into MediaResolved: platform check, egress check, yt-dlp -J through the proxy, probing, thumbnail, append.
+import { mkdir, rm } from "node:fs/promises"
+import { join } from "node:path"
+import { Context, Deferred, Effect, Layer, Result, Schema } from "effect"
+import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
+import { Lifetimes } from "@mds/shared/config/Lifetimes"
+import { type MediaResolved, MediaEvent } from "@mds/shared/domain/media/MediaEvent"
+import { ResolveFailureCode } from "@mds/shared/domain/media/ResolveRpc"
+import { classifyUrl } from "@mds/shared/domain/platform/classifyUrl"
+import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
+import { EventStore } from "@mds/shared/eventstore/EventStore"
+import { mediaSubject } from "@mds/shared/eventstore/Subjects"
+import { newId } from "@mds/shared/ids/Ids"
+import { egressProxy } from "../egress/EgressProxy.ts"
+import { ExtractorConfig } from "../ExtractorConfig.ts"
+import { Ffmpeg } from "../media/Ffmpeg.ts"
+import { classifyFailure, failureMessage } from "../ytdlp/classifyFailure.ts"
+import { describeMedia, mediaEntry, needsProbe, probeableUrl } from "../ytdlp/describeMedia.ts"
+import { YtDlp } from "../ytdlp/YtDlp.ts"
+import { baseFlags } from "../ytdlp/YtDlpFlags.ts"
+import { decodeYtDlpInfo } from "../ytdlp/YtDlpInfo.ts"
+
+export class ResolveFailure extends Schema.TaggedError<ResolveFailure>()("ResolveFailure", {
+  code: ResolveFailureCode,
+  message: Schema.String
+}) {}
+
+const failWith = (code: ResolveFailureCode, message: string) => new ResolveFailure({ code, message })
+
+export class MediaResolver extends Context.Service<MediaResolver, {
+  /** Concurrent calls for the same URL share one extraction and get the same media. */
+  resolve(url: string): Effect.Effect<MediaResolved, ResolveFailure>
+}>()("mds/extractor/MediaResolver") {
+  static readonly layer = Layer.effect(
+    MediaResolver,
+    Effect.gen(function*() {
+      const policy = yield* EgressPolicy
+      const ytdlp = yield* YtDlp
+      const ffmpeg = yield* Ffmpeg
+      const artifacts = yield* ArtifactStore
+      const store = yield* EventStore
+      const lifetimes = yield* Lifetimes
+      const config = yield* ExtractorConfig
+
+      const extract = Effect.fn("MediaResolver.extract")(function*(url: URL, platform: string) {
+        const proxy = yield* egressProxy(policy)
+        const refused = () => proxy.refusals.length > 0
+        const refusalMessage = () => `a request was refused: ${proxy.refusals[0]?.message ?? "private address"}`
+
+        const run = yield* ytdlp.run(url.href, { ...baseFlags(proxy.url, config.ffmpegPath), dumpSingleJson: true }).pipe(
+          Effect.mapError((error) => {
+            const code = classifyFailure(error.stderr, refused())
+            if (code === "url_not_allowed") return failWith(code, refusalMessage())
+            if (code === "format_unavailable" || code === "failed") return failWith("extraction_failed", failureMessage(error.stderr))
+            return failWith(code, failureMessage(error.stderr))
+          })
+        )
+        const info = yield* decodeYtDlpInfo(run.stdout).pipe(
+          Effect.mapError(() => failWith("extraction_failed", "the extractor returned unreadable metadata"))
+        )
+        const entry = mediaEntry(info)
+        const probeUrl = probeableUrl(entry)
+        const probe = needsProbe(entry) && probeUrl !== null
+          ? yield* ffmpeg.probe(probeUrl, proxy.url).pipe(
+            Effect.tapError((error) => Effect.logWarning("ffprobe failed", { url: probeUrl, message: error.message })),
+            Effect.orElseSucceed(() => null)
+          )
+          : null
+        if (refused()) return yield* failWith("url_not_allowed", refusalMessage())
+        const described = describeMedia(info, probe, url.href)
+        if (described.formats.length === 0) return yield* failWith("media_unavailable", "no downloadable video or audio was found")
+
+        const now = Date.now()
+        const mediaId = newId("med")
+        const expiresAt = now + lifetimes.mediaMs
+        const thumbnail = described.thumbnail ?? (yield* makeThumbnail(mediaId, described, proxy.url, expiresAt))
+        const media: MediaResolved = {
+          _tag: "MediaResolved",
+          v: 1,
+          mediaId,
+          url: url.href,
+          webpageUrl: described.webpageUrl,
+          platform,
+          type: described.type,
+          title: described.title,
+          thumbnail,
+          duration: Math.max(0, Math.round(described.durationSeconds ?? 0)),
+          author: described.author,
+          formats: described.formats,
+          resolvedAt: now,
+          expiresAt
+        }
+        yield* store.append(MediaEvent, mediaSubject(mediaId), media, { msgId: mediaId }).pipe(
+          Effect.mapError((error) => failWith("extraction_failed", `could not record the media: ${error.message}`))
+        )
+        return media
+      }, Effect.scoped)
+
+      /** A generated picture stored as an artifact; an empty string when even that fails (the media is still usable). */
+      const makeThumbnail = Effect.fn("MediaResolver.makeThumbnail")(function*(
+        mediaId: string,
+        described: ReturnType<typeof describeMedia>,
+        proxyUrl: string,
+        expiresAt: number
+      ) {
+        if (described.mediaUrl === null) return ""
+        const dir = join(config.workRoot, `resolve-${mediaId}`)
+        const output = join(dir, "thumbnail.jpg")
+        const key = `thumbnails/${mediaId}.jpg`
+        return yield* Effect.promise(() => mkdir(dir, { recursive: true })).pipe(
+          Effect.andThen(ffmpeg.thumbnail(described.mediaUrl, described.type === "audio" ? "audio" : "video", output, proxyUrl, described.durationSeconds)),
+          Effect.andThen(artifacts.putFile(key, output, "image/jpeg")),
+          Effect.andThen(artifacts.presign(key, { expiresAt, filename: `${mediaId}.jpg` })),
+          Effect.tapError((error) => Effect.logWarning("thumbnail generation failed", { mediaId, message: error.message })),
+          Effect.orElseSucceed(() => ""),
+          Effect.ensuring(Effect.promise(() => rm(dir, { recursive: true, force: true })))
+        )
+      })
+
+      const resolveOnce = (raw: string) =>
+        Effect.gen(function*() {
+          const url = yield* Effect.try({
+            try: () => new URL(raw),
+            catch: () => failWith("unsupported_platform", "the URL is not valid")
+          })
+          const platform = classifyUrl(url)
+          if (Result.isFailure(platform)) return yield* failWith("unsupported_platform", platform.failure.message)
+          yield* policy.check(url).pipe(Effect.mapError((error) => failWith("url_not_allowed", error.message)))
+          return yield* extract(url, platform.success.id)
+        }).pipe(
+          Effect.timeoutOrElse({
+            duration: config.resolveTimeoutMs,
+            orElse: () => Effect.fail(failWith("extraction_timeout", `resolving took longer than ${config.resolveTimeoutMs / 1000} s`))
+          })
+        )
+
+      const inflight = new Map<string, Deferred.Deferred<MediaResolved, ResolveFailure>>()
+
+      const resolve = (raw: string): Effect.Effect<MediaResolved, ResolveFailure> =>
+        Effect.suspend(() => {
+          const existing = inflight.get(raw)
+          if (existing !== undefined) return Deferred.await(existing)
+          const deferred = Deferred.makeUnsafe<MediaResolved, ResolveFailure>()
+          inflight.set(raw, deferred)
+          return resolveOnce(raw).pipe(
+            Effect.onExit((exit) =>
+              Effect.sync(() => inflight.delete(raw)).pipe(Effect.andThen(Deferred.done(deferred, exit)))
+            )
+          )
+        })
+
+      return MediaResolver.of({ resolve })
+    })
+  )
+}

@@ -1,0 +1,78 @@
+// Runs the pinned yt-dlp binary through youtube-dl-exec, streaming its output lines and killing it when interrupted.
+import { create, type Flags } from "youtube-dl-exec"
+import { Config, Context, Effect, Layer, Schema } from "effect"
+import type { YtDlpFlags } from "./YtDlpFlags.ts"
+
+export class YtDlpFailed extends Schema.TaggedError<YtDlpFailed>()("YtDlpFailed", {
+  exitCode: Schema.NullOr(Schema.Number),
+  stderr: Schema.String
+}) {}
+
+export interface YtDlpRun {
+  readonly stdout: string
+  readonly stderr: string
+}
+
+export interface YtDlpRunOptions {
+  readonly cwd?: string
+  /** Called with every stdout line as it arrives (progress). */
+  readonly onLine?: (line: string) => void
+}
+
+export interface YtDlpShape {
+  readonly version: Effect.Effect<string, YtDlpFailed>
+  readonly listExtractors: Effect.Effect<ReadonlyArray<string>, YtDlpFailed>
+  /** `url` goes after "--", so it can never be read as an option. */
+  run(url: string, flags: YtDlpFlags, options?: YtDlpRunOptions): Effect.Effect<YtDlpRun, YtDlpFailed>
+}
+
+const STDERR_LIMIT = 64 * 1024
+
+export const makeYtDlp = (binaryPath: string): YtDlpShape => {
+  const ytdlp = create(binaryPath)
+
+  const run = (url: string, flags: YtDlpFlags, options: YtDlpRunOptions = {}) =>
+    Effect.callback<YtDlpRun, YtDlpFailed>((resume) => {
+      const stdout: Array<string> = []
+      let stderr = ""
+      let pending = ""
+      // reject: false is tinyspawn's option: a non-zero exit resolves and is judged below.
+      const child = ytdlp.exec(url, flags as Flags, { cwd: options.cwd, reject: false } as never)
+      child.stdout?.on("data", (chunk: Buffer) => {
+        const text = chunk.toString("utf8")
+        stdout.push(text)
+        if (options.onLine === undefined) return
+        pending += text
+        const lines = pending.split(/\r?\n|\r/)
+        pending = lines.pop() ?? ""
+        for (const line of lines) options.onLine(line)
+      })
+      child.stderr?.on("data", (chunk: Buffer) => {
+        stderr = (stderr + chunk.toString("utf8")).slice(-STDERR_LIMIT)
+      })
+      child.then(
+        (done) => {
+          if (pending !== "" && options.onLine !== undefined) options.onLine(pending)
+          const exitCode = typeof done.exitCode === "number" ? done.exitCode : null
+          if (exitCode === 0) resume(Effect.succeed({ stdout: stdout.join(""), stderr }))
+          else resume(Effect.fail(new YtDlpFailed({ exitCode, stderr })))
+        },
+        (error: unknown) => resume(Effect.fail(new YtDlpFailed({ exitCode: null, stderr: String(error) })))
+      )
+      return Effect.sync(() => {
+        if (child.exitCode === null) child.kill("SIGKILL")
+      })
+    })
+
+  return {
+    version: Effect.map(run("", { version: true }), (r) => r.stdout.trim()),
+    listExtractors: Effect.map(run("", { listExtractors: true }), (r) =>
+      r.stdout.split("\n").map((line) => line.trim()).filter((line) => line !== "")),
+    run
+  }
+}
+
+export class YtDlp extends Context.Service<YtDlp, YtDlpShape>()("mds/extractor/YtDlp") {
+  static readonly config = Config.String("YT_DLP_PATH").pipe(Config.withDefault("yt-dlp"))
+  static readonly layer = Layer.effect(YtDlp, Effect.map(YtDlp.config, (path) => YtDlp.of(makeYtDlp(path))))
+}
