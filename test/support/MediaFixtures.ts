@@ -1,6 +1,6 @@
 // Generates the test media (mp4, m4a, jpg, HLS) with ffmpeg once per machine into a shared cache directory.
 import { execFile } from "node:child_process"
-import { access, mkdir, mkdtemp, rename, rm, stat, writeFile } from "node:fs/promises"
+import { access, chmod, mkdir, mkdtemp, rename, rm, stat, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
@@ -132,6 +132,8 @@ const buildOnce = async (): Promise<MediaFixtures> => {
       const work = await mkdtemp(`${fixturesDir}.build-`)
       try {
         await generate(work)
+        // mkdtemp makes the directory private; other users of the machine reuse the fixtures too.
+        await chmod(work, 0o755)
         // A half-built leftover from a killed run has no marker; clear it before taking its place.
         await rm(fixturesDir, { recursive: true, force: true })
         await rename(work, fixturesDir)
