@@ -7,5 +7,19 @@ source deploy/local/setup.sh
 
 echo "[test] tsc --noEmit" >&2
 npx tsc --noEmit -p tsconfig.json
+
+report="$(mktemp -t mds-vitest-XXXXXX.json)"
+trap 'rm -f "$report"' EXIT
 echo "[test] vitest run $*" >&2
-npx vitest run "$@"
+code=0
+npx vitest run --reporter=default --reporter=json --outputFile.json="$report" "$@" || code=$?
+
+# One plain closing line that any CI reads: "N passed, N failed, N skipped".
+if [ -s "$report" ]; then
+  node -e '
+    const r = JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"))
+    const skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0)
+    console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`)
+  ' "$report"
+fi
+exit "$code"
