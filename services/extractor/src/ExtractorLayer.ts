@@ -33,10 +33,11 @@ const Workers = Layer.mergeAll(ResolveRpcServer, DownloadWorker).pipe(
 
 const Ready = Layer.effectDiscard(Effect.logInfo("extractor ready"))
 
+/** Also exposes the infrastructure services, so in-process tests can read what the extractor wrote. */
 export const ExtractorLayer = Ready.pipe(
   Layer.provide(Workers),
   Layer.provide(CatalogPublisher),
-  Layer.provide(Infrastructure)
+  Layer.provideMerge(Infrastructure)
 )
 
 /** JSON log lines on stdout, filtered by LOG_LEVEL (default Info). */
