@@ -1,0 +1,86 @@
+// The egress proxy against a real local HTTP server: CONNECT and absolute-form requests, allowed and refused.
+import { createServer, request, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { parseEgressAllowList } from "@mds/shared/egress/EgressAllowList"
+import { makeEgressPolicy, type HostLookup } from "@mds/shared/egress/EgressPolicy"
+import { startEgressProxy } from "../src/egress/EgressProxy.ts"
+
+let origin: Server
+let port = 0
+// "rebind.test" has a public and a private record: the proxy must refuse it although the first looks public.
+const dns: HostLookup = async (name) =>
+  name === "rebind.test" ? [{ address: "93.184.216.34", family: 4 }, { address: "127.0.0.1", family: 4 }] : []
+
+beforeAll(async () => {
+  origin = createServer((req, res) => res.end(`hello ${req.headers.host}`))
+  await new Promise<void>((r) => origin.listen(0, "127.0.0.1", () => r()))
+  port = (origin.address() as AddressInfo).port
+})
+afterAll(() => new Promise<void>((r) => origin.close(() => r())))
+
+const viaProxy = (proxyUrl: string, target: string) =>
+  new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const proxy = new URL(proxyUrl)
+    const req = request({ host: proxy.hostname, port: proxy.port, path: target, headers: { host: new URL(target).host } }, (res) => {
+      let body = ""
+      res.on("data", (c: Buffer) => (body += c.toString()))
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }))
+    })
+    req.on("error", reject)
+    req.end()
+  })
+
+const connectVia = (proxyUrl: string, authority: string) =>
+  new Promise<number>((resolve, reject) => {
+    const proxy = new URL(proxyUrl)
+    const req = request({ host: proxy.hostname, port: proxy.port, method: "CONNECT", path: authority })
+    req.on("connect", (res, socket) => {
+      socket.destroy()
+      resolve(res.statusCode ?? 0)
+    })
+    req.on("error", reject)
+    req.end()
+  })
+
+describe("EgressProxy", () => {
+  it("forwards an allow-listed absolute-form request and a CONNECT", async () => {
+    const proxy = await startEgressProxy(makeEgressPolicy(parseEgressAllowList(`127.0.0.1:${port}`), dns))
+    try {
+      const answer = await viaProxy(proxy.url, `http://127.0.0.1:${port}/x`)
+      expect(answer).toEqual({ status: 200, body: `hello 127.0.0.1:${port}` })
+      expect(await connectVia(proxy.url, `127.0.0.1:${port}`)).toBe(200)
+      expect(proxy.refusals).toEqual([])
+    } finally {
+      await proxy.close()
+    }
+  })
+
+  it("refuses private targets with 403 and records each refusal", async () => {
+    const proxy = await startEgressProxy(makeEgressPolicy(parseEgressAllowList(""), dns))
+    try {
+      expect((await viaProxy(proxy.url, `http://127.0.0.1:${port}/x`)).status).toBe(403)
+      expect(await connectVia(proxy.url, `127.0.0.1:${port}`)).toBe(403)
+      expect(await connectVia(proxy.url, `[::1]:${port}`)).toBe(403)
+      expect((await viaProxy(proxy.url, `http://rebind.test:${port}/x`)).status).toBe(403)
+      expect(proxy.refusals.map((r) => r.target)).toEqual([
+        `127.0.0.1:${port}`,
+        `127.0.0.1:${port}`,
+        `[::1]:${port}`,
+        `rebind.test:${port}`
+      ])
+    } finally {
+      await proxy.close()
+    }
+  })
+
+  it("answers 502 without recording a refusal when the name does not resolve", async () => {
+    const proxy = await startEgressProxy(makeEgressPolicy(parseEgressAllowList(""), dns))
+    try {
+      expect((await viaProxy(proxy.url, "http://nowhere.test/x")).status).toBe(502)
+      expect(proxy.refusals).toEqual([])
+    } finally {
+      await proxy.close()
+    }
+  })
+})
