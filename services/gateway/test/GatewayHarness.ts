@@ -127,7 +127,8 @@ const startFakeExtractor = async (url: string, gateway: GatewayInstance) => {
     count: () => answered,
     close: async () => {
       subscription.unsubscribe()
-      await connection.drain()
+      // After a NATS restart the connection may still be reconnecting; draining it then fails, harmlessly.
+      await connection.drain().catch(() => connection.close())
     }
   }
 }

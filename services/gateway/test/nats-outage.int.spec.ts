@@ -1,0 +1,45 @@
+// When NATS goes away: health reports degraded (503) and API calls answer 503 service_unavailable, not 500 or a hang.
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type Harness, startHarness } from "./GatewayHarness.ts"
+
+let h: Harness
+let key: string
+
+beforeAll(async () => {
+  h = await startHarness()
+  key = (await h.provisionKey()).key
+})
+afterAll(async () => {
+  await h?.close()
+})
+
+describe("NATS outage", () => {
+  it("degraded health and 503 service_unavailable, then ok again after NATS returns", async () => {
+    // The key is known to the directory before the outage.
+    const warm = await h.gateway.app.inject({ method: "GET", url: "/v1/jobs/job_aaaaaaaaaaaaaaaaaaaaaaaa", headers: { "x-api-key": key } })
+    expect(warm.statusCode).toBe(404)
+
+    await h.nats.stop()
+    const health = await h.gateway.app.inject({ method: "GET", url: "/v1/health" })
+    expect(health.statusCode).toBe(503)
+    expect(health.json()).toEqual({ data: { status: "degraded", version: "v1" } })
+
+    const download = await h.gateway.app.inject({
+      method: "POST",
+      url: "/v1/media/download",
+      payload: JSON.stringify({ url: "https://vimeo.com/1", format: "video_best" }),
+      headers: { "content-type": "application/json", "x-api-key": key }
+    })
+    expect(download.statusCode, download.body).toBe(503)
+    expect(download.json().error.code).toBe("service_unavailable")
+    expect(download.json().error.request_id).toBe(download.headers["x-request-id"])
+
+    await h.nats.start()
+    let recovered = await h.gateway.app.inject({ method: "GET", url: "/v1/health" })
+    for (let i = 0; i < 40 && recovered.statusCode !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 250))
+      recovered = await h.gateway.app.inject({ method: "GET", url: "/v1/health" })
+    }
+    expect(recovered.statusCode).toBe(200)
+  })
+})
