@@ -100,8 +100,10 @@ describe("authentication", () => {
   })
 
   it("never accepts a key in the query string", async () => {
-    expectError(await getJob({}, `?api_key=${key}`), 401, "invalid_api_key")
-    expectError(await getJob({ "x-api-key": key }, `?key=${key}`), 401, "invalid_api_key")
+    for (const name of ["api_key", "key", "apiKey", "x-api-key", "access_token"]) {
+      const message = expectError(await getJob({}, `?${name}=${key}`), 401, "missing_api_key").message
+      expect(message).toContain("query string")
+    }
   })
 
   it("revoked key -> 401 revoked_api_key", async () => {

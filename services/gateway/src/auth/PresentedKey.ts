@@ -9,8 +9,8 @@ export interface CredentialSources {
   readonly query: Readonly<Record<string, unknown>>
 }
 
-/** Query parameters people commonly use for keys; their presence means the key has already leaked into a URL. */
-const KEY_QUERY_PARAMS = ["api_key", "apikey", "key", "access_token", "token"]
+/** Query parameters people commonly use for keys; only used to explain why such a request counts as keyless. */
+const KEY_QUERY_PARAMS = ["api_key", "apikey", "apiKey", "key", "x-api-key", "access_token", "token"]
 
 const single = (value: HeaderValue): Result.Result<string | null, InvalidApiKey> => {
   if (value === undefined) return Result.succeed(null)
@@ -24,14 +24,6 @@ const single = (value: HeaderValue): Result.Result<string | null, InvalidApiKey>
 const BEARER = /^Bearer\s+(\S+)$/i
 
 export const readPresentedKey = (sources: CredentialSources): Result.Result<string, MissingApiKey | InvalidApiKey> => {
-  const queryKey = KEY_QUERY_PARAMS.find((name) => Object.hasOwn(sources.query, name))
-  if (queryKey !== undefined) {
-    return Result.fail(
-      new InvalidApiKey({
-        message: `API keys are never accepted in the query string (${queryKey}); send X-API-Key or Authorization: Bearer.`
-      })
-    )
-  }
   const apiKeyHeader = single(sources.headers["x-api-key"])
   if (Result.isFailure(apiKeyHeader)) return Result.fail(apiKeyHeader.failure)
   const authorization = single(sources.headers["authorization"])
@@ -51,8 +43,14 @@ export const readPresentedKey = (sources: CredentialSources): Result.Result<stri
   }
   const key = fromHeader ?? bearer
   if (key === null) {
+    // The query string is never read for credentials; say so when a client evidently tried it.
+    const queryKey = KEY_QUERY_PARAMS.find((name) => Object.hasOwn(sources.query, name))
     return Result.fail(
-      new MissingApiKey({ message: "An API key is required: send X-API-Key or Authorization: Bearer." })
+      new MissingApiKey({
+        message: queryKey === undefined
+          ? "An API key is required: send X-API-Key or Authorization: Bearer."
+          : `API keys are never accepted in the query string (${queryKey}); send X-API-Key or Authorization: Bearer.`
+      })
     )
   }
   return Result.succeed(key)
