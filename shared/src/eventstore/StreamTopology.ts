@@ -17,7 +17,8 @@ export const streamConfigs = (lifetimes: Lifetimes["Service"]): ReadonlyArray<Pa
     storage: StorageType.File,
     retention: RetentionPolicy.Limits,
     max_age: maxAgeMs > 0 ? nanos(maxAgeMs) : 0,
-    duplicate_window: nanos(DEDUP_WINDOW_MS),
+    // JetStream refuses a dedup window longer than the max age (short lifetimes in tests, e.g. 8 s jobs).
+    duplicate_window: nanos(maxAgeMs > 0 ? Math.min(DEDUP_WINDOW_MS, maxAgeMs) : DEDUP_WINDOW_MS),
     allow_direct: true
   })
   return [
