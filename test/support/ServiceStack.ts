@@ -46,7 +46,7 @@ interface RunningService {
   ready: boolean
 }
 
-const appendLines = (service: RunningService, chunk: Buffer, partial: { text: string }) => {
+const appendLines = (service: RunningService, chunk: Buffer, partial: { text: string }, isCurrent: () => boolean) => {
   partial.text += chunk.toString()
   const pieces = partial.text.split("\n")
   partial.text = pieces.pop() ?? ""
@@ -54,7 +54,7 @@ const appendLines = (service: RunningService, chunk: Buffer, partial: { text: st
     service.lines.push(line)
     if (service.lines.length > LOG_LINES_KEPT) service.lines.shift()
     // "ready" as a whole word, so "not ready" style lines are rare enough to ignore, and any casing is fine.
-    if (!service.ready && /\bready\b/i.test(line)) {
+    if (!service.ready && isCurrent() && /\bready\b/i.test(line)) {
       service.ready = true
       for (const notify of service.readyWaiters.splice(0)) notify()
     }
@@ -67,12 +67,14 @@ const spawnService = (service: RunningService, entry: string, env: Record<string
   service.child = child
   const out = { text: "" }
   const err = { text: "" }
-  child.stdout?.on("data", (chunk: Buffer) => appendLines(service, chunk, out))
-  child.stderr?.on("data", (chunk: Buffer) => appendLines(service, chunk, err))
+  const isCurrent = () => service.child === child
+  child.stdout?.on("data", (chunk: Buffer) => appendLines(service, chunk, out, isCurrent))
+  child.stderr?.on("data", (chunk: Buffer) => appendLines(service, chunk, err, isCurrent))
   // "close" rather than "exit": it comes after the last output, so the tail holds the dying words.
   child.on("close", (code, signal) => {
     service.lines.push(`[harness] ${service.label} exited code=${code} signal=${signal}`)
-    for (const notify of service.readyWaiters.splice(0)) notify()
+    // A replaced process's late close must not fail the wait for its successor.
+    if (isCurrent()) for (const notify of service.readyWaiters.splice(0)) notify()
   })
   return child
 }
@@ -98,7 +100,7 @@ const stopChild = async (child: ChildProcess | null, signal: NodeJS.Signals) => 
   if (child === null || child.exitCode !== null || child.signalCode !== null) return
   await new Promise<void>((resolvePromise) => {
     const killer = setTimeout(() => child.kill("SIGKILL"), STOP_GRACE_MS)
-    child.once("exit", () => {
+    child.once("close", () => {
       clearTimeout(killer)
       resolvePromise()
     })
@@ -135,7 +137,8 @@ const runCli = (args: ReadonlyArray<string>, env: Record<string, string>) =>
     child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
     child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
     child.on("error", reject)
-    child.on("exit", (code, signal) => {
+    // "close", not "exit": only then has all of stdout been read.
+    child.on("close", (code, signal) => {
       clearTimeout(timer)
       if (code === 0) resolvePromise(stdout.trim())
       else reject(new Error(`cli ${args.join(" ")} exited code=${code} signal=${signal}\nstderr: ${stderr}\nstdout: ${stdout}`))
