@@ -67,7 +67,7 @@ describe("lifetimes", () => {
     const jobId: string = queued.body.data.job_id
     const queuedAt = Date.now()
 
-    const completed = await pollJobUntil(stack.baseUrl, key, jobId, (r) => r.status !== 200 || r.body.data.status !== "queued" && r.body.data.status !== "processing", {
+    const completed = await pollJobUntil(stack.baseUrl, key, jobId, (r) => r.status !== 200 || (r.body.data.status !== "queued" && r.body.data.status !== "processing"), {
       timeoutMs: JOB_TTL_S * 1000,
       logs: stack.logs
     })
