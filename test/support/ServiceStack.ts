@@ -189,6 +189,9 @@ export const startServiceStack = async (options?: {
 
   const startOne = async (label: string) => {
     const service = serviceFor(label)
+    // Starting a running service is a no-op: a second process would be orphaned and outlive close().
+    const running = service.child
+    if (running !== null && running.exitCode === null && running.signalCode === null) return waitForReady(service, logs)
     const index = gatewayLabels.indexOf(label)
     // Every gateway gets its own port; download links all point at the first one, which shares the artifact dir.
     const serviceEnv = index >= 0 ? { ...env, PORT: String(ports[index]) } : env
