@@ -30,6 +30,9 @@ const run = (tool: string, args: ReadonlyArray<string>, url: string) =>
     })
   })
 
+/** Network protocols only: an HLS playlist must not be able to point ffmpeg at local files or other schemes. */
+const PROTOCOLS = ["-protocol_whitelist", "http,https,tls,tcp,crypto,hls,httpproxy"]
+
 const decodeProbe = Schema.decodeUnknownEffect(Schema.fromJsonString(FfprobeOutput))
 
 export interface FfmpegShape {
@@ -47,7 +50,7 @@ export interface FfmpegShape {
 export const makeFfmpeg = (ffmpegPath: string, ffprobePath: string): FfmpegShape => ({
   probe: (url, proxyUrl) =>
     run(ffprobePath, [
-      "-v", "error", "-http_proxy", proxyUrl, "-print_format", "json", "-show_format", "-show_streams", url
+      "-v", "error", ...PROTOCOLS, "-http_proxy", proxyUrl, "-print_format", "json", "-show_format", "-show_streams", url
     ], url).pipe(
       Effect.flatMap((stdout) =>
         decodeProbe(stdout).pipe(Effect.mapError((e) => new FfmpegFailed({ tool: "ffprobe", message: e.message })))
@@ -56,7 +59,7 @@ export const makeFfmpeg = (ffmpegPath: string, ffprobePath: string): FfmpegShape
     ),
   thumbnail: (url, kind, outputPath, proxyUrl, durationSeconds) => {
     const seek = durationSeconds !== null && durationSeconds > 2 ? Math.min(5, durationSeconds / 3) : 0
-    const input = ["-http_proxy", proxyUrl, "-i", url]
+    const input = [...PROTOCOLS, "-http_proxy", proxyUrl, "-i", url]
     const args = kind === "video"
       ? ["-ss", seek.toFixed(2), ...input, "-frames:v", "1", "-vf", "scale=480:-2", "-q:v", "4"]
       : [...input, "-filter_complex", "showwavespic=s=640x240:colors=0x3b82f6", "-frames:v", "1", "-q:v", "4"]

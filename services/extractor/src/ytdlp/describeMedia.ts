@@ -45,10 +45,17 @@ const isDirectHttp = (format: YtDlpFormat) =>
   typeof format.url === "string" && /^https?:\/\//i.test(format.url) &&
   (format.protocol == null || format.protocol === "http" || format.protocol === "https")
 
+const isHlsHttp = (format: YtDlpFormat) =>
+  typeof format.url === "string" && /^https?:\/\//i.test(format.url) &&
+  (format.protocol === "m3u8" || format.protocol === "m3u8_native")
+
+/**
+ * A URL ffmpeg can read for probing and thumbnails: the best direct file, else the best HLS variant playlist
+ * (ffmpeg reads HLS over http(s) itself, segments included, through the same proxy).
+ */
 export const probeableUrl = (entry: YtDlpEntry): string | null => {
-  const formats = entryFormats(entry)
-  const direct = [...formats].reverse().find(isDirectHttp)
-  return direct?.url ?? null
+  const formats = [...entryFormats(entry)].reverse()
+  return formats.find(isDirectHttp)?.url ?? formats.find(isHlsHttp)?.url ?? null
 }
 
 const fileNameOf = (url: string) => {

@@ -89,9 +89,9 @@ describe("describeMedia", () => {
     expect(d.formats.map((f) => f.id)).toEqual(["video_best", "video_240p"])
   })
 
-  it("maps an HLS master without probing: heights from the variants, nothing directly probeable", () => {
+  it("maps an HLS master without probing: heights from the variants, the best variant playlist for thumbnails", () => {
     expect(needsProbe(hlsMaster)).toBe(false)
-    expect(probeableUrl(hlsMaster)).toBeNull()
+    expect(probeableUrl(hlsMaster)).toBe("https://media.example.org/hls/v1/index.m3u8")
     const d = describeMedia(hlsMaster, null, "https://media.example.org/hls/master.m3u8")
     expect(d.durationSeconds).toBe(6)
     expect(d.formats.map((f) => f.id)).toEqual(["video_best", "video_360p", "video_240p", "audio_best", "audio_mp3", "audio_m4a"])
