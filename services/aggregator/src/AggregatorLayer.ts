@@ -1,5 +1,5 @@
 // The aggregator's application layer: NATS, streams, KV read models, the artifact store for links, both projections.
-import { Config, Layer, Logger, References } from "effect"
+import { Layer } from "effect"
 import { DownloadLinkSigner } from "@mds/shared/artifacts/DownloadLinkSigner"
 import { FsArtifactStore } from "@mds/shared/artifacts/FsArtifactStore"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
@@ -11,11 +11,6 @@ import { type AggregatorOptions, defaultAggregatorOptions, makeAggregator } from
 import { JobProjection } from "./JobProjection.ts"
 import { MediaProjection } from "./MediaProjection.ts"
 import { SubjectHistory } from "./SubjectHistory.ts"
-
-export const JsonLogging = Layer.mergeAll(
-  Logger.layer([Logger.consoleJson]),
-  Layer.effect(References.MinimumLogLevel, Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault("Info" as const)))
-)
 
 /** The projections over whatever JobReadModel, MediaReadModel, ArtifactStore and NatsClient are provided. */
 export const Projections = Layer.mergeAll(JobProjection.layer, MediaProjection.layer).pipe(

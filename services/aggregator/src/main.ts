@@ -1,6 +1,7 @@
 // Aggregator entry point: composes the layers and runs until SIGTERM/SIGINT (consumers stop, NATS drains).
-import { NodeRuntime } from "@effect/platform-node"
 import { Layer } from "effect"
-import { AggregatorLayer, JsonLogging } from "./AggregatorLayer.ts"
+import { runService } from "@mds/shared/runtime/runService"
+import { JsonLogging } from "@mds/shared/runtime/JsonLogging"
+import { AggregatorLayer } from "./AggregatorLayer.ts"
 
-AggregatorLayer.pipe(Layer.provide(JsonLogging), Layer.launch, NodeRuntime.runMain)
+runService(AggregatorLayer.pipe(Layer.provide(JsonLogging)))

@@ -1,5 +1,5 @@
 // The extractor application as one layer: NATS, event store, storage, egress, yt-dlp, and the RPC and worker loops.
-import { Config, Effect, Layer, Logger, References } from "effect"
+import { Effect, Layer } from "effect"
 import { DownloadLinkSigner } from "@mds/shared/artifacts/DownloadLinkSigner"
 import { FsArtifactStore } from "@mds/shared/artifacts/FsArtifactStore"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
@@ -41,7 +41,3 @@ export const ExtractorLayer = Ready.pipe(
 )
 
 /** JSON log lines on stdout, filtered by LOG_LEVEL (default Info). */
-export const JsonLogging = Layer.mergeAll(
-  Logger.layer([Logger.consoleJson]),
-  Layer.effect(References.MinimumLogLevel, Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault("Info" as const)))
-)

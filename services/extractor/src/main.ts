@@ -1,6 +1,7 @@
 // Entry point of the extractor service: compose the application layer and run it until SIGTERM/SIGINT.
-import { NodeRuntime } from "@effect/platform-node"
 import { Layer } from "effect"
-import { ExtractorLayer, JsonLogging } from "./ExtractorLayer.ts"
+import { runService } from "@mds/shared/runtime/runService"
+import { JsonLogging } from "@mds/shared/runtime/JsonLogging"
+import { ExtractorLayer } from "./ExtractorLayer.ts"
 
-NodeRuntime.runMain(Layer.launch(ExtractorLayer.pipe(Layer.provide(JsonLogging))))
+runService(ExtractorLayer.pipe(Layer.provide(JsonLogging)))

@@ -8,7 +8,7 @@ import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { KvJobReadModel } from "@mds/shared/readmodel/KvJobReadModel"
 import { KvMediaReadModel } from "@mds/shared/readmodel/KvMediaReadModel"
-import { Config, Layer, Logger, References } from "effect"
+import { Layer } from "effect"
 import { ApiKeyAuth } from "./auth/ApiKeyAuth.ts"
 import { KeyDirectory } from "./auth/KeyDirectory.ts"
 
@@ -33,7 +33,3 @@ export const makeGatewayLayer = <E, R>(egress: Layer.Layer<EgressPolicy, E, R>) 
 export const GatewayLayer = makeGatewayLayer(EgressPolicy.layer)
 
 /** JSON log lines on stdout, filtered by LOG_LEVEL (default Info). */
-export const JsonLogging = Layer.mergeAll(
-  Logger.layer([Logger.consoleJson]),
-  Layer.effect(References.MinimumLogLevel, Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault("Info" as const)))
-)

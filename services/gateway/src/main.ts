@@ -1,6 +1,7 @@
 // Gateway entry point: builds the application layer once, serves /v1 on HOST:PORT, and drains NATS on shutdown.
 import { Config, Effect, Layer, ManagedRuntime } from "effect"
-import { GatewayLayer, JsonLogging } from "./GatewayLayer.ts"
+import { JsonLogging } from "@mds/shared/runtime/JsonLogging"
+import { GatewayLayer } from "./GatewayLayer.ts"
 import { buildGatewayHttp } from "./http/GatewayHttp.ts"
 
 const ServerConfig = Config.all({
