@@ -107,8 +107,26 @@ export const queueDownload = Effect.fn("queueDownload")(function*(input: RouteIn
   const jobId = newId("job")
   yield* admitJob(principal.projectId, jobId)
   yield* recordJob(principal.projectId, jobId, target).pipe(
-    // Without its JobQueued or work message the job would hold a slot for its whole lifetime.
-    Effect.tapError(() => releaseSlot(principal.projectId, jobId, "failed").pipe(Effect.ignore))
+    // The client gets an error and never learns the job id: fail the job (if JobQueued made it) and free its
+    // slot, so that neither waits for the end of the job's lifetime.
+    Effect.tapError(() =>
+      Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        yield* handleCommand({
+          decider: JobDecider,
+          codec: JobEvent,
+          subject: jobSubject(principal.projectId, jobId),
+          command: {
+            _tag: "FailJob",
+            jobId,
+            error: { code: "internal_error", message: "The job could not be handed to a worker.", retryable: true },
+            now
+          },
+          msgId: (event) => `${event._tag}:${jobId}`
+        }).pipe(Effect.ignore)
+        yield* releaseSlot(principal.projectId, jobId, "failed").pipe(Effect.ignore)
+      })
+    )
   )
   return json(202, { job_id: jobId, status: "queued" })
 })
