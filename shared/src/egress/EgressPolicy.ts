@@ -3,7 +3,8 @@ import { lookup } from "node:dns/promises"
 import { Config, Context, Effect, Layer, Schema } from "effect"
 import { UrlNotAllowed } from "../domain/DomainErrors.ts"
 import { type EgressAllowList, isAllowListed, parseEgressAllowList } from "./EgressAllowList.ts"
-import { bareAddress, isForbiddenAddress, isForbiddenHostName, isIpLiteral } from "./ForbiddenAddress.ts"
+import { canonicalHost, isForbiddenAddress, isForbiddenHostName, isIpLiteral } from "./ForbiddenAddress.ts"
+import { parseResolveOverrides, withResolveOverrides } from "./ResolveOverrides.ts"
 
 /** The host name has no address: not a policy refusal, the fetch simply cannot happen. */
 export class HostUnresolvable extends Schema.TaggedError<HostUnresolvable>()("HostUnresolvable", {
@@ -41,7 +42,8 @@ const refuse = (target: string, message: string) => new UrlNotAllowed({ url: tar
 
 export const makeEgressPolicy = (allow: EgressAllowList, resolveHost: HostLookup): EgressPolicyShape => {
   const resolveTarget = Effect.fn("EgressPolicy.resolveTarget")(function*(host: string, port: number) {
-    const name = bareAddress(host.toLowerCase()).replace(/\.$/, "")
+    const name = canonicalHost(host)
+    if (name === null) return yield* refuse(`${host}:${port}`, `${JSON.stringify(host).slice(0, 80)} is not a valid host name`)
     const target = `${name}:${port}`
     const allowed = isAllowListed(allow, name, port)
     if (isIpLiteral(name)) {
@@ -80,11 +82,16 @@ export const makeEgressPolicy = (allow: EgressAllowList, resolveHost: HostLookup
 }
 
 export class EgressPolicy extends Context.Service<EgressPolicy, EgressPolicyShape>()("mds/egress/EgressPolicy") {
-  static readonly config = Config.String("EGRESS_ALLOW").pipe(Config.withDefault(""), Config.map(parseEgressAllowList))
+  static readonly config = Config.all({
+    allow: Config.String("EGRESS_ALLOW").pipe(Config.withDefault(""), Config.map(parseEgressAllowList)),
+    /** For tests only: names the guard resolves from a table instead of DNS (see ResolveOverrides). */
+    overrides: Config.String("EGRESS_RESOLVE_OVERRIDES").pipe(Config.withDefault(""), Config.map(parseResolveOverrides))
+  })
 
   static readonly layer = Layer.effect(
     EgressPolicy,
-    Effect.map(EgressPolicy.config, (allow) => EgressPolicy.of(makeEgressPolicy(allow, systemLookup)))
+    Effect.map(EgressPolicy.config, ({ allow, overrides }) =>
+      EgressPolicy.of(makeEgressPolicy(allow, withResolveOverrides(overrides, systemLookup))))
   )
 
   /** For tests: a fixed allow list and a name table instead of DNS. */

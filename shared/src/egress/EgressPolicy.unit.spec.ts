@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest"
 import { Effect, Exit } from "effect"
 import { parseEgressAllowList } from "./EgressAllowList.ts"
 import { type HostLookup, makeEgressPolicy } from "./EgressPolicy.ts"
+import { parseResolveOverrides, withResolveOverrides } from "./ResolveOverrides.ts"
 
 const names: Record<string, ReadonlyArray<string>> = {
   "public.example": ["93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946"],
@@ -92,6 +93,50 @@ describe("EgressPolicy.resolveTarget", () => {
   it("returns an allow-listed private address", async () => {
     const target = await Effect.runPromise(policy("media.test:80").resolveTarget("media.test", 80))
     expect(target).toEqual({ address: "127.0.0.1", family: 4 })
+  })
+})
+
+describe("EgressPolicy.resolveTarget on raw hosts (a CONNECT authority is not parsed as a URL)", () => {
+  const target = async (host: string, port = 443, allow = "") => {
+    const exit = await Effect.runPromiseExit(policy(allow).resolveTarget(host, port))
+    return Exit.isSuccess(exit) ? exit.value.address : "refused"
+  }
+
+  it.each(["2130706433", "0x7f.0.0.1", "0177.0.0.1", "127.1", "0", "0xa9fea9fe", "[::ffff:127.0.0.1]", "::ffff:a9fe:a9fe", "[::]"])(
+    "refuses the alternative spelling %s",
+    async (host) => {
+      expect(await target(host)).toBe("refused")
+    }
+  )
+
+  it("refuses hosts that are not plain host names", async () => {
+    expect(await target("user@public.example")).toBe("refused")
+    expect(await target("public.example/x")).toBe("refused")
+  })
+
+  it("judges the address an allow-list entry names, whatever its spelling", async () => {
+    expect(await target("2130706433", 9000, "127.0.0.1:9000")).toBe("127.0.0.1")
+    expect(await target("0x7f.1", 9001, "127.0.0.1:9000")).toBe("refused")
+  })
+})
+
+describe("EGRESS_RESOLVE_OVERRIDES", () => {
+  const overridden = (raw: string) =>
+    makeEgressPolicy(parseEgressAllowList(""), withResolveOverrides(parseResolveOverrides(raw), fakeDns))
+
+  it("parses names with one or more addresses and skips malformed entries", () => {
+    const table = parseResolveOverrides("a.test=127.0.0.1, A.Test.=::1, b.test=[fd00::1], bad, c.test=not-an-ip, =1.2.3.4")
+    expect([...table.entries()]).toEqual([
+      ["a.test", [{ address: "127.0.0.1", family: 4 }, { address: "::1", family: 6 }]],
+      ["b.test", [{ address: "fd00::1", family: 6 }]]
+    ])
+  })
+
+  it("answers overridden names from the table and the rest from the resolver behind it", async () => {
+    const guard = overridden("cloud.test=93.184.216.34, sneaky.test=169.254.169.254")
+    expect(await Effect.runPromise(guard.resolveTarget("cloud.test", 443))).toEqual({ address: "93.184.216.34", family: 4 })
+    expect(Exit.isFailure(await Effect.runPromiseExit(guard.resolveTarget("sneaky.test", 80)))).toBe(true)
+    expect(await Effect.runPromise(guard.resolveTarget("public.example", 443))).toEqual({ address: "93.184.216.34", family: 4 })
   })
 })
 

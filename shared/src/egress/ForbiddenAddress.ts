@@ -106,6 +106,23 @@ export const isForbiddenHostName = (hostname: string): boolean => {
   return name === "localhost" || name.endsWith(".localhost") || name === "localhost.localdomain"
 }
 
+/**
+ * The host as an HTTP client would connect to it: WHATWG URL host parsing turns the decimal, octal, hex and
+ * shortened IPv4 spellings ("2130706433", "0x7f.1", "0177.0.0.1", "127.1") into dotted quads and compresses
+ * IPv6 (IPv4-mapped "::ffff:127.0.0.1" becomes "::ffff:7f00:1"), so that the address checks above see the
+ * address that would really be reached. Null for anything that is not a plain host (userinfo, paths, spaces):
+ * such a value is refused, never guessed at.
+ */
+export const canonicalHost = (host: string): string | null => {
+  const trimmed = host.trim()
+  const bracketless = bareAddress(trimmed)
+  if (isIPv6(bracketless)) return new URL(`http://[${bracketless}]/`).hostname.slice(1, -1)
+  if (trimmed === "" || /[^A-Za-z0-9._-]/.test(trimmed)) return null
+  if (!URL.canParse(`http://${trimmed}/`)) return null
+  const hostname = new URL(`http://${trimmed}/`).hostname.replace(/\.$/, "")
+  return hostname === "" ? null : hostname
+}
+
 export const isIpLiteral = (host: string): boolean => {
   const address = bareAddress(host)
   return isIPv4(address) || isIPv6(address)

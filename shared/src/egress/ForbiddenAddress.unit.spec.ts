@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { isForbiddenAddress, isForbiddenHostName } from "./ForbiddenAddress.ts"
+import { canonicalHost, isForbiddenAddress, isForbiddenHostName } from "./ForbiddenAddress.ts"
 
 describe("isForbiddenAddress", () => {
   it.each([
@@ -74,5 +74,41 @@ describe("isForbiddenHostName", () => {
   })
   it.each(["example.com", "localhost.example.com", "notlocalhost"])("allows %s", (name) => {
     expect(isForbiddenHostName(name)).toBe(false)
+  })
+})
+
+describe("canonicalHost", () => {
+  it.each([
+    ["2130706433", "127.0.0.1"],
+    ["0x7f.0.0.1", "127.0.0.1"],
+    ["0x7F000001", "127.0.0.1"],
+    ["0177.0.0.1", "127.0.0.1"],
+    ["017700000001", "127.0.0.1"],
+    ["127.1", "127.0.0.1"],
+    ["0", "0.0.0.0"],
+    ["0xa9.0xfe.0xa9.0xfe", "169.254.169.254"],
+    ["3232235777", "192.168.1.1"],
+    ["[::ffff:127.0.0.1]", "::ffff:7f00:1"],
+    ["::FFFF:10.0.0.1", "::ffff:a00:1"],
+    ["[0:0:0:0:0:0:0:1]", "::1"],
+    ["fe80::1%eth0", "fe80::1"],
+    ["Media.Example.", "media.example"]
+  ])("%s is reached as %s", (host, canonical) => {
+    expect(canonicalHost(host)).toBe(canonical)
+  })
+
+  it.each(["", "user@127.0.0.1", "a b", "evil.com/x", "127.0.0.1:80", "1.2.3.4.5", "0x1.0x2.0x3.0x4.0x5", "ex%61mple.com"])(
+    "refuses %j, which is not a plain host",
+    (host) => {
+      expect(canonicalHost(host)).toBeNull()
+    }
+  )
+
+  it("every alternative spelling of a forbidden address stays forbidden", () => {
+    for (const host of ["2130706433", "0x7f.1", "0251.0376.0251.0376", "[::ffff:a9fe:a9fe]", "100.64.1", "0xe0000001"]) {
+      const canonical = canonicalHost(host)
+      expect(canonical, host).not.toBeNull()
+      expect(isForbiddenAddress(canonical ?? ""), `${host} -> ${canonical}`).toBe(true)
+    }
   })
 })

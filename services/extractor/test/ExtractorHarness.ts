@@ -1,0 +1,120 @@
+// Runs the extractor in-process on a throwaway nats-server with the pinned yt-dlp, and drives it like the gateway does.
+import { mkdtemp, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { jetstream } from "@nats-io/jetstream"
+import { connect, type NatsConnection } from "@nats-io/transport-node"
+import { ConfigProvider, Effect, Layer, ManagedRuntime, Option, References, Schema } from "effect"
+import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
+import { AdmissionDecider } from "@mds/shared/domain/admission/AdmissionDecider"
+import { AdmissionEvent } from "@mds/shared/domain/admission/AdmissionEvent"
+import { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
+import { JobDecider } from "@mds/shared/domain/job/JobDecider"
+import { JobEvent } from "@mds/shared/domain/job/JobEvent"
+import { ResolveReply } from "@mds/shared/domain/media/ResolveRpc"
+import { handleCommand } from "@mds/shared/eventstore/CommandHandler"
+import { EventStore } from "@mds/shared/eventstore/EventStore"
+import { admissionSubject, DOWNLOAD_WORK_SUBJECT, jobSubject, RESOLVE_RPC_SUBJECT } from "@mds/shared/eventstore/Subjects"
+import { newId } from "@mds/shared/ids/Ids"
+import { type NatsServer, startNatsServer } from "../../../test/support/NatsServer.ts"
+import { ExtractorLayer } from "../src/ExtractorLayer.ts"
+
+export const YT_DLP = join(import.meta.dirname, "..", "..", "..", ".tools", "venv", "bin", "yt-dlp")
+
+type Services = EventStore | ArtifactStore
+
+export interface ExtractorHarness {
+  readonly nats: NatsServer
+  readonly dataDir: string
+  readonly client: NatsConnection
+  run<A, E>(effect: Effect.Effect<A, E, Services>): Promise<A>
+  /** Asks the resolve RPC, as the gateway does. */
+  resolve(url: string): Promise<ResolveReply>
+  /** Records JobQueued and a claimed slot, then puts DownloadMedia on the work queue, as the gateway does. */
+  queueJob(url: string, format: string): Promise<{ readonly projectId: string; readonly jobId: string }>
+  /** The job's events once it completed or failed (throws after `timeoutMs`). */
+  waitForEnd(projectId: string, jobId: string, timeoutMs?: number): Promise<ReadonlyArray<JobEvent>>
+  lastAdmission(projectId: string): Promise<AdmissionEvent>
+  close(): Promise<void>
+}
+
+const encodeCommand = Schema.encodeSync(Schema.fromJsonString(DownloadMedia))
+const decodeReply = Schema.decodeUnknownSync(Schema.fromJsonString(ResolveReply))
+
+export const startExtractorHarness = async (env: Readonly<Record<string, string>>): Promise<ExtractorHarness> => {
+  const nats = await startNatsServer()
+  const dataDir = await mkdtemp(join(tmpdir(), "mds-extractor-"))
+  const runtime = ManagedRuntime.make(
+    ExtractorLayer.pipe(
+      Layer.provideMerge(ConfigProvider.layer(ConfigProvider.fromEnvRecord({
+        NATS_URL: nats.url,
+        DATA_DIR: dataDir,
+        DOWNLOAD_URL_SECRET: "test-secret",
+        PUBLIC_BASE_URL: "http://gateway.test",
+        YT_DLP_PATH: YT_DLP,
+        ...env
+      }))),
+      Layer.provideMerge(Layer.succeed(References.MinimumLogLevel, "Warn")),
+      Layer.orDie
+    )
+  )
+  await runtime.runPromise(Effect.void)
+  const client = await connect({ servers: nats.url })
+  const run = <A, E>(effect: Effect.Effect<A, E, Services>) => runtime.runPromise(effect)
+  const readJob = (projectId: string, jobId: string) =>
+    run(Effect.gen(function*() {
+      return yield* (yield* EventStore).readSubject(JobEvent, jobSubject(projectId, jobId))
+    }))
+
+  return {
+    nats,
+    dataDir,
+    client,
+    run,
+    resolve: async (url) => decodeReply((await client.request(RESOLVE_RPC_SUBJECT, JSON.stringify({ url }), { timeout: 90_000 })).string()),
+    queueJob: async (url, format) => {
+      const projectId = newId("prj")
+      const jobId = newId("job")
+      const now = Date.now()
+      await run(Effect.gen(function*() {
+        yield* handleCommand({
+          decider: JobDecider,
+          codec: JobEvent,
+          subject: jobSubject(projectId, jobId),
+          command: { _tag: "QueueJob", jobId, projectId, platform: "generic", format, source: { url, mediaId: null }, now, lifetimeMs: 3_600_000 },
+          msgId: () => `${jobId}:queue`
+        })
+        yield* handleCommand({
+          decider: AdmissionDecider,
+          codec: AdmissionEvent,
+          subject: admissionSubject(projectId),
+          hydrate: "last",
+          command: { _tag: "ClaimSlot", projectId, jobId, limit: 2, now, expiresAt: now + 3_600_000 },
+          msgId: () => `${jobId}:claim`
+        })
+      }))
+      const command: DownloadMedia = { _tag: "DownloadMedia", v: 1, jobId, projectId, url, mediaId: null, format, platform: "generic" }
+      await jetstream(client).publish(DOWNLOAD_WORK_SUBJECT, encodeCommand(command), { msgID: jobId })
+      return { projectId, jobId }
+    },
+    waitForEnd: async (projectId, jobId, timeoutMs = 60_000) => {
+      const deadline = Date.now() + timeoutMs
+      while (Date.now() < deadline) {
+        const events = (await readJob(projectId, jobId)).map((stored) => stored.event)
+        if (events.some((e) => e._tag === "JobCompleted" || e._tag === "JobFailed" || e._tag === "JobExpired")) return events
+        await new Promise((r) => setTimeout(r, 250))
+      }
+      throw new Error(`job ${jobId} did not finish within ${timeoutMs} ms`)
+    },
+    lastAdmission: async (projectId) =>
+      Option.getOrThrow(await run(Effect.gen(function*() {
+        return yield* (yield* EventStore).readLast(AdmissionEvent, admissionSubject(projectId))
+      }))).event,
+    close: async () => {
+      await client.drain().catch(() => undefined)
+      await runtime.dispose()
+      await nats.close()
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  }
+}
