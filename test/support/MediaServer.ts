@@ -19,8 +19,13 @@ export interface MediaServer {
     readonly notFound: string
     readonly gone: string
     redirectTo(target: string): string
+    /** clip.mp4, after the first `failures` requests of this exact URL were answered with `status` (a flaky platform). */
+    flaky(name: string, failures: number, status?: number): string
   }
+  /** Paths requested so far, in order. */
   readonly requests: ReadonlyArray<string>
+  /** How many requests the server has seen for a URL it handed out (path and query). */
+  requestCount(url: string): number
   close(): Promise<void>
 }
 
@@ -81,7 +86,7 @@ const writeThrottled = async (res: ServerResponse, body: Buffer, bytesPerSecond:
  * Like most real video pages, the player gets its source from script: a literal <source> would make yt-dlp's
  * html5 embed win over the JSON-LD and lose the title, author and duration the tests want to see extracted.
  */
-const watchPage = (origin: string) => {
+const watchPage = (origin: string, durationSeconds: number) => {
   const clip = `${origin}/media/clip.mp4`
   const thumb = `${origin}/media/thumb.jpg`
   const jsonLd = {
@@ -90,7 +95,7 @@ const watchPage = (origin: string) => {
     name: clipPage.title,
     description: clipPage.description,
     author: { "@type": "Person", name: clipPage.author },
-    duration: `PT${clipPage.durationSeconds}S`,
+    duration: `PT${durationSeconds}S`,
     uploadDate: "2026-01-01T00:00:00Z",
     thumbnailUrl: thumb,
     contentUrl: clip
@@ -126,6 +131,8 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
   const throttle = options?.throttleBytesPerSecond ?? DEFAULT_THROTTLE
   const requests: Array<string> = []
   const cache = new Map<string, Buffer>()
+  const flakyCounts = new Map<string, number>()
+  const requestedUrls: Array<string> = []
   let origin = ""
 
   const files: Record<string, string> = {
@@ -161,7 +168,8 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
     res: ServerResponse,
     body: Buffer,
     contentType: string,
-    throttled: boolean
+    throttled: boolean,
+    bytesPerSecond = throttle
   ) => {
     const range = parseRange(req.headers.range, body.length)
     res.setHeader("Accept-Ranges", "bytes")
@@ -179,7 +187,7 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
       res.end()
       return
     }
-    if (throttled) await writeThrottled(res, part, throttle)
+    if (throttled) await writeThrottled(res, part, bytesPerSecond)
     else res.end(part)
   }
 
@@ -191,6 +199,7 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", origin)
     requests.push(url.pathname)
+    requestedUrls.push(`${url.pathname}${url.search}`)
     if (req.method !== "GET" && req.method !== "HEAD") return sendStatus(res, 405, "method not allowed")
     switch (url.pathname) {
       case "/media/missing.mp4":
@@ -203,14 +212,26 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
         res.writeHead(302, { Location: target, "Content-Length": "0" })
         return res.end()
       }
+      case "/flaky": {
+        const key = url.search
+        const seen = (flakyCounts.get(key) ?? 0) + 1
+        flakyCounts.set(key, seen)
+        const failures = Number(url.searchParams.get("fail") ?? "0")
+        if (seen <= failures) return sendStatus(res, Number(url.searchParams.get("status") ?? "503"), "try again later")
+        const body = await load(fixtures.clipMp4)
+        return body === null ? sendStatus(res, 500, "fixture missing") : sendBody(req, res, body, "video/mp4", false)
+      }
       case "/watch/clip.html":
-        return sendBody(req, res, Buffer.from(watchPage(origin)), contentTypes[".html"] ?? "text/html", false)
+        // ?duration=<seconds> makes the page announce another duration than the clip's (the limits judge the announcement).
+        return sendBody(req, res, Buffer.from(watchPage(origin, Number(url.searchParams.get("duration") ?? clipPage.durationSeconds))), contentTypes[".html"] ?? "text/html", false)
     }
     const file = resolveFile(url.pathname)
     const body = file === null ? null : await load(file)
     if (file === null || body === null) return sendStatus(res, 404, "not found")
     const type = contentTypes[extname(file)] ?? "application/octet-stream"
-    return sendBody(req, res, body, type, url.pathname === "/media/slow.mp4")
+    // ?rate=<bytes per second> throttles any file, e.g. to make a small clip take long.
+    const rate = Number(url.searchParams.get("rate") ?? "0")
+    return sendBody(req, res, body, type, url.pathname === "/media/slow.mp4" || rate > 0, rate > 0 ? rate : throttle)
   }
 
   const server = createServer((req, res) => {
@@ -239,9 +260,15 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
       thumbnail: `${origin}/media/thumb.jpg`,
       notFound: `${origin}/media/missing.mp4`,
       gone: `${origin}/media/removed.mp4`,
-      redirectTo: (target: string) => `${origin}/redirect?to=${encodeURIComponent(target)}`
+      redirectTo: (target: string) => `${origin}/redirect?to=${encodeURIComponent(target)}`,
+      flaky: (name: string, failures: number, status = 503) =>
+        `${origin}/flaky?name=${encodeURIComponent(name)}&fail=${failures}&status=${status}`
     },
     requests,
+    requestCount: (target: string) => {
+      const wanted = new URL(target)
+      return requestedUrls.filter((seen) => seen === `${wanted.pathname}${wanted.search}`).length
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         // Throttled downloads would otherwise hold the server open for seconds.

@@ -1,4 +1,4 @@
-// The extractor's own settings: where it works, how long a resolve or download may take, how many jobs run at once.
+// The extractor's own settings: where it works, time and size limits, retries, and how many jobs run at once.
 import { hostname } from "node:os"
 import { join } from "node:path"
 import { Config, Context, Effect, Layer } from "effect"
@@ -10,16 +10,36 @@ export interface ExtractorConfigShape {
   readonly downloadTimeoutMs: number
   readonly workerConcurrency: number
   readonly workerId: string
+  /** Longest media a job may download, in seconds (0: no limit). */
+  readonly maxDurationSeconds: number
+  /** Largest file a job may produce, in bytes (0: no limit). */
+  readonly maxFileBytes: number
+  /** How often a transient failure (network error, 5xx, 429) is retried inside one job, with exponential backoff. */
+  readonly downloadRetries: number
+  readonly downloadRetryBaseMs: number
+  /** JetStream redelivers a work message this long after its last heartbeat (a worker that died). */
+  readonly workAckWaitMs: number
+  /** Runs of one job before it is failed with attempts_exhausted (a job that keeps killing its workers). */
+  readonly workMaxAttempts: number
 }
+
+const seconds = (name: string, fallback: number) =>
+  Config.Int(name).pipe(Config.withDefault(fallback), Config.map((s) => s * 1000))
 
 export class ExtractorConfig extends Context.Service<ExtractorConfig, ExtractorConfigShape>()("mds/extractor/ExtractorConfig") {
   static readonly config = Config.all({
     workRoot: Config.String("DATA_DIR").pipe(Config.withDefault("./.data"), Config.map((dir) => join(dir, "work"))),
     ffmpegPath: Config.String("FFMPEG_PATH").pipe(Config.withDefault("ffmpeg")),
-    resolveTimeoutMs: Config.Int("RESOLVE_TIMEOUT_SECONDS").pipe(Config.withDefault(90), Config.map((s) => s * 1000)),
-    downloadTimeoutMs: Config.Int("DOWNLOAD_TIMEOUT_SECONDS").pipe(Config.withDefault(1800), Config.map((s) => s * 1000)),
+    resolveTimeoutMs: seconds("RESOLVE_TIMEOUT_SECONDS", 90),
+    downloadTimeoutMs: seconds("DOWNLOAD_TIMEOUT_SECONDS", 1800),
     workerConcurrency: Config.Int("WORKER_CONCURRENCY").pipe(Config.withDefault(2)),
-    workerId: Config.String("WORKER_ID").pipe(Config.withDefault(`${hostname()}:${process.pid}`))
+    workerId: Config.String("WORKER_ID").pipe(Config.withDefault(`${hostname()}:${process.pid}`)),
+    maxDurationSeconds: Config.Int("MAX_MEDIA_DURATION_SECONDS").pipe(Config.withDefault(4 * 3600)),
+    maxFileBytes: Config.Number("MAX_FILE_SIZE_MB").pipe(Config.withDefault(4096), Config.map((mb) => Math.round(mb * 1024 * 1024))),
+    downloadRetries: Config.Int("DOWNLOAD_RETRIES").pipe(Config.withDefault(3)),
+    downloadRetryBaseMs: Config.Number("DOWNLOAD_RETRY_BASE_SECONDS").pipe(Config.withDefault(2), Config.map((s) => s * 1000)),
+    workAckWaitMs: seconds("WORK_ACK_WAIT_SECONDS", 60),
+    workMaxAttempts: Config.Int("WORK_MAX_ATTEMPTS").pipe(Config.withDefault(3))
   })
 
   static readonly layer = Layer.effect(ExtractorConfig, Effect.map(ExtractorConfig.config, ExtractorConfig.of))

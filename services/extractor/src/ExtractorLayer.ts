@@ -10,6 +10,8 @@ import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { CatalogPublisher } from "./catalog/CatalogPublisher.ts"
 import { DownloadJob } from "./download/DownloadJob.ts"
 import { DownloadWorker } from "./download/DownloadWorker.ts"
+import { FetchMedia } from "./download/FetchMedia.ts"
+import { StaleWorkDirs } from "./download/StaleWorkDirs.ts"
 import { ExtractorConfig } from "./ExtractorConfig.ts"
 import { Ffmpeg } from "./media/Ffmpeg.ts"
 import { MediaResolver } from "./resolve/MediaResolver.ts"
@@ -28,7 +30,7 @@ const Infrastructure = Layer.mergeAll(
 ).pipe(Layer.provideMerge(Streams), Layer.provideMerge(Layer.mergeAll(NatsClient.layer, Lifetimes.layer)))
 
 const Workers = Layer.mergeAll(ResolveRpcServer, DownloadWorker).pipe(
-  Layer.provide(Layer.mergeAll(MediaResolver.layer, DownloadJob.layer))
+  Layer.provide(Layer.mergeAll(MediaResolver.layer, DownloadJob.layer.pipe(Layer.provide(FetchMedia.layer))))
 )
 
 const Ready = Layer.effectDiscard(Effect.logInfo("extractor ready"))
@@ -37,6 +39,7 @@ const Ready = Layer.effectDiscard(Effect.logInfo("extractor ready"))
 export const ExtractorLayer = Ready.pipe(
   Layer.provide(Workers),
   Layer.provide(CatalogPublisher),
+  Layer.provide(StaleWorkDirs),
   Layer.provideMerge(Infrastructure)
 )
 

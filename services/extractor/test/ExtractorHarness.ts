@@ -54,7 +54,7 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
         YT_DLP_PATH: YT_DLP,
         ...env
       }))),
-      Layer.provideMerge(Layer.succeed(References.MinimumLogLevel, "Warn")),
+      Layer.provideMerge(Layer.succeed(References.MinimumLogLevel, "Error")),
       Layer.orDie
     )
   )

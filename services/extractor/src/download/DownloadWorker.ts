@@ -10,8 +10,6 @@ import { ExtractorConfig } from "../ExtractorConfig.ts"
 import { DownloadJob } from "./DownloadJob.ts"
 
 export const DOWNLOAD_CONSUMER = "extractor"
-const ACK_WAIT_MS = 60_000
-const MAX_DELIVER = 5
 const RETRY_DELAY_MS = 5_000
 
 const decodeCommand = Schema.decodeUnknownEffect(Schema.fromJsonString(DownloadMedia))
@@ -19,15 +17,20 @@ const decodeCommand = Schema.decodeUnknownEffect(Schema.fromJsonString(DownloadM
 const consumerError = (operation: string) => (cause: unknown) =>
   new EventStoreError({ operation, message: cause instanceof Error ? cause.message : String(cause) })
 
-/** Creates the consumer, or brings an existing one to this configuration. */
+/**
+ * Creates the consumer, or brings an existing one to this configuration. A message is delivered once more than
+ * WORK_MAX_ATTEMPTS allows: that last delivery only records the job as failed (attempts_exhausted), so a job
+ * that keeps killing its workers ends instead of waiting out its lifetime.
+ */
 export const ensureDownloadConsumer = Effect.gen(function*() {
   const { jsm } = yield* NatsClient
+  const { workAckWaitMs, workMaxAttempts } = yield* ExtractorConfig
   const config = {
     durable_name: DOWNLOAD_CONSUMER,
     filter_subject: DOWNLOAD_WORK_SUBJECT,
     ack_policy: AckPolicy.Explicit,
-    ack_wait: nanos(ACK_WAIT_MS),
-    max_deliver: MAX_DELIVER
+    ack_wait: nanos(workAckWaitMs),
+    max_deliver: workMaxAttempts + 1
   }
   yield* Effect.tryPromise({
     try: async () => {
@@ -56,6 +59,12 @@ export const DownloadWorker = Layer.effectDiscard(Effect.gen(function*() {
           job.run(command, { deliveryCount: m.info.deliveryCount, working: () => m.working() }).pipe(
             Effect.flatMap((outcome) =>
               Effect.sync(() => (outcome === "ack" ? m.ack() : m.nak(RETRY_DELAY_MS)))
+            ),
+            // Shutting down (SIGTERM): the job is handed back at once for another worker instead of after the ack wait.
+            Effect.onInterrupt(() =>
+              Effect.logInfo("shutting down; job handed back", { jobId: command.jobId }).pipe(
+                Effect.andThen(Effect.sync(() => m.nak()))
+              )
             )
           )
       })

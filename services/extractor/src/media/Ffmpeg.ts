@@ -8,11 +8,12 @@ export class FfmpegFailed extends Schema.TaggedError<FfmpegFailed>()("FfmpegFail
   message: Schema.String
 }) {}
 
-const run = (tool: string, args: ReadonlyArray<string>, url: string) =>
+const run = (tool: string, args: ReadonlyArray<string>, url: string, localFile = false) =>
   Effect.callback<string, FfmpegFailed>((resume) => {
     // Only http(s) URLs are handed over (never a local path or another protocol); -http_proxy carries the proxy,
-    // and the HLS demuxer passes it on to the playlists and segments it opens.
-    if (!/^https?:\/\//i.test(url)) {
+    // and the HLS demuxer passes it on to the playlists and segments it opens. The one exception is probeFile,
+    // which names a file the service itself wrote and allows no protocol but "file".
+    if (!(localFile ? url.startsWith("file:/") : /^https?:\/\//i.test(url))) {
       resume(Effect.fail(new FfmpegFailed({ tool, message: `refusing to open a non-http input: ${url.slice(0, 100)}` })))
       return
     }
@@ -37,6 +38,8 @@ const decodeProbe = Schema.decodeUnknownEffect(Schema.fromJsonString(FfprobeOutp
 
 export interface FfmpegShape {
   probe(url: string, proxyUrl: string): Effect.Effect<MediaProbeResult, FfmpegFailed>
+  /** Probes a file the service produced (an absolute path); nothing but the local file can be opened. */
+  probeFile(path: string): Effect.Effect<MediaProbeResult, FfmpegFailed>
   /** A JPEG for media without one: a frame of a video, or a waveform picture of audio. */
   thumbnail(
     url: string,
@@ -47,16 +50,23 @@ export interface FfmpegShape {
   ): Effect.Effect<void, FfmpegFailed>
 }
 
+const summarize = (stdout: string) =>
+  decodeProbe(stdout).pipe(
+    Effect.mapError((e) => new FfmpegFailed({ tool: "ffprobe", message: e.message })),
+    Effect.map(summarizeProbe)
+  )
+
 export const makeFfmpeg = (ffmpegPath: string, ffprobePath: string): FfmpegShape => ({
   probe: (url, proxyUrl) =>
     run(ffprobePath, [
       "-v", "error", ...PROTOCOLS, "-http_proxy", proxyUrl, "-print_format", "json", "-show_format", "-show_streams", url
-    ], url).pipe(
-      Effect.flatMap((stdout) =>
-        decodeProbe(stdout).pipe(Effect.mapError((e) => new FfmpegFailed({ tool: "ffprobe", message: e.message })))
-      ),
-      Effect.map(summarizeProbe)
-    ),
+    ], url).pipe(Effect.flatMap(summarize)),
+  probeFile: (path) => {
+    const input = `file:${path}`
+    return run(ffprobePath, [
+      "-v", "error", "-protocol_whitelist", "file", "-print_format", "json", "-show_format", "-show_streams", input
+    ], input, true).pipe(Effect.flatMap(summarize))
+  },
   thumbnail: (url, kind, outputPath, proxyUrl, durationSeconds) => {
     const seek = durationSeconds !== null && durationSeconds > 2 ? Math.min(5, durationSeconds / 3) : 0
     const input = [...PROTOCOLS, "-http_proxy", proxyUrl, "-i", url]

@@ -51,7 +51,7 @@ export class MediaResolver extends Context.Service<MediaResolver, {
           Effect.mapError((error) => {
             const code = classifyFailure(error.stderr, refused())
             if (code === "url_not_allowed") return failWith(code, refusalMessage())
-            if (code === "format_unavailable" || code === "failed") return failWith("extraction_failed", failureMessage(error.stderr))
+            if (code === "format_unavailable" || code === "failed" || code === "transient") return failWith("extraction_failed", failureMessage(error.stderr))
             return failWith(code, failureMessage(error.stderr))
           })
         )

@@ -1,4 +1,4 @@
-// Parses the progress lines yt-dlp prints with our --progress-template into a percentage.
+// Parses the progress lines yt-dlp prints with our --progress-template: a percentage, and the bytes involved.
 import { PROGRESS_MARKER } from "./YtDlpFlags.ts"
 
 const number = (token: string | undefined) => {
@@ -7,8 +7,7 @@ const number = (token: string | undefined) => {
   return Number.isFinite(value) ? value : null
 }
 
-/** Percent (0-100, fractional) of the current download, or null for lines that are not progress. */
-export const parseProgressLine = (line: string): number | null => {
+const fields = (line: string) => {
   const at = line.indexOf(PROGRESS_MARKER)
   if (at < 0) return null
   const [downloaded, total, estimate, fragmentIndex, fragmentCount] = line
@@ -16,11 +15,26 @@ export const parseProgressLine = (line: string): number | null => {
     .trim()
     .split(/\s+/)
     .map(number)
+  return { downloaded, size: total ?? estimate, fragmentIndex, fragmentCount }
+}
+
+/** Percent (0-100, fractional) of the current download, or null for lines that are not progress. */
+export const parseProgressLine = (line: string): number | null => {
+  const parsed = fields(line)
+  if (parsed === null) return null
+  const { downloaded, size, fragmentIndex, fragmentCount } = parsed
   // Fragmented downloads (HLS/DASH) only estimate their size; the fragment count is steadier.
   if (fragmentIndex != null && fragmentCount != null && fragmentCount > 0) {
     return Math.min(100, Math.max(0, (fragmentIndex / fragmentCount) * 100))
   }
-  const size = total ?? estimate
   if (downloaded == null || size == null || size <= 0) return null
   return Math.min(100, Math.max(0, (downloaded / size) * 100))
+}
+
+/** The larger of the bytes already downloaded and the size announced for the current stream, or null. */
+export const parseProgressBytes = (line: string): number | null => {
+  const parsed = fields(line)
+  if (parsed === null) return null
+  const known = [parsed.downloaded, parsed.size].filter((value): value is number => value != null && value >= 0)
+  return known.length === 0 ? null : Math.max(...known)
 }

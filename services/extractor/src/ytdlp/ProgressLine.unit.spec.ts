@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { parseProgressLine } from "./ProgressLine.ts"
+import { parseProgressBytes, parseProgressLine } from "./ProgressLine.ts"
 
 describe("parseProgressLine", () => {
   it("reads bytes against the known total", () => {
@@ -18,6 +18,18 @@ describe("parseProgressLine", () => {
     expect(parseProgressLine("[mds-progress] 2000 NA NA NA NA")).toBeNull()
     expect(parseProgressLine("[download] Destination: media.mp4")).toBeNull()
     expect(parseProgressLine("[Merger] Merging formats into \"media.mp4\"")).toBeNull()
+  })
+})
+
+describe("parseProgressBytes", () => {
+  it("is the larger of the bytes so far and the announced size", () => {
+    expect(parseProgressBytes("[mds-progress] 524288 1048576 NA NA NA")).toBe(1048576)
+    expect(parseProgressBytes("[mds-progress] 2000 NA 1000 NA NA")).toBe(2000)
+    expect(parseProgressBytes("[mds-progress] 2000 NA NA 1 9")).toBe(2000)
+  })
+  it("is null when nothing is known, and for other output", () => {
+    expect(parseProgressBytes("[mds-progress] NA NA NA NA NA")).toBeNull()
+    expect(parseProgressBytes("[download] 10%")).toBeNull()
   })
 })
 

@@ -2,9 +2,10 @@
 import type { FormatSpec } from "@mds/shared/domain/media/FormatId"
 
 /** camelCase flag names, turned into --kebab-case by youtube-dl-exec; `false` becomes --no-<flag>. */
-export type YtDlpFlags = Readonly<Record<string, string | number | boolean>>
+export type YtDlpFlags = Readonly<Record<string, string | number | boolean | ReadonlyArray<string>>>
 
 export const PROGRESS_MARKER = "[mds-progress]"
+export const INFO_MARKER = "[mds-info]"
 export const RESULT_MARKER = "[mds-result]"
 
 export const PROGRESS_TEMPLATE = `download:${PROGRESS_MARKER} %(progress.downloaded_bytes)s %(progress.total_bytes)s ` +
@@ -51,9 +52,14 @@ export const downloadFlags = (spec: FormatSpec, workDir: string, proxyUrl: strin
   paths: workDir,
   output: "media.%(ext)s",
   newline: true,
+  // yt-dlp's own retries of a broken transfer back off too; the job retries whole runs on top (DownloadJob).
+  retries: 4,
+  fragmentRetries: 4,
+  retrySleep: ["http:exp=1:8", "fragment:exp=1:8"],
   // --print implies --quiet; --progress brings the progress lines back.
   progress: true,
   progressTemplate: PROGRESS_TEMPLATE,
-  print: `after_move:${RESULT_MARKER} %(.{filepath,title,ext})j`,
+  // "video:" prints once the format is chosen, before the download starts: the job's limits are judged on it.
+  print: [`video:${INFO_MARKER} %(.{duration,filesize,filesize_approx})j`, `after_move:${RESULT_MARKER} %(.{filepath,title,ext})j`],
   restrictFilenames: true
 })

@@ -38,6 +38,16 @@ describe("downloadFlags on the command line", () => {
     expect(argv).toContain("--newline")
     expect(argv).toContain("--ffmpeg-location")
   })
+  it("prints the chosen media's duration and size before downloading, and the result after", () => {
+    const prints = argv.flatMap((arg, i) => (arg === "--print" ? [argv[i + 1]] : []))
+    expect(prints).toEqual([
+      "video:[mds-info] %(.{duration,filesize,filesize_approx})j",
+      "after_move:[mds-result] %(.{filepath,title,ext})j"
+    ])
+  })
+  it("backs off between yt-dlp's own retries", () => {
+    expect(argv.flatMap((arg, i) => (arg === "--retry-sleep" ? [argv[i + 1]] : []))).toEqual(["http:exp=1:8", "fragment:exp=1:8"])
+  })
   it("leaves a bare ffmpeg command name to PATH lookup", () => {
     expect(args(downloadFlags(spec("video_best"), "/w", "http://p", "ffmpeg"))).not.toContain("--ffmpeg-location")
   })

@@ -5,9 +5,15 @@ export type ExtractionFailureCode =
   | "media_unavailable"
   | "format_unavailable"
   | "url_not_allowed"
+  | "transient"
   | "failed"
 
 const PATTERNS: ReadonlyArray<readonly [RegExp, ExtractionFailureCode]> = [
+  // First: "HTTP Error 503: Service Unavailable" must not read as unavailable media. These may pass if tried again.
+  [
+    /HTTP Error (429|5\d\d)|timed? ?out|Connection (reset|refused|aborted)|Remote end closed|IncompleteRead|Temporary failure in name resolution|Tunnel connection failed: 50\d|Bad Gateway|EOF occurred in violation|Network is unreachable/i,
+    "transient"
+  ],
   [/Unsupported URL/i, "unsupported_platform"],
   [/Requested format is not available|No video formats found|no suitable formats/i, "format_unavailable"],
   [

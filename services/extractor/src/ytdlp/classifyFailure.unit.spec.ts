@@ -9,7 +9,12 @@ describe("classifyFailure", () => {
     ["ERROR: [vimeo] 123: This video is private", "media_unavailable"],
     ["ERROR: [TikTok] 7: Video not available, status code 10204", "media_unavailable"],
     ["ERROR: [generic] clip: Requested format is not available. Use --list-formats for a list of available formats", "format_unavailable"],
-    ["ERROR: [generic] x: Unable to download webpage: HTTP Error 502: Bad Gateway", "failed"],
+    ["ERROR: [generic] x: Unable to download webpage: HTTP Error 502: Bad Gateway", "transient"],
+    ["ERROR: [generic] x: Unable to download webpage: HTTP Error 503: Service Unavailable", "transient"],
+    ["ERROR: [vimeo] 1: Unable to download JSON metadata: HTTP Error 429: Too Many Requests", "transient"],
+    ["ERROR: [generic] x: Unable to download webpage: <urlopen error [Errno 111] Connection refused>", "transient"],
+    ["ERROR: [download] Got error: The read operation timed out", "transient"],
+    ["ERROR: unable to download video data: Remote end closed connection without response", "transient"],
     ["Traceback (most recent call last):\nKeyError: 'foo'", "failed"]
   ])("classifies %j", (stderr, code) => {
     expect(classifyFailure(stderr, false)).toBe(code)
@@ -20,7 +25,8 @@ describe("classifyFailure", () => {
   })
 
   it("ignores warnings when matching", () => {
-    expect(classifyFailure("WARNING: [generic] not available offline\nERROR: [generic] x: HTTP Error 500", false)).toBe("failed")
+    expect(classifyFailure("WARNING: [generic] not available offline\nERROR: [generic] x: HTTP Error 500", false)).toBe("transient")
+    expect(classifyFailure("WARNING: HTTP Error 503 on a thumbnail\nERROR: [vimeo] 1: This video is private", false)).toBe("media_unavailable")
   })
 })
 

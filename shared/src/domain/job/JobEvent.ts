@@ -12,7 +12,13 @@ export const JobErrorCode = Schema.Literals([
   "url_not_allowed",
   "download_failed",
   "job_expired",
-  "internal_error"
+  "internal_error",
+  // Limits of one job (MAX_MEDIA_DURATION_SECONDS, MAX_FILE_SIZE_MB, DOWNLOAD_TIMEOUT_SECONDS).
+  "media_too_long",
+  "file_too_large",
+  "download_timeout",
+  // The job's worker died (or lost NATS) on every one of its allowed runs.
+  "attempts_exhausted"
 ])
 export type JobErrorCode = typeof JobErrorCode.Type
 

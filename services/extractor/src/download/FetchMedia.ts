@@ -1,0 +1,126 @@
+// One yt-dlp run of a job through the egress proxy: progress, limits judged while it runs, transient failures retried.
+import { stat } from "node:fs/promises"
+import { Context, Deferred, Effect, Layer, Option, Schedule } from "effect"
+import type { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
+import { type FormatSpec } from "@mds/shared/domain/media/FormatId"
+import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
+import { egressProxy } from "../egress/EgressProxy.ts"
+import { ExtractorConfig } from "../ExtractorConfig.ts"
+import { Ffmpeg } from "../media/Ffmpeg.ts"
+import { classifyFailure, failureMessage } from "../ytdlp/classifyFailure.ts"
+import { parseInfoLine } from "../ytdlp/InfoLine.ts"
+import { parseProgressBytes, parseProgressLine } from "../ytdlp/ProgressLine.ts"
+import { type DownloadedFile, parseResultLine } from "../ytdlp/ResultLine.ts"
+import { YtDlp } from "../ytdlp/YtDlp.ts"
+import { downloadFlags } from "../ytdlp/YtDlpFlags.ts"
+import { type DownloadFailed, jobFailure } from "./DownloadFailed.ts"
+import { type JobLimits, limitBreach, type MediaFacts } from "./JobLimits.ts"
+
+export interface FetchOptions {
+  readonly workDir: string
+  /** Called with the latest download percent (0-100) whenever yt-dlp reports one. */
+  readonly onPercent: (percent: number) => void
+}
+
+export class FetchMedia extends Context.Service<FetchMedia, {
+  /** Downloads into `workDir` within the job's limits; the finished file, or the failure that ends the job. */
+  fetch(command: DownloadMedia, spec: FormatSpec, options: FetchOptions): Effect.Effect<DownloadedFile, DownloadFailed>
+}>()("mds/extractor/FetchMedia") {
+  static readonly layer = Layer.effect(
+    FetchMedia,
+    Effect.gen(function*() {
+      const policy = yield* EgressPolicy
+      const ytdlp = yield* YtDlp
+      const ffmpeg = yield* Ffmpeg
+      const config = yield* ExtractorConfig
+      const limits: JobLimits = { maxDurationSeconds: config.maxDurationSeconds, maxFileBytes: config.maxFileBytes }
+
+      const runOnce = Effect.fn("FetchMedia.runOnce")(function*(url: URL, spec: FormatSpec, options: FetchOptions) {
+        const proxy = yield* egressProxy(policy)
+        // Completed from the line callback when a limit is crossed; racing it against yt-dlp kills the run at once.
+        const overLimit = Deferred.makeUnsafe<never, DownloadFailed>()
+        let announced: MediaFacts = {}
+        let result: DownloadedFile | null = null
+        const judge = (facts: MediaFacts) => {
+          const breach = limitBreach(limits, facts)
+          if (breach !== null) Deferred.doneUnsafe(overLimit, Effect.fail(jobFailure(breach.code, breach.message)))
+        }
+        const onLine = (line: string) => {
+          const percent = parseProgressLine(line)
+          if (percent !== null) options.onPercent(percent)
+          const bytes = parseProgressBytes(line)
+          if (bytes !== null) judge({ bytes })
+          const info = parseInfoLine(line)
+          if (Option.isSome(info)) {
+            announced = info.value
+            judge(announced)
+          }
+          const parsed = parseResultLine(line)
+          if (Option.isSome(parsed)) result = parsed.value
+        }
+
+        const flags = downloadFlags(spec, options.workDir, proxy.url, config.ffmpegPath)
+        yield* ytdlp.run(url.href, flags, { cwd: options.workDir, onLine }).pipe(
+          Effect.mapError((error) => {
+            const code = classifyFailure(error.stderr, proxy.refusals.length > 0)
+            switch (code) {
+              case "url_not_allowed":
+                return jobFailure(code, `a request was refused: ${proxy.refusals[0]?.message ?? "private address"}`)
+              case "transient":
+                return jobFailure("download_failed", failureMessage(error.stderr), true)
+              case "failed":
+                return jobFailure("download_failed", failureMessage(error.stderr))
+              default:
+                return jobFailure(code, failureMessage(error.stderr))
+            }
+          }),
+          Effect.raceFirst(Deferred.await(overLimit))
+        )
+        const produced = result as DownloadedFile | null
+        if (produced === null) return yield* jobFailure("download_failed", "the extractor reported no output file")
+        // The finished file is judged too: conversion changes sizes, and direct files announce no duration.
+        const size = yield* Effect.promise(() => stat(produced.filepath).then((s) => s.size, () => null))
+        const duration = announced.durationSeconds ?? (limits.maxDurationSeconds > 0
+          ? (yield* ffmpeg.probeFile(produced.filepath).pipe(Effect.option)).pipe(Option.flatMapNullishOr((p) => p.durationSeconds), Option.getOrNull)
+          : null)
+        const breach = limitBreach(limits, { bytes: size, durationSeconds: duration })
+        if (breach !== null) return yield* jobFailure(breach.code, breach.message)
+        return produced
+      }, Effect.scoped)
+
+      const fetch = Effect.fn("FetchMedia.fetch")(function*(command: DownloadMedia, spec: FormatSpec, options: FetchOptions) {
+        const url = yield* Effect.try({
+          try: () => new URL(command.url),
+          catch: () => jobFailure("url_not_allowed", "the URL is not valid")
+        })
+        yield* policy.check(url).pipe(Effect.mapError((error) => jobFailure("url_not_allowed", error.message)))
+        let runs = 0
+        return yield* Effect.suspend(() => {
+          runs++
+          return runOnce(url, spec, options)
+        }).pipe(
+          Effect.tapError((failure) =>
+            failure.transient && runs <= config.downloadRetries
+              ? Effect.logWarning("transient download failure; retrying", { run: runs, message: failure.message })
+              : Effect.void
+          ),
+          Effect.retry({
+            while: (failure) => failure.transient,
+            times: config.downloadRetries,
+            schedule: Schedule.exponential(config.downloadRetryBaseMs)
+          }),
+          Effect.mapError((failure) =>
+            failure.transient ? jobFailure("download_failed", `${failure.message} (tried ${runs} times)`) : failure
+          ),
+          Effect.timeoutOrElse({
+            duration: config.downloadTimeoutMs,
+            orElse: () =>
+              Effect.fail(jobFailure("download_timeout", `The download took longer than ${config.downloadTimeoutMs / 1000} s.`))
+          })
+        )
+      })
+
+      return FetchMedia.of({ fetch })
+    })
+  )
+}

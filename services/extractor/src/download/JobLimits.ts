@@ -1,0 +1,42 @@
+// The per-job limits on media duration and file size, judged on what yt-dlp announces, reports and produces.
+import type { JobErrorCode } from "@mds/shared/domain/job/JobEvent"
+
+export interface JobLimits {
+  /** Seconds; 0 means no limit. */
+  readonly maxDurationSeconds: number
+  /** Bytes; 0 means no limit. */
+  readonly maxFileBytes: number
+}
+
+/** What is known about the media at some point of the job: before the download, during it, or after it. */
+export interface MediaFacts {
+  readonly durationSeconds?: number | null
+  /** A size yt-dlp announced or the server declared (Content-Length), or bytes already on disk. */
+  readonly bytes?: number | null
+}
+
+export interface LimitBreach {
+  readonly code: Extract<JobErrorCode, "media_too_long" | "file_too_large">
+  readonly message: string
+}
+
+const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`
+
+/** The first limit the facts exceed, or null. Unknown facts never breach: they are judged again later. */
+export const limitBreach = (limits: JobLimits, facts: MediaFacts): LimitBreach | null => {
+  const duration = facts.durationSeconds ?? null
+  if (limits.maxDurationSeconds > 0 && duration !== null && duration > limits.maxDurationSeconds) {
+    return {
+      code: "media_too_long",
+      message: `The media lasts ${Math.round(duration)} s; this service downloads at most ${limits.maxDurationSeconds} s.`
+    }
+  }
+  const bytes = facts.bytes ?? null
+  if (limits.maxFileBytes > 0 && bytes !== null && bytes > limits.maxFileBytes) {
+    return {
+      code: "file_too_large",
+      message: `The file would be larger than ${megabytes(limits.maxFileBytes)}, the most this service stores per job.`
+    }
+  }
+  return null
+}

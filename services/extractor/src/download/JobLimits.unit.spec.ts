@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest"
+import { limitBreach } from "./JobLimits.ts"
+
+const limits = { maxDurationSeconds: 600, maxFileBytes: 50 * 1024 * 1024 }
+
+describe("limitBreach", () => {
+  it("given media within both limits, then no breach", () => {
+    expect(limitBreach(limits, { durationSeconds: 600, bytes: 50 * 1024 * 1024 })).toBeNull()
+  })
+  it("given a longer media, then media_too_long naming both durations", () => {
+    const breach = limitBreach(limits, { durationSeconds: 601.4 })
+    expect(breach?.code).toBe("media_too_long")
+    expect(breach?.message).toContain("601 s")
+    expect(breach?.message).toContain("600 s")
+  })
+  it("given more bytes than allowed (announced, declared or on disk), then file_too_large naming the limit", () => {
+    const breach = limitBreach(limits, { bytes: 50 * 1024 * 1024 + 1 })
+    expect(breach?.code).toBe("file_too_large")
+    expect(breach?.message).toContain("50 MB")
+  })
+  it("judges the duration first when both are over", () => {
+    expect(limitBreach(limits, { durationSeconds: 7200, bytes: 1e12 })?.code).toBe("media_too_long")
+  })
+  it("given unknown facts, then no breach (they are judged again later)", () => {
+    expect(limitBreach(limits, {})).toBeNull()
+    expect(limitBreach(limits, { durationSeconds: null, bytes: null })).toBeNull()
+  })
+  it("given limits of 0, then nothing is limited", () => {
+    expect(limitBreach({ maxDurationSeconds: 0, maxFileBytes: 0 }, { durationSeconds: 1e9, bytes: 1e15 })).toBeNull()
+  })
+  it("states small limits with a decimal", () => {
+    expect(limitBreach({ maxDurationSeconds: 0, maxFileBytes: 512 * 1024 }, { bytes: 600_000 })?.message).toContain("0.5 MB")
+  })
+})

@@ -1,0 +1,29 @@
+// At start, removes work directories that a killed worker left behind (kill -9 skips every finalizer).
+import { readdir, rm, stat } from "node:fs/promises"
+import { join } from "node:path"
+import { Effect, Layer } from "effect"
+import { ExtractorConfig } from "../ExtractorConfig.ts"
+
+/** Several extractors may share DATA_DIR: only directories older than any run could be are somebody's leftovers. */
+const MARGIN_MS = 10 * 60_000
+
+export const removeStaleWorkDirs = Effect.gen(function*() {
+  const { workRoot, downloadTimeoutMs, resolveTimeoutMs } = yield* ExtractorConfig
+  const cutoff = Date.now() - Math.max(downloadTimeoutMs, resolveTimeoutMs) - MARGIN_MS
+  const removed = yield* Effect.promise(async () => {
+    const names = await readdir(workRoot).catch(() => [] as Array<string>)
+    let count = 0
+    for (const name of names) {
+      if (!/^(job|resolve-med)_[a-z2-7]{24}$/.test(name)) continue
+      const path = join(workRoot, name)
+      const modified = await stat(path).then((s) => s.mtimeMs, () => Number.POSITIVE_INFINITY)
+      if (modified > cutoff) continue
+      await rm(path, { recursive: true, force: true })
+      count++
+    }
+    return count
+  })
+  if (removed > 0) yield* Effect.logInfo("removed stale work directories", { removed })
+})
+
+export const StaleWorkDirs = Layer.effectDiscard(removeStaleWorkDirs)
