@@ -4,6 +4,12 @@ import { type ApiResponse, apiRequest, describeResponse } from "./ApiClient.ts"
 /** The spec's lower bound for the polling interval. */
 export const POLL_INTERVAL_MS = 2_000
 
+/** A well-behaved client: a 429 polling_too_fast (the previous poll was under 2 s ago) means waiting Retry-After. */
+export const pollingBackoffMs = (response: ApiResponse): number | null =>
+  response.status === 429 && response.body?.error?.code === "polling_too_fast"
+    ? Number(response.headers.get("retry-after") ?? "2") * 1000
+    : null
+
 export interface PollOutcome {
   /** The final job document (`data`), completed or failed. */
   readonly job: any
@@ -22,6 +28,11 @@ export const pollJobUntilFinished = async (
   let last: ApiResponse | null = null
   while (Date.now() < deadline) {
     last = await apiRequest(baseUrl, "GET", `/jobs/${jobId}`, { key })
+    const wait = pollingBackoffMs(last)
+    if (wait !== null) {
+      await new Promise((r) => setTimeout(r, wait))
+      continue
+    }
     if (last.status !== 200) {
       throw new Error(`GET /jobs/${jobId} answered ${describeResponse(last)}\n${options.logs?.() ?? ""}`)
     }

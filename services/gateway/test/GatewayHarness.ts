@@ -133,10 +133,11 @@ const startFakeExtractor = async (url: string, gateway: GatewayInstance) => {
   }
 }
 
-export const startHarness = async (): Promise<Harness> => {
+/** `env` adds to or overrides the gateway's settings (e.g. its limits). */
+export const startHarness = async (extraEnv: Readonly<Record<string, string>> = {}): Promise<Harness> => {
   const nats = await startNatsServer()
   const dataDir = await mkdtemp(join(tmpdir(), "mds-gateway-"))
-  const env = gatewayEnv(nats, dataDir)
+  const env = { ...gatewayEnv(nats, dataDir), ...extraEnv }
   const gateway = await startGateway(env)
   const extractor = await startFakeExtractor(nats.url, gateway)
   const provisionKey: Harness["provisionKey"] = async (options) => {

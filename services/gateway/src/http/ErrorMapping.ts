@@ -16,6 +16,8 @@ import type {
   UrlNotAllowed
 } from "@mds/shared/domain/DomainErrors"
 import type { AppendConflict, EventStoreError } from "@mds/shared/eventstore/EventStore"
+import type { PollingTooFast, RateLimitExceeded } from "../limits/LimitErrors.ts"
+import type { FailureWithHeaders } from "./FailureWithHeaders.ts"
 import type { NatsUnavailable } from "@mds/shared/nats/NatsClient"
 import type { ReadModelError } from "@mds/shared/readmodel/ReadModelError"
 import type {
@@ -71,6 +73,9 @@ export type ApiFailure =
   | NatsUnavailable
   | ArtifactNotFound
   | ArtifactStoreError
+  | RateLimitExceeded
+  | PollingTooFast
+  | FailureWithHeaders
 
 export interface ApiError {
   readonly status: number
@@ -150,6 +155,30 @@ export const toApiError = (failure: ApiFailure): ApiError => {
         message: failure.available.length > 0
           ? `Format ${failure.format} is not available; available formats: ${failure.available.join(", ")}.`
           : `Format ${failure.format} is not a known format id (video_best, video_<height>p, audio_best, audio_mp3, audio_m4a).`
+      }
+    case "FailureWithHeaders": {
+      const inner = toApiError(failure.failure as ApiFailure)
+      return { ...inner, headers: { ...failure.headers, ...inner.headers } }
+    }
+    case "RateLimitExceeded":
+      return {
+        status: 429,
+        code: "rate_limit_exceeded",
+        message: `This API key made more than ${failure.limit} requests in ${failure.windowSeconds} s; retry in ${failure.retryAfterSeconds} s.`,
+        headers: {
+          "retry-after": String(failure.retryAfterSeconds),
+          "ratelimit-limit": String(failure.limit),
+          "ratelimit-remaining": "0",
+          "ratelimit-reset": String(failure.retryAfterSeconds),
+          "ratelimit-policy": `${failure.limit};w=${failure.windowSeconds}`
+        }
+      }
+    case "PollingTooFast":
+      return {
+        status: 429,
+        code: "polling_too_fast",
+        message: `Poll job ${failure.jobId} at most every ${failure.minIntervalSeconds} s; retry in ${failure.retryAfterSeconds} s.`,
+        headers: { "retry-after": String(failure.retryAfterSeconds) }
       }
     case "ArtifactNotFound":
       return { status: 404, code: "not_found", message: "The file does not exist (it may have been removed)." }

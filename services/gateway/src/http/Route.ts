@@ -4,7 +4,9 @@ import type { Scope } from "@mds/shared/domain/account/AccountEvent"
 import { Effect } from "effect"
 import { ApiKeyAuth, type Principal } from "../auth/ApiKeyAuth.ts"
 import type { HeaderValue } from "../auth/PresentedKey.ts"
+import { RequestRateLimiter } from "../limits/RequestRateLimiter.ts"
 import type { ApiFailure } from "./ErrorMapping.ts"
+import { FailureWithHeaders } from "./FailureWithHeaders.ts"
 
 export interface RouteInput {
   readonly method: string
@@ -38,19 +40,26 @@ export const publicRoute = <R>(
   handle: (input: RouteInput) => Effect.Effect<RouteReply, ApiFailure, R>
 ): Route<R> => ({ method, path, run: handle })
 
-/** A route that needs a valid key; with a scope, a key holding that scope. */
+const withHeaders = (reply: RouteReply, headers: Readonly<Record<string, string>>): RouteReply =>
+  reply._tag === "Json" ? { ...reply, headers: { ...headers, ...reply.headers } } : reply
+
+/** A route that needs a valid key; with a scope, a key holding that scope. Every request counts toward the key's rate. */
 export const keyedRoute = <R>(
   method: Route<R>["method"],
   path: string,
   scope: Scope | null,
   handle: (input: RouteInput, principal: Principal) => Effect.Effect<RouteReply, ApiFailure, R>
-): Route<R | ApiKeyAuth> => ({
+): Route<R | ApiKeyAuth | RequestRateLimiter> => ({
   method,
   path,
   run: (input) =>
     Effect.gen(function*() {
       const auth = yield* ApiKeyAuth
       const principal = yield* auth.authenticate({ headers: input.headers, query: input.query }, scope)
-      return yield* handle(input, principal)
+      const quota = yield* (yield* RequestRateLimiter).take(principal.keyId)
+      const reply = yield* handle(input, principal).pipe(
+        Effect.mapError((failure) => (Object.keys(quota.headers).length === 0 ? failure : new FailureWithHeaders({ failure, headers: quota.headers })))
+      )
+      return withHeaders(reply, quota.headers)
     })
 })

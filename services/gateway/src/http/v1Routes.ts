@@ -2,6 +2,7 @@
 import { serveFile } from "../files/serveFile.ts"
 import { checkHealth } from "../health/checkHealth.ts"
 import { getJob } from "../jobs/getJob.ts"
+import { limitPolling } from "../limits/limitPolling.ts"
 import { queueDownload } from "../jobs/queueDownload.ts"
 import { resolveMedia } from "../media/resolveMedia.ts"
 import { listPlatforms } from "../platforms/listPlatforms.ts"
@@ -12,7 +13,7 @@ export const v1Routes = [
   keyedRoute("GET", "/v1/platforms", null, () => listPlatforms()),
   keyedRoute("POST", "/v1/media/resolve", "media:resolve", resolveMedia),
   keyedRoute("POST", "/v1/media/download", "media:download", queueDownload),
-  keyedRoute("GET", "/v1/jobs/:jobId", null, getJob),
+  keyedRoute("GET", "/v1/jobs/:jobId", null, limitPolling(getJob)),
   // The signature in the link is the credential: no API key, so links work in browsers.
   publicRoute("GET", "/v1/files/*", serveFile)
 ]
