@@ -3,11 +3,13 @@ import { Layer } from "effect"
 import { DownloadLinkSigner } from "@mds/shared/artifacts/DownloadLinkSigner"
 import { FsArtifactStore } from "@mds/shared/artifacts/FsArtifactStore"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
+import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
 import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { KvJobReadModel } from "@mds/shared/readmodel/KvJobReadModel"
 import { KvMediaReadModel } from "@mds/shared/readmodel/KvMediaReadModel"
 import { type AggregatorOptions, defaultAggregatorOptions, makeAggregator } from "./Aggregator.ts"
+import { ExpirySweeper } from "./expiry/ExpirySweeper.ts"
 import { JobProjection } from "./JobProjection.ts"
 import { MediaProjection } from "./MediaProjection.ts"
 import { SubjectHistory } from "./SubjectHistory.ts"
@@ -27,10 +29,12 @@ const Infrastructure = Layer.mergeAll(
   KvJobReadModel.layer,
   KvMediaReadModel.layer,
   FsArtifactStore.layer.pipe(Layer.provide(DownloadLinkSigner.layer)),
+  JetStreamEventStore,
   StreamsEnsured
 ).pipe(
   Layer.provideMerge(Lifetimes.layer),
   Layer.provideMerge(NatsClient.layer)
 )
 
-export const AggregatorLayer = aggregatorWith().pipe(Layer.provide(Infrastructure))
+/** Also exposes the infrastructure services, so in-process tests can read and write what the aggregator sees. */
+export const AggregatorLayer = Layer.mergeAll(aggregatorWith(), ExpirySweeper).pipe(Layer.provideMerge(Infrastructure))

@@ -148,8 +148,15 @@ export class DownloadJob extends Context.Service<DownloadJob, {
           Effect.andThen(download(command, workDir)),
           Effect.flatMap(({ file, kind }) => store_(command, file, kind)),
           Effect.result,
+          // At the end of the job's lifetime nobody can read the result any more: stop (killing yt-dlp) and free the slot.
+          Effect.raceFirst(Effect.sleep(Math.max(0, started.state.expiresAt - Date.now())).pipe(Effect.as("expired" as const))),
           Effect.ensuring(Effect.promise(() => rm(workDir, { recursive: true, force: true })))
         )
+        if (outcome === "expired") {
+          yield* jobCommand(command, { _tag: "ExpireJob", jobId: command.jobId, now: Date.now() }, `${command.jobId}:expire`)
+          yield* Effect.logInfo("job expired while processing; stopped")
+          return yield* finish(command, "expired")
+        }
         if (outcome._tag === "Failure") return yield* fail(command, outcome.failure)
 
         const artifact = outcome.success

@@ -1,0 +1,126 @@
+// Expires jobs past their lifetime (slot freed), then deletes their read-model documents, files and thumbnails.
+import { Config, Effect, Layer, Option, Schedule, Schema } from "effect"
+import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
+import { AdmissionDecider } from "@mds/shared/domain/admission/AdmissionDecider"
+import { AdmissionEvent } from "@mds/shared/domain/admission/AdmissionEvent"
+import { JobDecider } from "@mds/shared/domain/job/JobDecider"
+import { JobEvent } from "@mds/shared/domain/job/JobEvent"
+import { evolveJobView, type JobView } from "@mds/shared/domain/job/JobView"
+import { MediaEvent } from "@mds/shared/domain/media/MediaEvent"
+import { handleCommand } from "@mds/shared/eventstore/CommandHandler"
+import { EventStore } from "@mds/shared/eventstore/EventStore"
+import { ALL_JOBS_SUBJECT, admissionSubject, JOBS_STREAM, jobSubject, MEDIA_STREAM } from "@mds/shared/eventstore/Subjects"
+import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
+import { dueSweepActions, isFullySwept, nothingSwept, type SweepAction, type SweepProgress } from "./SweepActions.ts"
+import { type FollowedMessage, followStream } from "./StreamFollower.ts"
+
+const decodeJobEvent = Schema.decodeUnknownOption(Schema.fromJsonString(JobEvent))
+const decodeMediaEvent = Schema.decodeUnknownOption(Schema.fromJsonString(MediaEvent))
+
+interface Tracked {
+  view: JobView
+  progress: SweepProgress
+}
+
+/** Thumbnails the extractor generated are artifacts too ("thumbnails/<mediaId>.jpg"), living as long as the media. */
+const thumbnailKey = (mediaId: string) => `thumbnails/${mediaId}.jpg`
+
+export const ExpirySweeperConfig = Config.all({
+  intervalMs: Config.Number("EXPIRY_SWEEP_INTERVAL_SECONDS").pipe(Config.withDefault(30), Config.map((s) => s * 1000)),
+  graceMs: Config.Number("EXPIRY_DOCUMENT_GRACE_SECONDS").pipe(Config.withDefault(60), Config.map((s) => s * 1000))
+})
+
+/**
+ * Follows MDS_JOBS and MDS_MEDIA in memory (the streams hold only jobs and media that can still matter) and
+ * acts on each tick. Every action is idempotent (decider no-ops, message ids, deleting what is gone), so
+ * several sweepers, or a sweeper replaying the streams after a restart, do no harm.
+ */
+export const ExpirySweeper = Layer.effectDiscard(Effect.gen(function*() {
+  const store = yield* EventStore
+  const readModel = yield* JobReadModel
+  const artifacts = yield* ArtifactStore
+  const { intervalMs, graceMs } = yield* ExpirySweeperConfig
+  const jobs = new Map<string, Tracked>()
+  const thumbnails = new Map<string, number>()
+
+  const onJobMessage = ({ subject, seq, data }: FollowedMessage) => {
+    const event = decodeJobEvent(data)
+    if (Option.isNone(event)) return
+    const tracked = jobs.get(subject)
+    const view = evolveJobView(tracked?.view ?? null, event.value, seq)
+    if (view === null) return
+    if (tracked === undefined) jobs.set(subject, { view, progress: nothingSwept })
+    else tracked.view = view
+  }
+
+  const onMediaMessage = ({ data }: FollowedMessage) => {
+    const event = decodeMediaEvent(data)
+    if (Option.isNone(event)) return
+    const media = event.value
+    if (media.thumbnail.includes(`/files/${thumbnailKey(media.mediaId)}`)) thumbnails.set(media.mediaId, media.expiresAt)
+  }
+
+  const act = (tracked: Tracked, action: SweepAction, now: number) =>
+    Effect.gen(function*() {
+      const { view } = tracked
+      switch (action._tag) {
+        case "ExpireJob": {
+          yield* handleCommand({
+            decider: JobDecider,
+            codec: JobEvent,
+            subject: jobSubject(view.projectId, view.id),
+            command: { _tag: "ExpireJob", jobId: view.id, now },
+            msgId: (event) => `${event._tag}:${view.id}`
+          })
+          // Normally a no-op: the slot stops counting at the same instant. It matters for a slot claimed later.
+          yield* handleCommand({
+            decider: AdmissionDecider,
+            codec: AdmissionEvent,
+            subject: admissionSubject(view.projectId),
+            hydrate: "last",
+            command: { _tag: "ReleaseSlot", projectId: view.projectId, jobId: view.id, reason: "expired", now },
+            msgId: (event) => `${event._tag}:${view.id}`
+          })
+          yield* Effect.logInfo("job expired", { jobId: view.id, projectId: view.projectId, status: view.status })
+          return
+        }
+        case "RemoveArtifact":
+          yield* artifacts.remove(action.key)
+          tracked.progress = { ...tracked.progress, artifactRemoved: true }
+          yield* Effect.logInfo("expired artifact removed", { jobId: view.id, key: action.key })
+          return
+        case "RemoveDocument": {
+          const doc = yield* readModel.get(view.projectId, view.id)
+          // A projection behind the stream would write the document again after we removed it: wait for it.
+          if (Option.isSome(doc) && doc.value.lastSeq < view.lastSeq) return
+          if (Option.isSome(doc)) yield* readModel.remove(view.projectId, view.id)
+          tracked.progress = { ...tracked.progress, documentRemoved: true }
+          return
+        }
+      }
+    }).pipe(Effect.provideService(EventStore, store))
+
+  const sweep = Effect.gen(function*() {
+    const now = Date.now()
+    for (const [subject, tracked] of [...jobs]) {
+      for (const action of dueSweepActions(tracked.view, tracked.progress, now, graceMs)) {
+        yield* act(tracked, action, now).pipe(
+          Effect.catchCause((cause) => Effect.logWarning("sweep action failed; retried next time", { subject, action: action._tag }, cause))
+        )
+      }
+      if (isFullySwept(tracked.view, tracked.progress)) jobs.delete(subject)
+    }
+    for (const [mediaId, expiresAt] of [...thumbnails]) {
+      if (now < expiresAt) continue
+      yield* artifacts.remove(thumbnailKey(mediaId)).pipe(
+        Effect.tap(() => Effect.sync(() => thumbnails.delete(mediaId))),
+        Effect.catchCause((cause) => Effect.logWarning("thumbnail removal failed; retried next time", { mediaId }, cause))
+      )
+    }
+  })
+
+  yield* Effect.forkScoped(followStream(JOBS_STREAM.name, ALL_JOBS_SUBJECT, onJobMessage))
+  yield* Effect.forkScoped(followStream(MEDIA_STREAM.name, MEDIA_STREAM.subjects[0] ?? "mds.media.>", onMediaMessage))
+  yield* sweep.pipe(Effect.repeat(Schedule.spaced(intervalMs)), Effect.delay(intervalMs), Effect.forkScoped)
+  yield* Effect.logInfo("expiry sweeper running", { intervalMs, graceMs })
+}))
