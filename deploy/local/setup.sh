@@ -113,8 +113,10 @@ mds_ensure_npm_deps() {
   local marker="$MDS_ROOT/node_modules/.package-lock.json"
   if [ -f "$marker" ] && [ ! "$MDS_ROOT/package-lock.json" -nt "$marker" ]; then return 0; fi
   mds_log "installing npm dependencies (npm ci)"
-  # The services call yt-dlp from .tools/venv, so youtube-dl-exec must not fetch its own binary from GitHub.
-  (cd "$MDS_ROOT" && mds_run env YOUTUBE_DL_SKIP_DOWNLOAD=1 YOUTUBE_DL_SKIP_PYTHON_CHECK=1 npm ci --no-audit --no-fund)
+  # The services call yt-dlp from .tools/venv, so youtube-dl-exec must not fetch its own binary from GitHub;
+  # swagger-ui-dist's install-time analytics (scarf) stay off.
+  (cd "$MDS_ROOT" && mds_run env YOUTUBE_DL_SKIP_DOWNLOAD=1 YOUTUBE_DL_SKIP_PYTHON_CHECK=1 SCARF_ANALYTICS=false \
+    npm ci --no-audit --no-fund)
 }
 
 mds_random_secret() {

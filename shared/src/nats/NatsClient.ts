@@ -21,34 +21,42 @@ export class NatsClient extends Context.Service<NatsClient, NatsClientShape>()("
     name: Config.String("SERVICE_NAME").pipe(Config.withDefault("mds"))
   })
 
-  static readonly layer = Layer.effect(
-    NatsClient,
-    Effect.gen(function*() {
-      const { url, name } = yield* NatsClient.config
-      const connection = yield* Effect.acquireRelease(
-        Effect.tryPromise({
-          try: () =>
-            connect({
-              servers: url.split(",").map((s) => s.trim()),
-              name,
-              maxReconnectAttempts: -1,
-              reconnectTimeWait: 500,
-              waitOnFirstConnect: true
-            }),
-          catch: (cause) => new NatsUnavailable({ message: `cannot connect to NATS at ${url}: ${String(cause)}` })
-        }),
-        (nc) => Effect.promise(() => nc.drain().catch(() => undefined))
-      )
-      const jsm = yield* Effect.tryPromise({
-        try: () => jetstreamManager(connection),
-        catch: (cause) => new NatsUnavailable({ message: `JetStream is not enabled on ${url}: ${String(cause)}` })
+  /** Long-running services wait for NATS to come up (compose or systemd may start them first). */
+  static readonly layer = NatsClient.layerWith({ waitForServer: true })
+
+  /** One-shot tools (the admin CLI) fail at once with a clear message when NATS cannot be reached. */
+  static readonly layerFailFast = NatsClient.layerWith({ waitForServer: false })
+
+  static layerWith(options: { readonly waitForServer: boolean }) {
+    return Layer.effect(
+      NatsClient,
+      Effect.gen(function*() {
+        const { url, name } = yield* NatsClient.config
+        const connection = yield* Effect.acquireRelease(
+          Effect.tryPromise({
+            try: () =>
+              connect({
+                servers: url.split(",").map((s) => s.trim()),
+                name,
+                maxReconnectAttempts: -1,
+                reconnectTimeWait: 500,
+                waitOnFirstConnect: options.waitForServer
+              }),
+            catch: (cause) => new NatsUnavailable({ message: `cannot connect to NATS at ${url}: ${String(cause)}` })
+          }),
+          (nc) => Effect.promise(() => nc.drain().catch(() => undefined))
+        )
+        const jsm = yield* Effect.tryPromise({
+          try: () => jetstreamManager(connection),
+          catch: (cause) => new NatsUnavailable({ message: `JetStream is not enabled on ${url}: ${String(cause)}` })
+        })
+        return NatsClient.of({
+          connection,
+          js: jetstream(connection),
+          jsm,
+          serverVersion: connection.info?.version ?? "unknown"
+        })
       })
-      return NatsClient.of({
-        connection,
-        js: jetstream(connection),
-        jsm,
-        serverVersion: connection.info?.version ?? "unknown"
-      })
-    })
-  )
+    )
+  }
 }

@@ -7,7 +7,7 @@ import { Cause, Effect, Exit, Layer, Option } from "effect"
 import { parseAdminCommand } from "./AdminCommand.ts"
 import { runAdminCommand } from "./runAdminCommand.ts"
 
-const CliLayer = Layer.mergeAll(JetStreamEventStore, Lifetimes.layer).pipe(Layer.provideMerge(NatsClient.layer))
+const CliLayer = Layer.mergeAll(JetStreamEventStore, Lifetimes.layer).pipe(Layer.provideMerge(NatsClient.layerFailFast))
 
 const describeFailure = (failure: { readonly _tag: string } & Record<string, unknown>): string => {
   switch (failure._tag) {

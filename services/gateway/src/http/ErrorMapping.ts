@@ -1,4 +1,5 @@
 // The one place where every tagged failure becomes a /v1 HTTP status and error code.
+import type { ApiErrorCode } from "@mds/shared/api/ErrorCodes"
 import type { ArtifactNotFound, ArtifactStoreError } from "@mds/shared/artifacts/ArtifactStore"
 import type {
   ApiKeyAlreadyExists,
@@ -79,7 +80,8 @@ export type ApiFailure =
 
 export interface ApiError {
   readonly status: number
-  readonly code: string
+  /** Only catalogued codes exist (shared/src/api/ErrorCodes.ts), so the OpenAPI document lists them all. */
+  readonly code: ApiErrorCode
   readonly message: string
   readonly headers?: Readonly<Record<string, string>>
 }

@@ -1,4 +1,5 @@
 // Given a tagged failure, then the /v1 status and code the gateway answers with.
+import { errorCatalogue } from "@mds/shared/api/ErrorCodes"
 import { ArtifactNotFound, ArtifactStoreError } from "@mds/shared/artifacts/ArtifactStore"
 import {
   ConcurrencyLimitExceeded,
@@ -71,6 +72,8 @@ describe("toApiError", () => {
     expect(error.status).toBe(status)
     expect(error.code).toBe(code)
     expect(error.message.length).toBeGreaterThan(0)
+    // The OpenAPI document states each code's status from the catalogue.
+    expect(errorCatalogue[error.code].status).toBe(status)
   })
 
   it("405 carries the Allow header; messages name the scope and the available formats", () => {

@@ -18,12 +18,7 @@ export const decodeBody = <A, I>(schema: Schema.Codec<A, I>, body: unknown): Eff
     Effect.mapError((error) => new InvalidRequest({ message: `Invalid request body: ${describe(error.issue)}.` }))
   )
 
-export const MAX_URL_LENGTH = 2048
-
-export const HttpUrlString = Schema.String.check(
-  Schema.isMinLength(1, { message: "must not be empty" }),
-  Schema.isMaxLength(MAX_URL_LENGTH, { message: `must be at most ${MAX_URL_LENGTH} characters` })
-)
+export { HttpUrlString, MAX_URL_LENGTH } from "@mds/shared/api/Requests"
 
 /** Only absolute http(s) URLs can name public media; anything else is a client mistake, not a platform question. */
 export const parseHttpUrl = (field: string, raw: string): Effect.Effect<URL, InvalidRequest> => {

@@ -1,4 +1,5 @@
 // The /v1 route table: every public endpoint, who may call it, and the use case that answers it.
+import { serveDocsAsset, serveDocsPage } from "../docs/serveDocs.ts"
 import { serveFile } from "../files/serveFile.ts"
 import { checkHealth } from "../health/checkHealth.ts"
 import { getJob } from "../jobs/getJob.ts"
@@ -6,6 +7,7 @@ import { limitPolling } from "../limits/limitPolling.ts"
 import { queueDownload } from "../jobs/queueDownload.ts"
 import { resolveMedia } from "../media/resolveMedia.ts"
 import { listPlatforms } from "../platforms/listPlatforms.ts"
+import { serveOpenApi } from "./api/serveOpenApi.ts"
 import { keyedRoute, publicRoute, type Route } from "./Route.ts"
 
 export const v1Routes = [
@@ -15,7 +17,11 @@ export const v1Routes = [
   keyedRoute("POST", "/v1/media/download", "media:download", queueDownload),
   keyedRoute("GET", "/v1/jobs/:jobId", null, limitPolling(getJob)),
   // The signature in the link is the credential: no API key, so links work in browsers.
-  publicRoute("GET", "/v1/files/*", serveFile)
+  publicRoute("GET", "/v1/files/*", serveFile),
+  publicRoute("GET", "/v1/openapi.json", serveOpenApi),
+  // The human-readable API reference; outside /v1 because it is a page, not part of the API.
+  publicRoute("GET", "/docs", serveDocsPage),
+  publicRoute("GET", "/docs/*", serveDocsAsset)
 ]
 
 /** Every service some route needs: what the application layer must provide. */

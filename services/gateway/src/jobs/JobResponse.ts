@@ -1,26 +1,8 @@
 // The /v1 shape of a job: its read-model document with ISO 8601 dates and only the fields its status allows.
+import type { Job as ApiJob, JobStatus as ApiJobStatus } from "@mds/shared/api/Responses"
 import type { JobView } from "@mds/shared/domain/job/JobView"
 
-export type ApiJobStatus = "queued" | "processing" | "completed" | "failed"
-
-export interface ApiJob {
-  readonly id: string
-  readonly status: ApiJobStatus
-  readonly progress: number
-  readonly platform: string
-  readonly requested_format: string
-  readonly created_at: string
-  readonly started_at?: string
-  readonly completed_at?: string
-  readonly result?: {
-    readonly download_url: string
-    readonly filename: string
-    readonly mime_type: string
-    readonly size_bytes: number
-    readonly expires_at: string
-  }
-  readonly error?: { readonly code: string; readonly message: string }
-}
+export type { ApiJob, ApiJobStatus }
 
 const iso = (epochMs: number) => new Date(epochMs).toISOString()
 

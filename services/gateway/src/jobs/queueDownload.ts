@@ -1,4 +1,5 @@
 // POST /v1/media/download: pick the media and format, claim a project slot, record JobQueued, hand the job to a worker.
+import { DownloadRequest } from "@mds/shared/api/Requests"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { FormatUnavailable, MediaNotFound } from "@mds/shared/domain/DomainErrors"
 import { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
@@ -14,16 +15,13 @@ import { MediaReadModel } from "@mds/shared/readmodel/MediaReadModel"
 import { Clock, Effect, Option, Schema } from "effect"
 import type { Principal } from "../auth/ApiKeyAuth.ts"
 import { InvalidRequest } from "../http/GatewayErrors.ts"
-import { decodeBody, HttpUrlString } from "../http/RequestBody.ts"
+import { decodeBody } from "../http/RequestBody.ts"
 import { json, type RouteInput } from "../http/Route.ts"
 import { vetMediaUrl } from "../media/resolveMedia.ts"
 import { admitJob, releaseSlot } from "./admitJob.ts"
 
-const DownloadBody = Schema.Struct({
-  format: Schema.String.check(Schema.isMinLength(1, { message: "must not be empty" })),
-  media_id: Schema.optional(Schema.String),
-  url: Schema.optional(HttpUrlString)
-})
+// The same schema the OpenAPI document describes.
+const DownloadBody = DownloadRequest
 
 interface Target {
   readonly source: JobSource

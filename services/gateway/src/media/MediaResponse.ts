@@ -1,7 +1,8 @@
 // The /v1 shape of resolved media: the public fields of a MediaResolved event, nothing internal.
+import type { Media } from "@mds/shared/api/Responses"
 import type { MediaResolved } from "@mds/shared/domain/media/MediaEvent"
 
-export const toMediaResponse = (media: MediaResolved) => ({
+export const toMediaResponse = (media: MediaResolved): Media => ({
   id: media.mediaId,
   platform: media.platform,
   type: media.type,

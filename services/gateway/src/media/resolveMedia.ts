@@ -1,4 +1,5 @@
 // POST /v1/media/resolve: classify and vet the URL, answer from the resolve cache, else ask an extractor over NATS.
+import { ResolveRequest as ResolveBodySchema } from "@mds/shared/api/Requests"
 import { RESOLVE_RPC_SUBJECT } from "@mds/shared/eventstore/Subjects"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { MediaUnavailable, UnsupportedPlatform, UrlNotAllowed } from "@mds/shared/domain/DomainErrors"
@@ -10,11 +11,12 @@ import { MediaReadModel } from "@mds/shared/readmodel/MediaReadModel"
 import { errors } from "@nats-io/transport-node"
 import { Clock, Effect, Option, Result, Schema } from "effect"
 import { ExtractionFailed, ExtractionTimeout, ServiceUnavailable } from "../http/GatewayErrors.ts"
-import { decodeBody, HttpUrlString, parseHttpUrl } from "../http/RequestBody.ts"
+import { decodeBody, parseHttpUrl } from "../http/RequestBody.ts"
 import { json, type RouteInput } from "../http/Route.ts"
 import { toMediaResponse } from "./MediaResponse.ts"
 
-const ResolveBody = Schema.Struct({ url: HttpUrlString })
+// The same schema the OpenAPI document describes.
+const ResolveBody = ResolveBodySchema
 
 /** yt-dlp on a slow site can take a while; the extractor enforces its own, shorter, limit and reports it. */
 const RESOLVE_RPC_TIMEOUT_MS = 120_000

@@ -1,0 +1,181 @@
+// The served OpenAPI document: valid OpenAPI 3.1 (checked by a real validator), complete, and true of real responses.
+import { apiErrorCodes, errorCatalogue } from "@mds/shared/api/ErrorCodes"
+import { ExtractorCatalogPublished } from "@mds/shared/domain/platform/CatalogEvent"
+import { EventStore } from "@mds/shared/eventstore/EventStore"
+import { EXTRACTOR_CATALOG_SUBJECT } from "@mds/shared/eventstore/Subjects"
+import { Validator } from "@seriousme/openapi-schema-validator"
+import { Effect } from "effect"
+import type { LightMyRequestResponse } from "fastify"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type OpenApiConformance, openApiConformance } from "../../../test/support/OpenApiConformance.ts"
+import { openApiPath } from "../src/http/api/OpenApiDocument.ts"
+import { v1Routes } from "../src/http/v1Routes.ts"
+import { type Harness, startHarness } from "./GatewayHarness.ts"
+
+let h: Harness
+let key: string
+let document: Record<string, any>
+let conformance: OpenApiConformance
+
+beforeAll(async () => {
+  h = await startHarness()
+  key = (await h.provisionKey()).key
+  const response = await h.gateway.app.inject({ method: "GET", url: "/v1/openapi.json" })
+  expect(response.statusCode).toBe(200)
+  expect(response.headers["content-type"]).toMatch(/^application\/json/)
+  document = response.json()
+  conformance = openApiConformance(document)
+})
+afterAll(async () => {
+  await h?.close()
+})
+
+const METHODS = ["get", "post", "put", "patch", "delete"]
+
+const documentedOperations = () =>
+  Object.entries(document.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
+    Object.keys(item).filter((key) => METHODS.includes(key)).map((method) => `${method.toUpperCase()} ${path}`)
+  )
+
+const conforms = (method: string, path: string, response: LightMyRequestResponse) =>
+  expect(conformance.problems({ method, path, status: response.statusCode, body: response.json() })).toEqual([])
+
+describe("GET /v1/openapi.json", () => {
+  it("is a valid OpenAPI 3.1 document", async () => {
+    const validator = new Validator()
+    const result = await validator.validate(document)
+    expect(result.errors ?? []).toEqual([])
+    expect(result.valid).toBe(true)
+    expect(validator.version).toBe("3.1")
+  })
+
+  it("documents exactly the /v1 routes the gateway serves", () => {
+    const served = v1Routes.filter((route) => route.path.startsWith("/v1/")).map((route) =>
+      `${route.method} ${openApiPath(route.path)}`
+    )
+    expect(documentedOperations().sort()).toEqual(served.sort())
+  })
+
+  it("names every error code with its status, and each operation's error responses carry only codes of that status", () => {
+    expect(document.components.schemas.ErrorCode.enum).toEqual(apiErrorCodes)
+    const described: string = document.info.description
+    for (const code of apiErrorCodes) expect(described).toContain(`| ${errorCatalogue[code].status} | \`${code}\` |`)
+    for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, any>>)) {
+      for (const [method, operation] of Object.entries(item)) {
+        for (const [status, response] of Object.entries(operation.responses as Record<string, any>)) {
+          const codeSchema = response.content?.["application/json"]?.schema?.properties?.error?.properties?.code
+          if (codeSchema === undefined) continue
+          const codes: ReadonlyArray<string> = codeSchema.enum ?? codeSchema.anyOf.flatMap((branch: any) => branch.enum)
+          expect(codes.length, `${method} ${path} ${status}`).toBeGreaterThan(0)
+          for (const code of codes) {
+            expect(errorCatalogue[code as keyof typeof errorCatalogue]?.status, `${method} ${path} ${code}`).toBe(Number(status))
+          }
+        }
+      }
+    }
+  })
+
+  it("marks keyed operations as secured and names the scope", () => {
+    const resolve = document.paths["/v1/media/resolve"].post
+    expect(resolve.security).toEqual([{ ApiKey: [] }, { Bearer: [] }])
+    expect(resolve["x-required-scope"]).toBe("media:resolve")
+    expect(document.paths["/v1/health"].get.security).toEqual([])
+    expect(document.components.securitySchemes.ApiKey).toMatchObject({ type: "apiKey", in: "header", name: "X-API-Key" })
+  })
+})
+
+describe("real responses conform to the document", () => {
+  const headers = () => ({ "content-type": "application/json", "x-api-key": key })
+
+  it("health, platforms, resolve, download and job", async () => {
+    conforms("GET", "/v1/health", await h.gateway.app.inject({ method: "GET", url: "/v1/health" }))
+    conforms("GET", "/v1/platforms", await h.gateway.app.inject({ method: "GET", url: "/v1/platforms", headers: headers() }))
+    await h.gateway.run(Effect.gen(function*() {
+      const store = yield* EventStore
+      yield* store.append(
+        ExtractorCatalogPublished,
+        EXTRACTOR_CATALOG_SUBJECT,
+        { _tag: "ExtractorCatalogPublished", v: 1, ytDlpVersion: "2026.10.26", extractors: ["Vimeo"], at: Date.now() },
+        { msgId: "openapi-catalog" }
+      )
+    }))
+    const platforms = await h.gateway.app.inject({ method: "GET", url: "/v1/platforms", headers: headers() })
+    expect(platforms.statusCode).toBe(200)
+    conforms("GET", "/v1/platforms", platforms)
+
+    const resolved = await h.gateway.app.inject({
+      method: "POST",
+      url: "/v1/media/resolve",
+      headers: headers(),
+      payload: { url: "https://vimeo.com/76979871" }
+    })
+    expect(resolved.statusCode).toBe(200)
+    conforms("POST", "/v1/media/resolve", resolved)
+
+    const queued = await h.gateway.app.inject({
+      method: "POST",
+      url: "/v1/media/download",
+      headers: headers(),
+      payload: { media_id: resolved.json().data.id, format: "video_best" }
+    })
+    expect(queued.statusCode).toBe(202)
+    conforms("POST", "/v1/media/download", queued)
+
+    const job = await h.gateway.app.inject({ method: "GET", url: `/v1/jobs/${queued.json().data.job_id}`, headers: headers() })
+    expect(job.statusCode).toBe(200)
+    conforms("GET", "/v1/jobs/{jobId}", job)
+  })
+
+  it("errors: authentication, validation, unknown job, unavailable media, bad link", async () => {
+    const cases: ReadonlyArray<readonly [string, string, Promise<LightMyRequestResponse>]> = [
+      ["POST", "/v1/media/resolve", h.gateway.app.inject({ method: "POST", url: "/v1/media/resolve", payload: { url: "x" } })],
+      ["POST", "/v1/media/resolve", h.gateway.app.inject({ method: "POST", url: "/v1/media/resolve", headers: headers(), payload: { url: 1 } })],
+      ["POST", "/v1/media/resolve", h.gateway.app.inject({
+        method: "POST",
+        url: "/v1/media/resolve",
+        headers: headers(),
+        payload: { url: "https://vimeo.com/private" }
+      })],
+      ["POST", "/v1/media/download", h.gateway.app.inject({
+        method: "POST",
+        url: "/v1/media/download",
+        headers: headers(),
+        payload: { media_id: null, format: "video_best" }
+      })],
+      ["POST", "/v1/media/download", h.gateway.app.inject({
+        method: "POST",
+        url: "/v1/media/download",
+        headers: { ...headers(), "content-type": "text/plain" },
+        payload: "{}"
+      })],
+      ["GET", "/v1/jobs/{jobId}", h.gateway.app.inject({ method: "GET", url: "/v1/jobs/job_nope", headers: headers() })],
+      ["GET", "/v1/files/{key}", h.gateway.app.inject({ method: "GET", url: "/v1/files/prj_x/job_x/a.mp4?expires=1&signature=x" })]
+    ]
+    const statuses = []
+    for (const [method, path, pending] of cases) {
+      const response = await pending
+      statuses.push(response.statusCode)
+      conforms(method, path, response)
+    }
+    expect(statuses).toEqual([401, 400, 422, 400, 415, 404, 403])
+  })
+})
+
+describe("GET /docs", () => {
+  it("serves the renderer's page and assets from this server, with no third-party URL", async () => {
+    const page = await h.gateway.app.inject({ method: "GET", url: "/docs" })
+    expect(page.statusCode).toBe(200)
+    expect(page.headers["content-type"]).toMatch(/^text\/html/)
+    expect(page.body).not.toMatch(/https?:\/\//)
+    const assets = [...page.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1] ?? "")
+    expect(assets).toContain("/docs/swagger-ui-bundle.js")
+    for (const asset of assets) {
+      const response = await h.gateway.app.inject({ method: "GET", url: asset })
+      expect(response.statusCode, asset).toBe(200)
+      expect(response.rawPayload.length, asset).toBeGreaterThan(0)
+    }
+    const init = await h.gateway.app.inject({ method: "GET", url: "/docs/init.js" })
+    expect(init.body).toContain("/v1/openapi.json")
+    expect((await h.gateway.app.inject({ method: "GET", url: "/docs/package.json" })).statusCode).toBe(404)
+  })
+})

@@ -1,0 +1,37 @@
+// Every /v1 error code with its HTTP status and meaning: the catalogue the error mapping, the OpenAPI document and clients share.
+
+/** Code -> status and the condition a client can rely on. Adding a code here is the only way to add one to the API. */
+export const errorCatalogue = {
+  invalid_json: { status: 400, description: "The body is not valid JSON (or is empty)." },
+  invalid_request: { status: 400, description: "The body or a parameter does not match the endpoint; the message names the field." },
+  missing_api_key: { status: 401, description: "No API key in the headers (a key in the query string is never read)." },
+  invalid_api_key: { status: 401, description: "Malformed or unknown key, non-Bearer Authorization, or two different keys." },
+  revoked_api_key: { status: 401, description: "The key was revoked." },
+  insufficient_scope: { status: 403, description: "The key lacks the route's scope (named in the message)." },
+  invalid_signature: { status: 403, description: "The download link's signature or expiry is missing or altered." },
+  not_found: { status: 404, description: "No such route, or the linked file no longer exists." },
+  job_not_found: { status: 404, description: "Job unknown, of another project, or expired." },
+  media_not_found: { status: 404, description: "Media id unknown, malformed or expired (resolve again)." },
+  method_not_allowed: { status: 405, description: "Known path, wrong method; the Allow header lists the methods." },
+  link_expired: { status: 410, description: "The download link is past its expiry." },
+  payload_too_large: { status: 413, description: "The body is larger than 16 KiB." },
+  unsupported_media_type: { status: 415, description: "A POST whose Content-Type is not application/json." },
+  unsupported_platform: { status: 422, description: "Not a supported platform, a shortened link, or YouTube." },
+  url_not_allowed: { status: 422, description: "The URL targets a private, loopback or reserved address (or carries credentials)." },
+  media_unavailable: { status: 422, description: "The media is private, removed, geo-blocked or login-only." },
+  format_unavailable: { status: 422, description: "The format is not one of the media's formats, or not a valid format id." },
+  concurrency_limit_exceeded: { status: 429, description: "The project already has the maximum number of jobs queued or processing." },
+  internal_error: { status: 500, description: "An unexpected failure; report the request_id." },
+  extraction_failed: { status: 502, description: "The extractor could not read the media page." },
+  service_unavailable: {
+    status: 503,
+    description: "A dependency (NATS, the extractor fleet, the platform catalog) is unavailable; retry with backoff."
+  },
+  extraction_timeout: { status: 504, description: "Resolving the media took too long." }
+} as const satisfies Record<string, { readonly status: number; readonly description: string }>
+
+export type ApiErrorCode = keyof typeof errorCatalogue
+
+export const apiErrorCodes = Object.keys(errorCatalogue) as ReadonlyArray<ApiErrorCode>
+
+export const statusOf = (code: ApiErrorCode): number => errorCatalogue[code].status

@@ -1,0 +1,95 @@
+// The /v1 response bodies: the gateway builds its answers as these types and the OpenAPI document is generated from them.
+import { Schema } from "effect"
+import { apiErrorCodes } from "./ErrorCodes.ts"
+
+const IsoDateTime = Schema.String.annotate({ format: "date-time", description: "ISO 8601 UTC with milliseconds." })
+
+export const Health = Schema.Struct({
+  status: Schema.Literals(["ok", "degraded"]),
+  version: Schema.Literal("v1")
+}).annotate({ identifier: "Health" })
+export type Health = typeof Health.Type
+
+export const Capability = Schema.Literals(["video", "audio", "image", "metadata"])
+
+export const Platform = Schema.Struct({
+  id: Schema.String.annotate({ description: "Platform id, as in the platform field of media and jobs." }),
+  name: Schema.String,
+  capabilities: Schema.Array(Capability),
+  source: Schema.String.annotate({ description: "Provenance of the extractor; currently always yt-dlp." })
+}).annotate({ identifier: "Platform" })
+export type Platform = typeof Platform.Type
+
+export const MediaFormat = Schema.Struct({
+  id: Schema.String.annotate({ description: "Format id to send to POST /media/download." }),
+  type: Schema.Literals(["video", "audio"]),
+  quality: Schema.String,
+  container: Schema.String
+}).annotate({ identifier: "MediaFormat" })
+
+export const Media = Schema.Struct({
+  id: Schema.String.annotate({ description: "med_ + 24 characters; valid for the media lifetime." }),
+  platform: Schema.String,
+  type: Schema.Literals(["video", "audio", "image"]),
+  title: Schema.String,
+  thumbnail: Schema.String.annotate({ description: "A URL, or an empty string when there is none." }),
+  duration: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)).annotate({ description: "Whole seconds; 0 when unknown." }),
+  author: Schema.Struct({ name: Schema.String, username: Schema.String }),
+  formats: Schema.Array(MediaFormat)
+}).annotate({ identifier: "Media" })
+export type Media = typeof Media.Type
+
+export const JobAccepted = Schema.Struct({
+  job_id: Schema.String,
+  status: Schema.Literal("queued")
+}).annotate({ identifier: "JobAccepted" })
+export type JobAccepted = typeof JobAccepted.Type
+
+export const JobStatus = Schema.Literals(["queued", "processing", "completed", "failed"])
+export type JobStatus = typeof JobStatus.Type
+
+export const JobResult = Schema.Struct({
+  download_url: Schema.String.annotate({ description: "Signed link; no API key needed." }),
+  filename: Schema.String,
+  mime_type: Schema.String,
+  size_bytes: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+  expires_at: IsoDateTime
+}).annotate({ identifier: "JobResult" })
+
+export const JobError = Schema.Struct({
+  code: Schema.String,
+  message: Schema.String
+}).annotate({ identifier: "JobError" })
+
+export const Job = Schema.Struct({
+  id: Schema.String,
+  status: JobStatus,
+  progress: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 100 })).annotate({
+    description: "Integer percent; never decreases; 100 when completed."
+  }),
+  platform: Schema.String,
+  requested_format: Schema.String,
+  created_at: IsoDateTime,
+  started_at: Schema.optionalKey(IsoDateTime),
+  completed_at: Schema.optionalKey(IsoDateTime),
+  result: Schema.optionalKey(JobResult),
+  error: Schema.optionalKey(JobError)
+}).annotate({ identifier: "Job" })
+export type Job = typeof Job.Type
+
+export const ErrorCode = Schema.Literals(apiErrorCodes).annotate({ identifier: "ErrorCode" })
+
+/** The error envelope; `codes` narrows the code to those one response can carry. */
+export const errorEnvelope = (codes: ReadonlyArray<string> = apiErrorCodes) =>
+  Schema.Struct({
+    error: Schema.Struct({
+      code: codes === apiErrorCodes ? ErrorCode : Schema.Literals(codes),
+      message: Schema.String.annotate({ description: "For humans; may change." }),
+      request_id: Schema.String.check(Schema.isPattern(/^req_[0-9a-f]{24}$/u)).annotate({
+        description: "Equals the X-Request-Id response header."
+      })
+    })
+  })
+
+/** Every success body wraps its payload in data. */
+export const envelope = <S extends Schema.Top>(data: S) => Schema.Struct({ data })
