@@ -58,7 +58,10 @@ export const JobResult = Schema.Struct({
 
 export const JobError = Schema.Struct({
   code: Schema.String,
-  message: Schema.String
+  message: Schema.String,
+  retryable: Schema.optionalKey(Schema.Boolean).annotate({
+    description: "Whether queueing the same download again may succeed (false for removed, private, too long or too large media)."
+  })
 }).annotate({ identifier: "JobError" })
 
 export const Job = Schema.Struct({
@@ -87,6 +90,12 @@ export const errorEnvelope = (codes: ReadonlyArray<string> = apiErrorCodes) =>
       message: Schema.String.annotate({ description: "For humans; may change." }),
       request_id: Schema.String.check(Schema.isPattern(/^req_[0-9a-f]{24}$/u)).annotate({
         description: "Equals the X-Request-Id response header."
+      }),
+      retryable: Schema.optionalKey(Schema.Boolean).annotate({
+        description: "Whether the same request may succeed later (limits, unavailable dependencies)."
+      }),
+      retry_after: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))).annotate({
+        description: "Seconds to wait before retrying, when known (equals the Retry-After header)."
       })
     })
   })

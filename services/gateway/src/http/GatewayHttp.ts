@@ -1,5 +1,6 @@
 // The fastify server: runs each /v1 route's Effect on the shared runtime and writes every failure as the error envelope.
 import { randomBytes } from "node:crypto"
+import { retryHints } from "@mds/shared/api/RetryableErrors"
 import { maskSecrets } from "@mds/shared/keys/maskSecrets"
 import { Cause, Effect, Exit, type ManagedRuntime, Option } from "effect"
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify"
@@ -72,7 +73,9 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
       .headers(error.headers ?? {})
       .header("content-type", "application/json; charset=utf-8")
       // Messages may echo client input (a path, a job id): a key pasted there must not come back verbatim.
-      .send({ error: { code: error.code, message: maskSecrets(error.message), request_id: request.id } })
+      .send({
+        error: { code: error.code, message: maskSecrets(error.message), request_id: request.id, ...retryHints(error.code, error.headers) }
+      })
 
   const sendReply = (reply: FastifyReply, result: RouteReply) => {
     switch (result._tag) {

@@ -33,7 +33,7 @@ export const toJobResponse = (view: JobView, downloadUrl: string | null): ApiJob
       }
       : {}),
     ...(status === "failed" && view.error !== null
-      ? { error: { code: view.error.code, message: view.error.message } }
+      ? { error: { code: view.error.code, message: view.error.message, retryable: view.error.retryable } }
       : {})
   }
 }

@@ -66,7 +66,7 @@ describe("toJobResponse", () => {
     expect(api).not.toHaveProperty("error")
   })
 
-  it("a failed job: error with code and message only (no retryable flag, no request_id)", () => {
+  it("a failed job: error with code, message and whether queueing it again may help (no request_id)", () => {
     const failed: JobView = {
       ...queued,
       status: "failed",
@@ -75,7 +75,7 @@ describe("toJobResponse", () => {
     }
     const api = toJobResponse(failed, null)
     expect(api.status).toBe("failed")
-    expect(api.error).toEqual({ code: "media_unavailable", message: "This video is private." })
+    expect(api.error).toEqual({ code: "media_unavailable", message: "This video is private.", retryable: false })
     expect(api).not.toHaveProperty("result")
   })
 })

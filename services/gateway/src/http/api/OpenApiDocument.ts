@@ -6,7 +6,7 @@ import { type Operation, v1Operations } from "./V1Operations.ts"
 
 type Json = Record<string, unknown>
 
-const KEY_ERRORS: ReadonlyArray<ApiErrorCode> = ["missing_api_key", "invalid_api_key", "revoked_api_key"]
+const KEY_ERRORS: ReadonlyArray<ApiErrorCode> = ["missing_api_key", "invalid_api_key", "revoked_api_key", "rate_limit_exceeded"]
 const BODY_ERRORS: ReadonlyArray<ApiErrorCode> = ["invalid_json", "payload_too_large", "unsupported_media_type"]
 
 /** Every code an operation can answer with: its own plus those of its access, its method and every route. */

@@ -130,7 +130,7 @@ export const v1Operations: ReadonlyArray<Operation> = [
     access: keyed(null),
     parameters: [{ name: "jobId", in: "path", required: true, description: "job_id from POST /media/download.", schema: Schema.String }],
     success: { status: 200, description: "The job.", data: Job },
-    errors: ["job_not_found", "service_unavailable"]
+    errors: ["job_not_found", "polling_too_fast", "service_unavailable"]
   },
   {
     method: "GET",
