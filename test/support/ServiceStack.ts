@@ -26,6 +26,13 @@ export interface ServiceStack {
   }): Promise<{ readonly projectId: string; readonly key: string }>
   stopService(name: ServiceName, signal?: NodeJS.Signals): Promise<void>
   startService(name: ServiceName): Promise<void>
+  /** The processes' labels: "gateway" or "gateway#i", "aggregator", "extractor" or "extractor#i". */
+  readonly labels: ReadonlyArray<string>
+  /** Stops one process (e.g. kill -9 of one extractor) and waits until it is gone. */
+  stopProcess(label: string, signal?: NodeJS.Signals): Promise<void>
+  startProcess(label: string): Promise<void>
+  /** Whether the labelled process is running now. */
+  isRunning(label: string): boolean
   /** Recent output of every service, to put in failure messages. */
   logs(): string
   close(): Promise<void>
@@ -150,8 +157,11 @@ const defaultYtDlpPath = () => process.env["YT_DLP_PATH"] ?? join(REPO_ROOT, ".t
 export const startServiceStack = async (options?: {
   readonly env?: Readonly<Record<string, string>>
   readonly gateways?: number
+  /** Extractor processes; each gets WORKER_ID = its label, so JobStarted.workerId names the process. */
+  readonly extractors?: number
 }): Promise<ServiceStack> => {
   const gatewayCount = options?.gateways ?? 1
+  const extractorCount = options?.extractors ?? 1
   const nats = await startNatsServer()
   const dataDir = await mkdtemp(join(tmpdir(), "mds-e2e-"))
   const ports = await Promise.all(Array.from({ length: gatewayCount }, () => freePort()))
@@ -185,7 +195,8 @@ export const startServiceStack = async (options?: {
     [...services.values()].map((s) => `----- ${s.label} (last ${s.lines.length} lines)\n${s.lines.join("\n")}`).join("\n")
 
   const gatewayLabels = ports.map((_, i) => (gatewayCount === 1 ? "gateway" : `gateway#${i}`))
-  const labelsOf = (name: ServiceName) => (name === "gateway" ? gatewayLabels : [name])
+  const extractorLabels = Array.from({ length: extractorCount }, (_, i) => (extractorCount === 1 ? "extractor" : `extractor#${i}`))
+  const labelsOf = (name: ServiceName) => (name === "gateway" ? gatewayLabels : name === "extractor" ? extractorLabels : [name])
 
   const startOne = async (label: string) => {
     const service = serviceFor(label)
@@ -193,9 +204,12 @@ export const startServiceStack = async (options?: {
     const running = service.child
     if (running !== null && running.exitCode === null && running.signalCode === null) return waitForReady(service, logs)
     const index = gatewayLabels.indexOf(label)
+    const isExtractor = extractorLabels.includes(label)
     // Every gateway gets its own port; download links all point at the first one, which shares the artifact dir.
-    const serviceEnv = index >= 0 ? { ...env, PORT: String(ports[index]) } : env
-    const name = index >= 0 ? "gateway" : label
+    const serviceEnv = index >= 0
+      ? { ...env, PORT: String(ports[index]) }
+      : isExtractor && extractorCount > 1 ? { ...env, WORKER_ID: label } : env
+    const name = index >= 0 ? "gateway" : isExtractor ? "extractor" : label
     spawnService(service, join("services", name, "src", "main.ts"), serviceEnv)
     await waitForReady(service, logs)
     if (index >= 0) await waitForHealth(gatewayUrls[index] ?? "", logs)
@@ -217,7 +231,7 @@ export const startServiceStack = async (options?: {
   try {
     // The first gateway creates the streams alone; the rest then start side by side.
     await startOne(gatewayLabels[0] ?? "gateway")
-    await Promise.all([...gatewayLabels.slice(1).map(startOne), startOne("aggregator"), startOne("extractor")])
+    await Promise.all([...gatewayLabels.slice(1).map(startOne), startOne("aggregator"), ...extractorLabels.map(startOne)])
   } catch (error) {
     await close()
     throw error
@@ -233,8 +247,21 @@ export const startServiceStack = async (options?: {
     return { projectId, key }
   }
 
+  const knownLabel = (label: string) => {
+    if (![...gatewayLabels, "aggregator", ...extractorLabels].includes(label)) throw new Error(`no process labelled ${label}`)
+    return label
+  }
+  const isRunning = (label: string) => {
+    const child = services.get(knownLabel(label))?.child ?? null
+    return child !== null && child.exitCode === null && child.signalCode === null
+  }
+
   return {
     baseUrl: gatewayUrls[0] ?? "",
+    labels: [...gatewayLabels, "aggregator", ...extractorLabels],
+    stopProcess: (label, signal = "SIGTERM") => stopChild(services.get(knownLabel(label))?.child ?? null, signal),
+    startProcess: (label) => startOne(knownLabel(label)),
+    isRunning,
     gatewayUrls,
     nats,
     dataDir,

@@ -1,4 +1,5 @@
 // Runs one queued download: start the job, fetch the media with progress, store the file, complete or fail, free the slot.
+import { randomBytes } from "node:crypto"
 import { mkdir, rm } from "node:fs/promises"
 import { extname, join } from "node:path"
 import { Context, Effect, Layer, Option, Schedule } from "effect"
@@ -116,12 +117,17 @@ export class DownloadJob extends Context.Service<DownloadJob, {
         return yield* finish(command, "failed")
       })
 
-      const workDirOf = (command: DownloadMedia) => join(config.workRoot, command.jobId)
+      /**
+       * One directory per run: a job handed to a second worker while the first still runs (a long NATS outage
+       * stops heartbeats) must not share files with it. DATA_DIR may be shared by several extractors.
+       */
+      const workDirOf = (command: DownloadMedia, delivery: Delivery) =>
+        join(config.workRoot, `${command.jobId}-${delivery.deliveryCount}-${randomBytes(4).toString("hex")}`)
 
       const attempt = Effect.fn("DownloadJob.attempt")(function*(command: DownloadMedia, delivery: Delivery) {
         // A job whose every allowed run ended without a verdict (its worker was killed, or lost NATS) is given up on.
         if (delivery.deliveryCount > config.workMaxAttempts) {
-          yield* Effect.promise(() => rm(workDirOf(command), { recursive: true, force: true }))
+          // The dead runs' directories are removed by StaleWorkDirs when an extractor starts.
           return yield* fail(command, jobFailure(
             "attempts_exhausted",
             `The job was started ${config.workMaxAttempts} times and never finished (its worker stopped each time); it is not retried again.`
@@ -143,8 +149,8 @@ export class DownloadJob extends Context.Service<DownloadJob, {
         yield* Effect.logInfo("job started", { attempt: started.state.attempt })
         yield* Effect.sync(delivery.working).pipe(Effect.repeat(Schedule.spaced(heartbeatMs)), Effect.forkScoped)
 
-        const workDir = workDirOf(command)
-        const outcome = yield* Effect.promise(() => rm(workDir, { recursive: true, force: true }).then(() => mkdir(workDir, { recursive: true }))).pipe(
+        const workDir = workDirOf(command, delivery)
+        const outcome = yield* Effect.promise(() => mkdir(workDir, { recursive: true })).pipe(
           Effect.andThen(download(command, workDir)),
           Effect.flatMap(({ file, kind }) => store_(command, file, kind)),
           Effect.result,

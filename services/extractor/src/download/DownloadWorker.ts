@@ -1,7 +1,7 @@
 // The durable pull consumer "extractor" on the work queue: takes DownloadMedia commands, WORKER_CONCURRENCY at a time.
-import { AckPolicy, type JsMsg } from "@nats-io/jetstream"
+import { AckPolicy, type Consumer, type JsMsg } from "@nats-io/jetstream"
 import { nanos } from "@nats-io/transport-node"
-import { Effect, Layer, Schedule, Schema, Stream } from "effect"
+import { Effect, Layer, Schema, Semaphore } from "effect"
 import { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
 import { EventStoreError } from "@mds/shared/eventstore/EventStore"
 import { DOWNLOAD_WORK_SUBJECT, WORK_STREAM } from "@mds/shared/eventstore/Subjects"
@@ -11,6 +11,8 @@ import { DownloadJob } from "./DownloadJob.ts"
 
 export const DOWNLOAD_CONSUMER = "extractor"
 const RETRY_DELAY_MS = 5_000
+/** How long one pull waits for work before it is renewed. */
+const PULL_EXPIRES_MS = 30_000
 
 const decodeCommand = Schema.decodeUnknownEffect(Schema.fromJsonString(DownloadMedia))
 
@@ -42,18 +44,26 @@ export const ensureDownloadConsumer = Effect.gen(function*() {
   })
 })
 
+/**
+ * A message is pulled only when a slot is free: a prefetched message would wait without heartbeats, be handed to
+ * another worker after the ack wait, and then run twice. Jobs run in the layer's scope, not the pull loop's, so a
+ * broken pull (NATS restarting) never interrupts them; on shutdown they are interrupted and handed back (nak).
+ */
 export const DownloadWorker = Layer.effectDiscard(Effect.gen(function*() {
   const { js } = yield* NatsClient
   const job = yield* DownloadJob
   const { workerConcurrency } = yield* ExtractorConfig
   yield* ensureDownloadConsumer
+  const slots = yield* Semaphore.make(workerConcurrency)
+  const scope = yield* Effect.scope
 
   const handle = (m: JsMsg) =>
     decodeCommand(m.string()).pipe(
       Effect.matchEffect({
         onFailure: (error) =>
           Effect.logError("undecodable work message; terminated", { seq: m.seq, message: error.message }).pipe(
-            Effect.andThen(Effect.sync(() => m.term("undecodable DownloadMedia")))
+            // No reason argument: nats-server 2.9 does not understand "+TERM <reason>" and would redeliver forever.
+            Effect.andThen(Effect.sync(() => m.term()))
           ),
         onSuccess: (command) =>
           job.run(command, { deliveryCount: m.info.deliveryCount, working: () => m.working() }).pipe(
@@ -67,31 +77,39 @@ export const DownloadWorker = Layer.effectDiscard(Effect.gen(function*() {
               )
             )
           )
-      })
+      }),
+      Effect.ensuring(Semaphore.release(slots, 1))
     )
 
-  // consume() ends when the server or connection drops the pull; it is simply started again.
-  const consumeOnce = Effect.gen(function*() {
-    const consumer = yield* Effect.tryPromise({
+  let consumer: Consumer | null = null
+  const pullOne = Effect.gen(function*() {
+    const current = consumer ?? (yield* Effect.tryPromise({
       try: () => js.consumers.get(WORK_STREAM.name, DOWNLOAD_CONSUMER),
       catch: consumerError("get download consumer")
-    })
-    const messages = yield* Effect.acquireRelease(
-      Effect.tryPromise({
-        try: () => consumer.consume({ max_messages: workerConcurrency }),
-        catch: consumerError("consume downloads")
-      }),
-      (iterator) => Effect.promise(() => iterator.close().then(() => undefined, () => undefined))
-    )
-    yield* Stream.fromAsyncIterable(messages, consumerError("download messages")).pipe(
-      Stream.mapEffect(handle, { concurrency: workerConcurrency, unordered: true }),
-      Stream.runDrain
-    )
-  }).pipe(Effect.scoped)
+    }))
+    consumer = current
+    return yield* Effect.tryPromise({
+      try: async () => {
+        const received: Array<JsMsg> = []
+        for await (const m of await current.fetch({ max_messages: 1, expires: PULL_EXPIRES_MS })) received.push(m)
+        return received
+      },
+      catch: consumerError("fetch download")
+    }).pipe(Effect.tapError(() => Effect.sync(() => (consumer = null))))
+  })
 
-  yield* consumeOnce.pipe(
-    Effect.catchCause((cause) => Effect.logWarning("download consumer stopped; restarting", cause)),
-    Effect.repeat(Schedule.spaced(1000)),
+  const takeWork = Effect.gen(function*() {
+    yield* Semaphore.take(slots, 1)
+    const received = yield* pullOne.pipe(Effect.onError(() => Semaphore.release(slots, 1)))
+    if (received.length === 0) return yield* Semaphore.release(slots, 1)
+    for (const m of received) yield* Effect.forkIn(handle(m), scope)
+  })
+
+  yield* takeWork.pipe(
+    Effect.catchCause((cause) =>
+      Effect.logWarning("pulling work failed; retrying", cause).pipe(Effect.andThen(Effect.sleep("1 second")))
+    ),
+    Effect.forever,
     Effect.forkScoped
   )
   yield* Effect.logInfo("download worker consuming", { consumer: DOWNLOAD_CONSUMER, concurrency: workerConcurrency })

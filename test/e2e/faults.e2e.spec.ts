@@ -1,0 +1,161 @@
+// Faults against real processes: extractors killed mid-download, a job that kills every worker, NATS and the aggregator
+// restarted under load. After each: every job ends completed or failed, no slot stays taken, the read model equals a replay.
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { JobEvent } from "@mds/shared/domain/job/JobEvent"
+import { type MediaServer, startMediaServer } from "../support/MediaServer.ts"
+import { startServiceStack, type ServiceStack } from "../support/ServiceStack.ts"
+import { connectInspector, finishedEvent, type StackInspector, type StoredJobEvent } from "../support/StackInspector.ts"
+import { apiFor, describeResponse } from "./ApiClient.ts"
+
+const ACK_WAIT_S = 4
+const MAX_ATTEMPTS = 3
+
+let media: MediaServer
+let stack: ServiceStack
+let inspector: StackInspector
+
+beforeAll(async () => {
+  // 256 KiB/s: the 2.6 MB slow clip takes about ten seconds, long enough to kill a worker in the middle of it.
+  media = await startMediaServer({ throttleBytesPerSecond: 256 * 1024 })
+  stack = await startServiceStack({
+    extractors: 2,
+    env: {
+      EGRESS_ALLOW: media.hostPort,
+      WORK_ACK_WAIT_SECONDS: String(ACK_WAIT_S),
+      WORK_MAX_ATTEMPTS: String(MAX_ATTEMPTS),
+      WORKER_CONCURRENCY: "2"
+    }
+  })
+  inspector = await connectInspector(stack.nats.url)
+})
+
+afterAll(async () => {
+  await inspector?.close()
+  await stack?.close()
+  await media?.close()
+})
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+const waitFor = async <A>(read: () => Promise<A>, done: (a: A) => boolean, what: string, timeoutMs = 60_000): Promise<A> => {
+  const deadline = Date.now() + timeoutMs
+  let last: A | undefined
+  let failure: unknown = null
+  while (Date.now() < deadline) {
+    // Reads fail while NATS restarts; they are simply tried again.
+    try {
+      last = await read()
+      if (done(last)) return last
+    } catch (error) {
+      failure = error
+    }
+    await sleep(250)
+  }
+  throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last)?.slice(0, 2000)} ${String(failure)}\n${stack.logs()}`)
+}
+
+const starts = (events: ReadonlyArray<StoredJobEvent>) =>
+  events.flatMap((s) => (s.event._tag === "JobStarted" ? [s.event] : []))
+
+const queueSlow = async (key: string) => {
+  const queued = await apiFor(stack.baseUrl, key).download({ url: media.urls.slow, format: "video_best" })
+  expect(queued.status, `${describeResponse(queued)}\n${stack.logs()}`).toBe(202)
+  return queued.body.data.job_id as string
+}
+
+const untilFinished = (projectId: string, jobId: string, timeoutMs = 120_000) =>
+  waitFor(() => inspector.jobEvents(projectId, jobId), (events) => finishedEvent(events) !== undefined, `job ${jobId} to finish`, timeoutMs)
+
+/** The verdict after every fault: jobs ended (completed or failed), no slot held, read model = replay, API agrees. */
+const expectSettled = async (key: string, projectId: string, jobIds: ReadonlyArray<string>) => {
+  const ends: Array<JobEvent> = []
+  for (const jobId of jobIds) {
+    const end = finishedEvent(await untilFinished(projectId, jobId))
+    expect(end?._tag, `job ${jobId}`).toMatch(/^Job(Completed|Failed)$/)
+    if (end !== undefined) ends.push(end)
+  }
+  expect(await waitFor(() => inspector.heldSlots(projectId), (held) => held.length === 0, "the project's slots to be free")).toEqual([])
+  const mismatches = await waitFor(() => inspector.replayMismatches(projectId), (found) => found.length === 0, "read model = replay", 30_000)
+  expect(mismatches).toEqual([])
+  const api = apiFor(stack.baseUrl, key)
+  for (const [i, jobId] of jobIds.entries()) {
+    const seen = await api.job(jobId)
+    expect(seen.status, describeResponse(seen)).toBe(200)
+    expect(seen.body.data.status).toBe(ends[i]?._tag === "JobCompleted" ? "completed" : "failed")
+  }
+  return ends
+}
+
+describe("fault tolerance", () => {
+  it("an extractor killed (-9) mid-download: the other takes the job over after the ack wait and it completes", async () => {
+    const { key, projectId } = await stack.provisionKey()
+    const jobId = await queueSlow(key)
+    const running = await waitFor(
+      () => inspector.jobEvents(projectId, jobId),
+      (events) => events.some((s) => s.event._tag === "JobProgressed" && s.event.percent > 0),
+      "the download to be under way"
+    )
+    const victim = starts(running)[0]?.workerId ?? ""
+    expect(stack.labels).toContain(victim)
+    await stack.stopProcess(victim, "SIGKILL")
+
+    const events = await untilFinished(projectId, jobId)
+    await stack.startProcess(victim)
+    const [end] = await expectSettled(key, projectId, [jobId])
+    expect(end?._tag, JSON.stringify(events.map((s) => s.event))).toBe("JobCompleted")
+    const attempts = starts(events)
+    expect(attempts.map((s) => s.attempt)).toEqual([1, 2])
+    expect(attempts[1]?.workerId).not.toBe(victim)
+  })
+
+  it(`a job that kills every worker it reaches fails after ${MAX_ATTEMPTS} attempts with attempts_exhausted`, async () => {
+    const { key, projectId } = await stack.provisionKey()
+    const jobId = await queueSlow(key)
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      const events = await waitFor(
+        () => inspector.jobEvents(projectId, jobId),
+        (found) => starts(found).some((s) => s.attempt === attempt),
+        `attempt ${attempt} to start`,
+        90_000
+      )
+      const victim = starts(events).find((s) => s.attempt === attempt)?.workerId ?? ""
+      await stack.stopProcess(victim, "SIGKILL")
+      await stack.startProcess(victim)
+    }
+    const [end] = await expectSettled(key, projectId, [jobId])
+    expect(end?._tag === "JobFailed" && end.error).toMatchObject({ code: "attempts_exhausted", retryable: false })
+    expect(starts(await inspector.jobEvents(projectId, jobId))).toHaveLength(MAX_ATTEMPTS)
+  })
+
+  it("nats-server restarts while jobs are queued and running: every job ends and nothing is lost", async () => {
+    const projects = await Promise.all([stack.provisionKey(), stack.provisionKey(), stack.provisionKey()])
+    const jobs = await Promise.all(projects.map(async (p) => ({ ...p, jobIds: [await queueSlow(p.key), await queueSlow(p.key)] })))
+    const all = jobs.flatMap((p) => p.jobIds.map((jobId) => ({ projectId: p.projectId, jobId })))
+    // Four run (two extractors, two each); two wait in the work queue.
+    await waitFor(
+      async () => (await Promise.all(all.map((j) => inspector.jobEvents(j.projectId, j.jobId)))).filter((e) => starts(e).length > 0).length,
+      (running) => running >= 2,
+      "jobs to be running"
+    )
+    await stack.nats.stop()
+    await sleep(2_000)
+    await stack.nats.start()
+
+    const ends = (await Promise.all(jobs.map((p) => expectSettled(p.key, p.projectId, p.jobIds)))).flat()
+    expect(ends).toHaveLength(6)
+    // The outage costs at most a restart of the runs it interrupted: the jobs complete.
+    const failures = ends.flatMap((e) => (e._tag === "JobFailed" ? [e.error] : []))
+    expect(failures.filter((error) => error.code !== "attempts_exhausted"), JSON.stringify(failures)).toEqual([])
+  })
+
+  it("the aggregator killed (-9) while jobs progress: the read model catches up and equals a replay", async () => {
+    const { key, projectId } = await stack.provisionKey()
+    const jobIds = [await queueSlow(key), await queueSlow(key)]
+    await waitFor(() => inspector.jobEvents(projectId, jobIds[0] ?? ""), (events) => starts(events).length > 0, "a job to start")
+    await stack.stopProcess("aggregator", "SIGKILL")
+    await sleep(3_000)
+    await stack.startProcess("aggregator")
+    const ends = await expectSettled(key, projectId, jobIds)
+    expect(ends.map((e) => e._tag)).toEqual(["JobCompleted", "JobCompleted"])
+  })
+})
