@@ -6,6 +6,7 @@
 MDS_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 MDS_NODE_VERSION="24.21.0"
 MDS_YT_DLP_VERSION="2026.10.26"
+MDS_SCHEMATHESIS_VERSION="4.32.5"
 MDS_TOOLS="$MDS_ROOT/.tools"
 
 mds_log() {
@@ -107,6 +108,23 @@ mds_ensure_yt_dlp() {
   fi
   mds_log "installing yt-dlp==$MDS_YT_DLP_VERSION"
   mds_run "$venv/bin/pip" install --quiet --disable-pip-version-check "yt-dlp==$MDS_YT_DLP_VERSION"
+}
+
+# The API fuzzer of the test suite (test/e2e/fuzz.e2e.spec.ts), in its own venv; only `npm test` asks for it.
+mds_ensure_schemathesis() {
+  local venv="$MDS_TOOLS/schemathesis-venv"
+  if [ -x "$venv/bin/schemathesis" ] && compgen -G "$venv/lib/python3*/site-packages/schemathesis-$MDS_SCHEMATHESIS_VERSION.dist-info" >/dev/null; then
+    export SCHEMATHESIS_PATH="$venv/bin/schemathesis"
+    return 0
+  fi
+  if [ ! -x "$venv/bin/pip" ]; then
+    mds_log "creating Python venv .tools/schemathesis-venv"
+    rm -rf "$venv"
+    mds_run python3 -m venv "$venv" || return 1
+  fi
+  mds_log "installing schemathesis==$MDS_SCHEMATHESIS_VERSION"
+  mds_run "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$MDS_SCHEMATHESIS_VERSION" || return 1
+  export SCHEMATHESIS_PATH="$venv/bin/schemathesis"
 }
 
 mds_ensure_npm_deps() {

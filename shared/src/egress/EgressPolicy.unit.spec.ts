@@ -138,6 +138,13 @@ describe("EGRESS_RESOLVE_OVERRIDES", () => {
     expect(Exit.isFailure(await Effect.runPromiseExit(guard.resolveTarget("sneaky.test", 80)))).toBe(true)
     expect(await Effect.runPromise(guard.resolveTarget("public.example", 443))).toEqual({ address: "93.184.216.34", family: 4 })
   })
+
+  it("answers every other name from the * entry, so that no lookup reaches DNS", async () => {
+    const guard = overridden("cloud.test=93.184.216.34, *=192.0.2.1")
+    expect(await Effect.runPromise(guard.resolveTarget("cloud.test", 443))).toEqual({ address: "93.184.216.34", family: 4 })
+    expect(Exit.isFailure(await Effect.runPromiseExit(guard.resolveTarget("public.example", 443)))).toBe(true)
+    expect(Exit.isFailure(await Effect.runPromiseExit(guard.resolveTarget("nowhere.example", 443)))).toBe(true)
+  })
 })
 
 describe("parseEgressAllowList", () => {

@@ -7,6 +7,7 @@ export type ResolveOverrides = ReadonlyMap<string, ReadonlyArray<ResolvedAddress
 /**
  * "media.test=127.0.0.1, twin.test=93.184.216.34, twin.test=10.0.0.1, v6.test=::1" -> a table; a name listed
  * twice resolves to every address given, in order. Entries whose address is not an IP literal are ignored.
+ * The name "*" answers every name not listed, so that nothing reaches DNS at all (e.g. for fuzzing).
  * Tests use it to point names at private addresses without /etc/hosts or a DNS server, so that the guard's
  * own resolution is what is exercised (the overrides are looked up exactly where DNS would be).
  */
@@ -29,4 +30,4 @@ export const parseResolveOverrides = (raw: string): ResolveOverrides => {
 export const withResolveOverrides = (overrides: ResolveOverrides, fallback: HostLookup): HostLookup =>
   overrides.size === 0
     ? fallback
-    : async (hostname) => overrides.get(hostname.toLowerCase().replace(/\.$/, "")) ?? fallback(hostname)
+    : async (hostname) => overrides.get(hostname.toLowerCase().replace(/\.$/, "")) ?? overrides.get("*") ?? fallback(hostname)
