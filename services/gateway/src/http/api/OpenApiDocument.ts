@@ -17,6 +17,8 @@ export const operationErrors = (operation: Operation): ReadonlyArray<ApiErrorCod
     if (operation.access.scope !== null) codes.add("insufficient_scope")
   }
   if (operation.method === "POST") for (const code of BODY_ERRORS) codes.add(code)
+  // A malformed path (broken percent-encoding) cannot be routed: any operation's URL can answer not_found.
+  codes.add("not_found")
   codes.add("internal_error")
   return apiErrorCodes.filter((code) => codes.has(code))
 }
