@@ -108,6 +108,26 @@ describe("fault tolerance", () => {
     expect(attempts[1]?.workerId).not.toBe(victim)
   })
 
+  it("an extractor stopped with SIGTERM mid-download hands the job back, exits 0, and another worker completes the job", async () => {
+    const { key, projectId } = await stack.provisionKey()
+    const jobId = await queueSlow(key)
+    const running = await waitFor(
+      () => inspector.jobEvents(projectId, jobId),
+      (events) => events.some((s) => s.event._tag === "JobProgressed" && s.event.percent > 0),
+      "the download to be under way"
+    )
+    const worker = starts(running)[0]?.workerId ?? ""
+    await stack.stopProcess(worker, "SIGTERM")
+    const exits = stack.logs().split("\n").filter((line) => line.startsWith(`[harness] ${worker} exited`))
+    expect(exits.at(-1), stack.logs()).toBe(`[harness] ${worker} exited code=0 signal=null`)
+    expect(stack.logs()).toContain("job handed back")
+    const events = await untilFinished(projectId, jobId)
+    await stack.startProcess(worker)
+    const [end] = await expectSettled(key, projectId, [jobId])
+    expect(end?._tag).toBe("JobCompleted")
+    expect(starts(events).map((s) => s.workerId)).toEqual([worker, stack.labels.find((l) => l.startsWith("extractor") && l !== worker)])
+  })
+
   it(`a job that kills every worker it reaches fails after ${MAX_ATTEMPTS} attempts with attempts_exhausted`, async () => {
     const { key, projectId } = await stack.provisionKey()
     const jobId = await queueSlow(key)

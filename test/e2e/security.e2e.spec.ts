@@ -1,0 +1,86 @@
+// End to end through the running services: SSRF refused as a clear 4xx or failed job (never a hang), and API keys
+// never written to any service's log, wherever a client puts them.
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type MediaServer, startMediaServer } from "../support/MediaServer.ts"
+import { startServiceStack, type ServiceStack } from "../support/ServiceStack.ts"
+import { apiFor, apiRequest, describeResponse } from "./ApiClient.ts"
+import { pollJobUntilFinished } from "./JobPolling.ts"
+
+let media: MediaServer
+let stack: ServiceStack
+let key: string
+let api: ReturnType<typeof apiFor>
+
+beforeAll(async () => {
+  media = await startMediaServer()
+  stack = await startServiceStack({
+    env: {
+      EGRESS_ALLOW: media.hostPort,
+      // Names the egress guard resolves itself: a cloud metadata address, loopback, a mapped private address, and
+      // (for every other name) a documentation address it refuses, so that no test request reaches DNS or the internet.
+      EGRESS_RESOLVE_OVERRIDES: "metadata.ssrf.test=169.254.169.254,loopback.ssrf.test=127.0.0.1,mapped.ssrf.test=::ffff:10.0.0.1,*=192.0.2.1"
+    }
+  })
+  key = (await stack.provisionKey()).key
+  api = apiFor(stack.baseUrl, key)
+})
+
+afterAll(async () => {
+  await stack?.close()
+  await media?.close()
+})
+
+describe("SSRF through the whole stack", () => {
+  it.each([
+    "http://metadata.ssrf.test/latest/meta-data/",
+    "http://loopback.ssrf.test:8080/admin",
+    "http://mapped.ssrf.test/x.mp4",
+    "http://0xa9.254.169.254/latest/meta-data/",
+    "http://[::ffff:127.0.0.1]/x.mp4"
+  ])("resolve %s -> 422 url_not_allowed at the gateway", async (url) => {
+    const response = await api.resolve(url)
+    expect(response.status, describeResponse(response)).toBe(422)
+    expect(response.body.error.code).toBe("url_not_allowed")
+    expect(response.body.error.retryable).toBe(false)
+  })
+
+  it("resolve of a public-looking URL that redirects to the metadata service -> 422 url_not_allowed from the extractor", async () => {
+    const response = await api.resolve(media.urls.redirectTo("http://metadata.ssrf.test/latest/meta-data/iam"))
+    expect(response.status, `${describeResponse(response)}\n${stack.logs()}`).toBe(422)
+    expect(response.body.error.code).toBe("url_not_allowed")
+    expect(response.body.error.message).toContain("169.254.169.254")
+  })
+
+  it("a download redirected to loopback fails with url_not_allowed, and its slot is free again", async () => {
+    const { key: own } = await stack.provisionKey()
+    const ownApi = apiFor(stack.baseUrl, own)
+    const queued = await ownApi.download({ url: media.urls.redirectTo("http://loopback.ssrf.test:8080/secret.mp4"), format: "video_best" })
+    expect(queued.status, describeResponse(queued)).toBe(202)
+    const { job } = await pollJobUntilFinished(stack.baseUrl, own, queued.body.data.job_id, { logs: stack.logs })
+    expect(job.status).toBe("failed")
+    expect(job.error).toMatchObject({ code: "url_not_allowed", retryable: false })
+    const again = [await ownApi.download({ url: media.urls.mp4, format: "audio_m4a" }), await ownApi.download({ url: media.urls.mp4, format: "audio_mp3" })]
+    expect(again.map((r) => r.status), again.map(describeResponse).join("\n")).toEqual([202, 202])
+  })
+})
+
+describe("API keys in logs", () => {
+  it("a key sent in a header, the query, the path or a body never shows up in any service's log", async () => {
+    const unknown = `svc_live_${"Q".repeat(40)}`
+    await apiRequest(stack.baseUrl, "GET", `/platforms?api_key=${key}`)
+    await apiRequest(stack.baseUrl, "GET", `/jobs/${key}`, { key })
+    await apiRequest(stack.baseUrl, "POST", "/media/resolve", { key, json: { url: `https://vimeo.com/${key}` } })
+    await apiRequest(stack.baseUrl, "POST", "/media/download", { key, json: { url: `http://metadata.ssrf.test/?k=${key}`, format: "video_best" } })
+    await apiRequest(stack.baseUrl, "GET", "/platforms", { key: unknown })
+    await apiRequest(stack.baseUrl, "GET", "/platforms", { key: `Bearer ${key}` })
+    // Give the last request lines time to be written.
+    await new Promise((r) => setTimeout(r, 500))
+    const logs = stack.logs()
+    expect(logs).toContain("/v1/jobs/")
+    for (const secret of [key, unknown]) {
+      const body = secret.slice("svc_live_".length)
+      expect(logs.includes(body), `a key body appears in the logs:\n${logs}`).toBe(false)
+    }
+    expect(logs).toMatch(/svc_(live|test)_[0-9A-Za-z]{4}\*\*\*\*/)
+  })
+})
