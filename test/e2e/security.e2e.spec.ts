@@ -18,7 +18,9 @@ beforeAll(async () => {
       EGRESS_ALLOW: media.hostPort,
       // Names the egress guard resolves itself: a cloud metadata address, loopback, a mapped private address, and
       // (for every other name) a documentation address it refuses, so that no test request reaches DNS or the internet.
-      EGRESS_RESOLVE_OVERRIDES: "metadata.ssrf.test=169.254.169.254,loopback.ssrf.test=127.0.0.1,mapped.ssrf.test=::ffff:10.0.0.1,*=192.0.2.1"
+      EGRESS_RESOLVE_OVERRIDES: "metadata.ssrf.test=169.254.169.254,loopback.ssrf.test=127.0.0.1,mapped.ssrf.test=::ffff:10.0.0.1,*=192.0.2.1",
+      // Every request line is logged (at Debug), so that the key test below sees what a verbose deployment writes.
+      LOG_LEVEL: "Debug"
     }
   })
   key = (await stack.provisionKey()).key
@@ -81,6 +83,7 @@ describe("API keys in logs", () => {
       const body = secret.slice("svc_live_".length)
       expect(logs.includes(body), `a key body appears in the logs:\n${logs}`).toBe(false)
     }
-    expect(logs).toMatch(/svc_(live|test)_[0-9A-Za-z]{4}\*\*\*\*/)
+    // What remains is the display prefix, enough to tell keys apart.
+    expect(logs).toContain(key.slice(0, "svc_live_".length + 4))
   })
 })
