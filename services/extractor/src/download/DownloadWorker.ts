@@ -1,7 +1,7 @@
 // The durable pull consumer "extractor" on the work queue: takes DownloadMedia commands, WORKER_CONCURRENCY at a time.
 import { AckPolicy, type Consumer, type JsMsg } from "@nats-io/jetstream"
 import { nanos } from "@nats-io/transport-node"
-import { Effect, Layer, Schema, Semaphore } from "effect"
+import { Effect, Exit, Layer, Schema, Scope, Semaphore } from "effect"
 import { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
 import { EventStoreError } from "@mds/shared/eventstore/EventStore"
 import { DOWNLOAD_WORK_SUBJECT, WORK_STREAM } from "@mds/shared/eventstore/Subjects"
@@ -55,7 +55,10 @@ export const DownloadWorker = Layer.effectDiscard(Effect.gen(function*() {
   const { workerConcurrency } = yield* ExtractorConfig
   yield* ensureDownloadConsumer
   const slots = yield* Semaphore.make(workerConcurrency)
-  const scope = yield* Effect.scope
+  // Jobs live in their own scope, closed after the pull loop (finalizers run in reverse): on shutdown no new work is
+  // taken while the running jobs are being handed back.
+  const scope = yield* Scope.make()
+  yield* Effect.addFinalizer(() => Scope.close(scope, Exit.void))
 
   const handle = (m: JsMsg) =>
     decodeCommand(m.string()).pipe(
