@@ -37,11 +37,12 @@ describe("ProjectDecider", () => {
     given([]).when({ _tag: "AddProjectMember", projectId: "prj_a", member: bob, now: 7 }).thenRejects("ProjectNotFound"))
 
   it("membership follows the events; the last rename wins", () => {
-    const state = foldEvents(ProjectDecider, [
+    const events: ReadonlyArray<ProjectEvent> = [
       createdByAnn,
       { _tag: "ProjectRenamed", v: 1, projectId: "prj_a", name: "Two", at: 6 },
       { _tag: "ProjectMemberAdded", v: 1, projectId: "prj_a", userId: "usr_bob", email: "bob@example.org", at: 7 }
-    ])
+    ]
+    const state = foldEvents(ProjectDecider, events)
     expect(state.name).toBe("Two")
     expect(isProjectMember(state, "usr_ann")).toBe(true)
     expect(isProjectMember(state, "usr_bob")).toBe(true)

@@ -20,7 +20,8 @@ describe("UserDecider", () => {
     given([created]).when(change).then([{ _tag: "UserPasswordChanged", v: 1, userId: "usr_1", passwordHash: "scrypt$b", at: 8 }]))
   it("rejects changing the password of an unknown user", () => given([]).when(change).thenRejects("UserNotFound"))
   it("the latest password hash is the one in force", () => {
-    const state = foldEvents(UserDecider, [created, { _tag: "UserPasswordChanged", v: 1, userId: "usr_1", passwordHash: "scrypt$b", at: 8 }])
+    const changed: UserEvent = { _tag: "UserPasswordChanged", v: 1, userId: "usr_1", passwordHash: "scrypt$b", at: 8 }
+    const state = foldEvents(UserDecider, [created, changed])
     expect(state.passwordHash).toBe("scrypt$b")
     expect(state.user?.email).toBe("ann@example.org")
   })
