@@ -12,15 +12,16 @@ import { errorPage } from "./pages/AccessPages.ts"
 const FORM_LIMIT_BYTES = 16 * 1024
 
 /**
- * No inline script or style anywhere (so the CSP needs no 'unsafe-inline'), no framing, no referrer (URLs hold ids),
- * and nothing cached: a page may hold a key's secret the one time it is shown.
+ * No inline script or style anywhere (so the CSP needs no 'unsafe-inline'), no framing, no referrer to other sites
+ * (URLs hold ids; "same-origin" rather than "no-referrer", which would make browsers send Origin: null and fail the
+ * CSRF origin check), and nothing cached: a page may hold a key's secret the one time it is shown.
  */
 export const DASHBOARD_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "content-security-policy":
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   "x-frame-options": "DENY",
   "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
+  "referrer-policy": "same-origin",
   "cross-origin-opener-policy": "same-origin",
   "cross-origin-resource-policy": "same-origin",
   "permissions-policy": "camera=(), microphone=(), geolocation=(), payment=()"
@@ -30,7 +31,8 @@ const asset = (file: string) => readFileSync(join(import.meta.dirname, "assets",
 
 const ASSETS: ReadonlyArray<readonly [string, string, string]> = [
   ["/dashboard/assets/dashboard.js", "text/javascript; charset=utf-8", asset("dashboard.js")],
-  ["/dashboard/assets/dashboard.css", "text/css; charset=utf-8", asset("dashboard.css")]
+  ["/dashboard/assets/dashboard.css", "text/css; charset=utf-8", asset("dashboard.css")],
+  ["/dashboard/assets/icon.svg", "image/svg+xml", asset("icon.svg")]
 ]
 
 const send = (reply: FastifyReply, result: DashboardReply) => {

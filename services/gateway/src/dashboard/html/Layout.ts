@@ -14,8 +14,9 @@ export const page = (options: { readonly title: string; readonly viewer: Viewer 
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>${options.title} · Media Download Service</title>
+<link rel="icon" href="/dashboard/assets/icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/dashboard/assets/dashboard.css">
 <script src="/dashboard/assets/dashboard.js" defer></script>
 </head>

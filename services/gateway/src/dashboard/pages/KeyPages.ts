@@ -14,16 +14,16 @@ const status = (key: KeyView) =>
 const keyRow = (project: ProjectRef, key: KeyView) =>
   html`<tr data-key-id="${key.keyId}">
   <td data-label="Name">${key.name}</td>
-  <td data-label="Key"><code>${key.prefix}…</code></td>
+  <td data-label="Key"><code class="prefix">${key.prefix}…</code></td>
   <td data-label="Scopes">${key.scopes.join(", ")}</td>
   <td data-label="Created">${formatTime(key.createdAt)}</td>
   <td data-label="Last used">${formatTime(key.lastUsedAt)}</td>
   <td data-label="Status">${status(key)}</td>
   <td data-label="Actions" class="actions">${
     key.revokedAt === null
-      ? html`<a href="${keyUrl(project, key.keyId)}/rotate">Rotate<span class="sr-only"> ${key.name}</span></a>
-  <a href="${keyUrl(project, key.keyId)}/revoke" class="danger">Revoke<span class="sr-only"> ${key.name}</span></a>`
-      : ""
+      ? html`<span><a href="${keyUrl(project, key.keyId)}/rotate">Rotate<span class="sr-only"> ${key.name}</span></a>
+  <a href="${keyUrl(project, key.keyId)}/revoke" class="danger">Revoke<span class="sr-only"> ${key.name}</span></a></span>`
+      : html`<span class="muted">none</span>`
   }</td>
 </tr>`
 
