@@ -20,11 +20,13 @@ export class DashboardConfig extends Context.Service<DashboardConfig, DashboardC
     DashboardConfig,
     Effect.gen(function*() {
       const config = yield* DashboardConfig.config
+      // Set but empty (e.g. `VAR=` in a compose file) counts as not set.
+      const adminEmail = Option.filter(config.adminEmail, (email) => email.trim() !== "")
       return DashboardConfig.of({
         sessionTtlMs: config.sessionTtlSeconds * 1000,
         secureCookies: config.publicBaseUrl.toLowerCase().startsWith("https:"),
-        bootstrapAdmin: Option.isSome(config.adminEmail) && Option.isSome(config.adminPassword)
-          ? Option.some({ email: config.adminEmail.value, password: config.adminPassword.value })
+        bootstrapAdmin: Option.isSome(adminEmail) && Option.isSome(config.adminPassword)
+          ? Option.some({ email: adminEmail.value, password: config.adminPassword.value })
           : Option.none()
       })
     })

@@ -12,7 +12,6 @@ export interface JobRow {
   readonly progress: number
   readonly format: string
   readonly platform: string
-  readonly url: string
   readonly createdAt: string
   readonly error: string | null
 }
@@ -23,7 +22,6 @@ export const toJobRow = (job: JobView): JobRow => ({
   progress: job.progress,
   format: job.requestedFormat,
   platform: job.platform,
-  url: job.source.url,
   createdAt: formatTime(job.createdAt),
   error: job.error === null ? null : `${job.error.code}: ${job.error.message}`
 })
