@@ -18,7 +18,7 @@ export type AccountProjectionOutcome = "written" | "unchanged"
  * reads a user's own subject, and nothing lists users.
  */
 export class AccountProjection extends Context.Service<AccountProjection, {
-  /** `kind` and `id` come from the subject mds.account.<kind>.<id>; `projectId` from a decoded key event. */
+  /** The kind and id come from the subject mds.account.<kind>.<id>; a key's project from its decoded event. */
   catchUp(subject: string, uptoSeq: number, data: string): Effect.Effect<AccountProjectionOutcome, unknown>
   recordUse(event: KeyUsed): Effect.Effect<void, unknown>
 }>()("mds/aggregator/AccountProjection") {
@@ -45,7 +45,12 @@ export class AccountProjection extends Context.Service<AccountProjection, {
 
       const catchUpKey = Effect.fn("AccountProjection.key")(function*(projectId: string, subject: string, uptoSeq: number) {
         const view = Option.getOrNull(yield* keys.get(projectId, subject.split(".")[3] ?? ""))
-        const stored: KeyRecord | null = view === null ? null : (({ lastUsedAt: _lastUsedAt, ...record }) => record)(view)
+        // The last-used time is kept beside the record by the read model; the key events never touch it.
+        let stored: KeyRecord | null = null
+        if (view !== null) {
+          const { lastUsedAt: _lastUsedAt, ...record } = view
+          stored = record
+        }
         if (stored !== null && stored.lastSeq >= uptoSeq) return "unchanged" as const
         const raw = yield* history.range(ACCOUNTS_STREAM.name, subject, stored?.lastSeq ?? 0, uptoSeq)
         let doc: KeyRecord | null = stored

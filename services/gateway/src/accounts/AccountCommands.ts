@@ -53,7 +53,7 @@ export const renameProject = Effect.fn("renameProject")(function*(projectId: str
     codec: ProjectEvent,
     subject: projectSubject(projectId),
     command: { _tag: "RenameProject", projectId, name, now },
-    msgId: (_event, _index) => `ProjectRenamed:${projectId}:${now}`
+    msgId: () => `ProjectRenamed:${projectId}:${now}`
   })
 })
 

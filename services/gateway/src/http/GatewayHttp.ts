@@ -6,7 +6,7 @@ import { type ApiError, type ApiFailure, internalError, isServerSide, toApiError
 import { InvalidJson, MethodNotAllowed, PayloadTooLarge, RouteNotFound, UnsupportedMediaType } from "./GatewayErrors.ts"
 import type { RouteInput, RouteReply } from "./Route.ts"
 import { type GatewayServices, v1Routes } from "./v1Routes.ts"
-import { type DashboardServices } from "../dashboard/DashboardRoutes.ts"
+import type { DashboardServices } from "../dashboard/DashboardRoutes.ts"
 import { registerDashboard } from "../dashboard/DashboardHttp.ts"
 
 export const BODY_LIMIT_BYTES = 16 * 1024
