@@ -1,5 +1,7 @@
 // The dashboard over HTTP (in process): sign-in, sessions, CSRF, security headers, project isolation, keys and members.
 import { Effect } from "effect"
+import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
+import { jobView } from "../readmodel/JobReadModel.contract.ts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { runAdminCommand } from "../../../services/gateway/src/cli/runAdminCommand.ts"
 import { DASHBOARD_SECURITY_HEADERS } from "../../../services/gateway/src/dashboard/DashboardHttp.ts"
@@ -176,6 +178,38 @@ describe("dashboard projects and keys", () => {
     const revoked = await admin.post(`/dashboard/projects/${projectId}/keys/${keyId}/revoke`, { confirm: "yes" })
     expect(revoked.body).toContain("is revoked")
     expect(await v1Auth(secret)).toBe("revoked_api_key")
+  })
+})
+
+describe("dashboard jobs", () => {
+  it("lists the project's recent jobs with progress and the error of failed ones, as a page and as JSON", async () => {
+    const projectId = projectIdIn((await admin.post("/dashboard/projects", { name: "Jobs" })).body)
+    const now = Date.now()
+    const running = jobView(projectId, { status: "processing", progress: 42, createdAt: now - 1_000, expiresAt: now + 3_600_000 })
+    const failed = jobView(projectId, {
+      status: "failed",
+      createdAt: now - 2_000,
+      expiresAt: now + 3_600_000,
+      error: { code: "media_unavailable", message: "This video is <private>.", retryable: false }
+    })
+    const elsewhere = jobView(projectIdIn((await admin.post("/dashboard/projects", { name: "Other" })).body), { createdAt: now })
+    await h.gateway.run(Effect.gen(function*() {
+      const jobs = yield* JobReadModel
+      yield* Effect.forEach([running, failed, elsewhere], (job) => jobs.put(job))
+    }))
+
+    const page = await admin.get(`/dashboard/projects/${projectId}/jobs`)
+    expect(page.body).toContain(`data-job-id="${running.id}" data-status="processing"`)
+    expect(page.body).toContain(`<progress max="100" value="42"`)
+    expect(page.body).toContain("media_unavailable: This video is &lt;private&gt;.")
+    expect(page.body).not.toContain(elsewhere.id)
+
+    const json = await admin.get(`/dashboard/projects/${projectId}/jobs.json`)
+    expect(json.headers.get("content-type")).toContain("application/json")
+    const rows = JSON.parse(json.body).jobs
+    expect(rows.map((row: { id: string }) => row.id)).toEqual([running.id, failed.id])
+    expect(rows[0]).toMatchObject({ status: "processing", progress: 42, error: null })
+    expect(rows[1]).toMatchObject({ status: "failed", error: "media_unavailable: This video is <private>." })
   })
 })
 
