@@ -1,4 +1,4 @@
-// The aggregator's application layer: NATS, streams, KV read models, the artifact store for links, both projections.
+// The aggregator's application layer: NATS, streams, KV read models, the artifact store for links, all projections.
 import { Layer } from "effect"
 import { DownloadLinkSigner } from "@mds/shared/artifacts/DownloadLinkSigner"
 import { FsArtifactStore } from "@mds/shared/artifacts/FsArtifactStore"
@@ -6,7 +6,10 @@ import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { KvJobReadModel } from "@mds/shared/readmodel/KvJobReadModel"
+import { KvKeyReadModel } from "@mds/shared/readmodel/KvKeyReadModel"
+import { KvProjectReadModel } from "@mds/shared/readmodel/KvProjectReadModel"
 import { KvMediaReadModel } from "@mds/shared/readmodel/KvMediaReadModel"
+import { accountAggregatorWith } from "./AccountAggregator.ts"
 import { type AggregatorOptions, defaultAggregatorOptions, makeAggregator } from "./Aggregator.ts"
 import { JobProjection } from "./JobProjection.ts"
 import { MediaProjection } from "./MediaProjection.ts"
@@ -26,6 +29,8 @@ const StreamsEnsured = Layer.effectDiscard(ensureStreams)
 const Infrastructure = Layer.mergeAll(
   KvJobReadModel.layer,
   KvMediaReadModel.layer,
+  KvProjectReadModel.layer,
+  KvKeyReadModel.layer,
   FsArtifactStore.layer.pipe(Layer.provide(DownloadLinkSigner.layer)),
   StreamsEnsured
 ).pipe(
@@ -33,4 +38,7 @@ const Infrastructure = Layer.mergeAll(
   Layer.provideMerge(NatsClient.layer)
 )
 
-export const AggregatorLayer = aggregatorWith().pipe(Layer.provide(Infrastructure))
+export const AggregatorLayer = Layer.mergeAll(aggregatorWith(), accountAggregatorWith()).pipe(
+  Layer.provide(SubjectHistory.layer),
+  Layer.provide(Infrastructure)
+)
