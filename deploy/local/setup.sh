@@ -137,6 +137,13 @@ mds_ensure_npm_deps() {
     npm ci --no-audit --no-fund)
 }
 
+# The browser tests drive Debian's Chromium (playwright-core never downloads a browser). Only `npm test` needs it,
+# so test.sh calls this and `npm start` does not pull a browser onto a server.
+mds_ensure_chromium() {
+  if [ -x /usr/bin/chromium ]; then return 0; fi
+  mds_apt_install chromium fonts-liberation
+}
+
 mds_random_secret() {
   od -An -tx1 -N32 /dev/urandom | tr -d ' \n'
 }

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# `npm test`: prepares the machine, typechecks the whole repository, then runs every test tier (extra args go to vitest).
+# `npm test`: prepares the machine (and Chromium for the browser tests), typechecks the whole repository, then runs every test tier (extra args go to vitest).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 # shellcheck source=deploy/local/setup.sh
 source deploy/local/setup.sh
+mds_ensure_chromium
 mds_ensure_schemathesis
 
 echo "[test] tsc --noEmit" >&2

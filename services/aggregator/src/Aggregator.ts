@@ -32,7 +32,7 @@ const decodeMediaEvent = Schema.decodeUnknownEffect(Schema.fromJsonString(MediaE
 const ack: Verdict = { _tag: "Ack" }
 
 /** Undecodable -> Term (never blocks the stream); projection failure -> Nak with delay; else Ack after the write. */
-const verdictOf = <A>(
+export const verdictOf = <A>(
   msg: JsMsg,
   decode: (data: string) => Effect.Effect<A, unknown>,
   project: (event: A) => Effect.Effect<unknown, unknown>,

@@ -1,4 +1,4 @@
-// The aggregator's application layer: NATS, streams, KV read models, the artifact store for links, both projections.
+// The aggregator's application layer: NATS, streams, KV read models, the artifact store for links, all projections.
 import { Layer } from "effect"
 import { DownloadLinkSigner } from "@mds/shared/artifacts/DownloadLinkSigner"
 import { FsArtifactStore } from "@mds/shared/artifacts/FsArtifactStore"
@@ -7,7 +7,10 @@ import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
 import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { KvJobReadModel } from "@mds/shared/readmodel/KvJobReadModel"
+import { KvKeyReadModel } from "@mds/shared/readmodel/KvKeyReadModel"
+import { KvProjectReadModel } from "@mds/shared/readmodel/KvProjectReadModel"
 import { KvMediaReadModel } from "@mds/shared/readmodel/KvMediaReadModel"
+import { accountAggregatorWith } from "./AccountAggregator.ts"
 import { type AggregatorOptions, defaultAggregatorOptions, makeAggregator } from "./Aggregator.ts"
 import { ExpirySweeper } from "./expiry/ExpirySweeper.ts"
 import { JobProjection } from "./JobProjection.ts"
@@ -28,6 +31,8 @@ const StreamsEnsured = Layer.effectDiscard(ensureStreams)
 const Infrastructure = Layer.mergeAll(
   KvJobReadModel.layer,
   KvMediaReadModel.layer,
+  KvProjectReadModel.layer,
+  KvKeyReadModel.layer,
   FsArtifactStore.layer.pipe(Layer.provide(DownloadLinkSigner.layer)),
   JetStreamEventStore,
   StreamsEnsured
@@ -37,4 +42,7 @@ const Infrastructure = Layer.mergeAll(
 )
 
 /** Also exposes the infrastructure services, so in-process tests can read and write what the aggregator sees. */
-export const AggregatorLayer = Layer.mergeAll(aggregatorWith(), ExpirySweeper).pipe(Layer.provideMerge(Infrastructure))
+export const AggregatorLayer = Layer.mergeAll(aggregatorWith(), accountAggregatorWith(), ExpirySweeper).pipe(
+  Layer.provide(SubjectHistory.layer),
+  Layer.provideMerge(Infrastructure)
+)

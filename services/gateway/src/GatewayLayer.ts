@@ -1,4 +1,4 @@
-// The gateway's application layer: NATS, streams, event store, configuration, read models, artifacts and key auth.
+// The gateway's application layer: NATS, streams, event store, configuration, read models, artifacts, key auth, dashboard.
 import { DownloadLinkSigner } from "@mds/shared/artifacts/DownloadLinkSigner"
 import { FsArtifactStore } from "@mds/shared/artifacts/FsArtifactStore"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
@@ -7,10 +7,14 @@ import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
 import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { KvJobReadModel } from "@mds/shared/readmodel/KvJobReadModel"
+import { KvKeyReadModel } from "@mds/shared/readmodel/KvKeyReadModel"
 import { KvMediaReadModel } from "@mds/shared/readmodel/KvMediaReadModel"
+import { KvProjectReadModel } from "@mds/shared/readmodel/KvProjectReadModel"
 import { Layer } from "effect"
 import { ApiKeyAuth } from "./auth/ApiKeyAuth.ts"
 import { KeyDirectory } from "./auth/KeyDirectory.ts"
+import { KeyUsageRecorder } from "./auth/KeyUsageRecorder.ts"
+import { DashboardLayer } from "./dashboard/DashboardLayer.ts"
 import { PollingGuard } from "./limits/PollingGuard.ts"
 import { RequestRateLimiter } from "./limits/RequestRateLimiter.ts"
 
@@ -25,7 +29,10 @@ const Adapters = Layer.mergeAll(
   KvJobReadModel.layer,
   KvMediaReadModel.layer,
   FsArtifactStore.layer,
-  ApiKeyAuth.layer.pipe(Layer.provideMerge(KeyDirectory.layer)),
+  KvProjectReadModel.layer,
+  KvKeyReadModel.layer,
+  ApiKeyAuth.layer.pipe(Layer.provideMerge(Layer.mergeAll(KeyDirectory.layer, KeyUsageRecorder.layer))),
+  DashboardLayer,
   RequestRateLimiter.layer,
   PollingGuard.layer
 )

@@ -2,6 +2,9 @@
 import { spawn } from "node:child_process"
 import { join } from "node:path"
 import { hashSecret, keyIdFromHash } from "@mds/shared/keys/ApiKeySecret"
+import { loadProject, loadUser } from "../src/accounts/AccountCommands.ts"
+import { userIdFromEmail } from "@mds/shared/ids/UserId"
+import { verifyPassword } from "@mds/shared/keys/PasswordHash"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Harness, PEPPER, startHarness } from "./GatewayHarness.ts"
 
@@ -16,12 +19,13 @@ afterAll(async () => {
 
 const CLI = join(import.meta.dirname, "..", "src", "cli", "main.ts")
 
-const cli = (args: ReadonlyArray<string>) =>
+const cli = (args: ReadonlyArray<string>, stdin?: string) =>
   new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       env: { PATH: process.env["PATH"] ?? "", NATS_URL: h.nats.url, API_KEY_PEPPER: PEPPER },
-      stdio: ["ignore", "pipe", "pipe"]
+      stdio: [stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"]
     })
+    if (stdin !== undefined) child.stdin?.end(stdin)
     let stdout = ""
     let stderr = ""
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
@@ -96,5 +100,46 @@ describe("admin CLI", () => {
     expect(nothing.code).toBe(1)
     expect(nothing.stdout).toBe("")
     expect(nothing.stderr).toContain("usage")
+  })
+
+  it("creates dashboard users: a generated password printed once, or one read from stdin; emails are unique", async () => {
+    const generated = await cli(["user", "create", "Ann@Example.org"])
+    expect(generated.code, generated.stderr).toBe(0)
+    expect(generated.stdout).toMatch(/^[A-Za-z2-9]{20}\n$/)
+    const ann = await h.gateway.run(loadUser("ann@example.org"))
+    expect(ann.user?.email).toBe("ann@example.org")
+    expect(await verifyPassword(generated.stdout.trim(), ann.passwordHash ?? "")).toBe(true)
+
+    const fromStdin = await cli(["user", "create", "bob@example.org", "--password-stdin"], "a long enough password\n")
+    expect(fromStdin.code, fromStdin.stderr).toBe(0)
+    expect(fromStdin.stdout).toBe(`${userIdFromEmail("bob@example.org")}\n`)
+    expect(fromStdin.stdout).not.toContain("password")
+
+    const again = await cli(["user", "create", "ANN@example.org"])
+    expect(again.code).toBe(1)
+    expect(again.stdout).toBe("")
+    expect(again.stderr).toContain("already exists")
+
+    const short = await cli(["user", "create", "cid@example.org", "--password-stdin"], "short\n")
+    expect(short.code).toBe(1)
+    expect(short.stderr).toContain("at least 12 characters")
+
+    const reset = await cli(["user", "set-password", "bob@example.org", "--password-stdin"], "another long password\n")
+    expect(reset.code, reset.stderr).toBe(0)
+    const bob = await h.gateway.run(loadUser("bob@example.org"))
+    expect(await verifyPassword("another long password", bob.passwordHash ?? "")).toBe(true)
+  })
+
+  it("adds an existing user to a project made with the CLI, so it shows in their dashboard", async () => {
+    const projectId = (await cli(["project", "create", "Shared"])).stdout.trim()
+    await cli(["user", "create", "dan@example.org"])
+    const added = await cli(["project", "add-member", projectId, "dan@example.org"])
+    expect(added.code, added.stderr).toBe(0)
+    const project = await h.gateway.run(loadProject(projectId))
+    expect(project.members).toEqual([{ userId: userIdFromEmail("dan@example.org"), email: "dan@example.org" }])
+
+    const unknown = await cli(["project", "add-member", projectId, "nobody@example.org"])
+    expect(unknown.code).toBe(1)
+    expect(unknown.stderr).toContain("nobody@example.org")
   })
 })

@@ -60,3 +60,11 @@ export class ApiKeyNotFound extends Schema.TaggedError<ApiKeyNotFound>()("ApiKey
 export class ApiKeyAlreadyExists extends Schema.TaggedError<ApiKeyAlreadyExists>()("ApiKeyAlreadyExists", {
   keyId: Schema.String
 }) {}
+
+export class UserAlreadyExists extends Schema.TaggedError<UserAlreadyExists>()("UserAlreadyExists", {
+  email: Schema.String
+}) {}
+
+export class UserNotFound extends Schema.TaggedError<UserNotFound>()("UserNotFound", {
+  email: Schema.String
+}) {}

@@ -5,7 +5,16 @@ import { Effect } from "effect"
 import { Lifetimes } from "../config/Lifetimes.ts"
 import { NatsClient } from "../nats/NatsClient.ts"
 import { EventStoreError } from "./EventStore.ts"
-import { ACCOUNTS_STREAM, ADMISSION_STREAM, CATALOG_STREAM, JOBS_STREAM, MEDIA_STREAM, type StreamDef, WORK_STREAM } from "./Subjects.ts"
+import {
+  ACCOUNTS_STREAM,
+  ADMISSION_STREAM,
+  CATALOG_STREAM,
+  JOBS_STREAM,
+  KEY_USAGE_STREAM,
+  MEDIA_STREAM,
+  type StreamDef,
+  WORK_STREAM
+} from "./Subjects.ts"
 
 const HOUR_MS = 3_600_000
 const DEDUP_WINDOW_MS = 2 * 60_000
@@ -27,8 +36,10 @@ export const streamConfigs = (lifetimes: Lifetimes["Service"]): ReadonlyArray<Pa
     // Only each project's last event matters (it carries the held slots).
     { ...base(ADMISSION_STREAM, 2 * lifetimes.jobMs + HOUR_MS), max_msgs_per_subject: 16 },
     base(MEDIA_STREAM, lifetimes.mediaMs + HOUR_MS),
-    // Projects and keys are kept for good: they are the source of truth for authentication.
+    // Projects, keys and users are kept for good: they are the source of truth for authentication.
     base(ACCOUNTS_STREAM, 0),
+    // Only the latest use of each key matters, so usage never grows the accounts history.
+    { ...base(KEY_USAGE_STREAM, 0), max_msgs_per_subject: 1 },
     { ...base(CATALOG_STREAM, 0), max_msgs_per_subject: 4 },
     { ...base(WORK_STREAM, lifetimes.jobMs), retention: RetentionPolicy.Workqueue }
   ]

@@ -11,6 +11,8 @@ export const MEDIA_STREAM: StreamDef = { name: "MDS_MEDIA", subjects: ["mds.medi
 export const ACCOUNTS_STREAM: StreamDef = { name: "MDS_ACCOUNTS", subjects: ["mds.account.>"] }
 /** Facts about the extractor fleet, e.g. the installed yt-dlp's extractor list. */
 export const CATALOG_STREAM: StreamDef = { name: "MDS_CATALOG", subjects: ["mds.catalog.>"] }
+/** The latest KeyUsed per key (one message per subject): last-used times, kept apart from the accounts history. */
+export const KEY_USAGE_STREAM: StreamDef = { name: "MDS_KEY_USAGE", subjects: ["mds.keyuse.>"] }
 /** Work queue of download commands; each message is taken by one extractor worker. */
 export const WORK_STREAM: StreamDef = { name: "MDS_WORK", subjects: ["mds.work.>"] }
 
@@ -22,13 +24,16 @@ export const mediaSubject = (mediaId: string) => `mds.media.${mediaId}`
 export const projectSubject = (projectId: string) => `mds.account.project.${projectId}`
 export const keySubject = (keyId: string) => `mds.account.key.${keyId}`
 export const ALL_KEYS_SUBJECT = "mds.account.key.>"
+export const userSubject = (userId: string) => `mds.account.user.${userId}`
+export const ALL_ACCOUNT_SUBJECTS = "mds.account.>"
+export const keyUsageSubject = (keyId: string) => `mds.keyuse.${keyId}`
 export const EXTRACTOR_CATALOG_SUBJECT = "mds.catalog.extractors"
 export const DOWNLOAD_WORK_SUBJECT = "mds.work.download"
 
 /** Core NATS request/reply subject on which extractor workers (queue group "extractor") resolve URLs. */
 export const RESOLVE_RPC_SUBJECT = "mds.rpc.media.resolve"
 
-const STREAMS = [JOBS_STREAM, ADMISSION_STREAM, MEDIA_STREAM, ACCOUNTS_STREAM, CATALOG_STREAM, WORK_STREAM]
+const STREAMS = [JOBS_STREAM, ADMISSION_STREAM, MEDIA_STREAM, ACCOUNTS_STREAM, KEY_USAGE_STREAM, CATALOG_STREAM, WORK_STREAM]
 
 export const streamOf = (subject: string): StreamDef => {
   const stream = STREAMS.find((def) => def.subjects.some((pattern) => subject.startsWith(pattern.slice(0, -1))))

@@ -2,9 +2,10 @@
 import type { Scope } from "@mds/shared/domain/account/AccountEvent"
 import type { EventStoreError } from "@mds/shared/eventstore/EventStore"
 import { hashesEqual, hashSecret, keyIdFromHash, SECRET_PATTERN } from "@mds/shared/keys/ApiKeySecret"
-import { Config, Context, Effect, Layer, Option, Redacted, Result } from "effect"
+import { Clock, Config, Context, Effect, Layer, Option, Redacted, Result } from "effect"
 import { InsufficientScope, InvalidApiKey, type MissingApiKey, RevokedApiKey } from "../http/GatewayErrors.ts"
 import { KeyDirectory } from "./KeyDirectory.ts"
+import { KeyUsageRecorder } from "./KeyUsageRecorder.ts"
 import { type CredentialSources, readPresentedKey } from "./PresentedKey.ts"
 
 export interface Principal {
@@ -26,6 +27,7 @@ export class ApiKeyAuth extends Context.Service<ApiKeyAuth, {
     Effect.gen(function*() {
       const pepper = yield* Config.Redacted("API_KEY_PEPPER")
       const directory = yield* KeyDirectory
+      const usage = yield* KeyUsageRecorder
 
       const authenticate = Effect.fn("ApiKeyAuth.authenticate")(function*(sources: CredentialSources, scope: Scope | null) {
         const presented = readPresentedKey(sources)
@@ -40,6 +42,7 @@ export class ApiKeyAuth extends Context.Service<ApiKeyAuth, {
         if (!hashesEqual(hash, key.hash)) return yield* unknownKey
         if (revokedAt !== null) return yield* new RevokedApiKey({ keyId })
         if (scope !== null && !key.scopes.includes(scope)) return yield* new InsufficientScope({ scope })
+        yield* usage.touch({ keyId, projectId: key.projectId, at: yield* Clock.currentTimeMillis })
         return { keyId, projectId: key.projectId, scopes: key.scopes }
       })
 

@@ -1,4 +1,5 @@
-// In-process directory of API keys, kept current by an ordered consumer over every key subject.
+// In-process directory of API keys, kept current by an ordered consumer over every key subject: no store round trip
+// per request, and a revocation reaches every gateway as soon as JetStream delivers it (milliseconds).
 import { DeliverPolicy } from "@nats-io/jetstream"
 import { KeyEvent } from "@mds/shared/domain/account/AccountEvent"
 import { KeyDecider, type KeyState } from "@mds/shared/domain/account/KeyDecider"
@@ -25,6 +26,8 @@ export class KeyDirectory extends Context.Service<KeyDirectory, {
       const { js } = yield* NatsClient
       const store = yield* EventStore
       const entries = new Map<string, Entry>()
+      /** False while the consumer is (re)starting: the cache may then miss a revocation, so lookups read the stream. */
+      let following = false
 
       const fold = (keyId: string, seq: number, event: KeyEvent) => {
         const current = entries.get(keyId) ?? { state: KeyDecider.initialState(), lastSeq: 0 }
@@ -40,7 +43,9 @@ export class KeyDirectory extends Context.Service<KeyDirectory, {
               filter_subjects: ALL_KEYS_SUBJECT,
               deliver_policy: DeliverPolicy.All
             })
-            return consumer.consume()
+            const iterator = await consumer.consume()
+            following = true
+            return iterator
           }),
           (iterator) => Effect.promise(() => iterator.close().then(() => undefined, () => undefined))
         )
@@ -53,6 +58,9 @@ export class KeyDirectory extends Context.Service<KeyDirectory, {
       }).pipe(
         Effect.scoped,
         Effect.catchCause((cause) => Effect.logWarning("key directory consumer stopped; restarting", cause)),
+        Effect.ensuring(Effect.sync(() => {
+          following = false
+        })),
         Effect.andThen(Effect.sleep("1 second")),
         Effect.forever
       )
@@ -60,7 +68,7 @@ export class KeyDirectory extends Context.Service<KeyDirectory, {
 
       const lookup = Effect.fn("KeyDirectory.lookup")(function*(keyId: string) {
         const known = entries.get(keyId)
-        if (known !== undefined && known.state.key !== null) return Option.some(known.state)
+        if (following && known !== undefined && known.state.key !== null) return Option.some(known.state)
         // Read-your-writes: a key created a moment ago may not have reached the consumer yet.
         const events: ReadonlyArray<StoredEvent<KeyEvent>> = yield* store.readSubject(KeyEvent, keySubject(keyId))
         for (const stored of events) fold(keyId, stored.seq, stored.event)

@@ -1,6 +1,7 @@
-// The admin CLI's commands, decoded from argv with Schema: project create, key create, key revoke.
+// The admin CLI's commands, decoded from argv with Schema: projects, members, keys and dashboard users.
 import { KeyEnvironment, Scope } from "@mds/shared/domain/account/AccountEvent"
 import { ProjectId } from "@mds/shared/ids/Ids"
+import { Email, normalizeEmail } from "@mds/shared/ids/UserId"
 import { Effect, Schema, SchemaIssue } from "effect"
 
 const NonEmpty = Schema.String.check(Schema.isMinLength(1, { message: "must not be empty" }))
@@ -15,15 +16,33 @@ export const CreateKeyCommand = Schema.TaggedStruct("CreateKey", {
 /** A secret (svc_live_/svc_test_...) or a key id (key_...). */
 export const RevokeKeyCommand = Schema.TaggedStruct("RevokeKey", { key: NonEmpty })
 
-export const AdminCommand = Schema.Union([CreateProjectCommand, CreateKeyCommand, RevokeKeyCommand])
+export const AddMemberCommand = Schema.TaggedStruct("AddMember", { projectId: ProjectId, email: Email })
+/** Without --password-stdin a password is generated and printed once. */
+export const CreateUserCommand = Schema.TaggedStruct("CreateUser", { email: Email, passwordFromStdin: Schema.Boolean })
+export const SetPasswordCommand = Schema.TaggedStruct("SetPassword", { email: Email, passwordFromStdin: Schema.Boolean })
+
+export const AdminCommand = Schema.Union([
+  CreateProjectCommand,
+  CreateKeyCommand,
+  RevokeKeyCommand,
+  AddMemberCommand,
+  CreateUserCommand,
+  SetPasswordCommand
+])
 export type AdminCommand = typeof AdminCommand.Type
 
 export const USAGE = `usage:
   project create NAME
   key create --project PROJECT_ID --name NAME --scopes media:resolve,media:download [--env live|test]
-  key revoke KEY_OR_KEY_ID`
+  key revoke KEY_OR_KEY_ID
+  project add-member PROJECT_ID EMAIL
+  user create EMAIL [--password-stdin]
+  user set-password EMAIL [--password-stdin]`
 
 export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", { message: Schema.String }) {}
+
+/** Flags that take no value. */
+const SWITCHES = new Set(["password-stdin"])
 
 /** Splits argv into positional words and --flag values (both "--flag value" and "--flag=value"). */
 const splitArgs = (argv: ReadonlyArray<string>) => {
@@ -33,6 +52,10 @@ const splitArgs = (argv: ReadonlyArray<string>) => {
     const arg = argv[i] ?? ""
     if (!arg.startsWith("--")) {
       words.push(arg)
+      continue
+    }
+    if (SWITCHES.has(arg.slice(2))) {
+      flags[arg.slice(2)] = "true"
       continue
     }
     const eq = arg.indexOf("=")
@@ -45,6 +68,9 @@ const splitArgs = (argv: ReadonlyArray<string>) => {
 const candidate = (argv: ReadonlyArray<string>): unknown => {
   const { flags, words } = splitArgs(argv)
   const [noun, verb, operand, ...rest] = words
+  if (noun === "project" && verb === "add-member" && Object.keys(flags).length === 0 && rest.length === 1) {
+    return { _tag: "AddMember", projectId: operand, email: normalizeEmail(rest[0] ?? "") }
+  }
   if (rest.length > 0) return null
   if (noun === "project" && verb === "create" && Object.keys(flags).length === 0) {
     return { _tag: "CreateProject", name: operand }
@@ -61,6 +87,14 @@ const candidate = (argv: ReadonlyArray<string>): unknown => {
     }
   }
   if (noun === "key" && verb === "revoke" && Object.keys(flags).length === 0) return { _tag: "RevokeKey", key: operand }
+  if (noun === "user" && (verb === "create" || verb === "set-password")) {
+    if (Object.keys(flags).some((flag) => !SWITCHES.has(flag))) return null
+    return {
+      _tag: verb === "create" ? "CreateUser" : "SetPassword",
+      email: normalizeEmail(operand ?? ""),
+      passwordFromStdin: flags["password-stdin"] === "true"
+    }
+  }
   return null
 }
 

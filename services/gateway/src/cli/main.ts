@@ -1,4 +1,4 @@
-// Admin CLI entry point: `node services/gateway/src/cli/main.ts project create NAME | key create ... | key revoke ...`.
+// Admin CLI entry point: `node services/gateway/src/cli/main.ts project create NAME | key create ... | user create EMAIL | ...`.
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
 import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
@@ -9,6 +9,14 @@ import { runAdminCommand } from "./runAdminCommand.ts"
 
 const CliLayer = Layer.mergeAll(JetStreamEventStore, Lifetimes.layer).pipe(Layer.provideMerge(NatsClient.layerFailFast))
 
+/** All of standard input (for --password-stdin); empty when there is none. */
+const readStdin = Effect.promise(async () => {
+  if (process.stdin.isTTY) return ""
+  const chunks: Array<Buffer> = []
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks).toString("utf8")
+})
+
 const describeFailure = (failure: { readonly _tag: string } & Record<string, unknown>): string => {
   switch (failure._tag) {
     case "UsageError":
@@ -17,6 +25,10 @@ const describeFailure = (failure: { readonly _tag: string } & Record<string, unk
       return `project ${String(failure["projectId"])} does not exist`
     case "ApiKeyNotFound":
       return `key ${String(failure["keyId"])} does not exist`
+    case "UserNotFound":
+      return `no dashboard user has the email ${String(failure["email"])}`
+    case "UserAlreadyExists":
+      return `a dashboard user with the email ${String(failure["email"])} already exists`
     default:
       return `${failure._tag}: ${String(failure["message"] ?? "")}`
   }
@@ -27,7 +39,7 @@ const program = Effect.gen(function*() {
   // Only commands that reach NATS need the connection; a usage error fails before it is opened.
   return yield* Effect.gen(function*() {
     yield* ensureStreams
-    return yield* runAdminCommand(command)
+    return yield* runAdminCommand(command, { readStdin })
   }).pipe(Effect.provide(CliLayer))
 })
 

@@ -1,58 +1,38 @@
-// Carries out one admin command by appending ProjectCreated, KeyCreated or KeyRevoked through the deciders.
-import { KeyEvent, ProjectEvent } from "@mds/shared/domain/account/AccountEvent"
-import { KeyDecider } from "@mds/shared/domain/account/KeyDecider"
-import { ProjectDecider } from "@mds/shared/domain/account/ProjectDecider"
-import { ApiKeyNotFound, ProjectNotFound } from "@mds/shared/domain/DomainErrors"
-import { handleCommand } from "@mds/shared/eventstore/CommandHandler"
-import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { keySubject, projectSubject } from "@mds/shared/eventstore/Subjects"
-import { KeyId, newId } from "@mds/shared/ids/Ids"
-import { displayPrefix, generateSecret, hashSecret, keyIdFromHash, SECRET_PATTERN } from "@mds/shared/keys/ApiKeySecret"
-import { Clock, Config, Effect, Option, Redacted, Schema } from "effect"
-import type { AdminCommand } from "./AdminCommand.ts"
+// Carries out one admin command through the account commands (the same ones the dashboard uses).
+import { ApiKeyNotFound, UserNotFound } from "@mds/shared/domain/DomainErrors"
+import { KeyId } from "@mds/shared/ids/Ids"
+import { generatePassword, MIN_PASSWORD_LENGTH } from "@mds/shared/keys/PasswordHash"
+import { hashSecret, keyIdFromHash, SECRET_PATTERN } from "@mds/shared/keys/ApiKeySecret"
+import { Config, Effect, Redacted, Schema } from "effect"
+import { addProjectMember, changePassword, createKey, createProject, createUser, loadUser, revokeKey } from "../accounts/AccountCommands.ts"
+import { type AdminCommand, UsageError } from "./AdminCommand.ts"
 
 const isKeyId = Schema.is(KeyId)
 
-/** Returns the one line the command prints: the project id or the new secret (empty for a revocation). */
-export const runAdminCommand = Effect.fn("runAdminCommand")(function*(command: AdminCommand) {
-  const now = yield* Clock.currentTimeMillis
+export interface AdminIo {
+  /** Standard input, for --password-stdin. */
+  readonly readStdin: Effect.Effect<string>
+}
+
+const noStdin: AdminIo = { readStdin: Effect.succeed("") }
+
+/** The password from stdin (its first line), or a generated one; `print` says whether it must be shown. */
+const passwordFor = Effect.fn("passwordFor")(function*(fromStdin: boolean, io: AdminIo) {
+  if (!fromStdin) return { password: generatePassword(), print: true }
+  const password = (yield* io.readStdin).split(/\r?\n/)[0] ?? ""
+  if (password.length < MIN_PASSWORD_LENGTH) {
+    return yield* new UsageError({ message: `the password must have at least ${MIN_PASSWORD_LENGTH} characters` })
+  }
+  return { password, print: false }
+})
+
+/** Returns the one line the command prints: an id, a secret or a generated password (empty when there is nothing). */
+export const runAdminCommand = Effect.fn("runAdminCommand")(function*(command: AdminCommand, io: AdminIo = noStdin) {
   switch (command._tag) {
-    case "CreateProject": {
-      const projectId = newId("prj")
-      yield* handleCommand({
-        decider: ProjectDecider,
-        codec: ProjectEvent,
-        subject: projectSubject(projectId),
-        command: { _tag: "CreateProject", projectId, name: command.name, now },
-        msgId: () => `ProjectCreated:${projectId}`
-      })
-      return projectId
-    }
+    case "CreateProject":
+      return yield* createProject(command.name, null)
     case "CreateKey": {
-      const store = yield* EventStore
-      const project = yield* store.readLast(ProjectEvent, projectSubject(command.projectId))
-      if (Option.isNone(project)) return yield* new ProjectNotFound({ projectId: command.projectId })
-      const pepper = yield* Config.Redacted("API_KEY_PEPPER")
-      const secret = generateSecret(command.environment)
-      const hash = hashSecret(Redacted.value(pepper), secret)
-      const keyId = keyIdFromHash(hash)
-      yield* handleCommand({
-        decider: KeyDecider,
-        codec: KeyEvent,
-        subject: keySubject(keyId),
-        command: {
-          _tag: "CreateKey",
-          keyId,
-          projectId: command.projectId,
-          name: command.name,
-          environment: command.environment,
-          scopes: command.scopes,
-          hash,
-          prefix: displayPrefix(secret),
-          now
-        },
-        msgId: () => `KeyCreated:${keyId}`
-      })
+      const { secret } = yield* createKey(command)
       return secret
     }
     case "RevokeKey": {
@@ -63,14 +43,23 @@ export const runAdminCommand = Effect.fn("runAdminCommand")(function*(command: A
       } else if (!isKeyId(command.key)) {
         return yield* new ApiKeyNotFound({ keyId: "(neither a secret nor a key id)" })
       }
-      yield* handleCommand({
-        decider: KeyDecider,
-        codec: KeyEvent,
-        subject: keySubject(keyId),
-        command: { _tag: "RevokeKey", keyId, now },
-        msgId: () => `KeyRevoked:${keyId}`
-      })
+      yield* revokeKey(keyId, null)
       return ""
+    }
+    case "AddMember": {
+      yield* addProjectMember(command.projectId, command.email)
+      return ""
+    }
+    case "CreateUser": {
+      const { password, print } = yield* passwordFor(command.passwordFromStdin, io)
+      const userId = yield* createUser(command.email, password)
+      return print ? password : userId
+    }
+    case "SetPassword": {
+      if ((yield* loadUser(command.email)).user === null) return yield* new UserNotFound({ email: command.email })
+      const { password, print } = yield* passwordFor(command.passwordFromStdin, io)
+      yield* changePassword(command.email, password)
+      return print ? password : ""
     }
   }
 })

@@ -8,6 +8,8 @@ import { type ApiError, type ApiFailure, internalError, isServerSide, toApiError
 import { InvalidJson, MethodNotAllowed, PayloadTooLarge, RouteNotFound, UnsupportedMediaType } from "./GatewayErrors.ts"
 import type { RouteInput, RouteReply } from "./Route.ts"
 import { type GatewayServices, v1Routes } from "./v1Routes.ts"
+import type { DashboardServices } from "../dashboard/DashboardRoutes.ts"
+import { registerDashboard } from "../dashboard/DashboardHttp.ts"
 
 export const BODY_LIMIT_BYTES = 16 * 1024
 
@@ -52,7 +54,7 @@ const fromFastifyError = (error: FastifyError, request: FastifyRequest): ApiFail
 
 export interface GatewayHttpOptions {
   /** Built from a layer whose construction cannot fail (Layer.orDie): construction failures are start-up failures. */
-  readonly runtime: ManagedRuntime.ManagedRuntime<GatewayServices, never>
+  readonly runtime: ManagedRuntime.ManagedRuntime<GatewayServices | DashboardServices, never>
 }
 
 export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstance => {
@@ -154,5 +156,6 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
     })
   }
 
+  registerDashboard(app, runtime)
   return app
 }

@@ -1,4 +1,5 @@
-// Events of projects (mds.account.project.<projectId>) and API keys (mds.account.key.<keyId>).
+// Events of projects (mds.account.project.<projectId>), API keys (mds.account.key.<keyId>), dashboard users
+// (mds.account.user.<userId>) and key usage (mds.keyuse.<keyId>).
 import { Schema } from "effect"
 
 export const Scope = Schema.Literals(["media:resolve", "media:download"])
@@ -8,13 +9,39 @@ export const ALL_SCOPES: ReadonlyArray<Scope> = ["media:resolve", "media:downloa
 export const KeyEnvironment = Schema.Literals(["live", "test"])
 export type KeyEnvironment = typeof KeyEnvironment.Type
 
+/** A dashboard user as a project names it: the id and, for display, the email. */
+export const ProjectMember = Schema.Struct({
+  userId: Schema.String,
+  email: Schema.String
+})
+export type ProjectMember = typeof ProjectMember.Type
+
 export const ProjectCreated = Schema.TaggedStruct("ProjectCreated", {
+  v: Schema.Literal(1),
+  projectId: Schema.String,
+  name: Schema.String,
+  /** The dashboard user who created it, its first member; absent for projects made with the admin CLI. */
+  owner: Schema.optionalKey(ProjectMember),
+  at: Schema.Number
+})
+export type ProjectCreated = typeof ProjectCreated.Type
+
+export const ProjectRenamed = Schema.TaggedStruct("ProjectRenamed", {
   v: Schema.Literal(1),
   projectId: Schema.String,
   name: Schema.String,
   at: Schema.Number
 })
-export type ProjectCreated = typeof ProjectCreated.Type
+export type ProjectRenamed = typeof ProjectRenamed.Type
+
+export const ProjectMemberAdded = Schema.TaggedStruct("ProjectMemberAdded", {
+  v: Schema.Literal(1),
+  projectId: Schema.String,
+  userId: Schema.String,
+  email: Schema.String,
+  at: Schema.Number
+})
+export type ProjectMemberAdded = typeof ProjectMemberAdded.Type
 
 export const KeyCreated = Schema.TaggedStruct("KeyCreated", {
   v: Schema.Literal(1),
@@ -39,8 +66,41 @@ export const KeyRevoked = Schema.TaggedStruct("KeyRevoked", {
 })
 export type KeyRevoked = typeof KeyRevoked.Type
 
-export const ProjectEvent = Schema.Union([ProjectCreated])
+/**
+ * The key authenticated at least one request up to `at`. Gateways coalesce uses in memory and append at most one
+ * of these per key and flush interval, on a subject of its own that keeps only the latest (see docs/events.md).
+ */
+export const KeyUsed = Schema.TaggedStruct("KeyUsed", {
+  v: Schema.Literal(1),
+  keyId: Schema.String,
+  projectId: Schema.String,
+  at: Schema.Number
+})
+export type KeyUsed = typeof KeyUsed.Type
+
+export const UserCreated = Schema.TaggedStruct("UserCreated", {
+  v: Schema.Literal(1),
+  userId: Schema.String,
+  email: Schema.String,
+  /** scrypt hash string with its salt and parameters (shared/src/keys/PasswordHash.ts); never the password. */
+  passwordHash: Schema.String,
+  at: Schema.Number
+})
+export type UserCreated = typeof UserCreated.Type
+
+export const UserPasswordChanged = Schema.TaggedStruct("UserPasswordChanged", {
+  v: Schema.Literal(1),
+  userId: Schema.String,
+  passwordHash: Schema.String,
+  at: Schema.Number
+})
+export type UserPasswordChanged = typeof UserPasswordChanged.Type
+
+export const ProjectEvent = Schema.Union([ProjectCreated, ProjectRenamed, ProjectMemberAdded])
 export type ProjectEvent = typeof ProjectEvent.Type
 
 export const KeyEvent = Schema.Union([KeyCreated, KeyRevoked])
 export type KeyEvent = typeof KeyEvent.Type
+
+export const UserEvent = Schema.Union([UserCreated, UserPasswordChanged])
+export type UserEvent = typeof UserEvent.Type

@@ -21,7 +21,13 @@ export type KeyCommand =
     readonly prefix: string
     readonly now: number
   }
-  | { readonly _tag: "RevokeKey"; readonly keyId: string; readonly now: number }
+  | {
+    readonly _tag: "RevokeKey"
+    readonly keyId: string
+    /** The project the caller acts in; a key of another project is not found. Null for the operator (admin CLI). */
+    readonly projectId: string | null
+    readonly now: number
+  }
 
 export type KeyRejection = ApiKeyAlreadyExists | ApiKeyNotFound
 
@@ -52,6 +58,9 @@ export const decideKey = (command: KeyCommand, state: KeyState): Result.Result<R
       }])
     case "RevokeKey":
       if (state.key === null) return Result.fail(new ApiKeyNotFound({ keyId: command.keyId }))
+      if (command.projectId !== null && command.projectId !== state.key.projectId) {
+        return Result.fail(new ApiKeyNotFound({ keyId: command.keyId }))
+      }
       if (state.revokedAt !== null) return Result.succeed([])
       return Result.succeed([{ _tag: "KeyRevoked", v: 1, keyId: command.keyId, projectId: state.key.projectId, at: command.now }])
   }

@@ -28,7 +28,7 @@ const created: KeyEvent = {
   prefix: "svc_test_ab",
   at: 10
 }
-const revoke = { _tag: "RevokeKey", keyId: "key_1", now: 20 } as const
+const revoke = { _tag: "RevokeKey", keyId: "key_1", projectId: null, now: 20 } as const
 
 describe("KeyDecider", () => {
   it("creates a key with de-duplicated scopes", () => given([]).when(create).then([created]))
@@ -37,5 +37,9 @@ describe("KeyDecider", () => {
     given([created]).when(revoke).then([{ _tag: "KeyRevoked", v: 1, keyId: "key_1", projectId: "prj_a", at: 20 }]))
   it("revoking twice is a no-op", () =>
     given([created, { _tag: "KeyRevoked", v: 1, keyId: "key_1", projectId: "prj_a", at: 20 }]).when(revoke).thenNothing())
+  it("revokes a key from within its own project", () =>
+    given([created]).when({ ...revoke, projectId: "prj_a" }).then([{ _tag: "KeyRevoked", v: 1, keyId: "key_1", projectId: "prj_a", at: 20 }]))
+  it("a key of another project is not found there", () =>
+    given([created]).when({ ...revoke, projectId: "prj_b" }).thenRejects("ApiKeyNotFound"))
   it("rejects revoking an unknown key", () => given([]).when(revoke).thenRejects("ApiKeyNotFound"))
 })

@@ -1,0 +1,142 @@
+// The account commands both the admin CLI and the dashboard carry out: projects, members, keys and users, via the deciders.
+import { KeyEvent, type KeyEnvironment, type ProjectMember, ProjectEvent, type Scope, UserEvent } from "@mds/shared/domain/account/AccountEvent"
+import { KeyDecider, type KeyState } from "@mds/shared/domain/account/KeyDecider"
+import { ProjectDecider, type ProjectState } from "@mds/shared/domain/account/ProjectDecider"
+import { UserDecider, type UserState } from "@mds/shared/domain/account/UserDecider"
+import { foldEvents } from "@mds/shared/domain/Decider"
+import { ProjectNotFound, UserNotFound } from "@mds/shared/domain/DomainErrors"
+import { handleCommand } from "@mds/shared/eventstore/CommandHandler"
+import { EventStore } from "@mds/shared/eventstore/EventStore"
+import { keySubject, projectSubject, userSubject } from "@mds/shared/eventstore/Subjects"
+import { newId } from "@mds/shared/ids/Ids"
+import { normalizeEmail, userIdFromEmail } from "@mds/shared/ids/UserId"
+import { displayPrefix, generateSecret, hashSecret, keyIdFromHash } from "@mds/shared/keys/ApiKeySecret"
+import { hashPassword } from "@mds/shared/keys/PasswordHash"
+import { Clock, Config, Effect, Redacted } from "effect"
+
+/** A project's current state, read from its subject (the source of truth, so a write is visible at once). */
+export const loadProject = Effect.fn("loadProject")(function*(projectId: string) {
+  const store = yield* EventStore
+  const events = yield* store.readSubject(ProjectEvent, projectSubject(projectId))
+  return foldEvents(ProjectDecider, events.map((stored) => stored.event)) satisfies ProjectState
+})
+
+export const loadUser = Effect.fn("loadUser")(function*(email: string) {
+  const store = yield* EventStore
+  const events = yield* store.readSubject(UserEvent, userSubject(userIdFromEmail(email)))
+  return foldEvents(UserDecider, events.map((stored) => stored.event)) satisfies UserState
+})
+
+export const loadKey = Effect.fn("loadKey")(function*(keyId: string) {
+  const store = yield* EventStore
+  const events = yield* store.readSubject(KeyEvent, keySubject(keyId))
+  return foldEvents(KeyDecider, events.map((stored) => stored.event)) satisfies KeyState
+})
+
+export const createProject = Effect.fn("createProject")(function*(name: string, owner: ProjectMember | null) {
+  const now = yield* Clock.currentTimeMillis
+  const projectId = newId("prj")
+  yield* handleCommand({
+    decider: ProjectDecider,
+    codec: ProjectEvent,
+    subject: projectSubject(projectId),
+    command: { _tag: "CreateProject", projectId, name, owner, now },
+    msgId: () => `ProjectCreated:${projectId}`
+  })
+  return projectId
+})
+
+export const renameProject = Effect.fn("renameProject")(function*(projectId: string, name: string) {
+  const now = yield* Clock.currentTimeMillis
+  yield* handleCommand({
+    decider: ProjectDecider,
+    codec: ProjectEvent,
+    subject: projectSubject(projectId),
+    command: { _tag: "RenameProject", projectId, name, now },
+    msgId: () => `ProjectRenamed:${projectId}:${now}`
+  })
+})
+
+/** Adds an existing dashboard user (by email) to the project. */
+export const addProjectMember = Effect.fn("addProjectMember")(function*(projectId: string, email: string) {
+  const user = (yield* loadUser(email)).user
+  if (user === null) return yield* new UserNotFound({ email: normalizeEmail(email) })
+  const now = yield* Clock.currentTimeMillis
+  yield* handleCommand({
+    decider: ProjectDecider,
+    codec: ProjectEvent,
+    subject: projectSubject(projectId),
+    command: { _tag: "AddProjectMember", projectId, member: { userId: user.userId, email: user.email }, now },
+    msgId: () => `ProjectMemberAdded:${projectId}:${user.userId}`
+  })
+  return user
+})
+
+export interface IssuedKey {
+  readonly keyId: string
+  /** Shown once to whoever asked for it, never stored or logged. */
+  readonly secret: string
+}
+
+export const createKey = Effect.fn("createKey")(function*(options: {
+  readonly projectId: string
+  readonly name: string
+  readonly environment: KeyEnvironment
+  readonly scopes: ReadonlyArray<Scope>
+}) {
+  if (!(yield* loadProject(options.projectId)).exists) return yield* new ProjectNotFound({ projectId: options.projectId })
+  const now = yield* Clock.currentTimeMillis
+  const pepper = yield* Config.Redacted("API_KEY_PEPPER")
+  const secret = generateSecret(options.environment)
+  const hash = hashSecret(Redacted.value(pepper), secret)
+  const keyId = keyIdFromHash(hash)
+  yield* handleCommand({
+    decider: KeyDecider,
+    codec: KeyEvent,
+    subject: keySubject(keyId),
+    command: { _tag: "CreateKey", keyId, ...options, hash, prefix: displayPrefix(secret), now },
+    msgId: () => `KeyCreated:${keyId}`
+  })
+  return { keyId, secret } satisfies IssuedKey
+})
+
+/** `projectId` null: the operator, who may revoke any key; otherwise only a key of that project. */
+export const revokeKey = Effect.fn("revokeKey")(function*(keyId: string, projectId: string | null) {
+  const now = yield* Clock.currentTimeMillis
+  yield* handleCommand({
+    decider: KeyDecider,
+    codec: KeyEvent,
+    subject: keySubject(keyId),
+    command: { _tag: "RevokeKey", keyId, projectId, now },
+    msgId: () => `KeyRevoked:${keyId}`
+  })
+})
+
+export const createUser = Effect.fn("createUser")(function*(email: string, password: string) {
+  const normalized = normalizeEmail(email)
+  const userId = userIdFromEmail(normalized)
+  const passwordHash = yield* Effect.promise(() => hashPassword(password))
+  const now = yield* Clock.currentTimeMillis
+  yield* handleCommand({
+    decider: UserDecider,
+    codec: UserEvent,
+    subject: userSubject(userId),
+    command: { _tag: "CreateUser", userId, email: normalized, passwordHash, now },
+    msgId: () => `UserCreated:${userId}`
+  })
+  return userId
+})
+
+export const changePassword = Effect.fn("changePassword")(function*(email: string, password: string) {
+  const normalized = normalizeEmail(email)
+  const userId = userIdFromEmail(normalized)
+  const passwordHash = yield* Effect.promise(() => hashPassword(password))
+  const now = yield* Clock.currentTimeMillis
+  yield* handleCommand({
+    decider: UserDecider,
+    codec: UserEvent,
+    subject: userSubject(userId),
+    command: { _tag: "ChangePassword", userId, email: normalized, passwordHash, now },
+    msgId: () => `UserPasswordChanged:${userId}:${now}`
+  })
+})

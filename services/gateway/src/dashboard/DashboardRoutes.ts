@@ -1,0 +1,30 @@
+// The dashboard's route table: every page and form under /dashboard and the use case that answers it.
+import { confirmRevoke, confirmRotate, addKey, listKeys, revoke, rotate } from "./handlers/KeyHandlers.ts"
+import { addMember, jobsJson, listJobs, rename, showProject, showSettings } from "./handlers/ProjectHandlers.ts"
+import { addProject, listProjects, showLogin, signIn, signOut } from "./handlers/SessionHandlers.ts"
+import { type DashboardRoute, route } from "./DashboardRoute.ts"
+
+const P = "/dashboard/projects/:projectId"
+
+export const dashboardRoutes = [
+  route("GET", "/dashboard", listProjects),
+  route("GET", "/dashboard/login", showLogin),
+  route("POST", "/dashboard/login", signIn),
+  route("POST", "/dashboard/logout", signOut),
+  route("POST", "/dashboard/projects", addProject),
+  route("GET", P, showProject),
+  route("GET", `${P}/keys`, listKeys),
+  route("POST", `${P}/keys`, addKey),
+  route("GET", `${P}/keys/:keyId/revoke`, confirmRevoke),
+  route("POST", `${P}/keys/:keyId/revoke`, revoke),
+  route("GET", `${P}/keys/:keyId/rotate`, confirmRotate),
+  route("POST", `${P}/keys/:keyId/rotate`, rotate),
+  route("GET", `${P}/jobs`, listJobs),
+  route("GET", `${P}/jobs.json`, jobsJson, { json: true }),
+  route("GET", `${P}/settings`, showSettings),
+  route("POST", `${P}/rename`, rename),
+  route("POST", `${P}/members`, addMember)
+]
+
+/** Every service some dashboard route needs. */
+export type DashboardServices = (typeof dashboardRoutes)[number] extends DashboardRoute<infer R> ? R : never

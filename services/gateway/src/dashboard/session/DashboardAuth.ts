@@ -1,0 +1,107 @@
+// Dashboard sign-in and sessions: scrypt-verified passwords, random session ids kept only as a hash server-side.
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
+import { EventStore, type EventStoreError } from "@mds/shared/eventstore/EventStore"
+import { normalizeEmail } from "@mds/shared/ids/UserId"
+import type { ReadModelError } from "@mds/shared/readmodel/ReadModelError"
+import { DECOY_PASSWORD_HASH, verifyPassword } from "@mds/shared/keys/PasswordHash"
+import { Clock, Context, Effect, Layer, Option, Semaphore } from "effect"
+import { loadUser } from "../../accounts/AccountCommands.ts"
+import { DashboardConfig } from "../DashboardConfig.ts"
+import { InvalidCredentials } from "../DashboardErrors.ts"
+import { cookieName, parseCookies, serializeCookie } from "./Cookies.ts"
+import { type Session, SessionStore } from "./SessionStore.ts"
+
+export const randomToken = (): string => randomBytes(32).toString("base64url")
+/** The store key of a session: whoever reads the store cannot turn it back into a cookie. */
+export const sessionIdHash = (sessionId: string): string => createHash("sha256").update(sessionId).digest("hex")
+
+export const tokensEqual = (a: string, b: string): boolean => {
+  const left = Buffer.from(a)
+  const right = Buffer.from(b)
+  return left.length === right.length && left.length > 0 && timingSafeEqual(left, right)
+}
+
+/** At most this many scrypt verifications at once (32 MiB each): sign-in floods cannot exhaust memory. */
+const CONCURRENT_VERIFICATIONS = 2
+const LOGIN_COOKIE_SECONDS = 3600
+
+export interface CurrentSession {
+  readonly idHash: string
+  readonly session: Session
+}
+
+export class DashboardAuth extends Context.Service<DashboardAuth, {
+  readonly sessionCookie: string
+  readonly loginCookie: string
+  /** Checks the credentials; on success a new session (a fresh id: no fixation) and its Set-Cookie value. */
+  signIn(
+    email: string,
+    password: string
+  ): Effect.Effect<{ readonly setCookie: string }, InvalidCredentials | EventStoreError | ReadModelError>
+  /** The session the request's cookies carry, if it exists and has not expired. */
+  current(cookieHeader: string | ReadonlyArray<string> | undefined): Effect.Effect<Option.Option<CurrentSession>, ReadModelError>
+  signOut(idHash: string): Effect.Effect<void, ReadModelError>
+  readonly clearSessionCookie: string
+  /** A pre-session token for the sign-in form (double submit: cookie and hidden field must match). */
+  loginToken(): { readonly token: string; readonly setCookie: string }
+  readonly clearLoginCookie: string
+}>()("mds/gateway/dashboard/DashboardAuth") {
+  static readonly layer = Layer.effect(
+    DashboardAuth,
+    Effect.gen(function*() {
+      const config = yield* DashboardConfig
+      const sessions = yield* SessionStore
+      const store = yield* EventStore
+      const verifications = yield* Semaphore.make(CONCURRENT_VERIFICATIONS)
+      const secure = config.secureCookies
+      const sessionCookie = cookieName("mds_session", secure)
+      const loginCookie = cookieName("mds_login", secure)
+
+      const signIn = Effect.fn("DashboardAuth.signIn")(function*(email: string, password: string) {
+        const state = yield* loadUser(normalizeEmail(email)).pipe(Effect.provideService(EventStore, store))
+        const user = state.user
+        // An unknown email costs the same scrypt work as a wrong password: timing does not reveal accounts.
+        const stored = state.passwordHash ?? DECOY_PASSWORD_HASH
+        const ok = yield* verifications.withPermits(1)(Effect.promise(() => verifyPassword(password, stored)))
+        if (!ok || user === null) return yield* new InvalidCredentials()
+        const now = yield* Clock.currentTimeMillis
+        const sessionId = randomToken()
+        yield* sessions.put(sessionIdHash(sessionId), {
+          userId: user.userId,
+          email: user.email,
+          csrfToken: randomToken(),
+          createdAt: now,
+          expiresAt: now + config.sessionTtlMs
+        })
+        return { setCookie: serializeCookie(sessionCookie, sessionId, { secure, maxAgeSeconds: config.sessionTtlMs / 1000 }) }
+      })
+
+      const current = Effect.fn("DashboardAuth.current")(function*(cookieHeader: string | ReadonlyArray<string> | undefined) {
+        const sessionId = parseCookies(cookieHeader)[sessionCookie]
+        if (sessionId === undefined || sessionId.length < 32 || sessionId.length > 128) return Option.none<CurrentSession>()
+        const idHash = sessionIdHash(sessionId)
+        const found = yield* sessions.get(idHash)
+        if (Option.isNone(found)) return Option.none<CurrentSession>()
+        if (found.value.expiresAt <= (yield* Clock.currentTimeMillis)) {
+          yield* sessions.remove(idHash)
+          return Option.none<CurrentSession>()
+        }
+        return Option.some({ idHash, session: found.value })
+      })
+
+      return DashboardAuth.of({
+        sessionCookie,
+        loginCookie,
+        signIn,
+        current,
+        signOut: (idHash) => sessions.remove(idHash),
+        clearSessionCookie: serializeCookie(sessionCookie, "", { secure, maxAgeSeconds: 0 }),
+        loginToken: () => {
+          const token = randomToken()
+          return { token, setCookie: serializeCookie(loginCookie, token, { secure, maxAgeSeconds: LOGIN_COOKIE_SECONDS }) }
+        },
+        clearLoginCookie: serializeCookie(loginCookie, "", { secure, maxAgeSeconds: 0 })
+      })
+    })
+  )
+}
