@@ -103,7 +103,7 @@ export class DownloadJob extends Context.Service<DownloadJob, {
         releaseSlot(command, reason).pipe(Effect.as<DownloadOutcome>("ack"))
 
       const fail = Effect.fn("DownloadJob.fail")(function*(command: DownloadMedia, failure: DownloadFailed) {
-        yield* jobCommand(
+        const handled = yield* jobCommand(
           command,
           {
             _tag: "FailJob",
@@ -112,8 +112,10 @@ export class DownloadJob extends Context.Service<DownloadJob, {
             now: Date.now()
           },
           `${command.jobId}:fail`
-        ).pipe(Effect.catchTag("InvalidJobTransition", () => Effect.void))
-        yield* Effect.logInfo("job failed", { code: failure.code, message: failure.message })
+        ).pipe(Effect.catchTag("InvalidJobTransition", () => Effect.succeed(null)))
+        if (handled !== null && handled.events.length > 0) {
+          yield* Effect.logInfo("job failed", { code: failure.code, message: failure.message })
+        } else yield* Effect.logInfo("job had already ended; nothing to fail", { code: failure.code })
         return yield* finish(command, "failed")
       })
 

@@ -46,7 +46,7 @@ export const ensureDownloadConsumer = Effect.gen(function*() {
 
 /**
  * A message is pulled only when a slot is free: a prefetched message would wait without heartbeats, be handed to
- * another worker after the ack wait, and then run twice. Jobs run in the layer's scope, not the pull loop's, so a
+ * another worker after the ack wait, and then run twice. Jobs run in a scope of their own, not the pull loop's, so a
  * broken pull (NATS restarting) never interrupts them; on shutdown they are interrupted and handed back (nak).
  */
 export const DownloadWorker = Layer.effectDiscard(Effect.gen(function*() {

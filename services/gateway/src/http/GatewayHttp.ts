@@ -68,8 +68,10 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
     // Long path parameters reach the routes (a 5,000-character job id is simply not found) instead of fastify's 414.
     routerOptions: { maxParamLength: 16_384 },
     // Malformed paths (bad percent-encoding) are answered before routing: with the envelope too, as an unknown path.
-    frameworkErrors: (_error, request, reply) =>
-      sendError(request, reply.header("x-request-id", request.id), toApiError(new RouteNotFound({ method: request.method, path: "(malformed path)" })))
+    frameworkErrors: (_error, request, reply) => {
+      const failure = new RouteNotFound({ method: request.method, path: "(malformed path)" })
+      return sendError(request, reply.header("x-request-id", request.id), toApiError(failure))
+    }
   })
 
   const log = (effect: Effect.Effect<void>) => runtime.runFork(effect)
