@@ -28,6 +28,8 @@ export interface ServiceStack {
   startService(name: ServiceName): Promise<void>
   /** Recent output of every service, to put in failure messages. */
   logs(): string
+  /** Process id of a running service ("gateway", "gateway#1", "aggregator", "extractor"), e.g. to sample its memory. */
+  pidOf(label: string): number | null
   close(): Promise<void>
 }
 
@@ -244,6 +246,7 @@ export const startServiceStack = async (options?: {
     stopService,
     startService,
     logs,
+    pidOf: (label: string) => services.get(label)?.child?.pid ?? null,
     close
   }
 }
