@@ -11,6 +11,7 @@ import { KvMediaReadModel } from "@mds/shared/readmodel/KvMediaReadModel"
 import { Layer } from "effect"
 import { ApiKeyAuth } from "./auth/ApiKeyAuth.ts"
 import { KeyDirectory } from "./auth/KeyDirectory.ts"
+import { AdmissionStates } from "./jobs/AdmissionStates.ts"
 import { JobViewCache } from "./jobs/JobViewCache.ts"
 
 const Infrastructure = Layer.mergeAll(JetStreamEventStore, Lifetimes.layer, DownloadLinkSigner.layer).pipe(
@@ -25,7 +26,8 @@ const Adapters = Layer.mergeAll(
   KvMediaReadModel.layer,
   FsArtifactStore.layer,
   ApiKeyAuth.layer.pipe(Layer.provideMerge(KeyDirectory.layer)),
-  JobViewCache.layer.pipe(Layer.provide(KvJobReadModel.layer))
+  JobViewCache.layer.pipe(Layer.provide(KvJobReadModel.layer)),
+  AdmissionStates.layer
 )
 
 /** The whole gateway with a given egress policy (tests replace DNS; production uses the system resolver). */
