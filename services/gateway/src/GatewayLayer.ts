@@ -8,6 +8,7 @@ import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { KvJobReadModel } from "@mds/shared/readmodel/KvJobReadModel"
 import { KvMediaReadModel } from "@mds/shared/readmodel/KvMediaReadModel"
+import { CachedMediaReadModel } from "@mds/shared/readmodel/CachedMediaReadModel"
 import { Layer } from "effect"
 import { ApiKeyAuth } from "./auth/ApiKeyAuth.ts"
 import { KeyDirectory } from "./auth/KeyDirectory.ts"
@@ -23,7 +24,7 @@ const StreamsReady = Layer.effectDiscard(ensureStreams)
 
 const Adapters = Layer.mergeAll(
   KvJobReadModel.layer,
-  KvMediaReadModel.layer,
+  CachedMediaReadModel.layer.pipe(Layer.provide(KvMediaReadModel.layer)),
   FsArtifactStore.layer,
   ApiKeyAuth.layer.pipe(Layer.provideMerge(KeyDirectory.layer)),
   JobViewCache.layer.pipe(Layer.provide(KvJobReadModel.layer)),
