@@ -28,10 +28,15 @@ export interface ServiceStack {
   startService(name: ServiceName): Promise<void>
   /** Recent output of every service, to put in failure messages. */
   logs(): string
+  /** Process id of a running service ("gateway", "gateway#1", "aggregator", "extractor"), e.g. to sample its memory. */
+  pidOf(label: string): number | null
   close(): Promise<void>
 }
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
+
+/** The Node flags deploy/local/start.sh and the Dockerfiles give every service: tests run what production runs. */
+export const SERVICE_NODE_FLAGS = ["--max-semi-space-size=2"]
 
 const READY_TIMEOUT_MS = 90_000
 const STOP_GRACE_MS = 5_000
@@ -63,7 +68,7 @@ const appendLines = (service: RunningService, chunk: Buffer, partial: { text: st
 
 const spawnService = (service: RunningService, entry: string, env: Record<string, string>) => {
   service.ready = false
-  const child = spawn(process.execPath, [entry], { cwd: REPO_ROOT, env, stdio: ["ignore", "pipe", "pipe"] })
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, entry], { cwd: REPO_ROOT, env, stdio: ["ignore", "pipe", "pipe"] })
   service.child = child
   const out = { text: "" }
   const err = { text: "" }
@@ -244,6 +249,7 @@ export const startServiceStack = async (options?: {
     stopService,
     startService,
     logs,
+    pidOf: (label: string) => services.get(label)?.child?.pid ?? null,
     close
   }
 }

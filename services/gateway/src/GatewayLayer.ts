@@ -10,11 +10,14 @@ import { KvJobReadModel } from "@mds/shared/readmodel/KvJobReadModel"
 import { KvKeyReadModel } from "@mds/shared/readmodel/KvKeyReadModel"
 import { KvMediaReadModel } from "@mds/shared/readmodel/KvMediaReadModel"
 import { KvProjectReadModel } from "@mds/shared/readmodel/KvProjectReadModel"
+import { CachedMediaReadModel } from "@mds/shared/readmodel/CachedMediaReadModel"
 import { Layer } from "effect"
 import { ApiKeyAuth } from "./auth/ApiKeyAuth.ts"
 import { KeyDirectory } from "./auth/KeyDirectory.ts"
 import { KeyUsageRecorder } from "./auth/KeyUsageRecorder.ts"
 import { DashboardLayer } from "./dashboard/DashboardLayer.ts"
+import { AdmissionStates } from "./jobs/AdmissionStates.ts"
+import { JobViewCache } from "./jobs/JobViewCache.ts"
 
 const Infrastructure = Layer.mergeAll(JetStreamEventStore, Lifetimes.layer, DownloadLinkSigner.layer).pipe(
   Layer.provideMerge(NatsClient.layer)
@@ -25,12 +28,14 @@ const StreamsReady = Layer.effectDiscard(ensureStreams)
 
 const Adapters = Layer.mergeAll(
   KvJobReadModel.layer,
-  KvMediaReadModel.layer,
+  CachedMediaReadModel.layer.pipe(Layer.provide(KvMediaReadModel.layer)),
   FsArtifactStore.layer,
   KvProjectReadModel.layer,
   KvKeyReadModel.layer,
   ApiKeyAuth.layer.pipe(Layer.provideMerge(Layer.mergeAll(KeyDirectory.layer, KeyUsageRecorder.layer))),
-  DashboardLayer
+  DashboardLayer,
+  JobViewCache.layer.pipe(Layer.provide(KvJobReadModel.layer)),
+  AdmissionStates.layer
 )
 
 /** The whole gateway with a given egress policy (tests replace DNS; production uses the system resolver). */

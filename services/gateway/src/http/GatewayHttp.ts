@@ -1,6 +1,6 @@
 // The fastify server: runs each /v1 route's Effect on the shared runtime and writes every failure as the error envelope.
 import { randomBytes } from "node:crypto"
-import { Cause, Effect, Exit, type ManagedRuntime, Option } from "effect"
+import { Cause, Effect, Exit, LogLevel, type ManagedRuntime, Option } from "effect"
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify"
 import { type ApiError, type ApiFailure, internalError, isServerSide, toApiError } from "./ErrorMapping.ts"
 import { InvalidJson, MethodNotAllowed, PayloadTooLarge, RouteNotFound, UnsupportedMediaType } from "./GatewayErrors.ts"
@@ -87,8 +87,12 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
     reply.header("x-request-id", request.id)
   })
 
+  // One line per request is a Debug line (LOG_LEVEL=Debug): at Info, writing it cost more than answering a job read.
+  let requestLines = false
+  void runtime.runPromise(LogLevel.isEnabled("Debug")).then((enabled) => (requestLines = enabled), () => undefined)
   app.addHook("onResponse", async (request, reply) => {
-    log(Effect.logInfo("request").pipe(Effect.annotateLogs({
+    if (!requestLines) return
+    log(Effect.logDebug("request").pipe(Effect.annotateLogs({
       request_id: request.id,
       method: request.method,
       path: request.url.split("?")[0],
