@@ -1,12 +1,10 @@
-// The aggregator's application layer: NATS, streams, KV read models, the artifact store for links, both projections.
+// The aggregator's application layer: NATS, streams, the read models, the artifact store for links, both projections.
 import { Layer } from "effect"
-import { DownloadLinkSigner } from "@mds/shared/artifacts/DownloadLinkSigner"
-import { FsArtifactStore } from "@mds/shared/artifacts/FsArtifactStore"
+import { ArtifactStoreLayer } from "@mds/shared/artifacts/ArtifactStoreLayer"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
-import { KvJobReadModel } from "@mds/shared/readmodel/KvJobReadModel"
-import { KvMediaReadModel } from "@mds/shared/readmodel/KvMediaReadModel"
+import { ReadModelLayer } from "@mds/shared/readmodel/ReadModelLayer"
 import { type AggregatorOptions, defaultAggregatorOptions, makeAggregator } from "./Aggregator.ts"
 import { JobProjection } from "./JobProjection.ts"
 import { MediaProjection } from "./MediaProjection.ts"
@@ -23,10 +21,10 @@ export const aggregatorWith = (options: AggregatorOptions = defaultAggregatorOpt
 
 const StreamsEnsured = Layer.effectDiscard(ensureStreams)
 
+// Read models and artifacts: KV and filesystem by default, MongoDB and S3 when MONGO_URL / S3_ENDPOINT are set.
 const Infrastructure = Layer.mergeAll(
-  KvJobReadModel.layer,
-  KvMediaReadModel.layer,
-  FsArtifactStore.layer.pipe(Layer.provide(DownloadLinkSigner.layer)),
+  ReadModelLayer,
+  ArtifactStoreLayer,
   StreamsEnsured
 ).pipe(
   Layer.provideMerge(Lifetimes.layer),

@@ -1,13 +1,12 @@
 // The gateway's application layer: NATS, streams, event store, configuration, read models, artifacts and key auth.
 import { DownloadLinkSigner } from "@mds/shared/artifacts/DownloadLinkSigner"
-import { FsArtifactStore } from "@mds/shared/artifacts/FsArtifactStore"
+import { ArtifactStoreLayer } from "@mds/shared/artifacts/ArtifactStoreLayer"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
 import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
-import { KvJobReadModel } from "@mds/shared/readmodel/KvJobReadModel"
-import { KvMediaReadModel } from "@mds/shared/readmodel/KvMediaReadModel"
+import { ReadModelLayer } from "@mds/shared/readmodel/ReadModelLayer"
 import { Layer } from "effect"
 import { ApiKeyAuth } from "./auth/ApiKeyAuth.ts"
 import { KeyDirectory } from "./auth/KeyDirectory.ts"
@@ -19,10 +18,10 @@ const Infrastructure = Layer.mergeAll(JetStreamEventStore, Lifetimes.layer, Down
 /** Streams exist before anything consumes them (the key directory) or opens buckets beside them. */
 const StreamsReady = Layer.effectDiscard(ensureStreams)
 
+// Read models and artifacts: KV and filesystem by default, MongoDB and S3 when MONGO_URL / S3_ENDPOINT are set.
 const Adapters = Layer.mergeAll(
-  KvJobReadModel.layer,
-  KvMediaReadModel.layer,
-  FsArtifactStore.layer,
+  ReadModelLayer,
+  ArtifactStoreLayer,
   ApiKeyAuth.layer.pipe(Layer.provideMerge(KeyDirectory.layer))
 )
 
