@@ -10,7 +10,11 @@ import { ReadModelBackend, type ReadModelName } from "@mds/shared/readmodel/Read
 import { JobProjection } from "../JobProjection.ts"
 import { MediaProjection } from "../MediaProjection.ts"
 import { SubjectHistory } from "../SubjectHistory.ts"
+import { makeSubjectLanes } from "../SubjectLanes.ts"
 import type { ProgressBar } from "./ProgressBar.ts"
+
+/** Subjects projected at once, as many as the live aggregator's lanes. */
+const REBUILD_LANES = 8
 
 export interface RebuildOptions {
   /**
@@ -121,21 +125,52 @@ export const rebuildReadModel = Effect.fn("rebuildReadModel")(function*(name: Re
   })
   const switching = yield* Effect.forkChild(switchOver)
 
-  const project = (msg: JsMsg) =>
-    Effect.gen(function*() {
-      yield* replay.handle(msg).pipe(Effect.retry({ times: 5 }), Effect.mapError(fail(`project ${msg.subject} #${msg.seq}`)))
-      done++
-      total = Math.max(total, done + msg.info.pending)
-      bar.update(done, total)
-      if (msg.info.pending === 0) yield* Deferred.succeed(caughtUp, undefined)
+  // Subjects are projected on lanes as the live aggregator does: one job's events in order, different jobs at once.
+  let dispatched = 0
+  let settled = 0
+  let tipDispatched = false
+  const failure = yield* Ref.make<Option.Option<RebuildError>>(Option.none())
+  const projected = Effect.suspend(() => {
+    done++
+    bar.update(done, total)
+    // Caught up: the stream's tip at some moment was delivered, and everything delivered is projected.
+    return tipDispatched && done === dispatched ? Deferred.succeed(caughtUp, undefined) : Effect.void
+  })
+  const lanes = yield* makeSubjectLanes<JsMsg>({
+    lanes: REBUILD_LANES,
+    capacity: 64,
+    keyOf: (msg) => msg.subject,
+    handle: (msg) =>
+      replay.handle(msg).pipe(
+        Effect.retry({ times: 5 }),
+        Effect.matchEffect({
+          onSuccess: () => projected,
+          // The first failure stops the replay: the stream is closed and the rebuild fails below.
+          onFailure: (cause) =>
+            Ref.set(failure, Option.some(fail(`project ${msg.subject} #${msg.seq}`)(cause))).pipe(
+              Effect.andThen(Effect.promise(() => messages.close().then(() => undefined, () => undefined)))
+            )
+        }),
+        Effect.ensuring(Effect.sync(() => void settled++))
+      )
+  })
+  const dispatch = (msg: JsMsg) =>
+    Effect.suspend(() => {
+      dispatched++
+      total = Math.max(total, dispatched + msg.info.pending)
+      if (msg.info.pending === 0) tipDispatched = true
+      return lanes.dispatch(msg)
     })
 
-  const replayed = yield* Effect.result(Stream.fromAsyncIterable(messages, fail(`replay ${replay.stream}`)).pipe(Stream.runForEach(project)))
-  if (replayed._tag === "Failure") {
+  const streamed = yield* Effect.result(Stream.fromAsyncIterable(messages, fail(`replay ${replay.stream}`)).pipe(Stream.runForEach(dispatch)))
+  // The stream ends when the grace period closes it (or on a failure); the lanes finish what they hold first.
+  while (settled < dispatched) yield* Effect.sleep(Duration.millis(10))
+  const failed = Option.orElse(yield* Ref.get(failure), () => (streamed._tag === "Failure" ? Option.some(streamed.failure) : Option.none()))
+  if (Option.isSome(failed)) {
     yield* Fiber.interrupt(switching)
     // Never switched: the half-built store is nobody's and goes; once switched, it is the live one and stays.
     if (Option.isNone(yield* Ref.get(switched))) yield* backend.stores.drop(store).pipe(Effect.ignore)
-    return yield* Effect.fail(replayed.failure)
+    return yield* Effect.fail(failed.value)
   }
   const previous = yield* Fiber.join(switching)
   bar.finish(done, done)
