@@ -31,13 +31,15 @@ describe.skipIf(!dockerAvailable)(title, () => {
       it.effect("the queries have their indexes and documents expire through TTL indexes", () =>
         Effect.gen(function*() {
           const { db } = yield* MongoDatabase
-          const jobs = yield* Effect.promise(() => db.collection(JOBS_COLLECTION).indexes())
-          const media = yield* Effect.promise(() => db.collection(MEDIA_COLLECTION).indexes())
-          const byName = (indexes: ReadonlyArray<{ name?: string }>, name: string) => indexes.find((index) => index.name === name)
-          assert.deepStrictEqual(byName(jobs, "project_newest_first")?.["key" as never], { projectId: 1, createdAt: -1, id: -1 } as never)
-          assert.strictEqual((byName(jobs, "purge_at_ttl") as { expireAfterSeconds?: number } | undefined)?.expireAfterSeconds, 0)
-          assert.deepStrictEqual(byName(media, "url_latest_first")?.["key" as never], { url: 1, resolvedAt: -1 } as never)
-          assert.strictEqual((byName(media, "purge_at_ttl") as { expireAfterSeconds?: number } | undefined)?.expireAfterSeconds, 0)
+          const indexes = (collection: string) =>
+            Effect.map(Effect.promise(() => db.collection(collection).indexes()), (all) =>
+              Object.fromEntries(all.map((index) => [index.name ?? "", { key: index.key, ttl: index.expireAfterSeconds }])))
+          const jobs = yield* indexes(JOBS_COLLECTION)
+          const media = yield* indexes(MEDIA_COLLECTION)
+          assert.deepStrictEqual(jobs["project_newest_first"], { key: { projectId: 1, createdAt: -1, id: -1 }, ttl: undefined })
+          assert.deepStrictEqual(jobs["purge_at_ttl"], { key: { purgeAt: 1 }, ttl: 0 })
+          assert.deepStrictEqual(media["url_latest_first"], { key: { url: 1, resolvedAt: -1 }, ttl: undefined })
+          assert.deepStrictEqual(media["purge_at_ttl"], { key: { purgeAt: 1 }, ttl: 0 })
         }))
     }
   )
