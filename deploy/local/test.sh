@@ -5,6 +5,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 # shellcheck source=deploy/local/setup.sh
 source deploy/local/setup.sh
 mds_ensure_chromium
+mds_ensure_moto
 
 echo "[test] tsc --noEmit" >&2
 npx tsc --noEmit -p tsconfig.json
