@@ -19,4 +19,6 @@ COPY shared shared
 COPY services/aggregator services/aggregator
 RUN mkdir -p /data && chown node:node /data
 USER node
+# A small young generation keeps RSS within its budget under load at no measurable cost (docs/performance.md).
+ENV NODE_OPTIONS="--max-semi-space-size=2"
 CMD ["node", "services/aggregator/src/main.ts"]

@@ -36,4 +36,6 @@ COPY shared shared
 COPY services/extractor services/extractor
 RUN mkdir -p /data && chown node:node /data
 USER node
+# A small young generation keeps RSS within its budget under load at no measurable cost (docs/performance.md).
+ENV NODE_OPTIONS="--max-semi-space-size=2"
 CMD ["node", "services/extractor/src/main.ts"]

@@ -7,6 +7,7 @@ MDS_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 MDS_NODE_VERSION="24.21.0"
 MDS_YT_DLP_VERSION="2026.10.26"
 MDS_SCHEMATHESIS_VERSION="4.32.5"
+MDS_MOTO_VERSION="5.2.5"
 MDS_TOOLS="$MDS_ROOT/.tools"
 
 mds_log() {
@@ -125,6 +126,22 @@ mds_ensure_schemathesis() {
   mds_log "installing schemathesis==$MDS_SCHEMATHESIS_VERSION"
   mds_run "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$MDS_SCHEMATHESIS_VERSION" || return 1
   export SCHEMATHESIS_PATH="$venv/bin/schemathesis"
+}
+
+# moto's standalone S3 server, for the S3 adapter's tests and benchmarks only: test.sh and the benchmarks call this,
+# `npm start` never needs it. A venv of its own keeps its many dependencies away from yt-dlp's.
+mds_ensure_moto() {
+  local venv="$MDS_TOOLS/moto-venv"
+  if [ -x "$venv/bin/moto_server" ] && compgen -G "$venv/lib/python3*/site-packages/moto-$MDS_MOTO_VERSION.dist-info" >/dev/null; then
+    return 0
+  fi
+  if [ ! -x "$venv/bin/pip" ]; then
+    mds_log "creating Python venv .tools/moto-venv"
+    rm -rf "$venv"
+    mds_run python3 -m venv "$venv" || return 1
+  fi
+  mds_log "installing moto[server]==$MDS_MOTO_VERSION"
+  mds_run "$venv/bin/pip" install --quiet --disable-pip-version-check "moto[server]==$MDS_MOTO_VERSION"
 }
 
 mds_ensure_npm_deps() {

@@ -70,6 +70,8 @@ if [ -z "${NATS_URL:-}" ]; then
   echo "[start] embedded nats-server on $NATS_URL (store $DATA_DIR/nats)" >&2
 fi
 
+# A small young generation keeps each service's RSS within its budget under load (docs/performance.md).
+export NODE_OPTIONS="--max-semi-space-size=2${NODE_OPTIONS:+ $NODE_OPTIONS}"
 for service in gateway aggregator extractor; do
   launch "$service" node "services/$service/src/main.ts"
   service_pids+=("$!")

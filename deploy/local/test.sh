@@ -5,6 +5,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 # shellcheck source=deploy/local/setup.sh
 source deploy/local/setup.sh
 mds_ensure_chromium
+mds_ensure_moto
 mds_ensure_schemathesis
 
 echo "[test] tsc --noEmit" >&2

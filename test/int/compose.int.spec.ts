@@ -70,18 +70,26 @@ describe("docker-compose.yml", () => {
       })
     }
     expect(service("minio-init").depends_on).toEqual({ minio: { condition: "service_healthy" } })
-    expect(service("proxy").depends_on).toEqual({ gateway: { condition: "service_healthy" } })
+    expect(service("proxy").depends_on).toEqual({
+      gateway: { condition: "service_healthy" },
+      minio: { condition: "service_healthy" }
+    })
   })
 
   it("points every application service at the stack's NATS, MongoDB and MinIO", () => {
     for (const name of appServices) {
       expect(env(name), name).toMatchObject({
         NATS_URL: "nats://nats:4222",
-        MONGODB_URL: "mongodb://mongodb:27017/mds",
+        MONGO_URL: "mongodb://mongodb:27017/mds",
         S3_ENDPOINT: "http://minio:9000",
+        S3_PUBLIC_URL: "${PUBLIC_BASE_URL:-http://localhost:8080}",
         S3_BUCKET: "mds-artifacts",
+        S3_ACCESS_KEY_ID: "${MINIO_ROOT_USER:-mds}",
         DATA_DIR: "/data"
       })
+      expect(env(name)["S3_SECRET_ACCESS_KEY"], name).toMatch(/^\$\{MINIO_ROOT_PASSWORD:\?/)
+      // The name the services read (MongoDatabase.config), not a near miss.
+      expect(env(name)["MONGODB_URL"], name).toBeUndefined()
       for (const ttl of ["API_MEDIA_RESOLVE_TTL_SECONDS", "API_JOB_TTL_SECONDS", "API_DOWNLOAD_URL_TTL_SECONDS"]) {
         expect(env(name)[ttl], `${name} ${ttl}`).toMatch(/^\$\{\w+:-\d+\}$/)
       }
@@ -107,6 +115,8 @@ describe("docker-compose.yml", () => {
     expect(service("proxy").ports).toEqual(["${PORT:-8080}:8080"])
     const caddyfile = readFileSync("deploy/docker/Caddyfile", "utf8")
     expect(caddyfile).toMatch(/dynamic a gateway 8080/)
+    // Presigned links are signed for the proxy's address, so the proxy must pass the bucket's paths to MinIO.
+    expect(caddyfile).toMatch(/handle \/mds-artifacts\/\* \{\s*reverse_proxy minio:9000/)
     expect(service("extractor").deploy?.replicas).toBe(2)
     expect(env("extractor")).toMatchObject({
       YT_DLP_PATH: "/opt/yt-dlp/bin/yt-dlp",

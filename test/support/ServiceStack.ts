@@ -42,6 +42,9 @@ export interface ServiceStack {
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
 
+/** The Node flags deploy/local/start.sh and the Dockerfiles give every service: tests run what production runs. */
+export const SERVICE_NODE_FLAGS = ["--max-semi-space-size=2"]
+
 const READY_TIMEOUT_MS = 90_000
 const STOP_GRACE_MS = 5_000
 const LOG_LINES_KEPT = 200
@@ -72,7 +75,7 @@ const appendLines = (service: RunningService, chunk: Buffer, partial: { text: st
 
 const spawnService = (service: RunningService, entry: string, env: Record<string, string>) => {
   service.ready = false
-  const child = spawn(process.execPath, [entry], { cwd: REPO_ROOT, env, stdio: ["ignore", "pipe", "pipe"] })
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, entry], { cwd: REPO_ROOT, env, stdio: ["ignore", "pipe", "pipe"] })
   service.child = child
   const out = { text: "" }
   const err = { text: "" }

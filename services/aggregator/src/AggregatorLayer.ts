@@ -1,15 +1,13 @@
-// The aggregator's application layer: NATS, streams, KV read models, the artifact store for links, all projections.
+// The aggregator's application layer: NATS, streams, the read models, the artifact store for links, all projections.
 import { Layer } from "effect"
-import { DownloadLinkSigner } from "@mds/shared/artifacts/DownloadLinkSigner"
-import { FsArtifactStore } from "@mds/shared/artifacts/FsArtifactStore"
+import { ArtifactStoreLayer } from "@mds/shared/artifacts/ArtifactStoreLayer"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
 import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
-import { KvJobReadModel } from "@mds/shared/readmodel/KvJobReadModel"
 import { KvKeyReadModel } from "@mds/shared/readmodel/KvKeyReadModel"
 import { KvProjectReadModel } from "@mds/shared/readmodel/KvProjectReadModel"
-import { KvMediaReadModel } from "@mds/shared/readmodel/KvMediaReadModel"
+import { ReadModelLayer } from "@mds/shared/readmodel/ReadModelLayer"
 import { accountAggregatorWith } from "./AccountAggregator.ts"
 import { type AggregatorOptions, defaultAggregatorOptions, makeAggregator } from "./Aggregator.ts"
 import { ExpirySweeper } from "./expiry/ExpirySweeper.ts"
@@ -28,12 +26,12 @@ export const aggregatorWith = (options: AggregatorOptions = defaultAggregatorOpt
 
 const StreamsEnsured = Layer.effectDiscard(ensureStreams)
 
+// Read models and artifacts: KV and filesystem by default, MongoDB and S3 when MONGO_URL / S3_ENDPOINT are set.
 const Infrastructure = Layer.mergeAll(
-  KvJobReadModel.layer,
-  KvMediaReadModel.layer,
+  ReadModelLayer,
   KvProjectReadModel.layer,
   KvKeyReadModel.layer,
-  FsArtifactStore.layer.pipe(Layer.provide(DownloadLinkSigner.layer)),
+  ArtifactStoreLayer,
   JetStreamEventStore,
   StreamsEnsured
 ).pipe(

@@ -1,7 +1,6 @@
 // The extractor application as one layer: NATS, event store, storage, egress, yt-dlp, and the RPC and worker loops.
 import { Effect, Layer } from "effect"
-import { DownloadLinkSigner } from "@mds/shared/artifacts/DownloadLinkSigner"
-import { FsArtifactStore } from "@mds/shared/artifacts/FsArtifactStore"
+import { ArtifactStoreLayer } from "@mds/shared/artifacts/ArtifactStoreLayer"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
@@ -22,7 +21,8 @@ const Streams = Layer.effectDiscard(ensureStreams)
 
 const Infrastructure = Layer.mergeAll(
   JetStreamEventStore,
-  FsArtifactStore.layer.pipe(Layer.provide(DownloadLinkSigner.layer)),
+  // The filesystem by default, MinIO/S3 when S3_ENDPOINT is set.
+  ArtifactStoreLayer,
   EgressPolicy.layer,
   YtDlp.layer,
   Ffmpeg.layer,

@@ -1,20 +1,23 @@
 // The gateway's application layer: NATS, streams, event store, configuration, read models, artifacts, key auth, dashboard.
 import { DownloadLinkSigner } from "@mds/shared/artifacts/DownloadLinkSigner"
-import { FsArtifactStore } from "@mds/shared/artifacts/FsArtifactStore"
+import { ArtifactStoreLayer } from "@mds/shared/artifacts/ArtifactStoreLayer"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
 import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
-import { KvJobReadModel } from "@mds/shared/readmodel/KvJobReadModel"
+import { CachedMediaReadModel } from "@mds/shared/readmodel/CachedMediaReadModel"
+import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
 import { KvKeyReadModel } from "@mds/shared/readmodel/KvKeyReadModel"
-import { KvMediaReadModel } from "@mds/shared/readmodel/KvMediaReadModel"
 import { KvProjectReadModel } from "@mds/shared/readmodel/KvProjectReadModel"
-import { Layer } from "effect"
+import { ReadModelLayer } from "@mds/shared/readmodel/ReadModelLayer"
+import { Effect, Layer } from "effect"
 import { ApiKeyAuth } from "./auth/ApiKeyAuth.ts"
 import { KeyDirectory } from "./auth/KeyDirectory.ts"
 import { KeyUsageRecorder } from "./auth/KeyUsageRecorder.ts"
 import { DashboardLayer } from "./dashboard/DashboardLayer.ts"
+import { AdmissionStates } from "./jobs/AdmissionStates.ts"
+import { JobViewCache } from "./jobs/JobViewCache.ts"
 import { PollingGuard } from "./limits/PollingGuard.ts"
 import { RequestRateLimiter } from "./limits/RequestRateLimiter.ts"
 
@@ -25,14 +28,27 @@ const Infrastructure = Layer.mergeAll(JetStreamEventStore, Lifetimes.layer, Down
 /** Streams exist before anything consumes them (the key directory) or opens buckets beside them. */
 const StreamsReady = Layer.effectDiscard(ensureStreams)
 
+/**
+ * The configured job and media read models, with the gateway's in-process caches in front: media are cached
+ * as they never change, and job views are served from memory kept current by the job event stream.
+ */
+const ReadModels = Layer.mergeAll(
+  CachedMediaReadModel.layer,
+  JobViewCache.layer,
+  Layer.effect(JobReadModel, Effect.gen(function*() {
+    return yield* JobReadModel
+  }))
+).pipe(Layer.provide(ReadModelLayer))
+
+// Read models and artifacts: KV and filesystem by default, MongoDB and S3 when MONGO_URL / S3_ENDPOINT are set.
 const Adapters = Layer.mergeAll(
-  KvJobReadModel.layer,
-  KvMediaReadModel.layer,
-  FsArtifactStore.layer,
+  ReadModels,
+  ArtifactStoreLayer,
   KvProjectReadModel.layer,
   KvKeyReadModel.layer,
   ApiKeyAuth.layer.pipe(Layer.provideMerge(Layer.mergeAll(KeyDirectory.layer, KeyUsageRecorder.layer))),
   DashboardLayer,
+  AdmissionStates.layer,
   RequestRateLimiter.layer,
   PollingGuard.layer
 )

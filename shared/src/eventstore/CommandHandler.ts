@@ -12,9 +12,15 @@ export interface HandleCommandOptions<Command, Event, State, Rejection> {
   readonly msgId: (event: Event, index: number) => string
   /**
    * "replay" folds every event of the subject; "last" evolves from the last event alone, for aggregates
-   * whose events carry their whole state (the admission slots).
+   * whose events carry their whole state (the admission slots); "new" is for a subject that cannot exist yet
+   * (a freshly generated id): no read at all, the append expects an empty subject, and a conflict replays.
    */
-  readonly hydrate?: "replay" | "last"
+  readonly hydrate?: "replay" | "last" | "new"
+  /**
+   * A state believed current (e.g. kept in memory from the last command): the first attempt decides from it
+   * without reading. A stale one costs a conflict, and a rejection is only trusted after a fresh read.
+   */
+  readonly known?: { readonly state: State; readonly lastSeq: number }
   readonly maxAttempts?: number
 }
 
@@ -42,9 +48,20 @@ export const handleCommand = <Command, Event, State, Rejection>(
         lastSeq: stored.at(-1)?.seq ?? 0
       }))
 
+    // Used by the first attempt only; every retry reads the subject.
+    let assumed: { readonly state: State; readonly lastSeq: number } | undefined = options.hydrate === "new"
+      ? { state: decider.initialState(), lastSeq: 0 }
+      : options.known
+
     const attempt = Effect.gen(function*() {
-      let { state, lastSeq } = yield* load
-      const decision = decider.decide(command, state)
+      const fromAssumed = assumed
+      assumed = undefined
+      let { state, lastSeq } = fromAssumed ?? (yield* load)
+      let decision = decider.decide(command, state)
+      if (Result.isFailure(decision) && fromAssumed !== undefined) {
+        ;({ state, lastSeq } = yield* load)
+        decision = decider.decide(command, state)
+      }
       if (Result.isFailure(decision)) return yield* Effect.fail(decision.failure)
       const events = decision.success
       for (const [index, event] of events.entries()) {

@@ -5,7 +5,10 @@ import type { ReadModelError } from "./ReadModelError.ts"
 
 export class JobReadModel extends Context.Service<JobReadModel, {
   get(projectId: string, jobId: string): Effect.Effect<Option.Option<JobView>, ReadModelError>
-  /** Insert or replace the document of (view.projectId, view.id). */
+  /**
+   * Insert or replace the document of (view.projectId, view.id), unless the stored one has a later lastSeq: two
+   * writers folding the same job (the live aggregator and a rebuild) can then never move a document backwards.
+   */
   put(view: JobView): Effect.Effect<void, ReadModelError>
   remove(projectId: string, jobId: string): Effect.Effect<void, ReadModelError>
   /** The project's most recent jobs, newest first. */

@@ -16,6 +16,14 @@ const encodeView = Schema.encodeEffect(JobViewJson)
 
 const keyOf = (projectId: string, jobId: string) => `${projectId}.${jobId}`
 
+const LastSeqJson = Schema.fromJsonString(Schema.Struct({ lastSeq: Schema.Number }))
+const decodeLastSeq = Schema.decodeUnknownOption(LastSeqJson)
+/** The sequence of a stored document; null for one that does not decode (a put may replace it). */
+const storedLastSeq = (json: string): number | null => {
+  const decoded = decodeLastSeq(json)
+  return decoded._tag === "Some" ? decoded.value.lastSeq : null
+}
+
 const readView = (kv: KV, key: string) =>
   Effect.tryPromise({ try: () => kv.get(key), catch: readModelError(`get ${key}`) }).pipe(
     Effect.flatMap((entry) =>
@@ -35,7 +43,25 @@ export const makeKvJobReadModel = Effect.fn("makeKvJobReadModel")(function*(buck
     put: Effect.fn("KvJobReadModel.put")(function*(view) {
       const key = keyOf(view.projectId, view.id)
       const json = yield* encodeView(view).pipe(Effect.mapError(readModelError(`encode ${key}`)))
-      yield* Effect.tryPromise({ try: () => kv.put(key, json), catch: readModelError(`put ${key}`) })
+      // Compare-and-set on the entry's revision, so a writer holding an older fold (a rebuild beside the live
+      // aggregator) can never replace a document of a later sequence.
+      yield* Effect.tryPromise({
+        try: async () => {
+          for (let attempt = 1; ; attempt++) {
+            const entry = await kv.get(key)
+            const stored = entry !== null && entry.operation === "PUT" ? storedLastSeq(entry.string()) : null
+            if (stored !== null && stored > view.lastSeq) return
+            try {
+              if (entry === null) await kv.create(key, json)
+              else await kv.update(key, json, entry.revision)
+              return
+            } catch (cause) {
+              if (attempt >= 5) throw cause
+            }
+          }
+        },
+        catch: readModelError(`put ${key}`)
+      })
     }),
 
     remove: Effect.fn("KvJobReadModel.remove")(function*(projectId, jobId) {

@@ -59,6 +59,19 @@ export const jobReadModelContract = (name: string, adapter: Layer.Layer<JobReadM
         assert.deepStrictEqual(yield* store.get(view.projectId, view.id), Option.some(replaced))
       }))
 
+    it.effect("put never replaces a document of a later sequence (a slower writer cannot move it backwards)", () =>
+      Effect.gen(function*() {
+        const store = yield* JobReadModel
+        const view = jobView(newId("prj"))
+        const later: JobView = { ...view, status: "processing", progress: 50, lastSeq: 9 }
+        yield* store.put(later)
+        yield* store.put({ ...view, lastSeq: 4 })
+        assert.deepStrictEqual(yield* store.get(view.projectId, view.id), Option.some(later))
+        const sameSeq: JobView = { ...later, downloadUrl: "http://127.0.0.1/x" }
+        yield* store.put(sameSeq)
+        assert.deepStrictEqual(yield* store.get(view.projectId, view.id), Option.some(sameSeq))
+      }))
+
     it.effect("a job is found only under its own project", () =>
       Effect.gen(function*() {
         const store = yield* JobReadModel

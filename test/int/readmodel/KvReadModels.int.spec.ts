@@ -1,18 +1,23 @@
 // Runs the read-model contract suites against the NATS KV adapters on a real nats-server, plus KV-specific checks.
 import { assert, layer } from "@effect/vitest"
 import { Kvm } from "@nats-io/kv"
-import { Effect, Layer } from "effect"
+import { Duration, Effect, Layer, Option } from "effect"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
 import { JOBS_BUCKET, KvJobReadModel } from "@mds/shared/readmodel/KvJobReadModel"
 import { KvMediaReadModel, MEDIA_BUCKET, urlIndexKey } from "@mds/shared/readmodel/KvMediaReadModel"
+import { KvReadModelStores } from "@mds/shared/readmodel/KvReadModelStores"
 import { MediaReadModel } from "@mds/shared/readmodel/MediaReadModel"
+import { KvReadModels } from "@mds/shared/readmodel/ReadModelLayer"
+import { ReadModelStores } from "@mds/shared/readmodel/ReadModelStores"
 import { TestNats } from "../support/TestNats.ts"
 import { jobReadModelContract, jobView } from "./JobReadModel.contract.ts"
 import { mediaReadModelContract, resolvedMedia } from "./MediaReadModel.contract.ts"
+import { readModelStoresContract } from "./ReadModelStores.contract.ts"
 
 jobReadModelContract("NATS KV", KvJobReadModel.layer.pipe(Layer.provide(TestNats)))
 mediaReadModelContract("NATS KV", KvMediaReadModel.layer.pipe(Layer.provide(TestNats)))
+readModelStoresContract("NATS KV", KvReadModelStores.layer.pipe(Layer.provide(TestNats)))
 
 const kvLayer = Layer.mergeAll(KvJobReadModel.layer, KvMediaReadModel.layer).pipe(Layer.provideMerge(TestNats))
 
@@ -51,5 +56,30 @@ layer(kvLayer, { timeout: 60_000 })("NATS KV read models", (it) => {
       const store = yield* MediaReadModel
       assert.strictEqual((yield* Effect.flip(store.get(media.mediaId)))._tag, "ReadModelError")
       assert.strictEqual((yield* Effect.flip(store.findByUrl(media.url)))._tag, "ReadModelError")
+    }))
+})
+
+layer(KvReadModels.pipe(Layer.provideMerge(TestNats)), { timeout: 60_000, excludeTestServices: true })("NATS KV read models behind their pointers", (it) => {
+  it.effect("follow a switch to a new bucket within the refresh interval, and keep writing there", () =>
+    Effect.gen(function*() {
+      const jobs = yield* JobReadModel
+      const stores = yield* ReadModelStores
+      const { js } = yield* NatsClient
+      const before = jobView("prj_follow")
+      yield* jobs.put(before)
+      assert.isTrue(Option.isSome(yield* jobs.get(before.projectId, before.id)))
+      const defaultBucket = yield* Effect.promise(() => new Kvm(js).open(JOBS_BUCKET))
+      assert.isNotNull(yield* Effect.promise(() => defaultBucket.get(`${before.projectId}.${before.id}`)))
+
+      assert.strictEqual(yield* stores.switchTo("jobs", "mds_jobs_rtest", JOBS_BUCKET), JOBS_BUCKET)
+      yield* Effect.sleep(Duration.millis(1_500))
+      // The new bucket is empty: the document written before the switch is not in it.
+      assert.isTrue(Option.isNone(yield* jobs.get(before.projectId, before.id)))
+      const after = jobView("prj_follow")
+      yield* jobs.put(after)
+      const rebuilt = yield* Effect.promise(() => new Kvm(js).open("mds_jobs_rtest"))
+      assert.isNotNull(yield* Effect.promise(() => rebuilt.get(`${after.projectId}.${after.id}`)))
+      assert.isNull(yield* Effect.promise(() => defaultBucket.get(`${after.projectId}.${after.id}`)))
+      assert.deepStrictEqual((yield* jobs.listByProject("prj_follow", 10)).map((v) => v.id), [after.id])
     }))
 })

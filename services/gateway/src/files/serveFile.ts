@@ -1,17 +1,12 @@
 // GET/HEAD /v1/files/*: the signed link is the credential; streams the artifact as an attachment.
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
+import { contentDisposition } from "@mds/shared/artifacts/ContentDisposition"
 import { DownloadLinkSigner } from "@mds/shared/artifacts/DownloadLinkSigner"
 import { Clock, Effect } from "effect"
 import { InvalidSignature, LinkExpired } from "../http/GatewayErrors.ts"
 import type { RouteInput, RouteReply } from "../http/Route.ts"
 
 const queryString = (value: unknown): string => (typeof value === "string" ? value : "")
-
-/** The plain name is for old clients; filename* carries the exact UTF-8 name (RFC 6266). */
-export const contentDisposition = (filename: string): string => {
-  const fallback = filename.replace(/[^\x20-\x7e]|["\\]/g, "_")
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(filename)}`
-}
 
 export const serveFile = Effect.fn("serveFile")(function*(input: RouteInput) {
   const key = input.params["*"] ?? ""

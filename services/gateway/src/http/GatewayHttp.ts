@@ -2,7 +2,7 @@
 import { randomBytes } from "node:crypto"
 import { retryHints } from "@mds/shared/api/RetryableErrors"
 import { maskSecrets } from "@mds/shared/keys/maskSecrets"
-import { Cause, Effect, Exit, type ManagedRuntime, Option } from "effect"
+import { Cause, Effect, Exit, LogLevel, type ManagedRuntime, Option } from "effect"
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify"
 import { type ApiError, type ApiFailure, internalError, isServerSide, toApiError } from "./ErrorMapping.ts"
 import { InvalidJson, MethodNotAllowed, PayloadTooLarge, RouteNotFound, UnsupportedMediaType } from "./GatewayErrors.ts"
@@ -99,8 +99,12 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
     reply.header("x-request-id", request.id)
   })
 
+  // One line per request is a Debug line (LOG_LEVEL=Debug): at Info, writing it cost more than answering a job read.
+  let requestLines = false
+  void runtime.runPromise(LogLevel.isEnabled("Debug")).then((enabled) => (requestLines = enabled), () => undefined)
   app.addHook("onResponse", async (request, reply) => {
-    log(Effect.logInfo("request").pipe(Effect.annotateLogs({
+    if (!requestLines) return
+    log(Effect.logDebug("request").pipe(Effect.annotateLogs({
       request_id: request.id,
       method: request.method,
       path: request.url.split("?")[0],

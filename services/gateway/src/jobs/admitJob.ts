@@ -6,6 +6,7 @@ import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { handleCommand } from "@mds/shared/eventstore/CommandHandler"
 import { admissionSubject } from "@mds/shared/eventstore/Subjects"
 import { Clock, Effect, Option } from "effect"
+import { AdmissionStates } from "./AdmissionStates.ts"
 import { loadJobView } from "./loadJobView.ts"
 
 /**
@@ -17,12 +18,16 @@ const ORPHAN_GRACE_MS = 60_000
 const claim = (projectId: string, jobId: string) =>
   Effect.gen(function*() {
     const lifetimes = yield* Lifetimes
+    const states = yield* AdmissionStates
     const now = yield* Clock.currentTimeMillis
-    return yield* handleCommand({
+    const claimed = yield* handleCommand({
       decider: AdmissionDecider,
       codec: AdmissionEvent,
       subject: admissionSubject(projectId),
       hydrate: "last",
+      // Usually right, which saves the read; when another writer moved on, the append conflicts and reads. A
+      // project not seen yet is assumed empty: a wrong guess costs one conflict, the same round trip as a read.
+      known: states.get(projectId) ?? { state: AdmissionDecider.initialState(), lastSeq: 0 },
       command: {
         _tag: "ClaimSlot",
         projectId,
@@ -32,11 +37,15 @@ const claim = (projectId: string, jobId: string) =>
         expiresAt: now + lifetimes.jobMs
       },
       msgId: (event) => `${event._tag}:${event.jobId}`
-    })
+    }).pipe(Effect.tapError(() => Effect.sync(() => states.forget(projectId))))
+    states.set(projectId, { state: claimed.state, lastSeq: claimed.lastSeq })
+    return claimed
   })
 
 export const releaseSlot = Effect.fn("releaseSlot")(function*(projectId: string, jobId: string, reason: SlotReleaseReason) {
   const now = yield* Clock.currentTimeMillis
+  const states = yield* AdmissionStates
+  states.forget(projectId)
   yield* handleCommand({
     decider: AdmissionDecider,
     codec: AdmissionEvent,

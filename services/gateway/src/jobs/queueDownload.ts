@@ -69,6 +69,8 @@ const recordJob = Effect.fn("recordJob")(function*(projectId: string, jobId: str
     decider: JobDecider,
     codec: JobEvent,
     subject: jobSubject(projectId, jobId),
+    // The job id was generated for this request: nothing to read.
+    hydrate: "new",
     command: {
       _tag: "QueueJob",
       jobId,

@@ -1,0 +1,40 @@
+// SRE CLI of the aggregator: `projections rebuild [--projection jobs|media] [--to kv|mongo]`; progress on stderr, counts on stdout.
+import { Cause, Effect, Exit, Layer, Option } from "effect"
+import { ArtifactStoreLayer } from "@mds/shared/artifacts/ArtifactStoreLayer"
+import { Lifetimes } from "@mds/shared/config/Lifetimes"
+import { NatsClient } from "@mds/shared/nats/NatsClient"
+import { POINTER_REFRESH_MS } from "@mds/shared/readmodel/FollowedStore"
+import type { ReadModelBackendKind } from "@mds/shared/readmodel/ReadModelBackend"
+import { backendLayer, configuredBackend } from "@mds/shared/readmodel/ReadModelLayer"
+import { makeProgressBar } from "../rebuild/ProgressBar.ts"
+import { rebuildReadModel } from "../rebuild/ProjectionRebuild.ts"
+import { parseRebuildCommand } from "../rebuild/RebuildCommand.ts"
+
+/** Five pointer refreshes: every live process has followed the switch well before the old store is dropped. */
+const GRACE_MS = 5 * POINTER_REFRESH_MS
+
+const rebuildLayer = (kind: ReadModelBackendKind) =>
+  Layer.mergeAll(backendLayer(kind), ArtifactStoreLayer).pipe(Layer.provideMerge(Lifetimes.layer), Layer.provideMerge(NatsClient.layer))
+
+const program = Effect.gen(function*() {
+  const command = yield* parseRebuildCommand(process.argv.slice(2))
+  const kind = command.to ?? (yield* configuredBackend)
+  const results = yield* Effect.forEach(command.projections, (name) =>
+    rebuildReadModel(name, { graceMs: GRACE_MS, progress: (readModel) => makeProgressBar(readModel.padEnd(5)) })).pipe(
+      Effect.scoped,
+      Effect.provide(rebuildLayer(kind))
+    )
+  return results.map((r) => `${r.readModel}: ${r.events} events replayed into ${kind} store ${r.store} (was ${r.previous})`).join("\n")
+})
+
+const exit = await Effect.runPromiseExit(program)
+if (Exit.isSuccess(exit)) {
+  process.stdout.write(`${exit.value}\n`)
+} else {
+  const failure = Cause.findErrorOption(exit.cause)
+  const message = Option.isSome(failure) && typeof failure.value === "object" && failure.value !== null && "message" in failure.value
+    ? String(failure.value.message)
+    : Cause.pretty(exit.cause)
+  process.stderr.write(`error: ${message}\n`)
+  process.exitCode = 1
+}

@@ -1,0 +1,155 @@
+// The gateway's job view cache on a real nats-server: read-your-writes on a miss, hits kept current by the consumer.
+import { assert, layer } from "@effect/vitest"
+import type { JobEvent } from "@mds/shared/domain/job/JobEvent"
+import { JobEvent as JobEventCodec } from "@mds/shared/domain/job/JobEvent"
+import { evolveJobView, type JobView } from "@mds/shared/domain/job/JobView"
+import { EventStore } from "@mds/shared/eventstore/EventStore"
+import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
+import { jobSubject } from "@mds/shared/eventstore/Subjects"
+import { newId } from "@mds/shared/ids/Ids"
+import { InMemoryJobReadModel } from "@mds/shared/readmodel/InMemoryJobReadModel"
+import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
+import { Context, Effect, Layer, Option } from "effect"
+import { TestNats } from "../../../test/int/support/TestNats.ts"
+import { JobViewCache } from "../src/jobs/JobViewCache.ts"
+
+/** Counts read-model reads, to tell a cache hit from a round trip. */
+class ReadCount extends Context.Service<ReadCount, { value: number }>()("mds/test/ReadCount") {}
+
+const CountingReadModel = Layer.effect(
+  JobReadModel,
+  Effect.gen(function*() {
+    const inner = yield* JobReadModel
+    const count = yield* ReadCount
+    return JobReadModel.of({ ...inner, get: (projectId, jobId) => Effect.suspend(() => { count.value++; return inner.get(projectId, jobId) }) })
+  })
+).pipe(Layer.provide(InMemoryJobReadModel.layer))
+
+const Counts = Layer.sync(ReadCount, () => ({ value: 0 }))
+
+const TestLayer = JobViewCache.layer.pipe(
+  Layer.provideMerge(CountingReadModel),
+  Layer.provideMerge(Layer.mergeAll(JetStreamEventStore, Counts)),
+  Layer.provideMerge(TestNats)
+)
+
+const T0 = 1_767_225_600_000
+const projectId = newId("prj")
+
+const queued = (jobId: string): JobEvent => ({
+  _tag: "JobQueued",
+  v: 1,
+  jobId,
+  projectId,
+  platform: "generic",
+  format: "video_best",
+  source: { url: "https://example.com/a.mp4", mediaId: null },
+  createdAt: T0,
+  expiresAt: T0 + 3_600_000
+})
+const started = (jobId: string): JobEvent => ({ _tag: "JobStarted", v: 1, jobId, attempt: 1, workerId: "w", at: T0 + 1 })
+const progressed = (jobId: string, percent: number): JobEvent => ({ _tag: "JobProgressed", v: 1, jobId, percent, at: T0 + 2 + percent })
+
+const append = (jobId: string, event: JobEvent, n: number) =>
+  Effect.gen(function*() {
+    const store = yield* EventStore
+    return yield* store.append(JobEventCodec, jobSubject(projectId, jobId), event, { msgId: `${event._tag}:${jobId}:${n}` })
+  })
+
+/** The view folded from the job's stream, as the truth to compare the cache against. */
+const folded = (jobId: string) =>
+  Effect.gen(function*() {
+    const store = yield* EventStore
+    let view: JobView | null = null
+    for (const stored of yield* store.readSubject(JobEventCodec, jobSubject(projectId, jobId))) view = evolveJobView(view, stored.event, stored.seq)
+    return view
+  })
+
+/** Polls the cache until `ok` holds (the consumer delivers asynchronously); bounded to 5 s. */
+const eventually = (jobId: string, ok: (view: JobView | null) => boolean) =>
+  Effect.gen(function*() {
+    const cache = yield* JobViewCache
+    for (let i = 0; i < 100; i++) {
+      const view = Option.getOrNull(yield* cache.get(projectId, jobId))
+      if (ok(view)) return view
+      yield* Effect.sleep("50 millis")
+    }
+    return Option.getOrNull(yield* cache.get(projectId, jobId))
+  })
+
+// Live clock: the consumer delivers in real time and the polls sleep for real.
+layer(TestLayer, { timeout: 60_000, excludeTestServices: true })("JobViewCache", (it) => {
+  it.effect("a job queued a moment ago is found from its events; later events reach the cached view without another read", () =>
+    Effect.gen(function*() {
+      const cache = yield* JobViewCache
+      const reads = yield* ReadCount
+      const jobId = newId("job")
+      yield* append(jobId, queued(jobId), 0)
+      const first = yield* cache.get(projectId, jobId)
+      assert.strictEqual(Option.getOrNull(first)?.status, "queued")
+      const readsAfterMiss = reads.value
+
+      yield* append(jobId, started(jobId), 1)
+      yield* append(jobId, progressed(jobId, 40), 2)
+      const view = yield* eventually(jobId, (v) => v?.progress === 40)
+      assert.strictEqual(view?.status, "processing")
+      assert.strictEqual(view?.progress, 40)
+      assert.deepStrictEqual(view, yield* folded(jobId))
+      assert.strictEqual(reads.value, readsAfterMiss, "hits never read the read model")
+    }))
+
+  it.effect("a projected view is completed with the events the read model does not have yet", () =>
+    Effect.gen(function*() {
+      const cache = yield* JobViewCache
+      const readModel = yield* JobReadModel
+      const jobId = newId("job")
+      const first = yield* append(jobId, queued(jobId), 0)
+      yield* readModel.put(evolveJobView(null, queued(jobId), first.seq)!)
+      yield* append(jobId, started(jobId), 1)
+      const view = Option.getOrNull(yield* cache.get(projectId, jobId))
+      assert.strictEqual(view?.status, "processing")
+      assert.deepStrictEqual(view, yield* folded(jobId))
+    }))
+
+  it.effect("views first read while their jobs receive events concurrently all end equal to their streams", () =>
+    Effect.gen(function*() {
+      const cache = yield* JobViewCache
+      const jobIds = Array.from({ length: 20 }, () => newId("job"))
+      yield* Effect.forEach(jobIds, (jobId) => append(jobId, queued(jobId), 0), { concurrency: "unbounded" })
+      const done = new Set<string>()
+      const writer = (jobId: string) =>
+        Effect.gen(function*() {
+          yield* append(jobId, started(jobId), 1)
+          for (let percent = 10; percent <= 50; percent += 10) {
+            // Spread out, so that views are cached before, during and between the appends.
+            yield* Effect.sleep(`${Math.floor(Math.random() * 8)} millis`)
+            yield* append(jobId, progressed(jobId, percent), percent)
+          }
+          done.add(jobId)
+        })
+      // Reads all along the writes, so views get cached at every point of their history.
+      const reader = (jobId: string) =>
+        Effect.gen(function*() {
+          while (!done.has(jobId)) {
+            yield* cache.get(projectId, jobId)
+            yield* Effect.sleep("1 millis")
+          }
+        })
+      yield* Effect.forEach(jobIds, (jobId) => Effect.all([writer(jobId), reader(jobId)], { concurrency: 2 }), {
+        concurrency: "unbounded"
+      })
+      for (const jobId of jobIds) {
+        const view = yield* eventually(jobId, (v) => v?.progress === 50)
+        assert.deepStrictEqual(view, yield* folded(jobId), jobId)
+      }
+    }))
+
+  it.effect("an unknown job is not found and not remembered as missing", () =>
+    Effect.gen(function*() {
+      const cache = yield* JobViewCache
+      const jobId = newId("job")
+      assert.isTrue(Option.isNone(yield* cache.get(projectId, jobId)))
+      yield* append(jobId, queued(jobId), 0)
+      assert.strictEqual(Option.getOrNull(yield* cache.get(projectId, jobId))?.status, "queued")
+    }))
+})

@@ -1,0 +1,62 @@
+// One read-model backend (NATS KV or MongoDB): its store pointers and how to open each read model on a given store.
+import { Context, Effect, Layer } from "effect"
+import type { Lifetimes } from "../config/Lifetimes.ts"
+import type { NatsClient } from "../nats/NatsClient.ts"
+import type { JobReadModel } from "./JobReadModel.ts"
+import { JOBS_BUCKET, makeKvJobReadModel } from "./KvJobReadModel.ts"
+import { makeKvMediaReadModel, MEDIA_BUCKET } from "./KvMediaReadModel.ts"
+import { makeKvReadModelStores, READ_MODEL_STORES_BUCKET } from "./KvReadModelStores.ts"
+import type { MediaReadModel } from "./MediaReadModel.ts"
+import type { MongoDatabase } from "./MongoDatabase.ts"
+import { JOBS_COLLECTION, makeMongoJobReadModel } from "./MongoJobReadModel.ts"
+import { makeMongoMediaReadModel, MEDIA_COLLECTION } from "./MongoMediaReadModel.ts"
+import { makeMongoReadModelStores, READ_MODEL_STORES_COLLECTION } from "./MongoReadModelStores.ts"
+import type { ReadModelError } from "./ReadModelError.ts"
+import type { ReadModelStores } from "./ReadModelStores.ts"
+
+export type ReadModelBackendKind = "kv" | "mongo"
+
+/** The read models by logical name; adding one means a name here and an `open` per backend below. */
+export type ReadModelName = "jobs" | "media"
+export const READ_MODEL_NAMES: ReadonlyArray<ReadModelName> = ["jobs", "media"]
+
+export interface ReadModelBackendShape {
+  readonly kind: ReadModelBackendKind
+  readonly stores: ReadModelStores["Service"]
+  /** Each read model's default store (bucket or collection) on this backend; rebuilds create `<default>_r<time>`. */
+  readonly defaults: Readonly<Record<ReadModelName, string>>
+  openJobs(store: string): Effect.Effect<JobReadModel["Service"], ReadModelError>
+  openMedia(store: string): Effect.Effect<MediaReadModel["Service"], ReadModelError>
+}
+
+export class ReadModelBackend extends Context.Service<ReadModelBackend, ReadModelBackendShape>()("mds/readmodel/ReadModelBackend") {
+  /** NATS KV buckets (the embedded default). */
+  static readonly kv = Layer.effect(
+    ReadModelBackend,
+    Effect.gen(function*() {
+      const context = yield* Effect.context<NatsClient | Lifetimes>()
+      return ReadModelBackend.of({
+        kind: "kv",
+        stores: yield* makeKvReadModelStores(READ_MODEL_STORES_BUCKET),
+        defaults: { jobs: JOBS_BUCKET, media: MEDIA_BUCKET },
+        openJobs: (store) => Effect.provideContext(makeKvJobReadModel(store), context),
+        openMedia: (store) => Effect.provideContext(makeKvMediaReadModel(store), context)
+      })
+    })
+  )
+
+  /** MongoDB collections (the production topology). */
+  static readonly mongo = Layer.effect(
+    ReadModelBackend,
+    Effect.gen(function*() {
+      const context = yield* Effect.context<MongoDatabase | Lifetimes>()
+      return ReadModelBackend.of({
+        kind: "mongo",
+        stores: yield* makeMongoReadModelStores(READ_MODEL_STORES_COLLECTION),
+        defaults: { jobs: JOBS_COLLECTION, media: MEDIA_COLLECTION },
+        openJobs: (store) => Effect.provideContext(makeMongoJobReadModel(store), context),
+        openMedia: (store) => Effect.provideContext(makeMongoMediaReadModel(store), context)
+      })
+    })
+  )
+}

@@ -1,0 +1,32 @@
+// Chooses the read-model backend in one place: MongoDB when MONGO_URL is set, NATS KV (the embedded default) otherwise.
+import { Config, Effect, Layer, Option } from "effect"
+import { followStore } from "./FollowedStore.ts"
+import { JobReadModel } from "./JobReadModel.ts"
+import { MediaReadModel } from "./MediaReadModel.ts"
+import { MongoDatabase } from "./MongoDatabase.ts"
+import { ReadModelBackend, type ReadModelBackendKind } from "./ReadModelBackend.ts"
+import { ReadModelStores } from "./ReadModelStores.ts"
+
+/** Which backend the configuration selects. */
+export const configuredBackend = Config.option(MongoDatabase.config).pipe(
+  Config.map((url): ReadModelBackendKind => (Option.isSome(url) ? "mongo" : "kv"))
+)
+
+/** The backend of a given kind; MongoDB reads MONGO_URL (and fails with a config error without it). Needs NatsClient and Lifetimes. */
+export const backendLayer = (kind: ReadModelBackendKind) =>
+  kind === "mongo" ? ReadModelBackend.mongo.pipe(Layer.provide(MongoDatabase.layer)) : ReadModelBackend.kv
+
+/** The backend the configuration selects. */
+export const ConfiguredBackend = Layer.unwrap(Effect.map(configuredBackend, backendLayer))
+
+/** Every read model of a backend, each following its store pointer so a rebuild's switch reaches this process. */
+export const FollowingReadModels = Layer.mergeAll(
+  Layer.effect(JobReadModel, Effect.flatMap(ReadModelBackend, (backend) => followStore({ readModel: "jobs", fallback: backend.defaults.jobs, open: backend.openJobs }))),
+  Layer.effect(MediaReadModel, Effect.flatMap(ReadModelBackend, (backend) => followStore({ readModel: "media", fallback: backend.defaults.media, open: backend.openMedia })))
+).pipe(Layer.provideMerge(Layer.effect(ReadModelStores, Effect.map(ReadModelBackend, (backend) => backend.stores))))
+
+/** The read models every service uses. Needs NatsClient and Lifetimes. */
+export const ReadModelLayer = FollowingReadModels.pipe(Layer.provide(ConfiguredBackend))
+
+/** The read models on NATS KV regardless of config (tests, tools). */
+export const KvReadModels = FollowingReadModels.pipe(Layer.provideMerge(ReadModelBackend.kv))

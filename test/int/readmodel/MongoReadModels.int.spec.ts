@@ -1,0 +1,46 @@
+// Runs the read-model contract suites against the MongoDB adapters on a real mongod in a container (Docker needed).
+import { assert, layer } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { afterAll, describe } from "vitest"
+import { MongoDatabase } from "@mds/shared/readmodel/MongoDatabase"
+import { JOBS_COLLECTION, MongoJobReadModel } from "@mds/shared/readmodel/MongoJobReadModel"
+import { MEDIA_COLLECTION, MongoMediaReadModel } from "@mds/shared/readmodel/MongoMediaReadModel"
+import { MongoReadModelStores } from "@mds/shared/readmodel/MongoReadModelStores"
+import { announceDockerSkip, dockerAvailable, NO_DOCKER_REASON } from "../../support/DockerEngine.ts"
+import { MONGO_IMAGE, stopContainers, TestMongo } from "../support/TestContainers.ts"
+import { TestLifetimes } from "../support/TestNats.ts"
+import { jobReadModelContract } from "./JobReadModel.contract.ts"
+import { mediaReadModelContract } from "./MediaReadModel.contract.ts"
+import { readModelStoresContract } from "./ReadModelStores.contract.ts"
+
+announceDockerSkip("MongoDB read models")
+
+const title = dockerAvailable ? `MongoDB read models (${MONGO_IMAGE} via testcontainers)` : `MongoDB read models (${NO_DOCKER_REASON})`
+
+describe.skipIf(!dockerAvailable)(title, () => {
+  afterAll(stopContainers)
+  // One container for the file; every suite gets its own collections.
+  const mongo = Layer.mergeAll(TestMongo, TestLifetimes)
+  jobReadModelContract("MongoDB", MongoJobReadModel.layerWithCollection("contract_jobs").pipe(Layer.provide(mongo)))
+  mediaReadModelContract("MongoDB", MongoMediaReadModel.layerWithCollection("contract_media").pipe(Layer.provide(mongo)))
+  readModelStoresContract("MongoDB", MongoReadModelStores.layerWithCollection("contract_readmodels").pipe(Layer.provide(mongo)))
+
+  layer(Layer.mergeAll(MongoJobReadModel.layer, MongoMediaReadModel.layer).pipe(Layer.provideMerge(mongo)), { timeout: 120_000 })(
+    "MongoDB indexes",
+    (it) => {
+      it.effect("the queries have their indexes and documents expire through TTL indexes", () =>
+        Effect.gen(function*() {
+          const { db } = yield* MongoDatabase
+          const indexes = (collection: string) =>
+            Effect.map(Effect.promise(() => db.collection(collection).indexes()), (all) =>
+              Object.fromEntries(all.map((index) => [index.name ?? "", { key: index.key, ttl: index.expireAfterSeconds }])))
+          const jobs = yield* indexes(JOBS_COLLECTION)
+          const media = yield* indexes(MEDIA_COLLECTION)
+          assert.deepStrictEqual(jobs["project_newest_first"], { key: { projectId: 1, createdAt: -1, id: -1 }, ttl: undefined })
+          assert.deepStrictEqual(jobs["purge_at_ttl"], { key: { purgeAt: 1 }, ttl: 0 })
+          assert.deepStrictEqual(media["url_latest_first"], { key: { url: 1, resolvedAt: -1 }, ttl: undefined })
+          assert.deepStrictEqual(media["purge_at_ttl"], { key: { purgeAt: 1 }, ttl: 0 })
+        }))
+    }
+  )
+})
