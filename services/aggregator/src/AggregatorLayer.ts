@@ -4,8 +4,6 @@ import { ArtifactStoreLayer } from "@mds/shared/artifacts/ArtifactStoreLayer"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
-import { KvKeyReadModel } from "@mds/shared/readmodel/KvKeyReadModel"
-import { KvProjectReadModel } from "@mds/shared/readmodel/KvProjectReadModel"
 import { ReadModelLayer } from "@mds/shared/readmodel/ReadModelLayer"
 import { accountAggregatorWith } from "./AccountAggregator.ts"
 import { type AggregatorOptions, defaultAggregatorOptions, makeAggregator } from "./Aggregator.ts"
@@ -27,8 +25,6 @@ const StreamsEnsured = Layer.effectDiscard(ensureStreams)
 // Read models and artifacts: KV and filesystem by default, MongoDB and S3 when MONGO_URL / S3_ENDPOINT are set.
 const Infrastructure = Layer.mergeAll(
   ReadModelLayer,
-  KvProjectReadModel.layer,
-  KvKeyReadModel.layer,
   ArtifactStoreLayer,
   StreamsEnsured
 ).pipe(

@@ -22,6 +22,7 @@ export const ALL_JOBS_SUBJECT = "mds.job.>"
 export const admissionSubject = (projectId: string) => `mds.admission.${projectId}`
 export const mediaSubject = (mediaId: string) => `mds.media.${mediaId}`
 export const projectSubject = (projectId: string) => `mds.account.project.${projectId}`
+export const ALL_PROJECTS_SUBJECT = "mds.account.project.>"
 export const keySubject = (keyId: string) => `mds.account.key.${keyId}`
 export const ALL_KEYS_SUBJECT = "mds.account.key.>"
 export const userSubject = (userId: string) => `mds.account.user.${userId}`
