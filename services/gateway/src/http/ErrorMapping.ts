@@ -83,6 +83,11 @@ export interface ApiError {
 
 const UNAVAILABLE = "The service is temporarily unavailable; retry shortly."
 
+/** Retry-After on 503: outages of a dependency are usually short. */
+const RETRY_SOON = { "retry-after": "2" }
+/** Retry-After on 429: about one polling interval, after which a running job may have finished. */
+const JOB_SLOT_RETRY_SECONDS = 5
+
 /** Messages never echo secrets or internal details; storage failures are logged by the caller instead. */
 export const toApiError = (failure: ApiFailure): ApiError => {
   switch (failure._tag) {
@@ -116,7 +121,7 @@ export const toApiError = (failure: ApiFailure): ApiError => {
         headers: { allow: failure.allow.join(", ") }
       }
     case "ServiceUnavailable":
-      return { status: 503, code: "service_unavailable", message: failure.message }
+      return { status: 503, code: "service_unavailable", message: failure.message, headers: RETRY_SOON }
     case "ExtractionFailed":
       return { status: 502, code: "extraction_failed", message: failure.message }
     case "ExtractionTimeout":
@@ -129,7 +134,8 @@ export const toApiError = (failure: ApiFailure): ApiError => {
       return {
         status: 429,
         code: "concurrency_limit_exceeded",
-        message: `The project already has ${failure.limit} jobs queued or processing; wait for one to finish.`
+        message: `The project already has ${failure.limit} jobs queued or processing; wait for one to finish.`,
+        headers: { "retry-after": String(JOB_SLOT_RETRY_SECONDS) }
       }
     case "JobNotFound":
       return { status: 404, code: "job_not_found", message: `Job ${failure.jobId} does not exist or has expired.` }
@@ -159,7 +165,7 @@ export const toApiError = (failure: ApiFailure): ApiError => {
     case "EventStoreError":
     case "ReadModelError":
     case "NatsUnavailable":
-      return { status: 503, code: "service_unavailable", message: UNAVAILABLE }
+      return { status: 503, code: "service_unavailable", message: UNAVAILABLE, headers: RETRY_SOON }
     // Failures that a correct gateway never lets reach a client: they are bugs, not client errors.
     case "JobAlreadyExists":
     case "InvalidJobTransition":

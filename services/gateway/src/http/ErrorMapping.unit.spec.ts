@@ -78,6 +78,10 @@ describe("toApiError", () => {
 
   it("405 carries the Allow header; messages name the scope and the available formats", () => {
     expect(toApiError(new MethodNotAllowed({ method: "PUT", allow: ["GET", "HEAD"] })).headers).toEqual({ allow: "GET, HEAD" })
+    // The client retries 429 and 503 after Retry-After.
+    expect(toApiError(new ConcurrencyLimitExceeded({ projectId: "prj_x", limit: 2 })).headers).toEqual({ "retry-after": "5" })
+    expect(toApiError(new ServiceUnavailable({ message: "m" })).headers).toEqual({ "retry-after": "2" })
+    expect(toApiError(new NatsUnavailable({ message: "m" })).headers).toEqual({ "retry-after": "2" })
     expect(toApiError(new InsufficientScope({ scope: "media:download" })).message).toContain("media:download")
     expect(toApiError(new FormatUnavailable({ format: "video_1p", available: ["video_best", "audio_m4a"] })).message)
       .toContain("video_best, audio_m4a")

@@ -38,6 +38,10 @@ const REQUEST_ID_HEADER = {
   "X-Request-Id": { description: "Request id (req_ + 24 hex), also in error bodies.", schema: { type: "string" } }
 }
 
+const RETRY_AFTER_HEADER = {
+  "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "string", pattern: "^[0-9]+$" } }
+}
+
 const describeCodes = (codes: ReadonlyArray<ApiErrorCode>) =>
   codes.map((code) => `\`${code}\`: ${errorCatalogue[code].description}`).join("\n\n")
 
@@ -99,7 +103,7 @@ const operationObject = (operation: Operation, slots: SchemaSlots): Json => {
   for (const [status, codes] of byStatus(operationErrors(operation))) {
     responses[String(status)] = {
       description: describeCodes(codes),
-      headers: REQUEST_ID_HEADER,
+      headers: status === 429 || status === 503 ? { ...REQUEST_ID_HEADER, ...RETRY_AFTER_HEADER } : REQUEST_ID_HEADER,
       content: { "application/json": { schema: slots.add(errorEnvelope(codes)) } }
     }
   }
