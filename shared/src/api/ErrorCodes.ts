@@ -13,6 +13,14 @@ export const errorCatalogue = {
   job_not_found: { status: 404, description: "Job unknown, of another project, or expired." },
   media_not_found: { status: 404, description: "Media id unknown, malformed or expired (resolve again)." },
   method_not_allowed: { status: 405, description: "Known path, wrong method; the Allow header lists the methods." },
+  idempotency_key_reused: {
+    status: 409,
+    description: "Extension: the Idempotency-Key was already used with a different request body."
+  },
+  idempotency_key_in_use: {
+    status: 409,
+    description: "Extension: a request with this Idempotency-Key is still being carried out; retry shortly."
+  },
   link_expired: { status: 410, description: "The download link is past its expiry." },
   payload_too_large: { status: 413, description: "The body is larger than 16 KiB." },
   unsupported_media_type: { status: 415, description: "A POST whose Content-Type is not application/json." },

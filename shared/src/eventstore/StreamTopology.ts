@@ -5,7 +5,16 @@ import { Effect } from "effect"
 import { Lifetimes } from "../config/Lifetimes.ts"
 import { NatsClient } from "../nats/NatsClient.ts"
 import { EventStoreError } from "./EventStore.ts"
-import { ACCOUNTS_STREAM, ADMISSION_STREAM, CATALOG_STREAM, JOBS_STREAM, MEDIA_STREAM, type StreamDef, WORK_STREAM } from "./Subjects.ts"
+import {
+  ACCOUNTS_STREAM,
+  ADMISSION_STREAM,
+  CATALOG_STREAM,
+  IDEMPOTENCY_STREAM,
+  JOBS_STREAM,
+  MEDIA_STREAM,
+  type StreamDef,
+  WORK_STREAM
+} from "./Subjects.ts"
 
 const HOUR_MS = 3_600_000
 const DEDUP_WINDOW_MS = 2 * 60_000
@@ -30,7 +39,9 @@ export const streamConfigs = (lifetimes: Lifetimes["Service"]): ReadonlyArray<Pa
     // Projects and keys are kept for good: they are the source of truth for authentication.
     base(ACCOUNTS_STREAM, 0),
     { ...base(CATALOG_STREAM, 0), max_msgs_per_subject: 4 },
-    { ...base(WORK_STREAM, lifetimes.jobMs), retention: RetentionPolicy.Workqueue }
+    { ...base(WORK_STREAM, lifetimes.jobMs), retention: RetentionPolicy.Workqueue },
+    // A key is remembered as long as the job it names can be read.
+    base(IDEMPOTENCY_STREAM, lifetimes.jobMs)
   ]
 }
 

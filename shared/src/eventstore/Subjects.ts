@@ -11,6 +11,8 @@ export const MEDIA_STREAM: StreamDef = { name: "MDS_MEDIA", subjects: ["mds.medi
 export const ACCOUNTS_STREAM: StreamDef = { name: "MDS_ACCOUNTS", subjects: ["mds.account.>"] }
 /** Facts about the extractor fleet, e.g. the installed yt-dlp's extractor list. */
 export const CATALOG_STREAM: StreamDef = { name: "MDS_CATALOG", subjects: ["mds.catalog.>"] }
+/** Extension: Idempotency-Key claims of POST /media/download, one subject per project and key. */
+export const IDEMPOTENCY_STREAM: StreamDef = { name: "MDS_IDEMPOTENCY", subjects: ["mds.idempotency.>"] }
 /** Work queue of download commands; each message is taken by one extractor worker. */
 export const WORK_STREAM: StreamDef = { name: "MDS_WORK", subjects: ["mds.work.>"] }
 
@@ -24,11 +26,13 @@ export const keySubject = (keyId: string) => `mds.account.key.${keyId}`
 export const ALL_KEYS_SUBJECT = "mds.account.key.>"
 export const EXTRACTOR_CATALOG_SUBJECT = "mds.catalog.extractors"
 export const DOWNLOAD_WORK_SUBJECT = "mds.work.download"
+/** `keyHash` is a digest of the client's key: keys may hold characters that subjects cannot. */
+export const idempotencySubject = (projectId: string, keyHash: string) => `mds.idempotency.${projectId}.${keyHash}`
 
 /** Core NATS request/reply subject on which extractor workers (queue group "extractor") resolve URLs. */
 export const RESOLVE_RPC_SUBJECT = "mds.rpc.media.resolve"
 
-const STREAMS = [JOBS_STREAM, ADMISSION_STREAM, MEDIA_STREAM, ACCOUNTS_STREAM, CATALOG_STREAM, WORK_STREAM]
+const STREAMS = [JOBS_STREAM, ADMISSION_STREAM, MEDIA_STREAM, ACCOUNTS_STREAM, CATALOG_STREAM, WORK_STREAM, IDEMPOTENCY_STREAM]
 
 export const streamOf = (subject: string): StreamDef => {
   const stream = STREAMS.find((def) => def.subjects.some((pattern) => subject.startsWith(pattern.slice(0, -1))))

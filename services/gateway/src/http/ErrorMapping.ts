@@ -16,6 +16,7 @@ import type {
   UnsupportedPlatform,
   UrlNotAllowed
 } from "@mds/shared/domain/DomainErrors"
+import type { IdempotencyKeyInUse, IdempotencyKeyReused } from "@mds/shared/domain/idempotency/IdempotencyDecider"
 import type { AppendConflict, EventStoreError } from "@mds/shared/eventstore/EventStore"
 import type { NatsUnavailable } from "@mds/shared/nats/NatsClient"
 import type { ReadModelError } from "@mds/shared/readmodel/ReadModelError"
@@ -72,6 +73,8 @@ export type ApiFailure =
   | NatsUnavailable
   | ArtifactNotFound
   | ArtifactStoreError
+  | IdempotencyKeyReused
+  | IdempotencyKeyInUse
 
 export interface ApiError {
   readonly status: number
@@ -158,6 +161,19 @@ export const toApiError = (failure: ApiFailure): ApiError => {
         message: failure.available.length > 0
           ? `Format ${failure.format} is not available; available formats: ${failure.available.join(", ")}.`
           : `Format ${failure.format} is not a known format id (video_best, video_<height>p, audio_best, audio_mp3, audio_m4a).`
+      }
+    case "IdempotencyKeyReused":
+      return {
+        status: 409,
+        code: "idempotency_key_reused",
+        message: "This Idempotency-Key was already used with a different request body; use a new key."
+      }
+    case "IdempotencyKeyInUse":
+      return {
+        status: 409,
+        code: "idempotency_key_in_use",
+        message: "A request with this Idempotency-Key is still being processed; retry shortly.",
+        headers: RETRY_SOON
       }
     case "ArtifactNotFound":
       return { status: 404, code: "not_found", message: "The file does not exist (it may have been removed)." }

@@ -11,6 +11,7 @@ import {
   UnsupportedPlatform,
   UrlNotAllowed
 } from "@mds/shared/domain/DomainErrors"
+import { IdempotencyKeyInUse, IdempotencyKeyReused } from "@mds/shared/domain/idempotency/IdempotencyDecider"
 import { AppendConflict, EventStoreError } from "@mds/shared/eventstore/EventStore"
 import { NatsUnavailable } from "@mds/shared/nats/NatsClient"
 import { ReadModelError } from "@mds/shared/readmodel/ReadModelError"
@@ -58,6 +59,8 @@ const table: ReadonlyArray<readonly [ApiFailure, number, string]> = [
   [new UrlNotAllowed({ url: "u", message: "m" }), 422, "url_not_allowed"],
   [new FormatUnavailable({ format: "video_1p", available: ["video_best"] }), 422, "format_unavailable"],
   [new ArtifactNotFound({ key: "k" }), 404, "not_found"],
+  [new IdempotencyKeyReused(), 409, "idempotency_key_reused"],
+  [new IdempotencyKeyInUse(), 409, "idempotency_key_in_use"],
   [new AppendConflict({ subject: "s", expectedLastSeq: 1 }), 503, "service_unavailable"],
   [new EventStoreError({ operation: "o", message: "nats down" }), 503, "service_unavailable"],
   [new ReadModelError({ operation: "o", message: "m" }), 503, "service_unavailable"],

@@ -3,7 +3,7 @@ import { serveDocsAsset, serveDocsPage } from "../docs/serveDocs.ts"
 import { serveFile } from "../files/serveFile.ts"
 import { checkHealth } from "../health/checkHealth.ts"
 import { getJob } from "../jobs/getJob.ts"
-import { queueDownload } from "../jobs/queueDownload.ts"
+import { queueDownloadOnce } from "../jobs/queueDownloadOnce.ts"
 import { resolveMedia } from "../media/resolveMedia.ts"
 import { listPlatforms } from "../platforms/listPlatforms.ts"
 import { serveOpenApi } from "./api/serveOpenApi.ts"
@@ -13,7 +13,7 @@ export const v1Routes = [
   publicRoute("GET", "/v1/health", () => checkHealth()),
   keyedRoute("GET", "/v1/platforms", null, () => listPlatforms()),
   keyedRoute("POST", "/v1/media/resolve", "media:resolve", resolveMedia),
-  keyedRoute("POST", "/v1/media/download", "media:download", queueDownload),
+  keyedRoute("POST", "/v1/media/download", "media:download", queueDownloadOnce),
   keyedRoute("GET", "/v1/jobs/:jobId", null, getJob),
   // The signature in the link is the credential: no API key, so links work in browsers.
   publicRoute("GET", "/v1/files/*", serveFile),

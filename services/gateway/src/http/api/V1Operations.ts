@@ -108,9 +108,19 @@ export const v1Operations: ReadonlyArray<Operation> = [
     summary: "Queue a download job",
     description: "Send format plus exactly one of media_id (from resolve) and url.",
     access: keyed("media:download"),
+    parameters: [{
+      name: "Idempotency-Key",
+      in: "header",
+      required: false,
+      description: "Extension: 1-255 visible ASCII characters. The same key and body answer with the same job " +
+        "(header Idempotent-Replayed: true) for the job's lifetime; another body with 409 idempotency_key_reused.",
+      schema: Schema.String.check(Schema.isPattern(/^[\x21-\x7e]{1,255}$/u))
+    }],
     requestBody: DownloadRequest,
     success: { status: 202, description: "The job is queued; poll GET /jobs/{jobId} every 2-5 s.", data: JobAccepted },
     errors: [
+      "idempotency_key_reused",
+      "idempotency_key_in_use",
       "invalid_request",
       "media_not_found",
       "format_unavailable",
