@@ -4,6 +4,7 @@ import { Cause, Effect, Exit, type ManagedRuntime, Option } from "effect"
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify"
 import { type ApiError, type ApiFailure, internalError, isServerSide, toApiError } from "./ErrorMapping.ts"
 import { InvalidJson, MethodNotAllowed, PayloadTooLarge, RouteNotFound, UnsupportedMediaType } from "./GatewayErrors.ts"
+import { endLiveStreams } from "./LiveStreams.ts"
 import type { RouteInput, RouteReply } from "./Route.ts"
 import { type GatewayServices, v1Routes } from "./v1Routes.ts"
 
@@ -80,6 +81,9 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
         return reply.code(200).headers(result.headers).send(result.body)
     }
   }
+
+  // Server-sent event streams never end by themselves; closing must not wait for them.
+  app.addHook("preClose", async () => endLiveStreams())
 
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id)

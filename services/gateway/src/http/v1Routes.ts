@@ -3,6 +3,7 @@ import { serveDocsAsset, serveDocsPage } from "../docs/serveDocs.ts"
 import { serveFile } from "../files/serveFile.ts"
 import { checkHealth } from "../health/checkHealth.ts"
 import { getJob } from "../jobs/getJob.ts"
+import { streamJobEvents } from "../jobs/streamJobEvents.ts"
 import { queueDownloadOnce } from "../jobs/queueDownloadOnce.ts"
 import { resolveMedia } from "../media/resolveMedia.ts"
 import { listPlatforms } from "../platforms/listPlatforms.ts"
@@ -15,6 +16,7 @@ export const v1Routes = [
   keyedRoute("POST", "/v1/media/resolve", "media:resolve", resolveMedia),
   keyedRoute("POST", "/v1/media/download", "media:download", queueDownloadOnce),
   keyedRoute("GET", "/v1/jobs/:jobId", null, getJob),
+  keyedRoute("GET", "/v1/jobs/:jobId/events", null, streamJobEvents),
   // The signature in the link is the credential: no API key, so links work in browsers.
   publicRoute("GET", "/v1/files/*", serveFile),
   publicRoute("GET", "/v1/openapi.json", serveOpenApi),

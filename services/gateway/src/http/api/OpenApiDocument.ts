@@ -72,6 +72,8 @@ const successContent = (operation: Operation, slots: SchemaSlots): Json | undefi
       return { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } } }
     case "html":
       return { "text/html": { schema: { type: "string" } } }
+    case "events":
+      return { "text/event-stream": { schema: { type: "string" } } }
     case "json":
       return { "application/json": { schema: { type: "object" } } }
     default:

@@ -29,8 +29,11 @@ export interface Operation {
   readonly success: {
     readonly status: number
     readonly description: string
-    /** The payload inside `{"data": ...}`; `json` for raw JSON, `binary` for a file stream, `html` for a page. */
-    readonly data: Schema.Top | "json" | "binary" | "html"
+    /**
+     * The payload inside `{"data": ...}`; `json` for raw JSON, `binary` for a file stream, `html` for a page,
+     * `events` for a server-sent event stream.
+     */
+    readonly data: Schema.Top | "json" | "binary" | "html" | "events"
     readonly headers?: Readonly<Record<string, string>>
   }
   /** Additional documented answers that are not errors (e.g. the degraded health report). */
@@ -140,6 +143,19 @@ export const v1Operations: ReadonlyArray<Operation> = [
     access: keyed(null),
     parameters: [{ name: "jobId", in: "path", required: true, description: "job_id from POST /media/download.", schema: Schema.String }],
     success: { status: 200, description: "The job.", data: Job },
+    errors: ["job_not_found", "service_unavailable"]
+  },
+  {
+    method: "GET",
+    routePath: "/v1/jobs/:jobId/events",
+    operationId: "streamJobEvents",
+    tag: "Jobs",
+    summary: "Extension: the job's changes as server-sent events",
+    description: "A `job` event (data: the Job object of GET /jobs/{jobId}, id: its event sequence) now and after every " +
+      "change of status or progress; the stream ends after the job completes or fails. Comment lines every 15 s keep it open.",
+    access: keyed(null),
+    parameters: [{ name: "jobId", in: "path", required: true, description: "job_id from POST /media/download.", schema: Schema.String }],
+    success: { status: 200, description: "The event stream.", data: "events" },
     errors: ["job_not_found", "service_unavailable"]
   },
   {
