@@ -7,6 +7,10 @@ import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { KvJobReadModel } from "@mds/shared/readmodel/KvJobReadModel"
 import { KvMediaReadModel } from "@mds/shared/readmodel/KvMediaReadModel"
+import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
+import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
+import { WebhookDispatcher } from "./webhooks/WebhookDispatcher.ts"
+import { WebhookSettings } from "./webhooks/WebhookSettings.ts"
 import { type AggregatorOptions, defaultAggregatorOptions, makeAggregator } from "./Aggregator.ts"
 import { JobProjection } from "./JobProjection.ts"
 import { MediaProjection } from "./MediaProjection.ts"
@@ -33,4 +37,9 @@ const Infrastructure = Layer.mergeAll(
   Layer.provideMerge(NatsClient.layer)
 )
 
-export const AggregatorLayer = aggregatorWith().pipe(Layer.provide(Infrastructure))
+/** Extension: webhook deliveries, beside the projections on the same infrastructure. */
+const Webhooks = WebhookDispatcher.pipe(
+  Layer.provide(Layer.mergeAll(WebhookSettings.layer, EgressPolicy.layer, JetStreamEventStore))
+)
+
+export const AggregatorLayer = Layer.mergeAll(aggregatorWith(), Webhooks).pipe(Layer.provide(Infrastructure))

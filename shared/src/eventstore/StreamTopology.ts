@@ -13,11 +13,14 @@ import {
   JOBS_STREAM,
   MEDIA_STREAM,
   type StreamDef,
+  WEBHOOKS_STREAM,
   WORK_STREAM
 } from "./Subjects.ts"
 
 const HOUR_MS = 3_600_000
 const DEDUP_WINDOW_MS = 2 * 60_000
+/** Delivery attempts kept per project (and configuration changes, of which only the last matters). */
+export const WEBHOOK_LOG_LIMIT = 1000
 
 export const streamConfigs = (lifetimes: Lifetimes["Service"]): ReadonlyArray<Partial<StreamConfig> & { name: string }> => {
   const base = (def: StreamDef, maxAgeMs: number) => ({
@@ -41,7 +44,9 @@ export const streamConfigs = (lifetimes: Lifetimes["Service"]): ReadonlyArray<Pa
     { ...base(CATALOG_STREAM, 0), max_msgs_per_subject: 4 },
     { ...base(WORK_STREAM, lifetimes.jobMs), retention: RetentionPolicy.Workqueue },
     // A key is remembered as long as the job it names can be read.
-    base(IDEMPOTENCY_STREAM, lifetimes.jobMs)
+    base(IDEMPOTENCY_STREAM, lifetimes.jobMs),
+    // Endpoints are kept for good (each event holds the whole configuration); logs keep each project's last attempts.
+    { ...base(WEBHOOKS_STREAM, 0), max_msgs_per_subject: WEBHOOK_LOG_LIMIT }
   ]
 }
 

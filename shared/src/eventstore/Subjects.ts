@@ -13,6 +13,8 @@ export const ACCOUNTS_STREAM: StreamDef = { name: "MDS_ACCOUNTS", subjects: ["md
 export const CATALOG_STREAM: StreamDef = { name: "MDS_CATALOG", subjects: ["mds.catalog.>"] }
 /** Extension: Idempotency-Key claims of POST /media/download, one subject per project and key. */
 export const IDEMPOTENCY_STREAM: StreamDef = { name: "MDS_IDEMPOTENCY", subjects: ["mds.idempotency.>"] }
+/** Extension: projects' webhook endpoints and delivery logs. */
+export const WEBHOOKS_STREAM: StreamDef = { name: "MDS_WEBHOOKS", subjects: ["mds.webhook.>"] }
 /** Work queue of download commands; each message is taken by one extractor worker. */
 export const WORK_STREAM: StreamDef = { name: "MDS_WORK", subjects: ["mds.work.>"] }
 
@@ -26,13 +28,15 @@ export const keySubject = (keyId: string) => `mds.account.key.${keyId}`
 export const ALL_KEYS_SUBJECT = "mds.account.key.>"
 export const EXTRACTOR_CATALOG_SUBJECT = "mds.catalog.extractors"
 export const DOWNLOAD_WORK_SUBJECT = "mds.work.download"
+export const webhookConfigSubject = (projectId: string) => `mds.webhook.config.${projectId}`
+export const webhookDeliverySubject = (projectId: string) => `mds.webhook.delivery.${projectId}`
 /** `keyHash` is a digest of the client's key: keys may hold characters that subjects cannot. */
 export const idempotencySubject = (projectId: string, keyHash: string) => `mds.idempotency.${projectId}.${keyHash}`
 
 /** Core NATS request/reply subject on which extractor workers (queue group "extractor") resolve URLs. */
 export const RESOLVE_RPC_SUBJECT = "mds.rpc.media.resolve"
 
-const STREAMS = [JOBS_STREAM, ADMISSION_STREAM, MEDIA_STREAM, ACCOUNTS_STREAM, CATALOG_STREAM, WORK_STREAM, IDEMPOTENCY_STREAM]
+const STREAMS = [JOBS_STREAM, ADMISSION_STREAM, MEDIA_STREAM, ACCOUNTS_STREAM, CATALOG_STREAM, WORK_STREAM, IDEMPOTENCY_STREAM, WEBHOOKS_STREAM]
 
 export const streamOf = (subject: string): StreamDef => {
   const stream = STREAMS.find((def) => def.subjects.some((pattern) => subject.startsWith(pattern.slice(0, -1))))

@@ -1,5 +1,6 @@
 // The admin CLI's commands, decoded from argv with Schema: project create, key create, key revoke.
 import { KeyEnvironment, Scope } from "@mds/shared/domain/account/AccountEvent"
+import { ALL_WEBHOOK_EVENT_TYPES, WebhookEventType } from "@mds/shared/domain/webhook/WebhookEvent"
 import { ProjectId } from "@mds/shared/ids/Ids"
 import { Effect, Schema, SchemaIssue } from "effect"
 
@@ -15,13 +16,36 @@ export const CreateKeyCommand = Schema.TaggedStruct("CreateKey", {
 /** A secret (svc_live_/svc_test_...) or a key id (key_...). */
 export const RevokeKeyCommand = Schema.TaggedStruct("RevokeKey", { key: NonEmpty })
 
-export const AdminCommand = Schema.Union([CreateProjectCommand, CreateKeyCommand, RevokeKeyCommand])
+const HttpUrl = NonEmpty.check(Schema.makeFilter((url: string) =>
+  /^https?:\/\/[^/]/.test(url) && URL.canParse(url) ? undefined : "must be an absolute http or https URL"))
+export const SetWebhookCommand = Schema.TaggedStruct("SetWebhook", {
+  projectId: ProjectId,
+  url: HttpUrl,
+  events: Schema.Array(WebhookEventType).check(Schema.isMinLength(1, { message: "at least one event is required" }))
+})
+export const RemoveWebhookCommand = Schema.TaggedStruct("RemoveWebhook", { projectId: ProjectId })
+export const ListDeliveriesCommand = Schema.TaggedStruct("ListDeliveries", {
+  projectId: ProjectId,
+  limit: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 1000 }))
+})
+
+export const AdminCommand = Schema.Union([
+  CreateProjectCommand,
+  CreateKeyCommand,
+  RevokeKeyCommand,
+  SetWebhookCommand,
+  RemoveWebhookCommand,
+  ListDeliveriesCommand
+])
 export type AdminCommand = typeof AdminCommand.Type
 
 export const USAGE = `usage:
   project create NAME
   key create --project PROJECT_ID --name NAME --scopes media:resolve,media:download [--env live|test]
-  key revoke KEY_OR_KEY_ID`
+  key revoke KEY_OR_KEY_ID
+  webhook set --project PROJECT_ID --url URL [--events job.completed,job.failed]   (prints the signing secret)
+  webhook remove --project PROJECT_ID
+  webhook deliveries --project PROJECT_ID [--limit N]`
 
 export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", { message: Schema.String }) {}
 
@@ -61,7 +85,31 @@ const candidate = (argv: ReadonlyArray<string>): unknown => {
     }
   }
   if (noun === "key" && verb === "revoke" && Object.keys(flags).length === 0) return { _tag: "RevokeKey", key: operand }
+  if (noun === "webhook" && operand === undefined) return webhookCandidate(verb, flags)
   return null
+}
+
+const webhookCandidate = (verb: string | undefined, flags: Record<string, string>): unknown => {
+  const allowed: Record<string, ReadonlyArray<string>> = {
+    set: ["project", "url", "events"],
+    remove: ["project"],
+    deliveries: ["project", "limit"]
+  }
+  const known = verb === undefined ? undefined : allowed[verb]
+  if (known === undefined || Object.keys(flags).some((flag) => !known.includes(flag))) return null
+  switch (verb) {
+    case "set":
+      return {
+        _tag: "SetWebhook",
+        projectId: flags["project"],
+        url: flags["url"],
+        events: (flags["events"] ?? ALL_WEBHOOK_EVENT_TYPES.join(",")).split(",").map((s) => s.trim()).filter((s) => s !== "")
+      }
+    case "remove":
+      return { _tag: "RemoveWebhook", projectId: flags["project"] }
+    default:
+      return { _tag: "ListDeliveries", projectId: flags["project"], limit: Number(flags["limit"] ?? "100") }
+  }
 }
 
 const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()

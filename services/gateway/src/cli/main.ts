@@ -17,6 +17,8 @@ const describeFailure = (failure: { readonly _tag: string } & Record<string, unk
       return `project ${String(failure["projectId"])} does not exist`
     case "ApiKeyNotFound":
       return `key ${String(failure["keyId"])} does not exist`
+    case "WebhookNotConfigured":
+      return `project ${String(failure["projectId"])} has no webhook`
     default:
       return `${failure._tag}: ${String(failure["message"] ?? "")}`
   }

@@ -10,6 +10,7 @@ import { KeyId, newId } from "@mds/shared/ids/Ids"
 import { displayPrefix, generateSecret, hashSecret, keyIdFromHash, SECRET_PATTERN } from "@mds/shared/keys/ApiKeySecret"
 import { Clock, Config, Effect, Option, Redacted, Schema } from "effect"
 import type { AdminCommand } from "./AdminCommand.ts"
+import { runWebhookCommand } from "./runWebhookCommand.ts"
 
 const isKeyId = Schema.is(KeyId)
 
@@ -55,6 +56,10 @@ export const runAdminCommand = Effect.fn("runAdminCommand")(function*(command: A
       })
       return secret
     }
+    case "SetWebhook":
+    case "RemoveWebhook":
+    case "ListDeliveries":
+      return yield* runWebhookCommand(command)
     case "RevokeKey": {
       let keyId = command.key
       if (SECRET_PATTERN.test(command.key)) {

@@ -1,6 +1,7 @@
 // The /v1 route table: every public endpoint, who may call it, and the use case that answers it.
 import { serveDocsAsset, serveDocsPage } from "../docs/serveDocs.ts"
 import { serveFile } from "../files/serveFile.ts"
+import { listDeliveries } from "../webhooks/listDeliveries.ts"
 import { checkHealth } from "../health/checkHealth.ts"
 import { getJob } from "../jobs/getJob.ts"
 import { streamJobEvents } from "../jobs/streamJobEvents.ts"
@@ -19,6 +20,7 @@ export const v1Routes = [
   keyedRoute("GET", "/v1/jobs/:jobId/events", null, streamJobEvents),
   // The signature in the link is the credential: no API key, so links work in browsers.
   publicRoute("GET", "/v1/files/*", serveFile),
+  keyedRoute("GET", "/v1/webhooks/deliveries", null, listDeliveries),
   publicRoute("GET", "/v1/openapi.json", serveOpenApi),
   // The human-readable API reference; outside /v1 because it is a page, not part of the API.
   publicRoute("GET", "/docs", serveDocsPage),

@@ -174,6 +174,7 @@ export const buildOpenApiDocument = (options: OpenApiOptions): Json => {
     tags: [
       { name: "Media", description: "Resolve URLs and list platforms." },
       { name: "Jobs", description: "Download jobs and their files." },
+      { name: "Webhooks", description: "Extension: signed job.completed/job.failed notifications." },
       { name: "Service", description: "Health and this document." }
     ],
     paths,

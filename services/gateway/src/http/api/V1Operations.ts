@@ -2,6 +2,7 @@
 import type { ApiErrorCode } from "@mds/shared/api/ErrorCodes"
 import { DownloadRequest, ResolveRequest } from "@mds/shared/api/Requests"
 import { Health, Job, JobAccepted, Media, Platform } from "@mds/shared/api/Responses"
+import { WebhookDelivery } from "@mds/shared/api/WebhookDeliveries"
 import type { Scope } from "@mds/shared/domain/account/AccountEvent"
 import { Schema } from "effect"
 
@@ -157,6 +158,24 @@ export const v1Operations: ReadonlyArray<Operation> = [
     parameters: [{ name: "jobId", in: "path", required: true, description: "job_id from POST /media/download.", schema: Schema.String }],
     success: { status: 200, description: "The event stream.", data: "events" },
     errors: ["job_not_found", "service_unavailable"]
+  },
+  {
+    method: "GET",
+    routePath: "/v1/webhooks/deliveries",
+    operationId: "listWebhookDeliveries",
+    tag: "Webhooks",
+    summary: "Extension: the project's latest webhook delivery attempts, newest first",
+    description: "Endpoints are set with the admin CLI (webhook set); every attempt to POST job.completed/job.failed is logged.",
+    access: keyed(null),
+    parameters: [{
+      name: "limit",
+      in: "query",
+      required: false,
+      description: "How many attempts (1-1000, default 100).",
+      schema: Schema.String.check(Schema.isPattern(/^[0-9]{1,4}$/u))
+    }],
+    success: { status: 200, description: "The attempts.", data: Schema.Array(WebhookDelivery) },
+    errors: ["invalid_request", "service_unavailable"]
   },
   {
     method: "GET",
