@@ -70,9 +70,12 @@ if [ -z "${NATS_URL:-}" ]; then
   echo "[start] embedded nats-server on $NATS_URL (store $DATA_DIR/nats)" >&2
 fi
 
+# Each service serves Prometheus metrics on its own port: 9464 gateway, 9465 aggregator, 9466 extractor by default.
+metrics_port="${METRICS_PORT_BASE:-9464}"
 for service in gateway aggregator extractor; do
-  launch "$service" node "services/$service/src/main.ts"
+  launch "$service" env METRICS_PORT="$metrics_port" node "services/$service/src/main.ts"
   service_pids+=("$!")
+  metrics_port=$((metrics_port + 1))
 done
 
 watched=("${service_pids[@]}")

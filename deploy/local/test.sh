@@ -4,6 +4,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 # shellcheck source=deploy/local/setup.sh
 source deploy/local/setup.sh
+mds_ensure_test_tools
 
 echo "[test] tsc --noEmit" >&2
 npx tsc --noEmit -p tsconfig.json

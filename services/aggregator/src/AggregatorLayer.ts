@@ -9,6 +9,7 @@ import { KvJobReadModel } from "@mds/shared/readmodel/KvJobReadModel"
 import { KvMediaReadModel } from "@mds/shared/readmodel/KvMediaReadModel"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
+import { AggregatorMetrics } from "./metrics/AggregatorMetrics.ts"
 import { WebhookDispatcher } from "./webhooks/WebhookDispatcher.ts"
 import { WebhookSettings } from "./webhooks/WebhookSettings.ts"
 import { type AggregatorOptions, defaultAggregatorOptions, makeAggregator } from "./Aggregator.ts"
@@ -42,4 +43,4 @@ const Webhooks = WebhookDispatcher.pipe(
   Layer.provide(Layer.mergeAll(WebhookSettings.layer, EgressPolicy.layer, JetStreamEventStore))
 )
 
-export const AggregatorLayer = Layer.mergeAll(aggregatorWith(), Webhooks).pipe(Layer.provide(Infrastructure))
+export const AggregatorLayer = Layer.mergeAll(aggregatorWith(), Webhooks, AggregatorMetrics).pipe(Layer.provide(Infrastructure))

@@ -16,6 +16,7 @@ import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { admissionSubject, jobSubject } from "@mds/shared/eventstore/Subjects"
 import { egressProxy } from "../egress/EgressProxy.ts"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
+import { countOne, extractionFailures, timed, ytDlpDuration } from "@mds/shared/observability/Metrics"
 import { classifyFailure, failureMessage } from "../ytdlp/classifyFailure.ts"
 import { parseProgressLine } from "../ytdlp/ProgressLine.ts"
 import { type DownloadedFile, parseResultLine } from "../ytdlp/ResultLine.ts"
@@ -110,7 +111,7 @@ export class DownloadJob extends Context.Service<DownloadJob, {
         yield* Effect.sync(delivery.working).pipe(Effect.repeat(Schedule.spaced(HEARTBEAT_MS)), Effect.forkScoped)
 
         const flags = downloadFlags(spec, workDir, proxy.url, config.ffmpegPath)
-        yield* ytdlp.run(url.href, flags, { cwd: workDir, onLine }).pipe(
+        yield* timed(ytDlpDuration, { operation: "download", platform: command.platform }, ytdlp.run(url.href, flags, { cwd: workDir, onLine })).pipe(
           Effect.timeoutOrElse({
             duration: config.downloadTimeoutMs,
             orElse: () => Effect.fail(jobFailure("download_failed", `the download took longer than ${config.downloadTimeoutMs / 1000} s`))
@@ -184,6 +185,7 @@ export class DownloadJob extends Context.Service<DownloadJob, {
             return yield* finish(command, "completed")
           }
           const failure = outcome.failure
+          yield* countOne(extractionFailures, { operation: "download", platform: command.platform, code: failure.code })
           yield* jobCommand(
             command,
             {

@@ -14,6 +14,7 @@ import { newId } from "@mds/shared/ids/Ids"
 import { egressProxy } from "../egress/EgressProxy.ts"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
 import { Ffmpeg } from "../media/Ffmpeg.ts"
+import { countOne, extractionFailures, timed, ytDlpDuration } from "@mds/shared/observability/Metrics"
 import { classifyFailure, failureMessage } from "../ytdlp/classifyFailure.ts"
 import { describeMedia, mediaEntry, needsProbe, probeableUrl } from "../ytdlp/describeMedia.ts"
 import { YtDlp } from "../ytdlp/YtDlp.ts"
@@ -47,13 +48,15 @@ export class MediaResolver extends Context.Service<MediaResolver, {
         const refused = () => proxy.refusals.length > 0
         const refusalMessage = () => `a request was refused: ${proxy.refusals[0]?.message ?? "private address"}`
 
-        const run = yield* ytdlp.run(url.href, { ...baseFlags(proxy.url, config.ffmpegPath), dumpSingleJson: true }).pipe(
+        const dumped = ytdlp.run(url.href, { ...baseFlags(proxy.url, config.ffmpegPath), dumpSingleJson: true })
+        const run = yield* timed(ytDlpDuration, { operation: "resolve", platform }, dumped).pipe(
           Effect.mapError((error) => {
             const code = classifyFailure(error.stderr, refused())
             if (code === "url_not_allowed") return failWith(code, refusalMessage())
             if (code === "format_unavailable" || code === "failed") return failWith("extraction_failed", failureMessage(error.stderr))
             return failWith(code, failureMessage(error.stderr))
-          })
+          }),
+          Effect.tapError((failure) => countOne(extractionFailures, { operation: "resolve", platform, code: failure.code }))
         )
         const info = yield* decodeYtDlpInfo(run.stdout).pipe(
           Effect.mapError(() => failWith("extraction_failed", "the extractor returned unreadable metadata"))

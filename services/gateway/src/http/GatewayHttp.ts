@@ -5,6 +5,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { type ApiError, type ApiFailure, internalError, isServerSide, toApiError } from "./ErrorMapping.ts"
 import { InvalidJson, MethodNotAllowed, PayloadTooLarge, RouteNotFound, UnsupportedMediaType } from "./GatewayErrors.ts"
 import { endLiveStreams } from "./LiveStreams.ts"
+import { recordRequestDuration, withRequestTelemetry } from "./RequestTelemetry.ts"
 import type { RouteInput, RouteReply } from "./Route.ts"
 import { type GatewayServices, v1Routes } from "./v1Routes.ts"
 
@@ -90,6 +91,7 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
   })
 
   app.addHook("onResponse", async (request, reply) => {
+    log(recordRequestDuration(request, reply))
     log(Effect.logInfo("request").pipe(Effect.annotateLogs({
       request_id: request.id,
       method: request.method,
@@ -134,7 +136,8 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
           params: (request.params ?? {}) as Record<string, string | undefined>,
           body: request.body
         }
-        const exit = await runtime.runPromiseExit(route.run(input))
+        const run: Effect.Effect<RouteReply, ApiFailure, GatewayServices> = route.run(input)
+        const exit = await runtime.runPromiseExit(withRequestTelemetry(request, route.path)(run))
         if (Exit.isSuccess(exit)) return sendReply(reply, exit.value)
         const failure = Cause.findErrorOption(exit.cause)
         const error = Option.isSome(failure) ? toApiError(failure.value) : internalError
