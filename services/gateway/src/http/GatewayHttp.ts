@@ -50,6 +50,15 @@ const fromFastifyError = (error: FastifyError, request: FastifyRequest): ApiFail
   return null
 }
 
+/** 405 with the methods a known path allows, else 404. */
+const routingFailure = (request: FastifyRequest): ApiFailure => {
+  const path = request.url.split("?")[0] ?? ""
+  const allow = allowedMethods(path)
+  return allow.length > 0
+    ? new MethodNotAllowed({ method: request.method, allow })
+    : new RouteNotFound({ method: request.method, path })
+}
+
 export interface GatewayHttpOptions {
   /** Built from a layer whose construction cannot fail (Layer.orDie): construction failures are start-up failures. */
   readonly runtime: ManagedRuntime.ManagedRuntime<GatewayServices, never>
@@ -102,6 +111,8 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
   })
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    // A body on a path or method nobody serves (e.g. QUERY) is a routing answer, not a parsing one.
+    if (request.is404) return sendError(request, reply, toApiError(routingFailure(request)))
     const failure = fromFastifyError(error, request)
     if (failure === null) {
       log(Effect.logError("unhandled request error", String(error.stack ?? error)).pipe(
@@ -112,14 +123,7 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
     return sendError(request, reply, toApiError(failure))
   })
 
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split("?")[0] ?? ""
-    const allow = allowedMethods(path)
-    const failure = allow.length > 0
-      ? new MethodNotAllowed({ method: request.method, allow })
-      : new RouteNotFound({ method: request.method, path })
-    return sendError(request, reply, toApiError(failure))
-  })
+  app.setNotFoundHandler((request, reply) => sendError(request, reply, toApiError(routingFailure(request))))
 
   for (const route of v1Routes) {
     app.route({

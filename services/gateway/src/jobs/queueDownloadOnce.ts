@@ -27,7 +27,11 @@ const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
 
 /** The same fields in the same order, whatever order and spacing the client sent. */
 const requestHashOf = (body: DownloadRequest) =>
-  sha256(JSON.stringify({ format: body.format, media_id: body.media_id ?? null, url: body.url ?? null }))
+  sha256(JSON.stringify({
+    format: body.format,
+    media_id: "media_id" in body ? body.media_id : null,
+    url: "url" in body ? body.url : null
+  }))
 
 const keyOf = (input: RouteInput): Effect.Effect<string | null, InvalidRequest> => {
   const value = input.headers[IDEMPOTENCY_HEADER]

@@ -172,7 +172,7 @@ export const v1Operations: ReadonlyArray<Operation> = [
       in: "query",
       required: false,
       description: "How many attempts (1-1000, default 100).",
-      schema: Schema.String.check(Schema.isPattern(/^[0-9]{1,4}$/u))
+      schema: Schema.String.check(Schema.isPattern(/^(1000|[1-9][0-9]{0,2})$/u))
     }],
     success: { status: 200, description: "The attempts.", data: Schema.Array(WebhookDelivery) },
     errors: ["invalid_request", "service_unavailable"]
