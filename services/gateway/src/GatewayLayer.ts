@@ -11,6 +11,7 @@ import { KvMediaReadModel } from "@mds/shared/readmodel/KvMediaReadModel"
 import { Layer } from "effect"
 import { ApiKeyAuth } from "./auth/ApiKeyAuth.ts"
 import { KeyDirectory } from "./auth/KeyDirectory.ts"
+import { PlatformHealthBoard } from "./platforms/PlatformHealthBoard.ts"
 
 const Infrastructure = Layer.mergeAll(JetStreamEventStore, Lifetimes.layer, DownloadLinkSigner.layer).pipe(
   Layer.provideMerge(NatsClient.layer)
@@ -23,7 +24,8 @@ const Adapters = Layer.mergeAll(
   KvJobReadModel.layer,
   KvMediaReadModel.layer,
   FsArtifactStore.layer,
-  ApiKeyAuth.layer.pipe(Layer.provideMerge(KeyDirectory.layer))
+  ApiKeyAuth.layer.pipe(Layer.provideMerge(KeyDirectory.layer)),
+  PlatformHealthBoard.layer
 )
 
 /** The whole gateway with a given egress policy (tests replace DNS; production uses the system resolver). */

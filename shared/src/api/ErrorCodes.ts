@@ -31,6 +31,11 @@ export const errorCatalogue = {
   concurrency_limit_exceeded: { status: 429, description: "The project already has the maximum number of jobs queued or processing." },
   internal_error: { status: 500, description: "An unexpected failure; report the request_id." },
   extraction_failed: { status: 502, description: "The extractor could not read the media page." },
+  platform_paused: {
+    status: 503,
+    description: "Extension: the platform is paused after repeated blocks (rate limits, bot checks) until the time in " +
+      "the message and GET /platforms; Retry-After says when."
+  },
   service_unavailable: {
     status: 503,
     description: "A dependency (NATS, the extractor fleet, the platform catalog) is unavailable; retry with backoff."

@@ -7,7 +7,8 @@ export const MAX_URL_LENGTH = 2048
  * http(s)://host[:port][/path?query#fragment] without userinfo; the gateway parses it again (WHATWG URL), so this
  * only spells out for the document (and its fuzzers) what a usable URL looks like.
  */
-const HTTP_URL_PATTERN = /^[Hh][Tt][Tt][Pp][Ss]?:\/\/[A-Za-z0-9._~!$&'()*+,;=-]+(?::[0-9]{1,4})?(?:[/?#]\S*)?$/u
+const PORT = "(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})"
+const HTTP_URL_PATTERN = new RegExp(`^[Hh][Tt][Tt][Pp][Ss]?://[A-Za-z0-9._~!$&'()*+,;=-]+(?::${PORT})?(?:[/?#]\\S*)?$`, "u")
 
 export const HttpUrlString = Schema.String.check(
   Schema.isMinLength(1, { message: "must not be empty" }),

@@ -12,6 +12,7 @@ import {
   IDEMPOTENCY_STREAM,
   JOBS_STREAM,
   MEDIA_STREAM,
+  PLATFORMS_STREAM,
   type StreamDef,
   WEBHOOKS_STREAM,
   WORK_STREAM
@@ -46,7 +47,9 @@ export const streamConfigs = (lifetimes: Lifetimes["Service"]): ReadonlyArray<Pa
     // A key is remembered as long as the job it names can be read.
     base(IDEMPOTENCY_STREAM, lifetimes.jobMs),
     // Endpoints are kept for good (each event holds the whole configuration); logs keep each project's last attempts.
-    { ...base(WEBHOOKS_STREAM, 0), max_msgs_per_subject: WEBHOOK_LOG_LIMIT }
+    { ...base(WEBHOOKS_STREAM, 0), max_msgs_per_subject: WEBHOOK_LOG_LIMIT },
+    // Only each platform's last event matters; a few more are kept to see how it got there.
+    { ...base(PLATFORMS_STREAM, 0), max_msgs_per_subject: 16 }
   ]
 }
 

@@ -16,6 +16,7 @@ import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { admissionSubject, jobSubject } from "@mds/shared/eventstore/Subjects"
 import { egressProxy } from "../egress/EgressProxy.ts"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
+import { PlatformOutcomes } from "../health/PlatformOutcomes.ts"
 import { countOne, extractionFailures, timed, ytDlpDuration } from "@mds/shared/observability/Metrics"
 import { classifyFailure, failureMessage } from "../ytdlp/classifyFailure.ts"
 import { parseProgressLine } from "../ytdlp/ProgressLine.ts"
@@ -56,6 +57,7 @@ export class DownloadJob extends Context.Service<DownloadJob, {
       const ytdlp = yield* YtDlp
       const lifetimes = yield* Lifetimes
       const config = yield* ExtractorConfig
+      const outcomes = yield* PlatformOutcomes
       const provideStore = Effect.provideService(EventStore, store)
 
       const jobCommand = (command: DownloadMedia, jobCmd: Parameters<typeof JobDecider.decide>[0], msgId: string) =>
@@ -182,10 +184,12 @@ export class DownloadJob extends Context.Service<DownloadJob, {
               return yield* finish(command, "expired")
             }
             yield* Effect.logInfo("job completed", { key: artifact.key, sizeBytes: artifact.sizeBytes }).pipe(log)
+            yield* outcomes.record(command.platform, null)
             return yield* finish(command, "completed")
           }
           const failure = outcome.failure
           yield* countOne(extractionFailures, { operation: "download", platform: command.platform, code: failure.code })
+          yield* outcomes.record(command.platform, failure)
           yield* jobCommand(
             command,
             {

@@ -13,6 +13,7 @@ import { mediaSubject } from "@mds/shared/eventstore/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { egressProxy } from "../egress/EgressProxy.ts"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
+import { PlatformOutcomes } from "../health/PlatformOutcomes.ts"
 import { Ffmpeg } from "../media/Ffmpeg.ts"
 import { countOne, extractionFailures, timed, ytDlpDuration } from "@mds/shared/observability/Metrics"
 import { classifyFailure, failureMessage } from "../ytdlp/classifyFailure.ts"
@@ -42,6 +43,7 @@ export class MediaResolver extends Context.Service<MediaResolver, {
       const store = yield* EventStore
       const lifetimes = yield* Lifetimes
       const config = yield* ExtractorConfig
+      const outcomes = yield* PlatformOutcomes
 
       const extract = Effect.fn("MediaResolver.extract")(function*(url: URL, platform: string) {
         const proxy = yield* egressProxy(policy)
@@ -129,13 +131,16 @@ export class MediaResolver extends Context.Service<MediaResolver, {
           const platform = classifyUrl(url)
           if (Result.isFailure(platform)) return yield* failWith("unsupported_platform", platform.failure.message)
           yield* policy.check(url).pipe(Effect.mapError((error) => failWith("url_not_allowed", error.message)))
-          return yield* extract(url, platform.success.id)
-        }).pipe(
-          Effect.timeoutOrElse({
-            duration: config.resolveTimeoutMs,
-            orElse: () => Effect.fail(failWith("extraction_timeout", `resolving took longer than ${config.resolveTimeoutMs / 1000} s`))
-          })
-        )
+          const platformId = platform.success.id
+          return yield* extract(url, platformId).pipe(
+            Effect.timeoutOrElse({
+              duration: config.resolveTimeoutMs,
+              orElse: () => Effect.fail(failWith("extraction_timeout", `resolving took longer than ${config.resolveTimeoutMs / 1000} s`))
+            }),
+            Effect.tap(() => outcomes.record(platformId, null)),
+            Effect.tapError((failure) => outcomes.record(platformId, failure))
+          )
+        })
 
       const inflight = new Map<string, Deferred.Deferred<MediaResolved, ResolveFailure>>()
 

@@ -20,6 +20,7 @@ import type { IdempotencyKeyInUse, IdempotencyKeyReused } from "@mds/shared/doma
 import type { AppendConflict, EventStoreError } from "@mds/shared/eventstore/EventStore"
 import type { NatsUnavailable } from "@mds/shared/nats/NatsClient"
 import type { ReadModelError } from "@mds/shared/readmodel/ReadModelError"
+import type { PlatformPausedNow } from "../platforms/PlatformHealthBoard.ts"
 import type {
   ExtractionFailed,
   ExtractionTimeout,
@@ -75,6 +76,7 @@ export type ApiFailure =
   | ArtifactStoreError
   | IdempotencyKeyReused
   | IdempotencyKeyInUse
+  | PlatformPausedNow
 
 export interface ApiError {
   readonly status: number
@@ -161,6 +163,13 @@ export const toApiError = (failure: ApiFailure): ApiError => {
         message: failure.available.length > 0
           ? `Format ${failure.format} is not available; available formats: ${failure.available.join(", ")}.`
           : `Format ${failure.format} is not a known format id (video_best, video_<height>p, audio_best, audio_mp3, audio_m4a).`
+      }
+    case "PlatformPausedNow":
+      return {
+        status: 503,
+        code: "platform_paused",
+        message: `Platform ${failure.platform} is paused after repeated blocks until ${new Date(failure.until).toISOString()}.`,
+        headers: { "retry-after": String(failure.retryAfterSeconds) }
       }
     case "IdempotencyKeyReused":
       return {

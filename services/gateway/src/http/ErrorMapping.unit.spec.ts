@@ -16,6 +16,7 @@ import { AppendConflict, EventStoreError } from "@mds/shared/eventstore/EventSto
 import { NatsUnavailable } from "@mds/shared/nats/NatsClient"
 import { ReadModelError } from "@mds/shared/readmodel/ReadModelError"
 import { describe, expect, it } from "vitest"
+import { PlatformPausedNow } from "../platforms/PlatformHealthBoard.ts"
 import { type ApiFailure, toApiError } from "./ErrorMapping.ts"
 import {
   ExtractionFailed,
@@ -60,6 +61,7 @@ const table: ReadonlyArray<readonly [ApiFailure, number, string]> = [
   [new FormatUnavailable({ format: "video_1p", available: ["video_best"] }), 422, "format_unavailable"],
   [new ArtifactNotFound({ key: "k" }), 404, "not_found"],
   [new IdempotencyKeyReused(), 409, "idempotency_key_reused"],
+  [new PlatformPausedNow({ platform: "vimeo", until: 0, retryAfterSeconds: 30 }), 503, "platform_paused"],
   [new IdempotencyKeyInUse(), 409, "idempotency_key_in_use"],
   [new AppendConflict({ subject: "s", expectedLastSeq: 1 }), 503, "service_unavailable"],
   [new EventStoreError({ operation: "o", message: "nats down" }), 503, "service_unavailable"],
@@ -85,6 +87,7 @@ describe("toApiError", () => {
     expect(toApiError(new ConcurrencyLimitExceeded({ projectId: "prj_x", limit: 2 })).headers).toEqual({ "retry-after": "5" })
     expect(toApiError(new ServiceUnavailable({ message: "m" })).headers).toEqual({ "retry-after": "2" })
     expect(toApiError(new NatsUnavailable({ message: "m" })).headers).toEqual({ "retry-after": "2" })
+    expect(toApiError(new PlatformPausedNow({ platform: "vimeo", until: 0, retryAfterSeconds: 42 })).headers).toEqual({ "retry-after": "42" })
     expect(toApiError(new InsufficientScope({ scope: "media:download" })).message).toContain("media:download")
     expect(toApiError(new FormatUnavailable({ format: "video_1p", available: ["video_best", "audio_m4a"] })).message)
       .toContain("video_best, audio_m4a")

@@ -17,6 +17,7 @@ import type { Principal } from "../auth/ApiKeyAuth.ts"
 import { decodeBody } from "../http/RequestBody.ts"
 import { json, type RouteInput } from "../http/Route.ts"
 import { vetMediaUrl } from "../media/resolveMedia.ts"
+import { PlatformHealthBoard } from "../platforms/PlatformHealthBoard.ts"
 import { admitJob, releaseSlot } from "./admitJob.ts"
 
 // The same schema the OpenAPI document describes.
@@ -54,8 +55,11 @@ const targetFromUrl = Effect.fn("targetFromUrl")(function*(raw: string, format: 
 
 /** The schema (oneOf) has already refused bodies with both or neither of media_id and url. */
 const chooseTarget = Effect.fn("chooseTarget")(function*(body: typeof DownloadBody.Type) {
-  if ("media_id" in body) return yield* targetFromMedia(body.media_id, body.format)
-  return yield* targetFromUrl(body.url, body.format)
+  if (!("media_id" in body)) return yield* targetFromUrl(body.url, body.format)
+  const target = yield* targetFromMedia(body.media_id, body.format)
+  // By URL the platform was checked while vetting it; by media id it is known only now.
+  yield* (yield* PlatformHealthBoard).ensureAvailable(target.platform)
+  return target
 })
 
 const recordJob = Effect.fn("recordJob")(function*(projectId: string, jobId: string, target: Target) {

@@ -14,6 +14,7 @@ import { Clock, Effect, Option, Result, Schema } from "effect"
 import { ExtractionFailed, ExtractionTimeout, ServiceUnavailable } from "../http/GatewayErrors.ts"
 import { decodeBody, parseHttpUrl } from "../http/RequestBody.ts"
 import { json, type RouteInput } from "../http/Route.ts"
+import { PlatformHealthBoard } from "../platforms/PlatformHealthBoard.ts"
 import { toMediaResponse } from "./MediaResponse.ts"
 
 // The same schema the OpenAPI document describes.
@@ -30,6 +31,7 @@ export const vetMediaUrl = Effect.fn("vetMediaUrl")(function*(field: string, raw
   const url = yield* parseHttpUrl(field, raw)
   const platform = classifyUrl(url)
   if (Result.isFailure(platform)) return yield* platform.failure
+  yield* (yield* PlatformHealthBoard).ensureAvailable(platform.success.id)
   const egress = yield* EgressPolicy
   yield* egress.check(url)
   return { url, platform: platform.success }

@@ -101,6 +101,7 @@ export const v1Operations: ReadonlyArray<Operation> = [
       "media_unavailable",
       "extraction_failed",
       "extraction_timeout",
+      "platform_paused",
       "service_unavailable"
     ]
   },
@@ -131,6 +132,7 @@ export const v1Operations: ReadonlyArray<Operation> = [
       "unsupported_platform",
       "url_not_allowed",
       "concurrency_limit_exceeded",
+      "platform_paused",
       "service_unavailable"
     ]
   },
