@@ -8,7 +8,21 @@ export const MAX_URL_LENGTH = 2048
  * only spells out for the document (and its fuzzers) what a usable URL looks like.
  */
 const PORT = "(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})"
-const HTTP_URL_PATTERN = new RegExp(`^[Hh][Tt][Tt][Pp][Ss]?://[A-Za-z0-9._~!$&'()*+,;=-]+(?::${PORT})?(?:[/?#]\\S*)?$`, "u")
+const H16 = "[0-9A-Fa-f]{1,4}"
+/** RFC 4291 text forms (full and compressed), as a URL writes them in brackets. */
+const IPV6 = [
+  `(?:${H16}:){7}${H16}`,
+  `(?:${H16}:){1,7}:`,
+  `(?:${H16}:){1,6}:${H16}`,
+  `(?:${H16}:){1,5}(?::${H16}){1,2}`,
+  `(?:${H16}:){1,4}(?::${H16}){1,3}`,
+  `(?:${H16}:){1,3}(?::${H16}){1,4}`,
+  `(?:${H16}:){1,2}(?::${H16}){1,5}`,
+  `${H16}:(?::${H16}){1,6}`,
+  `:(?:(?::${H16}){1,7}|:)`
+].join("|")
+const HOST = `(?:[A-Za-z0-9._~!$&'()*+,;=-]+|\\[(?:${IPV6})\\])`
+const HTTP_URL_PATTERN = new RegExp(`^[Hh][Tt][Tt][Pp][Ss]?://${HOST}(?::${PORT})?(?:[/?#]\\S*)?$`, "u")
 
 export const HttpUrlString = Schema.String.check(
   Schema.isMinLength(1, { message: "must not be empty" }),

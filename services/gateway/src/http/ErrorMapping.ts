@@ -205,5 +205,8 @@ export const toApiError = (failure: ApiFailure): ApiError => {
 
 export const internalError: ApiError = { status: 500, code: "internal_error", message: "An internal error occurred." }
 
-/** Storage and bug-class failures are worth a log line with their details; client mistakes are not. */
-export const isServerSide = (error: ApiError): boolean => error.status >= 500
+/**
+ * Storage and bug-class failures are worth a log line with their details; client mistakes are not, and neither is a
+ * paused platform (the extractor logged the pause once).
+ */
+export const isServerSide = (error: ApiError): boolean => error.status >= 500 && error.code !== "platform_paused"
