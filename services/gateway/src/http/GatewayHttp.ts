@@ -71,7 +71,11 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
     genReqId: newRequestId,
     requestIdHeader: false,
     exposeHeadRoutes: true,
-    return503OnClosing: true
+    return503OnClosing: true,
+    // Valid JSON may carry "__proto__"/"constructor" keys: they are dropped (still never reach an object's prototype)
+    // rather than failing a body the API's schema accepts.
+    onProtoPoisoning: "remove",
+    onConstructorPoisoning: "remove"
   })
 
   const log = (effect: Effect.Effect<void>) => runtime.runFork(effect)
