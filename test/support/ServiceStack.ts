@@ -154,6 +154,8 @@ const defaultYtDlpPath = () => process.env["YT_DLP_PATH"] ?? join(REPO_ROOT, ".t
 
 export const startServiceStack = async (options?: {
   readonly env?: Readonly<Record<string, string>>
+  /** Settings for one kind of service only (e.g. a METRICS_PORT each), on top of `env`. */
+  readonly serviceEnv?: Partial<Record<ServiceName, Readonly<Record<string, string>>>>
   readonly gateways?: number
 }): Promise<ServiceStack> => {
   const gatewayCount = options?.gateways ?? 1
@@ -199,8 +201,9 @@ export const startServiceStack = async (options?: {
     if (running !== null && running.exitCode === null && running.signalCode === null) return waitForReady(service, logs)
     const index = gatewayLabels.indexOf(label)
     // Every gateway gets its own port; download links all point at the first one, which shares the artifact dir.
-    const serviceEnv = index >= 0 ? { ...env, PORT: String(ports[index]) } : env
     const name = index >= 0 ? "gateway" : label
+    const own = { ...env, ...options?.serviceEnv?.[name as ServiceName] }
+    const serviceEnv = index >= 0 ? { ...own, PORT: String(ports[index]) } : own
     spawnService(service, join("services", name, "src", "main.ts"), serviceEnv)
     await waitForReady(service, logs)
     if (index >= 0) await waitForHealth(gatewayUrls[index] ?? "", logs)

@@ -6,6 +6,11 @@ import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { ReadModelLayer } from "@mds/shared/readmodel/ReadModelLayer"
 import { accountAggregatorWith } from "./AccountAggregator.ts"
+import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
+import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
+import { AggregatorMetrics } from "./metrics/AggregatorMetrics.ts"
+import { WebhookDispatcher } from "./webhooks/WebhookDispatcher.ts"
+import { WebhookSettings } from "./webhooks/WebhookSettings.ts"
 import { type AggregatorOptions, defaultAggregatorOptions, makeAggregator } from "./Aggregator.ts"
 import { JobProjection } from "./JobProjection.ts"
 import { MediaProjection } from "./MediaProjection.ts"
@@ -32,7 +37,12 @@ const Infrastructure = Layer.mergeAll(
   Layer.provideMerge(NatsClient.layer)
 )
 
-export const AggregatorLayer = Layer.mergeAll(aggregatorWith(), accountAggregatorWith()).pipe(
+/** Extension: webhook deliveries, beside the projections on the same infrastructure. */
+const Webhooks = WebhookDispatcher.pipe(
+  Layer.provide(Layer.mergeAll(WebhookSettings.layer, EgressPolicy.layer, JetStreamEventStore))
+)
+
+export const AggregatorLayer = Layer.mergeAll(aggregatorWith(), accountAggregatorWith(), Webhooks, AggregatorMetrics).pipe(
   Layer.provide(SubjectHistory.layer),
   Layer.provide(Infrastructure)
 )

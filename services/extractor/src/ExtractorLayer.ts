@@ -10,6 +10,7 @@ import { CatalogPublisher } from "./catalog/CatalogPublisher.ts"
 import { DownloadJob } from "./download/DownloadJob.ts"
 import { DownloadWorker } from "./download/DownloadWorker.ts"
 import { ExtractorConfig } from "./ExtractorConfig.ts"
+import { PlatformOutcomes } from "./health/PlatformOutcomes.ts"
 import { Ffmpeg } from "./media/Ffmpeg.ts"
 import { MediaResolver } from "./resolve/MediaResolver.ts"
 import { ResolveRpcServer } from "./resolve/ResolveRpcServer.ts"
@@ -28,7 +29,8 @@ const Infrastructure = Layer.mergeAll(
 ).pipe(Layer.provideMerge(Streams), Layer.provideMerge(Layer.mergeAll(NatsClient.layer, Lifetimes.layer)))
 
 const Workers = Layer.mergeAll(ResolveRpcServer, DownloadWorker).pipe(
-  Layer.provide(Layer.mergeAll(MediaResolver.layer, DownloadJob.layer))
+  Layer.provide(Layer.mergeAll(MediaResolver.layer, DownloadJob.layer)),
+  Layer.provide(PlatformOutcomes.layer)
 )
 
 const Ready = Layer.effectDiscard(Effect.logInfo("extractor ready"))

@@ -11,13 +11,14 @@ import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
 import { KeyReadModel } from "@mds/shared/readmodel/KeyReadModel"
 import { ProjectReadModel } from "@mds/shared/readmodel/ProjectReadModel"
 import { ReadModelLayer } from "@mds/shared/readmodel/ReadModelLayer"
-import { Effect, Layer } from "effect"
+import { Layer } from "effect"
 import { ApiKeyAuth } from "./auth/ApiKeyAuth.ts"
 import { KeyDirectory } from "./auth/KeyDirectory.ts"
 import { KeyUsageRecorder } from "./auth/KeyUsageRecorder.ts"
 import { DashboardLayer } from "./dashboard/DashboardLayer.ts"
 import { AdmissionStates } from "./jobs/AdmissionStates.ts"
 import { JobViewCache } from "./jobs/JobViewCache.ts"
+import { PlatformHealthBoard } from "./platforms/PlatformHealthBoard.ts"
 
 const Infrastructure = Layer.mergeAll(JetStreamEventStore, Lifetimes.layer, DownloadLinkSigner.layer).pipe(
   Layer.provideMerge(NatsClient.layer)
@@ -33,9 +34,7 @@ const StreamsReady = Layer.effectDiscard(ensureStreams)
 const ReadModels = Layer.mergeAll(
   CachedMediaReadModel.layer,
   JobViewCache.layer,
-  Layer.effect(JobReadModel, Effect.gen(function*() {
-    return yield* JobReadModel
-  })),
+  Layer.effect(JobReadModel, JobReadModel),
   Layer.effect(ProjectReadModel, ProjectReadModel),
   Layer.effect(KeyReadModel, KeyReadModel)
 ).pipe(Layer.provide(ReadModelLayer))
@@ -46,7 +45,8 @@ const Adapters = Layer.mergeAll(
   ArtifactStoreLayer,
   ApiKeyAuth.layer.pipe(Layer.provideMerge(Layer.mergeAll(KeyDirectory.layer, KeyUsageRecorder.layer))),
   DashboardLayer,
-  AdmissionStates.layer
+  AdmissionStates.layer,
+  PlatformHealthBoard.layer
 )
 
 /** The whole gateway with a given egress policy (tests replace DNS; production uses the system resolver). */

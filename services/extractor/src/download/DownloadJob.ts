@@ -16,6 +16,8 @@ import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { admissionSubject, jobSubject } from "@mds/shared/eventstore/Subjects"
 import { egressProxy } from "../egress/EgressProxy.ts"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
+import { PlatformOutcomes } from "../health/PlatformOutcomes.ts"
+import { countOne, extractionFailures, timed, ytDlpDuration } from "@mds/shared/observability/Metrics"
 import { classifyFailure, failureMessage } from "../ytdlp/classifyFailure.ts"
 import { parseProgressLine } from "../ytdlp/ProgressLine.ts"
 import { type DownloadedFile, parseResultLine } from "../ytdlp/ResultLine.ts"
@@ -55,6 +57,7 @@ export class DownloadJob extends Context.Service<DownloadJob, {
       const ytdlp = yield* YtDlp
       const lifetimes = yield* Lifetimes
       const config = yield* ExtractorConfig
+      const outcomes = yield* PlatformOutcomes
       const provideStore = Effect.provideService(EventStore, store)
 
       const jobCommand = (command: DownloadMedia, jobCmd: Parameters<typeof JobDecider.decide>[0], msgId: string) =>
@@ -110,7 +113,7 @@ export class DownloadJob extends Context.Service<DownloadJob, {
         yield* Effect.sync(delivery.working).pipe(Effect.repeat(Schedule.spaced(HEARTBEAT_MS)), Effect.forkScoped)
 
         const flags = downloadFlags(spec, workDir, proxy.url, config.ffmpegPath)
-        yield* ytdlp.run(url.href, flags, { cwd: workDir, onLine }).pipe(
+        yield* timed(ytDlpDuration, { operation: "download", platform: command.platform }, ytdlp.run(url.href, flags, { cwd: workDir, onLine })).pipe(
           Effect.timeoutOrElse({
             duration: config.downloadTimeoutMs,
             orElse: () => Effect.fail(jobFailure("download_failed", `the download took longer than ${config.downloadTimeoutMs / 1000} s`))
@@ -181,9 +184,12 @@ export class DownloadJob extends Context.Service<DownloadJob, {
               return yield* finish(command, "expired")
             }
             yield* Effect.logInfo("job completed", { key: artifact.key, sizeBytes: artifact.sizeBytes }).pipe(log)
+            yield* outcomes.record(command.platform, null)
             return yield* finish(command, "completed")
           }
           const failure = outcome.failure
+          yield* countOne(extractionFailures, { operation: "download", platform: command.platform, code: failure.code })
+          yield* outcomes.record(command.platform, failure)
           yield* jobCommand(
             command,
             {

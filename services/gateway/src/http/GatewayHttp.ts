@@ -4,6 +4,8 @@ import { Cause, Effect, Exit, LogLevel, type ManagedRuntime, Option } from "effe
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify"
 import { type ApiError, type ApiFailure, internalError, isServerSide, toApiError } from "./ErrorMapping.ts"
 import { InvalidJson, MethodNotAllowed, PayloadTooLarge, RouteNotFound, UnsupportedMediaType } from "./GatewayErrors.ts"
+import { endLiveStreams } from "./LiveStreams.ts"
+import { recordRequestDuration, withRequestTelemetry } from "./RequestTelemetry.ts"
 import type { RouteInput, RouteReply } from "./Route.ts"
 import { type GatewayServices, v1Routes } from "./v1Routes.ts"
 import type { DashboardServices } from "../dashboard/DashboardRoutes.ts"
@@ -50,6 +52,15 @@ const fromFastifyError = (error: FastifyError, request: FastifyRequest): ApiFail
   return null
 }
 
+/** 405 with the methods a known path allows, else 404. */
+const routingFailure = (request: FastifyRequest): ApiFailure => {
+  const path = request.url.split("?")[0] ?? ""
+  const allow = allowedMethods(path)
+  return allow.length > 0
+    ? new MethodNotAllowed({ method: request.method, allow })
+    : new RouteNotFound({ method: request.method, path })
+}
+
 export interface GatewayHttpOptions {
   /** Built from a layer whose construction cannot fail (Layer.orDie): construction failures are start-up failures. */
   readonly runtime: ManagedRuntime.ManagedRuntime<GatewayServices | DashboardServices, never>
@@ -62,7 +73,11 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
     genReqId: newRequestId,
     requestIdHeader: false,
     exposeHeadRoutes: true,
-    return503OnClosing: true
+    return503OnClosing: true,
+    // Valid JSON may carry "__proto__"/"constructor" keys: they are dropped (still never reach an object's prototype)
+    // rather than failing a body the API's schema accepts.
+    onProtoPoisoning: "remove",
+    onConstructorPoisoning: "remove"
   })
 
   const log = (effect: Effect.Effect<void>) => runtime.runFork(effect)
@@ -83,6 +98,9 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
     }
   }
 
+  // Server-sent event streams never end by themselves; closing must not wait for them.
+  app.addHook("preClose", async () => endLiveStreams())
+
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id)
   })
@@ -91,6 +109,7 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
   let requestLines = false
   void runtime.runPromise(LogLevel.isEnabled("Debug")).then((enabled) => (requestLines = enabled), () => undefined)
   app.addHook("onResponse", async (request, reply) => {
+    log(recordRequestDuration(request, reply))
     if (!requestLines) return
     log(Effect.logDebug("request").pipe(Effect.annotateLogs({
       request_id: request.id,
@@ -102,6 +121,8 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
   })
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    // A body on a path or method nobody serves (e.g. QUERY) is a routing answer, not a parsing one.
+    if (request.is404) return sendError(request, reply, toApiError(routingFailure(request)))
     const failure = fromFastifyError(error, request)
     if (failure === null) {
       log(Effect.logError("unhandled request error", String(error.stack ?? error)).pipe(
@@ -112,14 +133,7 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
     return sendError(request, reply, toApiError(failure))
   })
 
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split("?")[0] ?? ""
-    const allow = allowedMethods(path)
-    const failure = allow.length > 0
-      ? new MethodNotAllowed({ method: request.method, allow })
-      : new RouteNotFound({ method: request.method, path })
-    return sendError(request, reply, toApiError(failure))
-  })
+  app.setNotFoundHandler((request, reply) => sendError(request, reply, toApiError(routingFailure(request))))
 
   for (const route of v1Routes) {
     app.route({
@@ -136,7 +150,8 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
           params: (request.params ?? {}) as Record<string, string | undefined>,
           body: request.body
         }
-        const exit = await runtime.runPromiseExit(route.run(input))
+        const run: Effect.Effect<RouteReply, ApiFailure, GatewayServices> = route.run(input)
+        const exit = await runtime.runPromiseExit(withRequestTelemetry(request, route.path)(run))
         if (Exit.isSuccess(exit)) return sendReply(reply, exit.value)
         const failure = Cause.findErrorOption(exit.cause)
         const error = Option.isSome(failure) ? toApiError(failure.value) : internalError
