@@ -21,7 +21,13 @@ beforeAll(async () => {
   collector = await startOtlpCollector()
   for (const name of ["gateway", "aggregator", "extractor"] as const) metricsPorts[name] = await freePort()
   stack = await startServiceStack({
-    env: { EGRESS_ALLOW: media.hostPort, OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" },
+    env: {
+      EGRESS_ALLOW: media.hostPort,
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+      // Per-request log lines are Debug lines (at Info they cost more than a job read: docs/performance.md).
+      LOG_LEVEL: "Debug"
+    },
     serviceEnv: {
       gateway: { METRICS_PORT: String(metricsPorts.gateway) },
       aggregator: { METRICS_PORT: String(metricsPorts.aggregator) },
