@@ -7,14 +7,14 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["shared/src/**/*.unit.spec.ts", "services/*/src/**/*.unit.spec.ts"],
+          include: ["shared/src/**/*.unit.spec.ts", "services/*/src/**/*.unit.spec.ts", "packages/*/src/**/*.unit.spec.ts"],
           testTimeout: 10_000
         }
       },
       {
         test: {
           name: "int",
-          include: ["test/int/**/*.int.spec.ts", "services/*/test/**/*.int.spec.ts"],
+          include: ["test/int/**/*.int.spec.ts", "services/*/test/**/*.int.spec.ts", "packages/*/test/**/*.int.spec.ts"],
           testTimeout: 60_000,
           hookTimeout: 60_000
         }

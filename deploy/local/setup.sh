@@ -6,9 +6,11 @@
 MDS_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 MDS_NODE_VERSION="24.21.0"
 MDS_YT_DLP_VERSION="2026.10.26"
-MDS_SCHEMATHESIS_VERSION="4.32.5"
 MDS_MOTO_VERSION="5.2.5"
 MDS_TOOLS="$MDS_ROOT/.tools"
+# Test-only Python tools (npm test): API conformance fuzzing and the reference Prometheus text parser.
+MDS_SCHEMATHESIS_VERSION="4.32.5"
+MDS_PROMETHEUS_CLIENT_VERSION="0.26.0"
 
 mds_log() {
   if [ "${MDS_SETUP_QUIET:-0}" != "1" ]; then echo "[setup] $*" >&2; fi
@@ -111,23 +113,6 @@ mds_ensure_yt_dlp() {
   mds_run "$venv/bin/pip" install --quiet --disable-pip-version-check "yt-dlp==$MDS_YT_DLP_VERSION"
 }
 
-# The API fuzzer of the test suite (test/e2e/fuzz.e2e.spec.ts), in its own venv; only `npm test` asks for it.
-mds_ensure_schemathesis() {
-  local venv="$MDS_TOOLS/schemathesis-venv"
-  if [ -x "$venv/bin/schemathesis" ] && compgen -G "$venv/lib/python3*/site-packages/schemathesis-$MDS_SCHEMATHESIS_VERSION.dist-info" >/dev/null; then
-    export SCHEMATHESIS_PATH="$venv/bin/schemathesis"
-    return 0
-  fi
-  if [ ! -x "$venv/bin/pip" ]; then
-    mds_log "creating Python venv .tools/schemathesis-venv"
-    rm -rf "$venv"
-    mds_run python3 -m venv "$venv" || return 1
-  fi
-  mds_log "installing schemathesis==$MDS_SCHEMATHESIS_VERSION"
-  mds_run "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$MDS_SCHEMATHESIS_VERSION" || return 1
-  export SCHEMATHESIS_PATH="$venv/bin/schemathesis"
-}
-
 # moto's standalone S3 server, for the S3 adapter's tests and benchmarks only: test.sh and the benchmarks call this,
 # `npm start` never needs it. A venv of its own keeps its many dependencies away from yt-dlp's.
 mds_ensure_moto() {
@@ -142,6 +127,24 @@ mds_ensure_moto() {
   fi
   mds_log "installing moto[server]==$MDS_MOTO_VERSION"
   mds_run "$venv/bin/pip" install --quiet --disable-pip-version-check "moto[server]==$MDS_MOTO_VERSION"
+}
+
+# A venv of its own, so test tools never change the pinned yt-dlp environment the services run.
+mds_ensure_test_tools() {
+  local venv="$MDS_TOOLS/venv-test"
+  if [ -x "$venv/bin/schemathesis" ] &&
+    compgen -G "$venv/lib/python3*/site-packages/schemathesis-$MDS_SCHEMATHESIS_VERSION.dist-info" >/dev/null &&
+    compgen -G "$venv/lib/python3*/site-packages/prometheus_client-$MDS_PROMETHEUS_CLIENT_VERSION.dist-info" >/dev/null; then
+    return 0
+  fi
+  if [ ! -x "$venv/bin/pip" ]; then
+    mds_log "creating Python venv .tools/venv-test"
+    rm -rf "$venv"
+    mds_run python3 -m venv "$venv" || return 1
+  fi
+  mds_log "installing schemathesis==$MDS_SCHEMATHESIS_VERSION prometheus-client==$MDS_PROMETHEUS_CLIENT_VERSION"
+  mds_run "$venv/bin/pip" install --quiet --disable-pip-version-check \
+    "schemathesis==$MDS_SCHEMATHESIS_VERSION" "prometheus-client==$MDS_PROMETHEUS_CLIENT_VERSION"
 }
 
 mds_ensure_npm_deps() {

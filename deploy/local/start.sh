@@ -72,9 +72,12 @@ fi
 
 # A small young generation keeps each service's RSS within its budget under load (docs/performance.md).
 export NODE_OPTIONS="--max-semi-space-size=2${NODE_OPTIONS:+ $NODE_OPTIONS}"
+# Each service serves Prometheus metrics on its own port: 9464 gateway, 9465 aggregator, 9466 extractor by default.
+metrics_port="${METRICS_PORT_BASE:-9464}"
 for service in gateway aggregator extractor; do
-  launch "$service" node "services/$service/src/main.ts"
+  launch "$service" env METRICS_PORT="$metrics_port" node "services/$service/src/main.ts"
   service_pids+=("$!")
+  metrics_port=$((metrics_port + 1))
 done
 
 watched=("${service_pids[@]}")

@@ -6,7 +6,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 source deploy/local/setup.sh
 mds_ensure_chromium
 mds_ensure_moto
-mds_ensure_schemathesis
+mds_ensure_test_tools
 
 echo "[test] tsc --noEmit" >&2
 npx tsc --noEmit -p tsconfig.json

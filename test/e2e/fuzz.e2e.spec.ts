@@ -11,7 +11,8 @@ const MIN_REQUESTS = 2_000
 /** Per operation and phase; operations without parameters stop early, the others make up well over MIN_REQUESTS. */
 const MAX_EXAMPLES = 700
 
-const schemathesisPath = process.env["SCHEMATHESIS_PATH"] ?? join(REPO_ROOT, ".tools", "schemathesis-venv", "bin", "schemathesis")
+/** The pinned schemathesis that deploy/local/setup.sh installs into .tools/venv-test (MDS_SCHEMATHESIS overrides it). */
+const schemathesisPath = process.env["MDS_SCHEMATHESIS"] ?? join(REPO_ROOT, ".tools", "venv-test", "bin", "schemathesis")
 
 let stack: ServiceStack
 let key: string

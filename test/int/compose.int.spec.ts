@@ -104,6 +104,8 @@ describe("docker-compose.yml", () => {
       expect(env(name)["PUBLIC_BASE_URL"], name).toBeDefined()
     }
     expect(env("aggregator")["API_KEY_PEPPER"]).toBeUndefined()
+    for (const name of ["gateway", "aggregator"]) expect(env(name)["WEBHOOK_SECRET"], name).toMatch(/^\$\{WEBHOOK_SECRET:\?/)
+    expect(env("extractor")["WEBHOOK_SECRET"]).toBeUndefined()
     expect(env("extractor")["API_KEY_PEPPER"]).toBeUndefined()
     expect(env("minio")["MINIO_ROOT_PASSWORD"]).toMatch(/^\$\{MINIO_ROOT_PASSWORD:\?/)
   })

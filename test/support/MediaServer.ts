@@ -18,6 +18,8 @@ export interface MediaServer {
     readonly thumbnail: string
     readonly notFound: string
     readonly gone: string
+    /** Always 429 Too Many Requests, as a platform that rate-limits us would answer. */
+    readonly rateLimited: string
     redirectTo(target: string): string
     /** clip.mp4, after the first `failures` requests of this exact URL were answered with `status` (a flaky platform). */
     flaky(name: string, failures: number, status?: number): string
@@ -206,6 +208,9 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
         return sendStatus(res, 404, "not found")
       case "/media/removed.mp4":
         return sendStatus(res, 410, "gone")
+      case "/media/ratelimited.mp4":
+        res.setHeader("Retry-After", "60")
+        return sendStatus(res, 429, "too many requests")
       case "/redirect": {
         const target = url.searchParams.get("to")
         if (target === null) return sendStatus(res, 400, "missing to")
@@ -260,6 +265,7 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
       thumbnail: `${origin}/media/thumb.jpg`,
       notFound: `${origin}/media/missing.mp4`,
       gone: `${origin}/media/removed.mp4`,
+      rateLimited: `${origin}/media/ratelimited.mp4`,
       redirectTo: (target: string) => `${origin}/redirect?to=${encodeURIComponent(target)}`,
       flaky: (name: string, failures: number, status = 503) =>
         `${origin}/flaky?name=${encodeURIComponent(name)}&fail=${failures}&status=${status}`

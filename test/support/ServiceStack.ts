@@ -161,6 +161,8 @@ const defaultYtDlpPath = () => process.env["YT_DLP_PATH"] ?? join(REPO_ROOT, ".t
 
 export const startServiceStack = async (options?: {
   readonly env?: Readonly<Record<string, string>>
+  /** Settings for one kind of service only (e.g. a METRICS_PORT each), on top of `env`. */
+  readonly serviceEnv?: Partial<Record<ServiceName, Readonly<Record<string, string>>>>
   readonly gateways?: number
   /** Extractor processes; each gets WORKER_ID = its label, so JobStarted.workerId names the process. */
   readonly extractors?: number
@@ -211,10 +213,13 @@ export const startServiceStack = async (options?: {
     const index = gatewayLabels.indexOf(label)
     const isExtractor = extractorLabels.includes(label)
     // Every gateway gets its own port; download links all point at the first one, which shares the artifact dir.
-    const serviceEnv = index >= 0
-      ? { ...env, PORT: String(ports[index]) }
-      : isExtractor && extractorCount > 1 ? { ...env, WORKER_ID: label } : env
     const name = index >= 0 ? "gateway" : isExtractor ? "extractor" : label
+    const own = {
+      ...env,
+      ...options?.serviceEnv?.[name as ServiceName],
+      ...(isExtractor && extractorCount > 1 ? { WORKER_ID: label } : {})
+    }
+    const serviceEnv = index >= 0 ? { ...own, PORT: String(ports[index]) } : own
     spawnService(service, join("services", name, "src", "main.ts"), serviceEnv)
     await waitForReady(service, logs)
     if (index >= 0) await waitForHealth(gatewayUrls[index] ?? "", logs)

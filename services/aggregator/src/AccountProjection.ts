@@ -12,6 +12,47 @@ const decodeKeyEvent = Schema.decodeUnknownEffect(Schema.fromJsonString(KeyEvent
 
 export type AccountProjectionOutcome = "written" | "unchanged"
 
+/** Folds a project subject's events after the stored document's lastSeq, up to `uptoSeq`, into the project read model. */
+export const makeProjectCatchUp = (projects: ProjectReadModel["Service"], history: SubjectHistory["Service"]) =>
+  Effect.fn("AccountProjection.project")(function*(projectId: string, subject: string, uptoSeq: number) {
+    const stored = Option.getOrNull(yield* projects.get(projectId))
+    if (stored !== null && stored.lastSeq >= uptoSeq) return "unchanged" as const
+    const raw = yield* history.range(ACCOUNTS_STREAM.name, subject, stored?.lastSeq ?? 0, uptoSeq)
+    let doc: ProjectView | null = stored
+    for (const message of raw) {
+      const event = yield* decodeProjectEvent(message.data).pipe(Effect.option)
+      if (Option.isSome(event)) doc = evolveProjectView(doc, event.value, message.seq)
+    }
+    if (doc === null || doc === stored) return "unchanged" as const
+    yield* projects.put(doc)
+    return "written" as const
+  })
+
+/** The same for a key subject (whose project comes from its events); the last-used time is not touched. */
+export const makeKeyCatchUp = (keys: KeyReadModel["Service"], history: SubjectHistory["Service"]) =>
+  Effect.fn("AccountProjection.key")(function*(projectId: string, subject: string, uptoSeq: number) {
+    const view = Option.getOrNull(yield* keys.get(projectId, subject.split(".")[3] ?? ""))
+    // The last-used time is kept beside the record by the read model; the key events never touch it.
+    let stored: KeyRecord | null = null
+    if (view !== null) {
+      const { lastUsedAt: _lastUsedAt, ...record } = view
+      stored = record
+    }
+    if (stored !== null && stored.lastSeq >= uptoSeq) return "unchanged" as const
+    const raw = yield* history.range(ACCOUNTS_STREAM.name, subject, stored?.lastSeq ?? 0, uptoSeq)
+    let doc: KeyRecord | null = stored
+    for (const message of raw) {
+      const event = yield* decodeKeyEvent(message.data).pipe(Effect.option)
+      if (Option.isSome(event)) doc = evolveKeyRecord(doc, event.value, message.seq)
+    }
+    if (doc === null || doc === stored) return "unchanged" as const
+    yield* keys.put(doc)
+    return "written" as const
+  })
+
+/** Raises the key's last-used time; usage may arrive before the key's own events. */
+export const makeKeyUseRecorder = (keys: KeyReadModel["Service"]) => (event: KeyUsed) => keys.recordUse(event.projectId, event.keyId, event.at)
+
 /**
  * Like the job projection, it does not trust delivery order: for a delivered message it folds every event of the
  * subject between the document's lastSeq and the message, read from the stream. Users are not projected: sign-in
@@ -29,39 +70,8 @@ export class AccountProjection extends Context.Service<AccountProjection, {
       const keys = yield* KeyReadModel
       const history = yield* SubjectHistory
 
-      const catchUpProject = Effect.fn("AccountProjection.project")(function*(projectId: string, subject: string, uptoSeq: number) {
-        const stored = Option.getOrNull(yield* projects.get(projectId))
-        if (stored !== null && stored.lastSeq >= uptoSeq) return "unchanged" as const
-        const raw = yield* history.range(ACCOUNTS_STREAM.name, subject, stored?.lastSeq ?? 0, uptoSeq)
-        let doc: ProjectView | null = stored
-        for (const message of raw) {
-          const event = yield* decodeProjectEvent(message.data).pipe(Effect.option)
-          if (Option.isSome(event)) doc = evolveProjectView(doc, event.value, message.seq)
-        }
-        if (doc === null || doc === stored) return "unchanged" as const
-        yield* projects.put(doc)
-        return "written" as const
-      })
-
-      const catchUpKey = Effect.fn("AccountProjection.key")(function*(projectId: string, subject: string, uptoSeq: number) {
-        const view = Option.getOrNull(yield* keys.get(projectId, subject.split(".")[3] ?? ""))
-        // The last-used time is kept beside the record by the read model; the key events never touch it.
-        let stored: KeyRecord | null = null
-        if (view !== null) {
-          const { lastUsedAt: _lastUsedAt, ...record } = view
-          stored = record
-        }
-        if (stored !== null && stored.lastSeq >= uptoSeq) return "unchanged" as const
-        const raw = yield* history.range(ACCOUNTS_STREAM.name, subject, stored?.lastSeq ?? 0, uptoSeq)
-        let doc: KeyRecord | null = stored
-        for (const message of raw) {
-          const event = yield* decodeKeyEvent(message.data).pipe(Effect.option)
-          if (Option.isSome(event)) doc = evolveKeyRecord(doc, event.value, message.seq)
-        }
-        if (doc === null || doc === stored) return "unchanged" as const
-        yield* keys.put(doc)
-        return "written" as const
-      })
+      const catchUpProject = makeProjectCatchUp(projects, history)
+      const catchUpKey = makeKeyCatchUp(keys, history)
 
       const catchUp = Effect.fn("AccountProjection.catchUp")(function*(subject: string, uptoSeq: number, data: string) {
         const [, , kind, id] = subject.split(".")
@@ -75,7 +85,7 @@ export class AccountProjection extends Context.Service<AccountProjection, {
 
       return AccountProjection.of({
         catchUp,
-        recordUse: (event) => keys.recordUse(event.projectId, event.keyId, event.at)
+        recordUse: makeKeyUseRecorder(keys)
       })
     })
   )

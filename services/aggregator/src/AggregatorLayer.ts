@@ -2,13 +2,15 @@
 import { Layer } from "effect"
 import { ArtifactStoreLayer } from "@mds/shared/artifacts/ArtifactStoreLayer"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
-import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
 import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
-import { KvKeyReadModel } from "@mds/shared/readmodel/KvKeyReadModel"
-import { KvProjectReadModel } from "@mds/shared/readmodel/KvProjectReadModel"
 import { ReadModelLayer } from "@mds/shared/readmodel/ReadModelLayer"
 import { accountAggregatorWith } from "./AccountAggregator.ts"
+import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
+import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
+import { AggregatorMetrics } from "./metrics/AggregatorMetrics.ts"
+import { WebhookDispatcher } from "./webhooks/WebhookDispatcher.ts"
+import { WebhookSettings } from "./webhooks/WebhookSettings.ts"
 import { type AggregatorOptions, defaultAggregatorOptions, makeAggregator } from "./Aggregator.ts"
 import { ExpirySweeper } from "./expiry/ExpirySweeper.ts"
 import { JobProjection } from "./JobProjection.ts"
@@ -29,8 +31,6 @@ const StreamsEnsured = Layer.effectDiscard(ensureStreams)
 // Read models and artifacts: KV and filesystem by default, MongoDB and S3 when MONGO_URL / S3_ENDPOINT are set.
 const Infrastructure = Layer.mergeAll(
   ReadModelLayer,
-  KvProjectReadModel.layer,
-  KvKeyReadModel.layer,
   ArtifactStoreLayer,
   JetStreamEventStore,
   StreamsEnsured
@@ -39,8 +39,19 @@ const Infrastructure = Layer.mergeAll(
   Layer.provideMerge(NatsClient.layer)
 )
 
+/** Extension: webhook deliveries, beside the projections on the same infrastructure. */
+const Webhooks = WebhookDispatcher.pipe(
+  Layer.provide(Layer.mergeAll(WebhookSettings.layer, EgressPolicy.layer, JetStreamEventStore))
+)
+
 /** Also exposes the infrastructure services, so in-process tests can read and write what the aggregator sees. */
-export const AggregatorLayer = Layer.mergeAll(aggregatorWith(), accountAggregatorWith(), ExpirySweeper).pipe(
+export const AggregatorLayer = Layer.mergeAll(
+  aggregatorWith(),
+  accountAggregatorWith(),
+  Webhooks,
+  AggregatorMetrics,
+  ExpirySweeper
+).pipe(
   Layer.provide(SubjectHistory.layer),
   Layer.provideMerge(Infrastructure)
 )

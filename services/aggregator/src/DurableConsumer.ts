@@ -17,6 +17,8 @@ export interface DurableConsumerOptions {
   readonly filterSubject: string
   readonly lanes: number
   readonly ackWaitMs: number
+  /** Where a newly created consumer starts; All unless given. */
+  readonly deliverPolicy?: DeliverPolicy
   readonly handle: (msg: JsMsg) => Effect.Effect<Verdict>
 }
 
@@ -45,7 +47,7 @@ export const ensureDurableConsumer = Effect.fn("ensureDurableConsumer")(function
     durable_name: options.durable,
     filter_subject: options.filterSubject,
     ack_policy: AckPolicy.Explicit,
-    deliver_policy: DeliverPolicy.All,
+    deliver_policy: options.deliverPolicy ?? DeliverPolicy.All,
     ack_wait: nanos(options.ackWaitMs),
     max_deliver: -1,
     max_ack_pending: 1024

@@ -12,6 +12,7 @@ import { DownloadWorker } from "./download/DownloadWorker.ts"
 import { FetchMedia } from "./download/FetchMedia.ts"
 import { StaleWorkDirs } from "./download/StaleWorkDirs.ts"
 import { ExtractorConfig } from "./ExtractorConfig.ts"
+import { PlatformOutcomes } from "./health/PlatformOutcomes.ts"
 import { Ffmpeg } from "./media/Ffmpeg.ts"
 import { MediaResolver } from "./resolve/MediaResolver.ts"
 import { ResolveRpcServer } from "./resolve/ResolveRpcServer.ts"
@@ -30,7 +31,8 @@ const Infrastructure = Layer.mergeAll(
 ).pipe(Layer.provideMerge(Streams), Layer.provideMerge(Layer.mergeAll(NatsClient.layer, Lifetimes.layer)))
 
 const Workers = Layer.mergeAll(ResolveRpcServer, DownloadWorker).pipe(
-  Layer.provide(Layer.mergeAll(MediaResolver.layer, DownloadJob.layer.pipe(Layer.provide(FetchMedia.layer))))
+  Layer.provide(Layer.mergeAll(MediaResolver.layer, DownloadJob.layer.pipe(Layer.provide(FetchMedia.layer)))),
+  Layer.provide(PlatformOutcomes.layer)
 )
 
 const Ready = Layer.effectDiscard(Effect.logInfo("extractor ready"))

@@ -8,16 +8,17 @@ import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { CachedMediaReadModel } from "@mds/shared/readmodel/CachedMediaReadModel"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
-import { KvKeyReadModel } from "@mds/shared/readmodel/KvKeyReadModel"
-import { KvProjectReadModel } from "@mds/shared/readmodel/KvProjectReadModel"
+import { KeyReadModel } from "@mds/shared/readmodel/KeyReadModel"
+import { ProjectReadModel } from "@mds/shared/readmodel/ProjectReadModel"
 import { ReadModelLayer } from "@mds/shared/readmodel/ReadModelLayer"
-import { Effect, Layer } from "effect"
+import { Layer } from "effect"
 import { ApiKeyAuth } from "./auth/ApiKeyAuth.ts"
 import { KeyDirectory } from "./auth/KeyDirectory.ts"
 import { KeyUsageRecorder } from "./auth/KeyUsageRecorder.ts"
 import { DashboardLayer } from "./dashboard/DashboardLayer.ts"
 import { AdmissionStates } from "./jobs/AdmissionStates.ts"
 import { JobViewCache } from "./jobs/JobViewCache.ts"
+import { PlatformHealthBoard } from "./platforms/PlatformHealthBoard.ts"
 import { PollingGuard } from "./limits/PollingGuard.ts"
 import { RequestRateLimiter } from "./limits/RequestRateLimiter.ts"
 
@@ -29,26 +30,25 @@ const Infrastructure = Layer.mergeAll(JetStreamEventStore, Lifetimes.layer, Down
 const StreamsReady = Layer.effectDiscard(ensureStreams)
 
 /**
- * The configured job and media read models, with the gateway's in-process caches in front: media are cached
+ * The configured read models, with the gateway's in-process caches in front of jobs and media: media are cached
  * as they never change, and job views are served from memory kept current by the job event stream.
  */
 const ReadModels = Layer.mergeAll(
   CachedMediaReadModel.layer,
   JobViewCache.layer,
-  Layer.effect(JobReadModel, Effect.gen(function*() {
-    return yield* JobReadModel
-  }))
+  Layer.effect(JobReadModel, JobReadModel),
+  Layer.effect(ProjectReadModel, ProjectReadModel),
+  Layer.effect(KeyReadModel, KeyReadModel)
 ).pipe(Layer.provide(ReadModelLayer))
 
 // Read models and artifacts: KV and filesystem by default, MongoDB and S3 when MONGO_URL / S3_ENDPOINT are set.
 const Adapters = Layer.mergeAll(
   ReadModels,
   ArtifactStoreLayer,
-  KvProjectReadModel.layer,
-  KvKeyReadModel.layer,
   ApiKeyAuth.layer.pipe(Layer.provideMerge(Layer.mergeAll(KeyDirectory.layer, KeyUsageRecorder.layer))),
   DashboardLayer,
   AdmissionStates.layer,
+  PlatformHealthBoard.layer,
   RequestRateLimiter.layer,
   PollingGuard.layer
 )

@@ -1,6 +1,8 @@
 // Gateway entry point: builds the application layer once, serves /v1 on HOST:PORT, and drains NATS on shutdown.
 import { Config, Effect, Layer, ManagedRuntime } from "effect"
 import { JsonLogging } from "@mds/shared/runtime/JsonLogging"
+import { metricsServer } from "@mds/shared/observability/MetricsServer"
+import { OtlpTracing } from "@mds/shared/observability/Tracing"
 import { GatewayLayer } from "./GatewayLayer.ts"
 import { buildGatewayHttp } from "./http/GatewayHttp.ts"
 
@@ -9,7 +11,11 @@ const ServerConfig = Config.all({
   port: Config.Port("PORT").pipe(Config.withDefault(8080))
 })
 
-const runtime = ManagedRuntime.make(GatewayLayer.pipe(Layer.provideMerge(JsonLogging), Layer.orDie))
+const runtime = ManagedRuntime.make(GatewayLayer.pipe(
+  Layer.merge(metricsServer()),
+  Layer.provideMerge(Layer.mergeAll(JsonLogging, OtlpTracing("mds-gateway"))),
+  Layer.orDie
+))
 
 const start = async () => {
   const { host, port } = await runtime.runPromise(ServerConfig)

@@ -45,8 +45,6 @@ const BODIES: ReadonlyArray<Case> = [
   ["a number", "42", "invalid_request"],
   ["null", "null", "invalid_request"],
   ["an array", "[{\"url\": \"https://vimeo.com/1\"}]", "invalid_request"],
-  ["a prototype-polluting key", "{\"__proto__\": {\"admin\": true}, \"url\": \"https://vimeo.com/1\", \"format\": \"video_best\"}", "invalid_json"],
-  ["a constructor-polluting key", "{\"constructor\": {\"prototype\": {\"x\": 1}}, \"url\": 1, \"format\": \"video_best\"}", "invalid_json"],
   ["deep nesting", deep(2_000), "invalid_request"],
   ["NaN and comments", "{\"url\": NaN} // x", "invalid_json"]
 ]

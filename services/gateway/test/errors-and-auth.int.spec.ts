@@ -162,6 +162,13 @@ describe("health and platforms", () => {
     expect(response.headers["cache-control"]).toBe("public, max-age=300")
     const ids = response.json().data.map((p: { id: string }) => p.id)
     expect(ids).toEqual(["vimeo", "soundcloud", "generic"])
-    expect(response.json().data[0]).toEqual({ id: "vimeo", name: "Vimeo", capabilities: ["video", "audio", "metadata"], source: "yt-dlp" })
+    expect(response.json().data[0]).toEqual({
+      id: "vimeo",
+      name: "Vimeo",
+      capabilities: ["video", "audio", "metadata"],
+      source: "yt-dlp",
+      // Extension (platform health): nothing recorded yet.
+      health: { status: "ok", success_rate: null, sample_size: 0, paused_until: null }
+    })
   })
 })

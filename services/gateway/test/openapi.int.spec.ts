@@ -161,6 +161,20 @@ describe("real responses conform to the document", () => {
   })
 })
 
+describe("bodies the schema accepts", () => {
+  it("a __proto__ or constructor key is dropped, not a reason to refuse the body", async () => {
+    const { key: fresh } = await h.provisionKey()
+    const response = await h.gateway.app.inject({
+      method: "POST",
+      url: "/v1/media/download",
+      headers: { "content-type": "application/json", "x-api-key": fresh },
+      payload: `{"__proto__": {"polluted": true}, "constructor": {"prototype": {}}, "format": "video_best", "url": "https://vimeo.com/proto"}`
+    })
+    expect(response.statusCode, response.body).toBe(202)
+    expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined()
+  })
+})
+
 describe("GET /docs", () => {
   it("serves the renderer's page and assets from this server, with no third-party URL", async () => {
     const page = await h.gateway.app.inject({ method: "GET", url: "/docs" })

@@ -13,6 +13,14 @@ export const errorCatalogue = {
   job_not_found: { status: 404, description: "Job unknown, of another project, or expired." },
   media_not_found: { status: 404, description: "Media id unknown, malformed or expired (resolve again)." },
   method_not_allowed: { status: 405, description: "Known path, wrong method; the Allow header lists the methods." },
+  idempotency_key_reused: {
+    status: 409,
+    description: "Extension: the Idempotency-Key was already used with a different request body."
+  },
+  idempotency_key_in_use: {
+    status: 409,
+    description: "Extension: a request with this Idempotency-Key is still being carried out; retry shortly."
+  },
   link_expired: { status: 410, description: "The download link is past its expiry." },
   payload_too_large: { status: 413, description: "The body is larger than 16 KiB." },
   unsupported_media_type: { status: 415, description: "A POST whose Content-Type is not application/json." },
@@ -25,6 +33,11 @@ export const errorCatalogue = {
   polling_too_fast: { status: 429, description: "The job was polled less than 2 s ago by this key; wait for Retry-After." },
   internal_error: { status: 500, description: "An unexpected failure; report the request_id." },
   extraction_failed: { status: 502, description: "The extractor could not read the media page." },
+  platform_paused: {
+    status: 503,
+    description: "Extension: the platform is paused after repeated blocks (rate limits, bot checks) until the time in " +
+      "the message and GET /platforms; Retry-After says when."
+  },
   service_unavailable: {
     status: 503,
     description: "A dependency (NATS, the extractor fleet, the platform catalog) is unavailable; retry with backoff."

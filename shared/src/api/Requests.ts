@@ -3,9 +3,31 @@ import { Schema } from "effect"
 
 export const MAX_URL_LENGTH = 2048
 
+/**
+ * http(s)://host[:port][/path?query#fragment] without userinfo; the gateway parses it again (WHATWG URL), so this
+ * only spells out for the document (and its fuzzers) what a usable URL looks like.
+ */
+const PORT = "(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})"
+const H16 = "[0-9A-Fa-f]{1,4}"
+/** RFC 4291 text forms (full and compressed), as a URL writes them in brackets. */
+const IPV6 = [
+  `(?:${H16}:){7}${H16}`,
+  `(?:${H16}:){1,7}:`,
+  `(?:${H16}:){1,6}:${H16}`,
+  `(?:${H16}:){1,5}(?::${H16}){1,2}`,
+  `(?:${H16}:){1,4}(?::${H16}){1,3}`,
+  `(?:${H16}:){1,3}(?::${H16}){1,4}`,
+  `(?:${H16}:){1,2}(?::${H16}){1,5}`,
+  `${H16}:(?::${H16}){1,6}`,
+  `:(?:(?::${H16}){1,7}|:)`
+].join("|")
+const HOST = `(?:[A-Za-z0-9._~!$&'()*+,;=-]+|\\[(?:${IPV6})\\])`
+const HTTP_URL_PATTERN = new RegExp(`^[Hh][Tt][Tt][Pp][Ss]?://${HOST}(?::${PORT})?(?:[/?#]\\S*)?$`, "u")
+
 export const HttpUrlString = Schema.String.check(
   Schema.isMinLength(1, { message: "must not be empty" }),
-  Schema.isMaxLength(MAX_URL_LENGTH, { message: `must be at most ${MAX_URL_LENGTH} characters` })
+  Schema.isMaxLength(MAX_URL_LENGTH, { message: `must be at most ${MAX_URL_LENGTH} characters` }),
+  Schema.isPattern(HTTP_URL_PATTERN, { message: "must be an absolute http or https URL without user:password" })
 ).annotate({ description: "An absolute http or https URL without user:password." })
 
 export const ResolveRequest = Schema.Struct({
@@ -13,14 +35,22 @@ export const ResolveRequest = Schema.Struct({
 }).annotate({ identifier: "ResolveRequest", description: "The public page or file URL of the media." })
 export type ResolveRequest = typeof ResolveRequest.Type
 
-// optionalKey, not optional: a JSON null is a wrong type here, not an absent field.
-export const DownloadRequest = Schema.Struct({
-  format: Schema.String.check(Schema.isMinLength(1, { message: "must not be empty" })).annotate({
-    description: "video_best, video_<height>p, audio_best, audio_m4a or audio_mp3 (with media_id: one of its formats)."
-  }),
-  media_id: Schema.optionalKey(Schema.String.annotate({ description: "data.id of a resolve response." })),
-  url: Schema.optionalKey(HttpUrlString)
-}).annotate({
+const FormatField = Schema.String.check(Schema.isMinLength(1, { message: "must not be empty" })).annotate({
+  description: "video_best, video_<height>p, audio_best, audio_m4a or audio_mp3 (with media_id: one of its formats)."
+})
+
+export const DownloadByMediaId = Schema.Struct({
+  format: FormatField,
+  media_id: Schema.String.annotate({ description: "data.id of a resolve response." })
+}).annotate({ identifier: "DownloadByMediaId" })
+
+export const DownloadByUrl = Schema.Struct({
+  format: FormatField,
+  url: HttpUrlString
+}).annotate({ identifier: "DownloadByUrl" })
+
+/** Exactly one of media_id and url (a body with both matches both branches, which oneOf refuses; so does the gateway). */
+export const DownloadRequest = Schema.Union([DownloadByMediaId, DownloadByUrl], { mode: "oneOf" }).annotate({
   identifier: "DownloadRequest",
   description: "format plus exactly one of media_id and url."
 })

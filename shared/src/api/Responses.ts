@@ -12,11 +12,25 @@ export type Health = typeof Health.Type
 
 export const Capability = Schema.Literals(["video", "audio", "image", "metadata"])
 
+export const PlatformHealth = Schema.Struct({
+  status: Schema.Literals(["ok", "degraded", "paused"]).annotate({
+    description: "paused while the circuit breaker is open (new requests get 503 platform_paused); degraded below " +
+      "one half recent successes."
+  }),
+  success_rate: Schema.NullOr(Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 1 }))).annotate({
+    description: "Share of the platform's recent (last hour, last 50) resolves and downloads that succeeded; null without any."
+  }),
+  sample_size: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+  paused_until: Schema.NullOr(IsoDateTime).annotate({ description: "When the pause ends; null when not paused." })
+}).annotate({ identifier: "PlatformHealth", description: "Extension: recent extraction health of the platform." })
+export type PlatformHealth = typeof PlatformHealth.Type
+
 export const Platform = Schema.Struct({
   id: Schema.String.annotate({ description: "Platform id, as in the platform field of media and jobs." }),
   name: Schema.String,
   capabilities: Schema.Array(Capability),
-  source: Schema.String.annotate({ description: "Provenance of the extractor; currently always yt-dlp." })
+  source: Schema.String.annotate({ description: "Provenance of the extractor; currently always yt-dlp." }),
+  health: PlatformHealth
 }).annotate({ identifier: "Platform" })
 export type Platform = typeof Platform.Type
 

@@ -9,7 +9,9 @@ const RETRYABLE: ReadonlySet<ApiErrorCode> = new Set<ApiErrorCode>([
   "internal_error",
   "extraction_failed",
   "service_unavailable",
-  "extraction_timeout"
+  "extraction_timeout",
+  "platform_paused",
+  "idempotency_key_in_use"
 ])
 
 export const isRetryableError = (code: ApiErrorCode): boolean => RETRYABLE.has(code)

@@ -9,7 +9,9 @@ describe("retryHints", () => {
       "concurrency_limit_exceeded",
       "extraction_failed",
       "extraction_timeout",
+      "idempotency_key_in_use",
       "internal_error",
+      "platform_paused",
       "polling_too_fast",
       "rate_limit_exceeded",
       "service_unavailable"

@@ -6,8 +6,11 @@ import { DownloadMedia } from "../domain/job/DownloadMedia.ts"
 import { JobEvent } from "../domain/job/JobEvent.ts"
 import { MediaEvent } from "../domain/media/MediaEvent.ts"
 import { ResolveReply, ResolveRequest } from "../domain/media/ResolveRpc.ts"
+import { IdempotencyEvent } from "../domain/idempotency/IdempotencyEvent.ts"
 import { ExtractorCatalogPublished } from "../domain/platform/CatalogEvent.ts"
-import { ACCOUNTS_STREAM, ADMISSION_STREAM, CATALOG_STREAM, KEY_USAGE_STREAM, DOWNLOAD_WORK_SUBJECT, EXTRACTOR_CATALOG_SUBJECT, JOBS_STREAM, MEDIA_STREAM, RESOLVE_RPC_SUBJECT, WORK_STREAM } from "./Subjects.ts"
+import { PlatformHealthEvent } from "../domain/platform/PlatformHealthEvent.ts"
+import { WebhookConfigEvent, WebhookDeliveryAttempted } from "../domain/webhook/WebhookEvent.ts"
+import { ACCOUNTS_STREAM, ADMISSION_STREAM, CATALOG_STREAM, IDEMPOTENCY_STREAM, KEY_USAGE_STREAM, PLATFORMS_STREAM, WEBHOOKS_STREAM, DOWNLOAD_WORK_SUBJECT, EXTRACTOR_CATALOG_SUBJECT, JOBS_STREAM, MEDIA_STREAM, RESOLVE_RPC_SUBJECT, WORK_STREAM } from "./Subjects.ts"
 
 export interface CatalogEntry {
   readonly subject: string
@@ -26,6 +29,10 @@ export const EVENT_CATALOG: ReadonlyArray<CatalogEntry> = [
   { subject: "mds.account.user.<userId>", stream: ACCOUNTS_STREAM.name, title: "UserEvent", schema: UserEvent },
   { subject: "mds.keyuse.<keyId>", stream: KEY_USAGE_STREAM.name, title: "KeyUsed", schema: KeyUsed },
   { subject: EXTRACTOR_CATALOG_SUBJECT, stream: CATALOG_STREAM.name, title: "ExtractorCatalogPublished", schema: ExtractorCatalogPublished },
+  { subject: "mds.idempotency.<projectId>.<keyHash>", stream: IDEMPOTENCY_STREAM.name, title: "IdempotencyEvent (extension)", schema: IdempotencyEvent },
+  { subject: "mds.webhook.config.<projectId>", stream: WEBHOOKS_STREAM.name, title: "WebhookConfigEvent (extension)", schema: WebhookConfigEvent },
+  { subject: "mds.webhook.delivery.<projectId>", stream: WEBHOOKS_STREAM.name, title: "WebhookDeliveryAttempted (extension)", schema: WebhookDeliveryAttempted },
+  { subject: "mds.platform.health.<platformId>", stream: PLATFORMS_STREAM.name, title: "PlatformHealthEvent (extension)", schema: PlatformHealthEvent },
   { subject: DOWNLOAD_WORK_SUBJECT, stream: WORK_STREAM.name, title: "DownloadMedia (command)", schema: DownloadMedia },
   { subject: `${RESOLVE_RPC_SUBJECT} (request)`, stream: "none (core NATS request/reply)", title: "ResolveRequest", schema: ResolveRequest },
   { subject: `${RESOLVE_RPC_SUBJECT} (reply)`, stream: "none (core NATS request/reply)", title: "ResolveReply", schema: ResolveReply }

@@ -2,6 +2,7 @@
 import { JetStreamApiError, type StoredMsg } from "@nats-io/jetstream"
 import { Effect, Layer, Option, Schema } from "effect"
 import { NatsClient } from "../nats/NatsClient.ts"
+import { currentTraceHeaders } from "../observability/TraceContext.ts"
 import { AppendConflict, type EventCodec, EventStore, EventStoreError, type StoredEvent } from "./EventStore.ts"
 import { streamOf } from "./Subjects.ts"
 
@@ -33,10 +34,13 @@ export const JetStreamEventStore = Layer.effect(
           const payload = yield* Schema.encodeEffect(Schema.fromJsonString(codec))(event).pipe(
             Effect.mapError(storeError(`encode ${subject}`))
           )
+          // The current span travels with the event, so a consumer (the download worker) continues the trace.
+          const headers = yield* currentTraceHeaders
           const ack = yield* Effect.tryPromise({
             try: () =>
               js.publish(subject, textEncoder.encode(payload), {
                 msgID: options.msgId,
+                ...(headers === undefined ? {} : { headers }),
                 ...(options.expectedLastSeq === undefined
                   ? {}
                   : { expect: { lastSubjectSequence: options.expectedLastSeq } })

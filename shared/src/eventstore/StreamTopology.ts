@@ -9,15 +9,20 @@ import {
   ACCOUNTS_STREAM,
   ADMISSION_STREAM,
   CATALOG_STREAM,
+  IDEMPOTENCY_STREAM,
   JOBS_STREAM,
   KEY_USAGE_STREAM,
   MEDIA_STREAM,
+  PLATFORMS_STREAM,
   type StreamDef,
+  WEBHOOKS_STREAM,
   WORK_STREAM
 } from "./Subjects.ts"
 
 const HOUR_MS = 3_600_000
 const DEDUP_WINDOW_MS = 2 * 60_000
+/** Delivery attempts kept per project (and configuration changes, of which only the last matters). */
+export const WEBHOOK_LOG_LIMIT = 1000
 
 export const streamConfigs = (lifetimes: Lifetimes["Service"]): ReadonlyArray<Partial<StreamConfig> & { name: string }> => {
   const base = (def: StreamDef, maxAgeMs: number) => ({
@@ -41,7 +46,13 @@ export const streamConfigs = (lifetimes: Lifetimes["Service"]): ReadonlyArray<Pa
     // Only the latest use of each key matters, so usage never grows the accounts history.
     { ...base(KEY_USAGE_STREAM, 0), max_msgs_per_subject: 1 },
     { ...base(CATALOG_STREAM, 0), max_msgs_per_subject: 4 },
-    { ...base(WORK_STREAM, lifetimes.jobMs), retention: RetentionPolicy.Workqueue }
+    { ...base(WORK_STREAM, lifetimes.jobMs), retention: RetentionPolicy.Workqueue },
+    // A key is remembered as long as the job it names can be read.
+    base(IDEMPOTENCY_STREAM, lifetimes.jobMs),
+    // Endpoints are kept for good (each event holds the whole configuration); logs keep each project's last attempts.
+    { ...base(WEBHOOKS_STREAM, 0), max_msgs_per_subject: WEBHOOK_LOG_LIMIT },
+    // Only each platform's last event matters; a few more are kept to see how it got there.
+    { ...base(PLATFORMS_STREAM, 0), max_msgs_per_subject: 16 }
   ]
 }
 

@@ -13,6 +13,12 @@ export const ACCOUNTS_STREAM: StreamDef = { name: "MDS_ACCOUNTS", subjects: ["md
 export const CATALOG_STREAM: StreamDef = { name: "MDS_CATALOG", subjects: ["mds.catalog.>"] }
 /** The latest KeyUsed per key (one message per subject): last-used times, kept apart from the accounts history. */
 export const KEY_USAGE_STREAM: StreamDef = { name: "MDS_KEY_USAGE", subjects: ["mds.keyuse.>"] }
+/** Extension: Idempotency-Key claims of POST /media/download, one subject per project and key. */
+export const IDEMPOTENCY_STREAM: StreamDef = { name: "MDS_IDEMPOTENCY", subjects: ["mds.idempotency.>"] }
+/** Extension: projects' webhook endpoints and delivery logs. */
+export const WEBHOOKS_STREAM: StreamDef = { name: "MDS_WEBHOOKS", subjects: ["mds.webhook.>"] }
+/** Extension: per-platform health and circuit breaker (each event carries the whole state). */
+export const PLATFORMS_STREAM: StreamDef = { name: "MDS_PLATFORMS", subjects: ["mds.platform.>"] }
 /** Work queue of download commands; each message is taken by one extractor worker. */
 export const WORK_STREAM: StreamDef = { name: "MDS_WORK", subjects: ["mds.work.>"] }
 
@@ -22,6 +28,7 @@ export const ALL_JOBS_SUBJECT = "mds.job.>"
 export const admissionSubject = (projectId: string) => `mds.admission.${projectId}`
 export const mediaSubject = (mediaId: string) => `mds.media.${mediaId}`
 export const projectSubject = (projectId: string) => `mds.account.project.${projectId}`
+export const ALL_PROJECTS_SUBJECT = "mds.account.project.>"
 export const keySubject = (keyId: string) => `mds.account.key.${keyId}`
 export const ALL_KEYS_SUBJECT = "mds.account.key.>"
 export const userSubject = (userId: string) => `mds.account.user.${userId}`
@@ -29,11 +36,17 @@ export const ALL_ACCOUNT_SUBJECTS = "mds.account.>"
 export const keyUsageSubject = (keyId: string) => `mds.keyuse.${keyId}`
 export const EXTRACTOR_CATALOG_SUBJECT = "mds.catalog.extractors"
 export const DOWNLOAD_WORK_SUBJECT = "mds.work.download"
+export const platformHealthSubject = (platformId: string) => `mds.platform.health.${platformId}`
+export const ALL_PLATFORM_HEALTH_SUBJECT = "mds.platform.health.>"
+export const webhookConfigSubject = (projectId: string) => `mds.webhook.config.${projectId}`
+export const webhookDeliverySubject = (projectId: string) => `mds.webhook.delivery.${projectId}`
+/** `keyHash` is a digest of the client's key: keys may hold characters that subjects cannot. */
+export const idempotencySubject = (projectId: string, keyHash: string) => `mds.idempotency.${projectId}.${keyHash}`
 
 /** Core NATS request/reply subject on which extractor workers (queue group "extractor") resolve URLs. */
 export const RESOLVE_RPC_SUBJECT = "mds.rpc.media.resolve"
 
-const STREAMS = [JOBS_STREAM, ADMISSION_STREAM, MEDIA_STREAM, ACCOUNTS_STREAM, KEY_USAGE_STREAM, CATALOG_STREAM, WORK_STREAM]
+const STREAMS = [JOBS_STREAM, ADMISSION_STREAM, MEDIA_STREAM, ACCOUNTS_STREAM, KEY_USAGE_STREAM, CATALOG_STREAM, WORK_STREAM, IDEMPOTENCY_STREAM, WEBHOOKS_STREAM, PLATFORMS_STREAM]
 
 export const streamOf = (subject: string): StreamDef => {
   const stream = STREAMS.find((def) => def.subjects.some((pattern) => subject.startsWith(pattern.slice(0, -1))))

@@ -10,7 +10,7 @@ export const POINTER_REFRESH_MS = 1_000
 type PortShape = { readonly [method: string]: (...args: ReadonlyArray<never>) => Effect.Effect<unknown, unknown> }
 
 export interface FollowedStoreOptions<S, R> {
-  /** Logical name, the key in ReadModelStores ("jobs", "media"). */
+  /** Logical name, the key in ReadModelStores ("jobs", "media", "projects", "keys"). */
   readonly readModel: string
   /** The store used until a rebuild switched the pointer. */
   readonly fallback: string

@@ -9,7 +9,10 @@ export const InMemoryProjectReadModel = {
     const docs = new Map<string, ProjectView>()
     return ProjectReadModel.of({
       get: (projectId) => Effect.sync(() => Option.fromNullishOr(docs.get(projectId))),
-      put: (view) => Effect.sync(() => void docs.set(view.projectId, view)),
+      put: (view) =>
+        Effect.sync(() => {
+          if ((docs.get(view.projectId)?.lastSeq ?? 0) <= view.lastSeq) docs.set(view.projectId, view)
+        }),
       listByMember: (userId) =>
         Effect.sync(() => [...docs.values()].filter((view) => view.members.some((m) => m.userId === userId)).sort(byProjectName))
     })
@@ -24,7 +27,11 @@ export const InMemoryKeyReadModel = {
     const view = (record: KeyRecord) => ({ ...record, lastUsedAt: lastUsed.get(keyOf(record.projectId, record.keyId)) ?? null })
     return KeyReadModel.of({
       get: (projectId, keyId) => Effect.sync(() => Option.map(Option.fromNullishOr(records.get(keyOf(projectId, keyId))), view)),
-      put: (record) => Effect.sync(() => void records.set(keyOf(record.projectId, record.keyId), record)),
+      put: (record) =>
+        Effect.sync(() => {
+          const key = keyOf(record.projectId, record.keyId)
+          if ((records.get(key)?.lastSeq ?? 0) <= record.lastSeq) records.set(key, record)
+        }),
       recordUse: (projectId, keyId, at) =>
         Effect.sync(() => {
           const key = keyOf(projectId, keyId)

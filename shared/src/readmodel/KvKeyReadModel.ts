@@ -4,6 +4,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { KeyRecord, type KeyView } from "../domain/account/AccountViews.ts"
 import { KeyReadModel, newestKeyFirst } from "./KeyReadModel.ts"
 import { openKvBucket, readModelError } from "./KvBucket.ts"
+import { putUnlessLater } from "./KvConditionalPut.ts"
 
 export const KEYS_BUCKET = "mds_keys"
 
@@ -41,7 +42,7 @@ export const makeKvKeyReadModel = Effect.fn("makeKvKeyReadModel")(function*(buck
 
     put: Effect.fn("KvKeyReadModel.put")(function*(record) {
       const json = yield* encodeKey(record).pipe(Effect.mapError(readModelError(`encode ${record.keyId}`)))
-      yield* tryKv(`put ${record.keyId}`, () => kv.put(recordKey(record.projectId, record.keyId), json))
+      yield* tryKv(`put ${record.keyId}`, () => putUnlessLater(kv, recordKey(record.projectId, record.keyId), json, record.lastSeq))
     }),
 
     // Compare-and-set on the entry's revision: two writers can never lower the time.

@@ -3,6 +3,7 @@ import type { KV } from "@nats-io/kv"
 import { Effect, Layer, Option, Schema } from "effect"
 import { ProjectView } from "../domain/account/AccountViews.ts"
 import { openKvBucket, readModelError } from "./KvBucket.ts"
+import { putUnlessLater } from "./KvConditionalPut.ts"
 import { byProjectName, ProjectReadModel } from "./ProjectReadModel.ts"
 
 export const PROJECTS_BUCKET = "mds_projects"
@@ -10,6 +11,7 @@ export const PROJECTS_BUCKET = "mds_projects"
 const ProjectJson = Schema.fromJsonString(ProjectView)
 const decodeProject = Schema.decodeUnknownEffect(ProjectJson)
 const encodeProject = Schema.encodeEffect(ProjectJson)
+const decodeProjectOption = Schema.decodeUnknownOption(ProjectJson)
 
 const docKey = (projectId: string) => `p.${projectId}`
 const memberKey = (userId: string, projectId: string) => `m.${userId}.${projectId}`
@@ -33,10 +35,11 @@ export const makeKvProjectReadModel = Effect.fn("makeKvProjectReadModel")(functi
     get: (projectId) => readProject(kv, projectId),
 
     put: Effect.fn("KvProjectReadModel.put")(function*(view) {
-      const previous = yield* readProject(kv, view.projectId)
       const json = yield* encodeProject(view).pipe(Effect.mapError(readModelError(`encode ${view.projectId}`)))
       // The document first, then the index: the index never points at a document that is not there yet.
-      yield* tryKv(`put ${docKey(view.projectId)}`, () => kv.put(docKey(view.projectId), json))
+      const outcome = yield* tryKv(`put ${docKey(view.projectId)}`, () => putUnlessLater(kv, docKey(view.projectId), json, view.lastSeq))
+      if (!outcome.written) return
+      const previous = outcome.previous === null ? Option.none<ProjectView>() : decodeProjectOption(outcome.previous)
       const current = new Set(view.members.map((m) => m.userId))
       yield* Effect.forEach(view.members, (m) => tryKv(`index ${m.userId}`, () => kv.put(memberKey(m.userId, view.projectId), "")))
       const gone = Option.isSome(previous) ? previous.value.members.filter((m) => !current.has(m.userId)) : []

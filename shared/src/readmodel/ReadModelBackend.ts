@@ -3,22 +3,28 @@ import { Context, Effect, Layer } from "effect"
 import type { Lifetimes } from "../config/Lifetimes.ts"
 import type { NatsClient } from "../nats/NatsClient.ts"
 import type { JobReadModel } from "./JobReadModel.ts"
+import type { KeyReadModel } from "./KeyReadModel.ts"
 import { JOBS_BUCKET, makeKvJobReadModel } from "./KvJobReadModel.ts"
+import { KEYS_BUCKET, makeKvKeyReadModel } from "./KvKeyReadModel.ts"
 import { makeKvMediaReadModel, MEDIA_BUCKET } from "./KvMediaReadModel.ts"
+import { makeKvProjectReadModel, PROJECTS_BUCKET } from "./KvProjectReadModel.ts"
 import { makeKvReadModelStores, READ_MODEL_STORES_BUCKET } from "./KvReadModelStores.ts"
 import type { MediaReadModel } from "./MediaReadModel.ts"
 import type { MongoDatabase } from "./MongoDatabase.ts"
 import { JOBS_COLLECTION, makeMongoJobReadModel } from "./MongoJobReadModel.ts"
+import { KEYS_COLLECTION, makeMongoKeyReadModel } from "./MongoKeyReadModel.ts"
 import { makeMongoMediaReadModel, MEDIA_COLLECTION } from "./MongoMediaReadModel.ts"
+import { makeMongoProjectReadModel, PROJECTS_COLLECTION } from "./MongoProjectReadModel.ts"
 import { makeMongoReadModelStores, READ_MODEL_STORES_COLLECTION } from "./MongoReadModelStores.ts"
+import type { ProjectReadModel } from "./ProjectReadModel.ts"
 import type { ReadModelError } from "./ReadModelError.ts"
 import type { ReadModelStores } from "./ReadModelStores.ts"
 
 export type ReadModelBackendKind = "kv" | "mongo"
 
 /** The read models by logical name; adding one means a name here and an `open` per backend below. */
-export type ReadModelName = "jobs" | "media"
-export const READ_MODEL_NAMES: ReadonlyArray<ReadModelName> = ["jobs", "media"]
+export type ReadModelName = "jobs" | "media" | "projects" | "keys"
+export const READ_MODEL_NAMES: ReadonlyArray<ReadModelName> = ["jobs", "media", "projects", "keys"]
 
 export interface ReadModelBackendShape {
   readonly kind: ReadModelBackendKind
@@ -27,6 +33,8 @@ export interface ReadModelBackendShape {
   readonly defaults: Readonly<Record<ReadModelName, string>>
   openJobs(store: string): Effect.Effect<JobReadModel["Service"], ReadModelError>
   openMedia(store: string): Effect.Effect<MediaReadModel["Service"], ReadModelError>
+  openProjects(store: string): Effect.Effect<ProjectReadModel["Service"], ReadModelError>
+  openKeys(store: string): Effect.Effect<KeyReadModel["Service"], ReadModelError>
 }
 
 export class ReadModelBackend extends Context.Service<ReadModelBackend, ReadModelBackendShape>()("mds/readmodel/ReadModelBackend") {
@@ -38,9 +46,11 @@ export class ReadModelBackend extends Context.Service<ReadModelBackend, ReadMode
       return ReadModelBackend.of({
         kind: "kv",
         stores: yield* makeKvReadModelStores(READ_MODEL_STORES_BUCKET),
-        defaults: { jobs: JOBS_BUCKET, media: MEDIA_BUCKET },
+        defaults: { jobs: JOBS_BUCKET, media: MEDIA_BUCKET, projects: PROJECTS_BUCKET, keys: KEYS_BUCKET },
         openJobs: (store) => Effect.provideContext(makeKvJobReadModel(store), context),
-        openMedia: (store) => Effect.provideContext(makeKvMediaReadModel(store), context)
+        openMedia: (store) => Effect.provideContext(makeKvMediaReadModel(store), context),
+        openProjects: (store) => Effect.provideContext(makeKvProjectReadModel(store), context),
+        openKeys: (store) => Effect.provideContext(makeKvKeyReadModel(store), context)
       })
     })
   )
@@ -53,9 +63,11 @@ export class ReadModelBackend extends Context.Service<ReadModelBackend, ReadMode
       return ReadModelBackend.of({
         kind: "mongo",
         stores: yield* makeMongoReadModelStores(READ_MODEL_STORES_COLLECTION),
-        defaults: { jobs: JOBS_COLLECTION, media: MEDIA_COLLECTION },
+        defaults: { jobs: JOBS_COLLECTION, media: MEDIA_COLLECTION, projects: PROJECTS_COLLECTION, keys: KEYS_COLLECTION },
         openJobs: (store) => Effect.provideContext(makeMongoJobReadModel(store), context),
-        openMedia: (store) => Effect.provideContext(makeMongoMediaReadModel(store), context)
+        openMedia: (store) => Effect.provideContext(makeMongoMediaReadModel(store), context),
+        openProjects: (store) => Effect.provideContext(makeMongoProjectReadModel(store), context),
+        openKeys: (store) => Effect.provideContext(makeMongoKeyReadModel(store), context)
       })
     })
   )

@@ -2,8 +2,10 @@
 import { Config, Effect, Layer, Option } from "effect"
 import { followStore } from "./FollowedStore.ts"
 import { JobReadModel } from "./JobReadModel.ts"
+import { KeyReadModel } from "./KeyReadModel.ts"
 import { MediaReadModel } from "./MediaReadModel.ts"
 import { MongoDatabase } from "./MongoDatabase.ts"
+import { ProjectReadModel } from "./ProjectReadModel.ts"
 import { ReadModelBackend, type ReadModelBackendKind } from "./ReadModelBackend.ts"
 import { ReadModelStores } from "./ReadModelStores.ts"
 
@@ -22,7 +24,9 @@ export const ConfiguredBackend = Layer.unwrap(Effect.map(configuredBackend, back
 /** Every read model of a backend, each following its store pointer so a rebuild's switch reaches this process. */
 export const FollowingReadModels = Layer.mergeAll(
   Layer.effect(JobReadModel, Effect.flatMap(ReadModelBackend, (backend) => followStore({ readModel: "jobs", fallback: backend.defaults.jobs, open: backend.openJobs }))),
-  Layer.effect(MediaReadModel, Effect.flatMap(ReadModelBackend, (backend) => followStore({ readModel: "media", fallback: backend.defaults.media, open: backend.openMedia })))
+  Layer.effect(MediaReadModel, Effect.flatMap(ReadModelBackend, (backend) => followStore({ readModel: "media", fallback: backend.defaults.media, open: backend.openMedia }))),
+  Layer.effect(ProjectReadModel, Effect.flatMap(ReadModelBackend, (backend) => followStore({ readModel: "projects", fallback: backend.defaults.projects, open: backend.openProjects }))),
+  Layer.effect(KeyReadModel, Effect.flatMap(ReadModelBackend, (backend) => followStore({ readModel: "keys", fallback: backend.defaults.keys, open: backend.openKeys })))
 ).pipe(Layer.provideMerge(Layer.effect(ReadModelStores, Effect.map(ReadModelBackend, (backend) => backend.stores))))
 
 /** The read models every service uses. Needs NatsClient and Lifetimes. */

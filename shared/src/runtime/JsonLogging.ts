@@ -1,8 +1,8 @@
-// Every service logs JSON lines to stdout, at the level LOG_LEVEL sets (default Info), with API key secrets masked.
+// Every service logs JSON lines to stdout, at the level LOG_LEVEL sets (default Info), with credentials masked.
 import { Config, Layer, Logger, References } from "effect"
-import { maskSecrets } from "../keys/maskSecrets.ts"
+import { maskSecrets } from "./SecretMasking.ts"
 
-/** Masking the finished line covers every message, annotation and cause, whoever logged it. */
+/** consoleJson, except that API keys, webhook secrets and link signatures never reach the output. */
 export const maskedJsonLogger = Logger.formatJson.pipe(Logger.map(maskSecrets), Logger.withConsoleLog)
 
 export const JsonLogging = Layer.mergeAll(

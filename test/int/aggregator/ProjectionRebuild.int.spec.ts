@@ -173,7 +173,7 @@ layer(live, { timeout: 120_000, excludeTestServices: true })("projections rebuil
   it.effect("a command it does not know is a usage error on stderr with exit code 1", () =>
     Effect.gen(function*() {
       const outcome = yield* Effect.promise(() =>
-        promisify(execFile)(process.execPath, ["services/aggregator/src/cli/main.ts", "projections", "rebuild", "--projection", "keys"]).then(
+        promisify(execFile)(process.execPath, ["services/aggregator/src/cli/main.ts", "projections", "rebuild", "--projection", "users"]).then(
           () => ({ code: 0, stderr: "" }),
           (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr })
         )

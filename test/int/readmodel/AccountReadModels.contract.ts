@@ -44,6 +44,22 @@ export const projectReadModelContract = (name: string, adapter: Layer.Layer<Proj
         assert.deepStrictEqual(yield* store.get(view.projectId), Option.some(view))
       }))
 
+    it.effect("put never replaces a document of a later sequence (a slower writer cannot move it backwards)", () =>
+      Effect.gen(function*() {
+        const store = yield* ProjectReadModel
+        const ann = member(uniqueEmail())
+        const bob = member(uniqueEmail())
+        const view = projectView({ name: "Old", members: [ann] })
+        const later = { ...view, name: "New", members: [ann, bob], lastSeq: 9 }
+        yield* store.put(later)
+        yield* store.put({ ...view, lastSeq: 4 })
+        assert.deepStrictEqual(yield* store.get(view.projectId), Option.some(later))
+        assert.deepStrictEqual((yield* store.listByMember(bob.userId)).map((v) => v.projectId), [view.projectId])
+        const sameSeq = { ...later, name: "Same" }
+        yield* store.put(sameSeq)
+        assert.deepStrictEqual(yield* store.get(view.projectId), Option.some(sameSeq))
+      }))
+
     it.effect("listByMember returns exactly the user's projects, by name, reflecting renames", () =>
       Effect.gen(function*() {
         const store = yield* ProjectReadModel
@@ -99,6 +115,29 @@ export const keyReadModelContract = (name: string, adapter: Layer.Layer<KeyReadM
         assert.deepStrictEqual(listed.map((k) => k.createdAt), [3_000, 2_000, 1_000])
         assert.deepStrictEqual(listed.map((k) => k.revokedAt), [null, 5_000, null])
         assert.deepStrictEqual(yield* store.listByProject(newId("prj")), [])
+      }))
+
+    it.effect("put never replaces a record of a later sequence, and keeps the last-used time either way", () =>
+      Effect.gen(function*() {
+        const store = yield* KeyReadModel
+        const record = keyRecord(newId("prj"))
+        const revoked = { ...record, revokedAt: 5_000, lastSeq: 9 }
+        yield* store.put(revoked)
+        yield* store.recordUse(record.projectId, record.keyId, 4_000)
+        yield* store.put(record)
+        assert.deepStrictEqual(yield* store.get(record.projectId, record.keyId), Option.some({ ...revoked, lastUsedAt: 4_000 }))
+        const renamed = { ...revoked, name: "renamed" }
+        yield* store.put(renamed)
+        assert.deepStrictEqual(yield* store.listByProject(record.projectId), [{ ...renamed, lastUsedAt: 4_000 }])
+      }))
+
+    it.effect("a key only used so far is not listed and not found", () =>
+      Effect.gen(function*() {
+        const store = yield* KeyReadModel
+        const record = keyRecord(newId("prj"))
+        yield* store.recordUse(record.projectId, record.keyId, 3_000)
+        assert.isTrue(Option.isNone(yield* store.get(record.projectId, record.keyId)))
+        assert.deepStrictEqual(yield* store.listByProject(record.projectId), [])
       }))
 
     it.effect("recordUse keeps the latest time, survives later puts and may come before the key", () =>

@@ -4,11 +4,14 @@ import { Effect, Layer } from "effect"
 import { afterAll, describe } from "vitest"
 import { MongoDatabase } from "@mds/shared/readmodel/MongoDatabase"
 import { JOBS_COLLECTION, MongoJobReadModel } from "@mds/shared/readmodel/MongoJobReadModel"
+import { KEYS_COLLECTION, MongoKeyReadModel } from "@mds/shared/readmodel/MongoKeyReadModel"
 import { MEDIA_COLLECTION, MongoMediaReadModel } from "@mds/shared/readmodel/MongoMediaReadModel"
+import { MongoProjectReadModel, PROJECTS_COLLECTION } from "@mds/shared/readmodel/MongoProjectReadModel"
 import { MongoReadModelStores } from "@mds/shared/readmodel/MongoReadModelStores"
 import { announceDockerSkip, dockerAvailable, NO_DOCKER_REASON } from "../../support/DockerEngine.ts"
 import { MONGO_IMAGE, stopContainers, TestMongo } from "../support/TestContainers.ts"
 import { TestLifetimes } from "../support/TestNats.ts"
+import { keyReadModelContract, projectReadModelContract } from "./AccountReadModels.contract.ts"
 import { jobReadModelContract } from "./JobReadModel.contract.ts"
 import { mediaReadModelContract } from "./MediaReadModel.contract.ts"
 import { readModelStoresContract } from "./ReadModelStores.contract.ts"
@@ -24,11 +27,14 @@ describe.skipIf(!dockerAvailable)(title, () => {
   jobReadModelContract("MongoDB", MongoJobReadModel.layerWithCollection("contract_jobs").pipe(Layer.provide(mongo)))
   mediaReadModelContract("MongoDB", MongoMediaReadModel.layerWithCollection("contract_media").pipe(Layer.provide(mongo)))
   readModelStoresContract("MongoDB", MongoReadModelStores.layerWithCollection("contract_readmodels").pipe(Layer.provide(mongo)))
+  projectReadModelContract("MongoDB", MongoProjectReadModel.layerWithCollection("contract_projects").pipe(Layer.provide(mongo)))
+  keyReadModelContract("MongoDB", MongoKeyReadModel.layerWithCollection("contract_keys").pipe(Layer.provide(mongo)))
 
-  layer(Layer.mergeAll(MongoJobReadModel.layer, MongoMediaReadModel.layer).pipe(Layer.provideMerge(mongo)), { timeout: 120_000 })(
+  const production = Layer.mergeAll(MongoJobReadModel.layer, MongoMediaReadModel.layer, MongoProjectReadModel.layer, MongoKeyReadModel.layer)
+  layer(production.pipe(Layer.provideMerge(mongo)), { timeout: 120_000 })(
     "MongoDB indexes",
     (it) => {
-      it.effect("the queries have their indexes and documents expire through TTL indexes", () =>
+      it.effect("the queries have their indexes; jobs and media expire through TTL indexes, projects and keys never", () =>
         Effect.gen(function*() {
           const { db } = yield* MongoDatabase
           const indexes = (collection: string) =>
@@ -40,6 +46,12 @@ describe.skipIf(!dockerAvailable)(title, () => {
           assert.deepStrictEqual(jobs["purge_at_ttl"], { key: { purgeAt: 1 }, ttl: 0 })
           assert.deepStrictEqual(media["url_latest_first"], { key: { url: 1, resolvedAt: -1 }, ttl: undefined })
           assert.deepStrictEqual(media["purge_at_ttl"], { key: { purgeAt: 1 }, ttl: 0 })
+          // Projects and keys live as long as their events: indexed for their lists, never expired.
+          const projects = yield* indexes(PROJECTS_COLLECTION)
+          const keys = yield* indexes(KEYS_COLLECTION)
+          assert.deepStrictEqual(projects["member_projects"], { key: { "members.userId": 1 }, ttl: undefined })
+          assert.deepStrictEqual(keys["project_newest_first"], { key: { projectId: 1, createdAt: -1, keyId: -1 }, ttl: undefined })
+          assert.deepStrictEqual([...Object.values(projects), ...Object.values(keys)].filter((index) => index.ttl !== undefined), [])
         }))
     }
   )

@@ -1,4 +1,4 @@
-// SRE CLI of the aggregator: `projections rebuild [--projection jobs|media] [--to kv|mongo]`; progress on stderr, counts on stdout.
+// SRE CLI of the aggregator: `projections rebuild [--projection jobs|media|projects|keys] [--to kv|mongo]`; progress on stderr, counts on stdout.
 import { Cause, Effect, Exit, Layer, Option } from "effect"
 import { ArtifactStoreLayer } from "@mds/shared/artifacts/ArtifactStoreLayer"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
@@ -20,7 +20,7 @@ const program = Effect.gen(function*() {
   const command = yield* parseRebuildCommand(process.argv.slice(2))
   const kind = command.to ?? (yield* configuredBackend)
   const results = yield* Effect.forEach(command.projections, (name) =>
-    rebuildReadModel(name, { graceMs: GRACE_MS, progress: (readModel) => makeProgressBar(readModel.padEnd(5)) })).pipe(
+    rebuildReadModel(name, { graceMs: GRACE_MS, progress: (readModel) => makeProgressBar(readModel.padEnd(8)) })).pipe(
       Effect.scoped,
       Effect.provide(rebuildLayer(kind))
     )

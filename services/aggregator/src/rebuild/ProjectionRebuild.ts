@@ -1,24 +1,18 @@
-// Rebuilds one read model from its stream into a new store beside the live one, then switches every reader and writer to it.
+// Rebuilds one read model from its streams into a new store beside the live one, then switches every reader and writer to it.
 import { DeliverPolicy, type JsMsg } from "@nats-io/jetstream"
-import { Clock, Deferred, Duration, Effect, Fiber, Layer, Option, Ref, Schema, Stream } from "effect"
-import { MediaEvent } from "@mds/shared/domain/media/MediaEvent"
-import { JOBS_STREAM, MEDIA_STREAM } from "@mds/shared/eventstore/Subjects"
+import { Clock, Deferred, Duration, Effect, Fiber, Option, Ref, Schema, Stream } from "effect"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
-import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
-import { MediaReadModel } from "@mds/shared/readmodel/MediaReadModel"
 import { ReadModelBackend, type ReadModelName } from "@mds/shared/readmodel/ReadModelBackend"
-import { JobProjection } from "../JobProjection.ts"
-import { MediaProjection } from "../MediaProjection.ts"
-import { SubjectHistory } from "../SubjectHistory.ts"
 import { makeSubjectLanes } from "../SubjectLanes.ts"
 import type { ProgressBar } from "./ProgressBar.ts"
+import { type ReplaySource, replaySourcesFor } from "./RebuildReplays.ts"
 
 /** Subjects projected at once, as many as the live aggregator's lanes. */
 const REBUILD_LANES = 8
 
 export interface RebuildOptions {
   /**
-   * How long the rebuild keeps following the stream after the switch: long enough for every live process to see
+   * How long the rebuild keeps following the streams after the switch: long enough for every live process to see
    * the new pointer (POINTER_REFRESH_MS), so an event the live aggregator wrote to the old store just before it
    * switched reaches the new store too. The old store is dropped only afterwards.
    */
@@ -38,53 +32,25 @@ export class RebuildError extends Schema.TaggedError<RebuildError>()("RebuildErr
   message: Schema.String
 }) {}
 
-interface Replay {
-  readonly stream: string
-  readonly filter: string
-  /** Projects one message exactly as the live aggregator does. */
-  readonly handle: (msg: JsMsg) => Effect.Effect<unknown, unknown>
+/** How many messages of `source` the stream holds now: the whole stream, or the counts of the filter's subjects. */
+const countOf = async (jsm: NatsClient["Service"]["jsm"], source: ReplaySource): Promise<number> => {
+  const info = await jsm.streams.info(source.stream)
+  if (info.config.subjects.length === 1 && info.config.subjects[0] === source.filter) return info.state.messages
+  // Part of a stream (e.g. the key subjects of MDS_ACCOUNTS); the client pages through the subjects.
+  const filtered = await jsm.streams.info(source.stream, { subjects_filter: source.filter })
+  return Object.values(filtered.state.subjects ?? {}).reduce((sum, count) => sum + count, 0)
 }
 
-const decodeMediaEvent = Schema.decodeUnknownEffect(Schema.fromJsonString(MediaEvent))
-
-/** The same projections as the live aggregator, over the read model opened on the new store. */
-const replayFor = (name: ReadModelName, store: string) =>
-  Effect.gen(function*() {
-    const backend = yield* ReadModelBackend
-    switch (name) {
-      case "jobs": {
-        const readModel = yield* backend.openJobs(store)
-        const projection = yield* Effect.provide(
-          Effect.gen(function*() {
-            return yield* JobProjection
-          }),
-          // Fresh: a process that also runs the live aggregator must not get its memoized projection (and store) back.
-          Layer.fresh(JobProjection.layer).pipe(Layer.provide(Layer.mergeAll(Layer.succeed(JobReadModel, readModel), SubjectHistory.layer)))
-        )
-        return { stream: JOBS_STREAM.name, filter: JOBS_STREAM.subjects[0]!, handle: (msg) => projection.catchUp(msg.subject, msg.seq) } satisfies Replay
-      }
-      case "media": {
-        const readModel = yield* backend.openMedia(store)
-        const projection = yield* Effect.provide(
-          Effect.gen(function*() {
-            return yield* MediaProjection
-          }),
-          Layer.fresh(MediaProjection.layer).pipe(Layer.provide(Layer.succeed(MediaReadModel, readModel)))
-        )
-        return {
-          stream: MEDIA_STREAM.name,
-          filter: MEDIA_STREAM.subjects[0]!,
-          // An undecodable message is stepped over, as the live consumer terminates it.
-          handle: (msg) =>
-            Effect.flatMap(Effect.option(decodeMediaEvent(msg.string())), (event) => (Option.isSome(event) ? projection.apply(event.value) : Effect.void))
-        } satisfies Replay
-      }
-    }
-  })
+interface SourceProgress {
+  total: number
+  dispatched: number
+  /** The source's tip at some moment was dispatched (or it held nothing). */
+  tipReached: boolean
+}
 
 /**
- * Replays the whole stream with an ordered consumer into `<default>_r<time>`; once caught up with the stream, it
- * switches the pointer, keeps following for the grace period, and drops the store used before. Running it again
+ * Replays the read model's streams with ordered consumers into `<default>_r<time>`; once caught up with every one,
+ * it switches the pointer, keeps following for the grace period, and drops the store used before. Running it again
  * builds the same documents again (the projections are deterministic), so it is safe to repeat.
  */
 export const rebuildReadModel = Effect.fn("rebuildReadModel")(function*(name: ReadModelName, options: RebuildOptions) {
@@ -92,78 +58,94 @@ export const rebuildReadModel = Effect.fn("rebuildReadModel")(function*(name: Re
   const { js, jsm } = yield* NatsClient
   const fail = (message: string) => (cause: unknown) => new RebuildError({ readModel: name, message: `${message}: ${cause instanceof Error ? cause.message : String(cause)}` })
   const store = `${backend.defaults[name]}_r${yield* Clock.currentTimeMillis}`
-  const replay = yield* replayFor(name, store)
-  const bar = options.progress(name)
+  const closeQuietly = (consumed: { close(): Promise<unknown> }) => Effect.promise(() => consumed.close().then(() => undefined, () => undefined))
 
-  const info = yield* Effect.tryPromise({ try: () => jsm.streams.info(replay.stream), catch: fail(`read stream ${replay.stream}`) })
-  let done = 0
-  let total = info.state.messages
-  const caughtUp = yield* Deferred.make<void>()
-  if (total === 0) yield* Deferred.succeed(caughtUp, undefined)
-  const switched = yield* Ref.make<Option.Option<string>>(Option.none())
-
-  const messages = yield* Effect.acquireRelease(
-    Effect.tryPromise({
-      try: async () => {
-        // Ordered: ephemeral, flow-controlled, no acks, recreated by the client after a gap; one filter for nats-server 2.9.
-        const consumer = await js.consumers.get(replay.stream, { filter_subjects: replay.filter, deliver_policy: DeliverPolicy.All })
-        return consumer.consume()
-      },
-      catch: fail(`replay ${replay.stream}`)
-    }),
-    (consumed) => Effect.promise(() => consumed.close().then(() => undefined, () => undefined))
+  const replays = yield* Effect.gen(function*() {
+    const sources = yield* replaySourcesFor(name, store)
+    return yield* Effect.forEach(sources, (source) =>
+      Effect.gen(function*() {
+        const total = yield* Effect.tryPromise({ try: () => countOf(jsm, source), catch: fail(`read stream ${source.stream}`) })
+        const messages = yield* Effect.acquireRelease(
+          Effect.tryPromise({
+            try: async () => {
+              // Ordered: ephemeral, flow-controlled, no acks, recreated by the client after a gap; one filter for nats-server 2.9.
+              const consumer = await js.consumers.get(source.stream, { filter_subjects: source.filter, deliver_policy: DeliverPolicy.All })
+              return consumer.consume()
+            },
+            catch: fail(`replay ${source.stream}`)
+          }),
+          closeQuietly
+        )
+        const progress: SourceProgress = { total, dispatched: 0, tipReached: total === 0 }
+        return { source, messages, progress }
+      }))
+  }).pipe(
+    // Nothing switched yet: the store just opened is nobody's.
+    Effect.tapError(() => backend.stores.drop(store).pipe(Effect.ignore))
   )
+  const bar = options.progress(name)
+  const totalOf = () => replays.reduce((sum, r) => sum + r.progress.total, 0)
+  const closeAll = Effect.forEach(replays, (r) => closeQuietly(r.messages), { discard: true })
+
+  let done = 0
+  const caughtUp = yield* Deferred.make<void>()
+  if (replays.every((r) => r.progress.tipReached)) yield* Deferred.succeed(caughtUp, undefined)
+  const switched = yield* Ref.make<Option.Option<string>>(Option.none())
 
   const switchOver = Effect.gen(function*() {
     yield* Deferred.await(caughtUp)
     const previous = yield* backend.stores.switchTo(name, store, backend.defaults[name])
     yield* Ref.set(switched, Option.some(previous))
     yield* Effect.sleep(Duration.millis(options.graceMs))
-    // Ends the replay stream below.
-    yield* Effect.promise(() => messages.close().then(() => undefined, () => undefined))
+    // Ends the replay streams below.
+    yield* closeAll
     return previous
   })
   const switching = yield* Effect.forkChild(switchOver)
 
-  // Subjects are projected on lanes as the live aggregator does: one job's events in order, different jobs at once.
+  // Subjects are projected on lanes as the live aggregator does: one subject's events in order, different ones at once.
   let dispatched = 0
   let settled = 0
-  let tipDispatched = false
   const failure = yield* Ref.make<Option.Option<RebuildError>>(Option.none())
   const projected = Effect.suspend(() => {
     done++
-    bar.update(done, total)
-    // Caught up: the stream's tip at some moment was delivered, and everything delivered is projected.
-    return tipDispatched && done === dispatched ? Deferred.succeed(caughtUp, undefined) : Effect.void
+    bar.update(done, totalOf())
+    // Caught up: every stream's tip at some moment was delivered, and everything delivered is projected.
+    return replays.every((r) => r.progress.tipReached) && done === dispatched ? Deferred.succeed(caughtUp, undefined) : Effect.void
   })
-  const lanes = yield* makeSubjectLanes<JsMsg>({
+  const lanes = yield* makeSubjectLanes<readonly [ReplaySource, JsMsg]>({
     lanes: REBUILD_LANES,
     capacity: 64,
-    keyOf: (msg) => msg.subject,
-    handle: (msg) =>
-      replay.handle(msg).pipe(
+    keyOf: ([, msg]) => msg.subject,
+    handle: ([source, msg]) =>
+      source.handle(msg).pipe(
         Effect.retry({ times: 5 }),
         Effect.matchEffect({
           onSuccess: () => projected,
-          // The first failure stops the replay: the stream is closed and the rebuild fails below.
-          onFailure: (cause) =>
-            Ref.set(failure, Option.some(fail(`project ${msg.subject} #${msg.seq}`)(cause))).pipe(
-              Effect.andThen(Effect.promise(() => messages.close().then(() => undefined, () => undefined)))
-            )
+          // The first failure stops the replay: the streams are closed and the rebuild fails below.
+          onFailure: (cause) => Ref.set(failure, Option.some(fail(`project ${msg.subject} #${msg.seq}`)(cause))).pipe(Effect.andThen(closeAll))
         }),
         Effect.ensuring(Effect.sync(() => void settled++))
       )
   })
-  const dispatch = (msg: JsMsg) =>
+  const dispatch = (replay: (typeof replays)[number]) => (msg: JsMsg) =>
     Effect.suspend(() => {
       dispatched++
-      total = Math.max(total, dispatched + msg.info.pending)
-      if (msg.info.pending === 0) tipDispatched = true
-      return lanes.dispatch(msg)
+      const progress = replay.progress
+      progress.dispatched++
+      progress.total = Math.max(progress.total, progress.dispatched + msg.info.pending)
+      if (msg.info.pending === 0) progress.tipReached = true
+      return lanes.dispatch([replay.source, msg])
     })
 
-  const streamed = yield* Effect.result(Stream.fromAsyncIterable(messages, fail(`replay ${replay.stream}`)).pipe(Stream.runForEach(dispatch)))
-  // The stream ends when the grace period closes it (or on a failure); the lanes finish what they hold first.
+  const streamed = yield* Effect.result(
+    Effect.forEach(
+      replays,
+      (replay) => Stream.fromAsyncIterable(replay.messages, fail(`replay ${replay.source.stream}`)).pipe(Stream.runForEach(dispatch(replay))),
+      { concurrency: "unbounded", discard: true }
+    ).pipe(Effect.tapError(() => closeAll))
+  )
+  // The streams end when the grace period closes them (or on a failure); the lanes finish what they hold first.
   while (settled < dispatched) yield* Effect.sleep(Duration.millis(10))
   const failed = Option.orElse(yield* Ref.get(failure), () => (streamed._tag === "Failure" ? Option.some(streamed.failure) : Option.none()))
   if (Option.isSome(failed)) {

@@ -1,16 +1,17 @@
-// The SRE command `projections rebuild [--projection jobs|media] [--to kv|mongo]`, decoded from argv with Schema.
+// The SRE command `projections rebuild [--projection jobs|media|projects|keys] [--to kv|mongo]`, decoded from argv with Schema.
 import { Effect, Schema } from "effect"
+import { READ_MODEL_NAMES } from "@mds/shared/readmodel/ReadModelBackend"
 
 export const RebuildCommand = Schema.Struct({
   /** Which read models to rebuild; all of them when --projection is not given. */
-  projections: Schema.NonEmptyArray(Schema.Literals(["jobs", "media"])),
+  projections: Schema.NonEmptyArray(Schema.Literals(READ_MODEL_NAMES)),
   /** Which backend to build into; the configured one (MONGO_URL or KV) when --to is not given. */
   to: Schema.NullOr(Schema.Literals(["kv", "mongo"]))
 })
 export type RebuildCommand = typeof RebuildCommand.Type
 
 export const USAGE = `usage:
-  projections rebuild [--projection jobs|media] [--to kv|mongo]`
+  projections rebuild [--projection ${READ_MODEL_NAMES.join("|")}] [--to kv|mongo]`
 
 export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", { message: Schema.String }) {}
 
@@ -27,7 +28,7 @@ export const parseRebuildCommand = (argv: ReadonlyArray<string>): Effect.Effect<
     flags[match[1]!] = match[2] ?? rest[++i] ?? ""
   }
   return decode({
-    projections: flags["projection"] === undefined ? ["jobs", "media"] : [flags["projection"]],
+    projections: flags["projection"] === undefined ? READ_MODEL_NAMES : [flags["projection"]],
     to: flags["to"] ?? null
   }).pipe(Effect.mapError((error) => new UsageError({ message: `${error.message}\n${USAGE}` })))
 }

@@ -14,7 +14,9 @@ import { parseFormatId } from "@mds/shared/domain/media/FormatId"
 import { handleCommand } from "@mds/shared/eventstore/CommandHandler"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { admissionSubject, jobSubject } from "@mds/shared/eventstore/Subjects"
+import { countOne, extractionFailures } from "@mds/shared/observability/Metrics"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
+import { PlatformOutcomes } from "../health/PlatformOutcomes.ts"
 import type { DownloadedFile } from "../ytdlp/ResultLine.ts"
 import { mimeTypeOf, safeFileName } from "./ArtifactFile.ts"
 import { type DownloadFailed, jobFailure } from "./DownloadFailed.ts"
@@ -43,6 +45,7 @@ export class DownloadJob extends Context.Service<DownloadJob, {
       const media = yield* FetchMedia
       const lifetimes = yield* Lifetimes
       const config = yield* ExtractorConfig
+      const outcomes = yield* PlatformOutcomes
       const provideStore = Effect.provideService(EventStore, store)
       // Several heartbeats per ack wait, so one delayed by a busy event loop never lets the message be redelivered.
       const heartbeatMs = Math.max(250, Math.floor(config.workAckWaitMs / 4))
@@ -165,7 +168,11 @@ export class DownloadJob extends Context.Service<DownloadJob, {
           yield* Effect.logInfo("job expired while processing; stopped")
           return yield* finish(command, "expired")
         }
-        if (outcome._tag === "Failure") return yield* fail(command, outcome.failure)
+        if (outcome._tag === "Failure") {
+          yield* countOne(extractionFailures, { operation: "download", platform: command.platform, code: outcome.failure.code })
+          yield* outcomes.record(command.platform, outcome.failure)
+          return yield* fail(command, outcome.failure)
+        }
 
         const artifact = outcome.success
         const completed = yield* jobCommand(command, { _tag: "CompleteJob", jobId: command.jobId, artifact, now: Date.now() }, `${command.jobId}:complete`)
@@ -177,6 +184,7 @@ export class DownloadJob extends Context.Service<DownloadJob, {
           return yield* finish(command, "expired")
         }
         yield* Effect.logInfo("job completed", { key: artifact.key, sizeBytes: artifact.sizeBytes })
+        yield* outcomes.record(command.platform, null)
         return yield* finish(command, "completed")
       }, Effect.scoped)
 

@@ -6,6 +6,7 @@ import { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
 import { EventStoreError } from "@mds/shared/eventstore/EventStore"
 import { DOWNLOAD_WORK_SUBJECT, WORK_STREAM } from "@mds/shared/eventstore/Subjects"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
+import { withMessageSpan } from "@mds/shared/observability/TraceContext"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
 import { DownloadJob } from "./DownloadJob.ts"
 
@@ -70,6 +71,11 @@ export const DownloadWorker = Layer.effectDiscard(Effect.gen(function*() {
           ),
         onSuccess: (command) =>
           job.run(command, { deliveryCount: m.info.deliveryCount, working: () => m.working() }).pipe(
+            withMessageSpan("DownloadWorker.handle", m.headers, {
+              "mds.job_id": command.jobId,
+              "mds.platform": command.platform,
+              "messaging.delivery_count": m.info.deliveryCount
+            }),
             Effect.flatMap((outcome) =>
               Effect.sync(() => (outcome === "ack" ? m.ack() : m.nak(RETRY_DELAY_MS)))
             ),

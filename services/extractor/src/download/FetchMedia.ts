@@ -4,6 +4,7 @@ import { Context, Deferred, Effect, Layer, Option, Schedule } from "effect"
 import type { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
 import { type FormatSpec } from "@mds/shared/domain/media/FormatId"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
+import { timed, ytDlpDuration } from "@mds/shared/observability/Metrics"
 import { egressProxy } from "../egress/EgressProxy.ts"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
 import { Ffmpeg } from "../media/Ffmpeg.ts"
@@ -35,7 +36,7 @@ export class FetchMedia extends Context.Service<FetchMedia, {
       const config = yield* ExtractorConfig
       const limits: JobLimits = { maxDurationSeconds: config.maxDurationSeconds, maxFileBytes: config.maxFileBytes }
 
-      const runOnce = Effect.fn("FetchMedia.runOnce")(function*(url: URL, spec: FormatSpec, options: FetchOptions) {
+      const runOnce = Effect.fn("FetchMedia.runOnce")(function*(url: URL, spec: FormatSpec, options: FetchOptions, platform: string) {
         const proxy = yield* egressProxy(policy)
         // Completed from the line callback when a limit is crossed; racing it against yt-dlp kills the run at once.
         const overLimit = Deferred.makeUnsafe<never, DownloadFailed>()
@@ -60,7 +61,7 @@ export class FetchMedia extends Context.Service<FetchMedia, {
         }
 
         const flags = downloadFlags(spec, options.workDir, proxy.url, config.ffmpegPath)
-        yield* ytdlp.run(url.href, flags, { cwd: options.workDir, onLine }).pipe(
+        yield* timed(ytDlpDuration, { operation: "download", platform }, ytdlp.run(url.href, flags, { cwd: options.workDir, onLine })).pipe(
           Effect.mapError((error) => {
             const code = classifyFailure(error.stderr, proxy.refusals.length > 0)
             switch (code) {
@@ -97,7 +98,7 @@ export class FetchMedia extends Context.Service<FetchMedia, {
         let runs = 0
         return yield* Effect.suspend(() => {
           runs++
-          return runOnce(url, spec, options)
+          return runOnce(url, spec, options, command.platform)
         }).pipe(
           Effect.tapError((failure) =>
             failure.transient && runs <= config.downloadRetries

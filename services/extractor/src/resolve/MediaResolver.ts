@@ -13,7 +13,9 @@ import { mediaSubject } from "@mds/shared/eventstore/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { egressProxy } from "../egress/EgressProxy.ts"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
+import { PlatformOutcomes } from "../health/PlatformOutcomes.ts"
 import { Ffmpeg } from "../media/Ffmpeg.ts"
+import { countOne, extractionFailures, timed, ytDlpDuration } from "@mds/shared/observability/Metrics"
 import { classifyFailure, failureMessage } from "../ytdlp/classifyFailure.ts"
 import { describeMedia, mediaEntry, needsProbe, probeableUrl } from "../ytdlp/describeMedia.ts"
 import { YtDlp } from "../ytdlp/YtDlp.ts"
@@ -41,19 +43,22 @@ export class MediaResolver extends Context.Service<MediaResolver, {
       const store = yield* EventStore
       const lifetimes = yield* Lifetimes
       const config = yield* ExtractorConfig
+      const outcomes = yield* PlatformOutcomes
 
       const extract = Effect.fn("MediaResolver.extract")(function*(url: URL, platform: string) {
         const proxy = yield* egressProxy(policy)
         const refused = () => proxy.refusals.length > 0
         const refusalMessage = () => `a request was refused: ${proxy.refusals[0]?.message ?? "private address"}`
 
-        const run = yield* ytdlp.run(url.href, { ...baseFlags(proxy.url, config.ffmpegPath), dumpSingleJson: true }).pipe(
+        const dumped = ytdlp.run(url.href, { ...baseFlags(proxy.url, config.ffmpegPath), dumpSingleJson: true })
+        const run = yield* timed(ytDlpDuration, { operation: "resolve", platform }, dumped).pipe(
           Effect.mapError((error) => {
             const code = classifyFailure(error.stderr, refused())
             if (code === "url_not_allowed") return failWith(code, refusalMessage())
             if (code === "format_unavailable" || code === "failed" || code === "transient") return failWith("extraction_failed", failureMessage(error.stderr))
             return failWith(code, failureMessage(error.stderr))
-          })
+          }),
+          Effect.tapError((failure) => countOne(extractionFailures, { operation: "resolve", platform, code: failure.code }))
         )
         const info = yield* decodeYtDlpInfo(run.stdout).pipe(
           Effect.mapError(() => failWith("extraction_failed", "the extractor returned unreadable metadata"))
@@ -126,13 +131,16 @@ export class MediaResolver extends Context.Service<MediaResolver, {
           const platform = classifyUrl(url)
           if (Result.isFailure(platform)) return yield* failWith("unsupported_platform", platform.failure.message)
           yield* policy.check(url).pipe(Effect.mapError((error) => failWith("url_not_allowed", error.message)))
-          return yield* extract(url, platform.success.id)
-        }).pipe(
-          Effect.timeoutOrElse({
-            duration: config.resolveTimeoutMs,
-            orElse: () => Effect.fail(failWith("extraction_timeout", `resolving took longer than ${config.resolveTimeoutMs / 1000} s`))
-          })
-        )
+          const platformId = platform.success.id
+          return yield* extract(url, platformId).pipe(
+            Effect.timeoutOrElse({
+              duration: config.resolveTimeoutMs,
+              orElse: () => Effect.fail(failWith("extraction_timeout", `resolving took longer than ${config.resolveTimeoutMs / 1000} s`))
+            }),
+            Effect.tap(() => outcomes.record(platformId, null)),
+            Effect.tapError((failure) => outcomes.record(platformId, failure))
+          )
+        })
 
       const inflight = new Map<string, Deferred.Deferred<MediaResolved, ResolveFailure>>()
 

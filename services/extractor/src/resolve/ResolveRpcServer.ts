@@ -4,6 +4,7 @@ import { Effect, Layer, Schema, Stream } from "effect"
 import { ResolveReply, ResolveRequest } from "@mds/shared/domain/media/ResolveRpc"
 import { RESOLVE_RPC_SUBJECT } from "@mds/shared/eventstore/Subjects"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
+import { withMessageSpan } from "@mds/shared/observability/TraceContext"
 import { MediaResolver } from "./MediaResolver.ts"
 
 export const RESOLVE_QUEUE_GROUP = "extractor"
@@ -33,7 +34,8 @@ export const ResolveRpcServer = Layer.effectDiscard(Effect.gen(function*() {
       ),
       Effect.flatMap(encodeReply),
       Effect.flatMap((payload) => Effect.sync(() => msg.respond(payload))),
-      Effect.catchCause((cause) => Effect.logError("resolve reply failed", cause))
+      Effect.catchCause((cause) => Effect.logError("resolve reply failed", cause)),
+      withMessageSpan("ResolveRpcServer.answer", msg.headers)
     )
 
   const subscription = yield* Effect.acquireRelease(

@@ -1,5 +1,6 @@
 // The admin CLI's commands, decoded from argv with Schema: projects, members, keys and dashboard users.
 import { KeyEnvironment, Scope } from "@mds/shared/domain/account/AccountEvent"
+import { ALL_WEBHOOK_EVENT_TYPES, WebhookEventType } from "@mds/shared/domain/webhook/WebhookEvent"
 import { ProjectId } from "@mds/shared/ids/Ids"
 import { Email, normalizeEmail } from "@mds/shared/ids/UserId"
 import { Effect, Schema, SchemaIssue } from "effect"
@@ -20,6 +21,18 @@ export const AddMemberCommand = Schema.TaggedStruct("AddMember", { projectId: Pr
 /** Without --password-stdin a password is generated and printed once. */
 export const CreateUserCommand = Schema.TaggedStruct("CreateUser", { email: Email, passwordFromStdin: Schema.Boolean })
 export const SetPasswordCommand = Schema.TaggedStruct("SetPassword", { email: Email, passwordFromStdin: Schema.Boolean })
+const HttpUrl = NonEmpty.check(Schema.makeFilter((url: string) =>
+  /^https?:\/\/[^/]/.test(url) && URL.canParse(url) ? undefined : "must be an absolute http or https URL"))
+export const SetWebhookCommand = Schema.TaggedStruct("SetWebhook", {
+  projectId: ProjectId,
+  url: HttpUrl,
+  events: Schema.Array(WebhookEventType).check(Schema.isMinLength(1, { message: "at least one event is required" }))
+})
+export const RemoveWebhookCommand = Schema.TaggedStruct("RemoveWebhook", { projectId: ProjectId })
+export const ListDeliveriesCommand = Schema.TaggedStruct("ListDeliveries", {
+  projectId: ProjectId,
+  limit: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 1000 }))
+})
 
 export const AdminCommand = Schema.Union([
   CreateProjectCommand,
@@ -27,7 +40,10 @@ export const AdminCommand = Schema.Union([
   RevokeKeyCommand,
   AddMemberCommand,
   CreateUserCommand,
-  SetPasswordCommand
+  SetPasswordCommand,
+  SetWebhookCommand,
+  RemoveWebhookCommand,
+  ListDeliveriesCommand
 ])
 export type AdminCommand = typeof AdminCommand.Type
 
@@ -37,7 +53,10 @@ export const USAGE = `usage:
   key revoke KEY_OR_KEY_ID
   project add-member PROJECT_ID EMAIL
   user create EMAIL [--password-stdin]
-  user set-password EMAIL [--password-stdin]`
+  user set-password EMAIL [--password-stdin]
+  webhook set --project PROJECT_ID --url URL [--events job.completed,job.failed]   (prints the signing secret)
+  webhook remove --project PROJECT_ID
+  webhook deliveries --project PROJECT_ID [--limit N]`
 
 export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", { message: Schema.String }) {}
 
@@ -95,7 +114,31 @@ const candidate = (argv: ReadonlyArray<string>): unknown => {
       passwordFromStdin: flags["password-stdin"] === "true"
     }
   }
+  if (noun === "webhook" && operand === undefined) return webhookCandidate(verb, flags)
   return null
+}
+
+const webhookCandidate = (verb: string | undefined, flags: Record<string, string>): unknown => {
+  const allowed: Record<string, ReadonlyArray<string>> = {
+    set: ["project", "url", "events"],
+    remove: ["project"],
+    deliveries: ["project", "limit"]
+  }
+  const known = verb === undefined ? undefined : allowed[verb]
+  if (known === undefined || Object.keys(flags).some((flag) => !known.includes(flag))) return null
+  switch (verb) {
+    case "set":
+      return {
+        _tag: "SetWebhook",
+        projectId: flags["project"],
+        url: flags["url"],
+        events: (flags["events"] ?? ALL_WEBHOOK_EVENT_TYPES.join(",")).split(",").map((s) => s.trim()).filter((s) => s !== "")
+      }
+    case "remove":
+      return { _tag: "RemoveWebhook", projectId: flags["project"] }
+    default:
+      return { _tag: "ListDeliveries", projectId: flags["project"], limit: Number(flags["limit"] ?? "100") }
+  }
 }
 
 const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()

@@ -29,6 +29,8 @@ const describeFailure = (failure: { readonly _tag: string } & Record<string, unk
       return `no dashboard user has the email ${String(failure["email"])}`
     case "UserAlreadyExists":
       return `a dashboard user with the email ${String(failure["email"])} already exists`
+    case "WebhookNotConfigured":
+      return `project ${String(failure["projectId"])} has no webhook`
     default:
       return `${failure._tag}: ${String(failure["message"] ?? "")}`
   }

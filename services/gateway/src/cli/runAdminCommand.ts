@@ -1,4 +1,4 @@
-// Carries out one admin command through the account commands (the same ones the dashboard uses).
+// Carries out one admin command: accounts through the account commands (the same ones the dashboard uses), webhooks.
 import { ApiKeyNotFound, UserNotFound } from "@mds/shared/domain/DomainErrors"
 import { KeyId } from "@mds/shared/ids/Ids"
 import { generatePassword, MIN_PASSWORD_LENGTH } from "@mds/shared/keys/PasswordHash"
@@ -6,6 +6,7 @@ import { hashSecret, keyIdFromHash, SECRET_PATTERN } from "@mds/shared/keys/ApiK
 import { Config, Effect, Redacted, Schema } from "effect"
 import { addProjectMember, changePassword, createKey, createProject, createUser, loadUser, revokeKey } from "../accounts/AccountCommands.ts"
 import { type AdminCommand, UsageError } from "./AdminCommand.ts"
+import { runWebhookCommand } from "./runWebhookCommand.ts"
 
 const isKeyId = Schema.is(KeyId)
 
@@ -35,6 +36,10 @@ export const runAdminCommand = Effect.fn("runAdminCommand")(function*(command: A
       const { secret } = yield* createKey(command)
       return secret
     }
+    case "SetWebhook":
+    case "RemoveWebhook":
+    case "ListDeliveries":
+      return yield* runWebhookCommand(command)
     case "RevokeKey": {
       let keyId = command.key
       if (SECRET_PATTERN.test(command.key)) {

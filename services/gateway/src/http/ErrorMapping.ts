@@ -16,11 +16,13 @@ import type {
   UnsupportedPlatform,
   UrlNotAllowed
 } from "@mds/shared/domain/DomainErrors"
+import type { IdempotencyKeyInUse, IdempotencyKeyReused } from "@mds/shared/domain/idempotency/IdempotencyDecider"
 import type { AppendConflict, EventStoreError } from "@mds/shared/eventstore/EventStore"
 import type { PollingTooFast, RateLimitExceeded } from "../limits/LimitErrors.ts"
 import type { FailureWithHeaders } from "./FailureWithHeaders.ts"
 import type { NatsUnavailable } from "@mds/shared/nats/NatsClient"
 import type { ReadModelError } from "@mds/shared/readmodel/ReadModelError"
+import type { PlatformPausedNow } from "../platforms/PlatformHealthBoard.ts"
 import type {
   ExtractionFailed,
   ExtractionTimeout,
@@ -77,6 +79,9 @@ export type ApiFailure =
   | RateLimitExceeded
   | PollingTooFast
   | FailureWithHeaders
+  | IdempotencyKeyReused
+  | IdempotencyKeyInUse
+  | PlatformPausedNow
 
 export interface ApiError {
   readonly status: number
@@ -87,6 +92,11 @@ export interface ApiError {
 }
 
 const UNAVAILABLE = "The service is temporarily unavailable; retry shortly."
+
+/** Retry-After on 503: outages of a dependency are usually short. */
+const RETRY_SOON = { "retry-after": "2" }
+/** Retry-After on 429: about one polling interval, after which a running job may have finished. */
+const JOB_SLOT_RETRY_SECONDS = 5
 
 /** Messages never echo secrets or internal details; storage failures are logged by the caller instead. */
 export const toApiError = (failure: ApiFailure): ApiError => {
@@ -121,7 +131,7 @@ export const toApiError = (failure: ApiFailure): ApiError => {
         headers: { allow: failure.allow.join(", ") }
       }
     case "ServiceUnavailable":
-      return { status: 503, code: "service_unavailable", message: failure.message }
+      return { status: 503, code: "service_unavailable", message: failure.message, headers: RETRY_SOON }
     case "ExtractionFailed":
       return { status: 502, code: "extraction_failed", message: failure.message }
     case "ExtractionTimeout":
@@ -134,7 +144,8 @@ export const toApiError = (failure: ApiFailure): ApiError => {
       return {
         status: 429,
         code: "concurrency_limit_exceeded",
-        message: `The project already has ${failure.limit} jobs queued or processing; wait for one to finish.`
+        message: `The project already has ${failure.limit} jobs queued or processing; wait for one to finish.`,
+        headers: { "retry-after": String(JOB_SLOT_RETRY_SECONDS) }
       }
     case "JobNotFound":
       return { status: 404, code: "job_not_found", message: `Job ${failure.jobId} does not exist or has expired.` }
@@ -182,13 +193,33 @@ export const toApiError = (failure: ApiFailure): ApiError => {
         message: `Poll job ${failure.jobId} at most every ${failure.minIntervalSeconds} s; retry in ${failure.retryAfterSeconds} s.`,
         headers: { "retry-after": String(failure.retryAfterSeconds) }
       }
+    case "PlatformPausedNow":
+      return {
+        status: 503,
+        code: "platform_paused",
+        message: `Platform ${failure.platform} is paused after repeated blocks until ${new Date(failure.until).toISOString()}.`,
+        headers: { "retry-after": String(failure.retryAfterSeconds) }
+      }
+    case "IdempotencyKeyReused":
+      return {
+        status: 409,
+        code: "idempotency_key_reused",
+        message: "This Idempotency-Key was already used with a different request body; use a new key."
+      }
+    case "IdempotencyKeyInUse":
+      return {
+        status: 409,
+        code: "idempotency_key_in_use",
+        message: "A request with this Idempotency-Key is still being processed; retry shortly.",
+        headers: RETRY_SOON
+      }
     case "ArtifactNotFound":
       return { status: 404, code: "not_found", message: "The file does not exist (it may have been removed)." }
     case "AppendConflict":
     case "EventStoreError":
     case "ReadModelError":
     case "NatsUnavailable":
-      return { status: 503, code: "service_unavailable", message: UNAVAILABLE }
+      return { status: 503, code: "service_unavailable", message: UNAVAILABLE, headers: RETRY_SOON }
     // Failures that a correct gateway never lets reach a client: they are bugs, not client errors.
     case "JobAlreadyExists":
     case "InvalidJobTransition":
@@ -203,5 +234,8 @@ export const toApiError = (failure: ApiFailure): ApiError => {
 
 export const internalError: ApiError = { status: 500, code: "internal_error", message: "An internal error occurred." }
 
-/** Storage and bug-class failures are worth a log line with their details; client mistakes are not. */
-export const isServerSide = (error: ApiError): boolean => error.status >= 500
+/**
+ * Storage and bug-class failures are worth a log line with their details; client mistakes are not, and neither is a
+ * paused platform (the extractor logged the pause once).
+ */
+export const isServerSide = (error: ApiError): boolean => error.status >= 500 && error.code !== "platform_paused"

@@ -11,10 +11,12 @@ import {
   UnsupportedPlatform,
   UrlNotAllowed
 } from "@mds/shared/domain/DomainErrors"
+import { IdempotencyKeyInUse, IdempotencyKeyReused } from "@mds/shared/domain/idempotency/IdempotencyDecider"
 import { AppendConflict, EventStoreError } from "@mds/shared/eventstore/EventStore"
 import { NatsUnavailable } from "@mds/shared/nats/NatsClient"
 import { ReadModelError } from "@mds/shared/readmodel/ReadModelError"
 import { describe, expect, it } from "vitest"
+import { PlatformPausedNow } from "../platforms/PlatformHealthBoard.ts"
 import { type ApiFailure, toApiError } from "./ErrorMapping.ts"
 import {
   ExtractionFailed,
@@ -58,6 +60,9 @@ const table: ReadonlyArray<readonly [ApiFailure, number, string]> = [
   [new UrlNotAllowed({ url: "u", message: "m" }), 422, "url_not_allowed"],
   [new FormatUnavailable({ format: "video_1p", available: ["video_best"] }), 422, "format_unavailable"],
   [new ArtifactNotFound({ key: "k" }), 404, "not_found"],
+  [new IdempotencyKeyReused(), 409, "idempotency_key_reused"],
+  [new PlatformPausedNow({ platform: "vimeo", until: 0, retryAfterSeconds: 30 }), 503, "platform_paused"],
+  [new IdempotencyKeyInUse(), 409, "idempotency_key_in_use"],
   [new AppendConflict({ subject: "s", expectedLastSeq: 1 }), 503, "service_unavailable"],
   [new EventStoreError({ operation: "o", message: "nats down" }), 503, "service_unavailable"],
   [new ReadModelError({ operation: "o", message: "m" }), 503, "service_unavailable"],
@@ -78,6 +83,11 @@ describe("toApiError", () => {
 
   it("405 carries the Allow header; messages name the scope and the available formats", () => {
     expect(toApiError(new MethodNotAllowed({ method: "PUT", allow: ["GET", "HEAD"] })).headers).toEqual({ allow: "GET, HEAD" })
+    // The client retries 429 and 503 after Retry-After.
+    expect(toApiError(new ConcurrencyLimitExceeded({ projectId: "prj_x", limit: 2 })).headers).toEqual({ "retry-after": "5" })
+    expect(toApiError(new ServiceUnavailable({ message: "m" })).headers).toEqual({ "retry-after": "2" })
+    expect(toApiError(new NatsUnavailable({ message: "m" })).headers).toEqual({ "retry-after": "2" })
+    expect(toApiError(new PlatformPausedNow({ platform: "vimeo", until: 0, retryAfterSeconds: 42 })).headers).toEqual({ "retry-after": "42" })
     expect(toApiError(new InsufficientScope({ scope: "media:download" })).message).toContain("media:download")
     expect(toApiError(new FormatUnavailable({ format: "video_1p", available: ["video_best", "audio_m4a"] })).message)
       .toContain("video_best, audio_m4a")

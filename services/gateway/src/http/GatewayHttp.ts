@@ -1,11 +1,13 @@
 // The fastify server: runs each /v1 route's Effect on the shared runtime and writes every failure as the error envelope.
 import { randomBytes } from "node:crypto"
 import { retryHints } from "@mds/shared/api/RetryableErrors"
-import { maskSecrets } from "@mds/shared/keys/maskSecrets"
+import { maskSecrets } from "@mds/shared/runtime/SecretMasking"
 import { Cause, Effect, Exit, LogLevel, type ManagedRuntime, Option } from "effect"
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify"
 import { type ApiError, type ApiFailure, internalError, isServerSide, toApiError } from "./ErrorMapping.ts"
 import { InvalidJson, MethodNotAllowed, PayloadTooLarge, RouteNotFound, UnsupportedMediaType } from "./GatewayErrors.ts"
+import { endLiveStreams } from "./LiveStreams.ts"
+import { recordRequestDuration, withRequestTelemetry } from "./RequestTelemetry.ts"
 import type { RouteInput, RouteReply } from "./Route.ts"
 import { type GatewayServices, v1Routes } from "./v1Routes.ts"
 import type { DashboardServices } from "../dashboard/DashboardRoutes.ts"
@@ -52,6 +54,15 @@ const fromFastifyError = (error: FastifyError, request: FastifyRequest): ApiFail
   return null
 }
 
+/** 405 with the methods a known path allows, else 404. */
+const routingFailure = (request: FastifyRequest): ApiFailure => {
+  const path = request.url.split("?")[0] ?? ""
+  const allow = allowedMethods(path)
+  return allow.length > 0
+    ? new MethodNotAllowed({ method: request.method, allow })
+    : new RouteNotFound({ method: request.method, path })
+}
+
 export interface GatewayHttpOptions {
   /** Built from a layer whose construction cannot fail (Layer.orDie): construction failures are start-up failures. */
   readonly runtime: ManagedRuntime.ManagedRuntime<GatewayServices | DashboardServices, never>
@@ -71,7 +82,11 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
     frameworkErrors: (_error, request, reply) => {
       const failure = new RouteNotFound({ method: request.method, path: "(malformed path)" })
       return sendError(request, reply.header("x-request-id", request.id), toApiError(failure))
-    }
+    },
+    // Valid JSON may carry "__proto__"/"constructor" keys: they are dropped (still never reach an object's prototype)
+    // rather than failing a body the API's schema accepts.
+    onProtoPoisoning: "remove",
+    onConstructorPoisoning: "remove"
   })
 
   const log = (effect: Effect.Effect<void>) => runtime.runFork(effect)
@@ -95,6 +110,9 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
     }
   }
 
+  // Server-sent event streams never end by themselves; closing must not wait for them.
+  app.addHook("preClose", async () => endLiveStreams())
+
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id)
   })
@@ -103,6 +121,7 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
   let requestLines = false
   void runtime.runPromise(LogLevel.isEnabled("Debug")).then((enabled) => (requestLines = enabled), () => undefined)
   app.addHook("onResponse", async (request, reply) => {
+    log(recordRequestDuration(request, reply))
     if (!requestLines) return
     log(Effect.logDebug("request").pipe(Effect.annotateLogs({
       request_id: request.id,
@@ -114,6 +133,8 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
   })
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    // A body on a path or method nobody serves (e.g. QUERY) is a routing answer, not a parsing one.
+    if (request.is404) return sendError(request, reply, toApiError(routingFailure(request)))
     const failure = fromFastifyError(error, request)
     if (failure === null) {
       log(Effect.logError("unhandled request error", String(error.stack ?? error)).pipe(
@@ -124,14 +145,7 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
     return sendError(request, reply, toApiError(failure))
   })
 
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split("?")[0] ?? ""
-    const allow = allowedMethods(path)
-    const failure = allow.length > 0
-      ? new MethodNotAllowed({ method: request.method, allow })
-      : new RouteNotFound({ method: request.method, path })
-    return sendError(request, reply, toApiError(failure))
-  })
+  app.setNotFoundHandler((request, reply) => sendError(request, reply, toApiError(routingFailure(request))))
 
   for (const route of v1Routes) {
     app.route({
@@ -148,7 +162,8 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
           params: (request.params ?? {}) as Record<string, string | undefined>,
           body: request.body
         }
-        const exit = await runtime.runPromiseExit(route.run(input))
+        const run: Effect.Effect<RouteReply, ApiFailure, GatewayServices> = route.run(input)
+        const exit = await runtime.runPromiseExit(withRequestTelemetry(request, route.path)(run))
         if (Exit.isSuccess(exit)) return sendReply(reply, exit.value)
         const failure = Cause.findErrorOption(exit.cause)
         const error = Option.isSome(failure) ? toApiError(failure.value) : internalError

@@ -10,7 +10,8 @@ const describe = (issue: SchemaIssue.Issue): string => {
     const path = (item.path ?? []).map((segment) => String(typeof segment === "object" ? segment.key : segment))
     return path.length > 0 ? `${path.join(".")}: ${item.message}` : item.message
   })
-  return parts.length > 0 ? parts.join("; ") : "The request body is invalid."
+  // A union reports a missing field once per member; once is enough.
+  return parts.length > 0 ? [...new Set(parts)].join("; ") : "The request body is invalid."
 }
 
 export const decodeBody = <A, I>(schema: Schema.Codec<A, I>, body: unknown): Effect.Effect<A, InvalidRequest> =>

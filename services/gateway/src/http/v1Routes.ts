@@ -1,10 +1,12 @@
 // The /v1 route table: every public endpoint, who may call it, and the use case that answers it.
 import { serveDocsAsset, serveDocsPage } from "../docs/serveDocs.ts"
 import { serveFile } from "../files/serveFile.ts"
+import { listDeliveries } from "../webhooks/listDeliveries.ts"
 import { checkHealth } from "../health/checkHealth.ts"
 import { getJob } from "../jobs/getJob.ts"
 import { limitPolling } from "../limits/limitPolling.ts"
-import { queueDownload } from "../jobs/queueDownload.ts"
+import { streamJobEvents } from "../jobs/streamJobEvents.ts"
+import { queueDownloadOnce } from "../jobs/queueDownloadOnce.ts"
 import { resolveMedia } from "../media/resolveMedia.ts"
 import { listPlatforms } from "../platforms/listPlatforms.ts"
 import { serveOpenApi } from "./api/serveOpenApi.ts"
@@ -14,10 +16,12 @@ export const v1Routes = [
   publicRoute("GET", "/v1/health", () => checkHealth()),
   keyedRoute("GET", "/v1/platforms", null, () => listPlatforms()),
   keyedRoute("POST", "/v1/media/resolve", "media:resolve", resolveMedia),
-  keyedRoute("POST", "/v1/media/download", "media:download", queueDownload),
+  keyedRoute("POST", "/v1/media/download", "media:download", queueDownloadOnce),
   keyedRoute("GET", "/v1/jobs/:jobId", null, limitPolling(getJob)),
+  keyedRoute("GET", "/v1/jobs/:jobId/events", null, streamJobEvents),
   // The signature in the link is the credential: no API key, so links work in browsers.
   publicRoute("GET", "/v1/files/*", serveFile),
+  keyedRoute("GET", "/v1/webhooks/deliveries", null, listDeliveries),
   publicRoute("GET", "/v1/openapi.json", serveOpenApi),
   // The human-readable API reference; outside /v1 because it is a page, not part of the API.
   publicRoute("GET", "/docs", serveDocsPage),

@@ -14,10 +14,10 @@ import { MediaId, newId } from "@mds/shared/ids/Ids"
 import { MediaReadModel } from "@mds/shared/readmodel/MediaReadModel"
 import { Clock, Effect, Option, Schema } from "effect"
 import type { Principal } from "../auth/ApiKeyAuth.ts"
-import { InvalidRequest } from "../http/GatewayErrors.ts"
 import { decodeBody } from "../http/RequestBody.ts"
 import { json, type RouteInput } from "../http/Route.ts"
 import { vetMediaUrl } from "../media/resolveMedia.ts"
+import { PlatformHealthBoard } from "../platforms/PlatformHealthBoard.ts"
 import { admitJob, releaseSlot } from "./admitJob.ts"
 
 // The same schema the OpenAPI document describes.
@@ -53,13 +53,13 @@ const targetFromUrl = Effect.fn("targetFromUrl")(function*(raw: string, format: 
   return { source: { url: url.href, mediaId: null }, platform: platform.id, format }
 })
 
+/** The schema (oneOf) has already refused bodies with both or neither of media_id and url. */
 const chooseTarget = Effect.fn("chooseTarget")(function*(body: typeof DownloadBody.Type) {
-  if (body.media_id !== undefined && body.url !== undefined) {
-    return yield* new InvalidRequest({ message: "Send either media_id or url, not both." })
-  }
-  if (body.media_id !== undefined) return yield* targetFromMedia(body.media_id, body.format)
-  if (body.url !== undefined) return yield* targetFromUrl(body.url, body.format)
-  return yield* new InvalidRequest({ message: "media_id or url is required." })
+  if (!("media_id" in body)) return yield* targetFromUrl(body.url, body.format)
+  const target = yield* targetFromMedia(body.media_id, body.format)
+  // By URL the platform was checked while vetting it; by media id it is known only now.
+  yield* (yield* PlatformHealthBoard).ensureAvailable(target.platform)
+  return target
 })
 
 const recordJob = Effect.fn("recordJob")(function*(projectId: string, jobId: string, target: Target) {

@@ -7,12 +7,14 @@ import type { MediaResolved } from "@mds/shared/domain/media/MediaEvent"
 import { ResolveReply, ResolveRequest } from "@mds/shared/domain/media/ResolveRpc"
 import { classifyUrl } from "@mds/shared/domain/platform/classifyUrl"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
+import { currentTraceHeaders } from "@mds/shared/observability/TraceContext"
 import { MediaReadModel } from "@mds/shared/readmodel/MediaReadModel"
 import { errors } from "@nats-io/transport-node"
 import { Clock, Effect, Option, Result, Schema } from "effect"
 import { ExtractionFailed, ExtractionTimeout, ServiceUnavailable } from "../http/GatewayErrors.ts"
 import { decodeBody, parseHttpUrl } from "../http/RequestBody.ts"
 import { json, type RouteInput } from "../http/Route.ts"
+import { PlatformHealthBoard } from "../platforms/PlatformHealthBoard.ts"
 import { toMediaResponse } from "./MediaResponse.ts"
 
 // The same schema the OpenAPI document describes.
@@ -29,6 +31,7 @@ export const vetMediaUrl = Effect.fn("vetMediaUrl")(function*(field: string, raw
   const url = yield* parseHttpUrl(field, raw)
   const platform = classifyUrl(url)
   if (Result.isFailure(platform)) return yield* platform.failure
+  yield* (yield* PlatformHealthBoard).ensureAvailable(platform.success.id)
   const egress = yield* EgressPolicy
   yield* egress.check(url)
   return { url, platform: platform.success }
@@ -36,8 +39,13 @@ export const vetMediaUrl = Effect.fn("vetMediaUrl")(function*(field: string, raw
 
 const requestResolution = Effect.fn("requestResolution")(function*(url: string) {
   const { connection } = yield* NatsClient
+  const headers = yield* currentTraceHeaders
   const reply = yield* Effect.tryPromise({
-    try: () => connection.request(RESOLVE_RPC_SUBJECT, encodeRequest({ url }), { timeout: RESOLVE_RPC_TIMEOUT_MS }),
+    try: () =>
+      connection.request(RESOLVE_RPC_SUBJECT, encodeRequest({ url }), {
+        timeout: RESOLVE_RPC_TIMEOUT_MS,
+        ...(headers === undefined ? {} : { headers })
+      }),
     catch: (cause) => {
       if (cause instanceof errors.RequestError && cause.isNoResponders()) {
         return new ServiceUnavailable({ message: "No extractor is available to resolve media; retry shortly." })

@@ -1,11 +1,13 @@
-// GET /v1/platforms: the curated platforms the installed yt-dlp can extract, from the latest published catalog.
+// GET /v1/platforms: the curated platforms the installed yt-dlp can extract (latest published catalog), with their health.
 import { ExtractorCatalogPublished } from "@mds/shared/domain/platform/CatalogEvent"
 import { availablePlatforms } from "@mds/shared/domain/platform/availablePlatforms"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { EXTRACTOR_CATALOG_SUBJECT } from "@mds/shared/eventstore/Subjects"
+import type { Platform } from "@mds/shared/api/Responses"
 import { Effect, Option } from "effect"
 import { ServiceUnavailable } from "../http/GatewayErrors.ts"
 import { json } from "../http/Route.ts"
+import { PlatformHealthBoard } from "./PlatformHealthBoard.ts"
 
 /** Every extractor today is yt-dlp; the field leaves room for others. */
 const SOURCE = "yt-dlp"
@@ -16,11 +18,20 @@ export const listPlatforms = Effect.fn("listPlatforms")(function*() {
   if (Option.isNone(catalog)) {
     return yield* new ServiceUnavailable({ message: "No extractor has published its platform catalog yet; retry shortly." })
   }
-  const platforms = availablePlatforms(catalog.value.event.extractors).map((entry) => ({
-    id: entry.id,
-    name: entry.name,
-    capabilities: entry.capabilities,
-    source: SOURCE
-  }))
+  const board = yield* PlatformHealthBoard
+  const platforms = yield* Effect.forEach(availablePlatforms(catalog.value.event.extractors), (entry) =>
+    Effect.map(board.view(entry.id), (health): Platform => ({
+      id: entry.id,
+      name: entry.name,
+      capabilities: entry.capabilities,
+      source: SOURCE,
+      health: {
+        status: health.status,
+        success_rate: health.successRate,
+        sample_size: health.sampleSize,
+        paused_until: health.pausedUntil === null ? null : new Date(health.pausedUntil).toISOString()
+      }
+    })))
+  // The specification fixes five minutes; a paused platform also answers 503 platform_paused right away.
   return json(200, platforms, { "cache-control": "public, max-age=300" })
 })

@@ -40,6 +40,10 @@ const REQUEST_ID_HEADER = {
   "X-Request-Id": { description: "Request id (req_ + 24 hex), also in error bodies.", schema: { type: "string" } }
 }
 
+const RETRY_AFTER_HEADER = {
+  "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "string", pattern: "^[0-9]+$" } }
+}
+
 const describeCodes = (codes: ReadonlyArray<ApiErrorCode>) =>
   codes.map((code) => `\`${code}\`: ${errorCatalogue[code].description}`).join("\n\n")
 
@@ -70,6 +74,8 @@ const successContent = (operation: Operation, slots: SchemaSlots): Json | undefi
       return { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } } }
     case "html":
       return { "text/html": { schema: { type: "string" } } }
+    case "events":
+      return { "text/event-stream": { schema: { type: "string" } } }
     case "json":
       return { "application/json": { schema: { type: "object" } } }
     default:
@@ -101,7 +107,7 @@ const operationObject = (operation: Operation, slots: SchemaSlots): Json => {
   for (const [status, codes] of byStatus(operationErrors(operation))) {
     responses[String(status)] = {
       description: describeCodes(codes),
-      headers: REQUEST_ID_HEADER,
+      headers: status === 429 || status === 503 ? { ...REQUEST_ID_HEADER, ...RETRY_AFTER_HEADER } : REQUEST_ID_HEADER,
       content: { "application/json": { schema: slots.add(errorEnvelope(codes)) } }
     }
   }
@@ -170,6 +176,7 @@ export const buildOpenApiDocument = (options: OpenApiOptions): Json => {
     tags: [
       { name: "Media", description: "Resolve URLs and list platforms." },
       { name: "Jobs", description: "Download jobs and their files." },
+      { name: "Webhooks", description: "Extension: signed job.completed/job.failed notifications." },
       { name: "Service", description: "Health and this document." }
     ],
     paths,

@@ -2,6 +2,7 @@
 import type { ApiErrorCode } from "@mds/shared/api/ErrorCodes"
 import { DownloadRequest, ResolveRequest } from "@mds/shared/api/Requests"
 import { Health, Job, JobAccepted, Media, Platform } from "@mds/shared/api/Responses"
+import { WebhookDelivery } from "@mds/shared/api/WebhookDeliveries"
 import type { Scope } from "@mds/shared/domain/account/AccountEvent"
 import { Schema } from "effect"
 
@@ -29,8 +30,11 @@ export interface Operation {
   readonly success: {
     readonly status: number
     readonly description: string
-    /** The payload inside `{"data": ...}`; `json` for raw JSON, `binary` for a file stream, `html` for a page. */
-    readonly data: Schema.Top | "json" | "binary" | "html"
+    /**
+     * The payload inside `{"data": ...}`; `json` for raw JSON, `binary` for a file stream, `html` for a page,
+     * `events` for a server-sent event stream.
+     */
+    readonly data: Schema.Top | "json" | "binary" | "html" | "events"
     readonly headers?: Readonly<Record<string, string>>
   }
   /** Additional documented answers that are not errors (e.g. the degraded health report). */
@@ -97,6 +101,7 @@ export const v1Operations: ReadonlyArray<Operation> = [
       "media_unavailable",
       "extraction_failed",
       "extraction_timeout",
+      "platform_paused",
       "service_unavailable"
     ]
   },
@@ -108,15 +113,26 @@ export const v1Operations: ReadonlyArray<Operation> = [
     summary: "Queue a download job",
     description: "Send format plus exactly one of media_id (from resolve) and url.",
     access: keyed("media:download"),
+    parameters: [{
+      name: "Idempotency-Key",
+      in: "header",
+      required: false,
+      description: "Extension: 1-255 visible ASCII characters. The same key and body answer with the same job " +
+        "(header Idempotent-Replayed: true) for the job's lifetime; another body with 409 idempotency_key_reused.",
+      schema: Schema.String.check(Schema.isPattern(/^[\x21-\x7e]{1,255}$/u))
+    }],
     requestBody: DownloadRequest,
     success: { status: 202, description: "The job is queued; poll GET /jobs/{jobId} every 2-5 s.", data: JobAccepted },
     errors: [
+      "idempotency_key_reused",
+      "idempotency_key_in_use",
       "invalid_request",
       "media_not_found",
       "format_unavailable",
       "unsupported_platform",
       "url_not_allowed",
       "concurrency_limit_exceeded",
+      "platform_paused",
       "service_unavailable"
     ]
   },
@@ -131,6 +147,37 @@ export const v1Operations: ReadonlyArray<Operation> = [
     parameters: [{ name: "jobId", in: "path", required: true, description: "job_id from POST /media/download.", schema: Schema.String }],
     success: { status: 200, description: "The job.", data: Job },
     errors: ["job_not_found", "polling_too_fast", "service_unavailable"]
+  },
+  {
+    method: "GET",
+    routePath: "/v1/jobs/:jobId/events",
+    operationId: "streamJobEvents",
+    tag: "Jobs",
+    summary: "Extension: the job's changes as server-sent events",
+    description: "A `job` event (data: the Job object of GET /jobs/{jobId}, id: its event sequence) now and after every " +
+      "change of status or progress; the stream ends after the job completes or fails. Comment lines every 15 s keep it open.",
+    access: keyed(null),
+    parameters: [{ name: "jobId", in: "path", required: true, description: "job_id from POST /media/download.", schema: Schema.String }],
+    success: { status: 200, description: "The event stream.", data: "events" },
+    errors: ["job_not_found", "service_unavailable"]
+  },
+  {
+    method: "GET",
+    routePath: "/v1/webhooks/deliveries",
+    operationId: "listWebhookDeliveries",
+    tag: "Webhooks",
+    summary: "Extension: the project's latest webhook delivery attempts, newest first",
+    description: "Endpoints are set with the admin CLI (webhook set); every attempt to POST job.completed/job.failed is logged.",
+    access: keyed(null),
+    parameters: [{
+      name: "limit",
+      in: "query",
+      required: false,
+      description: "How many attempts (1-1000, default 100).",
+      schema: Schema.String.check(Schema.isPattern(/^(1000|[1-9][0-9]{0,2})$/u))
+    }],
+    success: { status: 200, description: "The attempts.", data: Schema.Array(WebhookDelivery) },
+    errors: ["invalid_request", "service_unavailable"]
   },
   {
     method: "GET",

@@ -1,0 +1,206 @@
+// Typed client for the /v1 API over fetch: decodes every answer with the API's schemas, retries what may be retried.
+import { randomUUID } from "node:crypto"
+import { DownloadRequest } from "@mds/shared/api/Requests"
+import { envelope, Health, Job, JobAccepted, Media, Platform } from "@mds/shared/api/Responses"
+import { Schema } from "effect"
+import { MdsApiError, MdsConnectionError, MdsProtocolError } from "./MdsApiError.ts"
+import { nextPollDelay } from "./PollingSchedule.ts"
+import { defaultRetryPolicy, isRetryableStatus, parseRetryAfter, type RetryPolicy, retryDelay } from "./RetryPolicy.ts"
+
+export interface MdsClientOptions {
+  /** The service root, e.g. `http://127.0.0.1:8080` (a trailing `/v1` is accepted too). */
+  readonly baseUrl: string
+  readonly apiKey: string
+  readonly retry?: Partial<RetryPolicy>
+  /** Per attempt. */
+  readonly timeoutMs?: number
+  readonly fetch?: typeof fetch
+  readonly sleep?: (ms: number) => Promise<void>
+  readonly random?: () => number
+}
+
+export type DownloadSource = { readonly mediaId: string } | { readonly url: string }
+
+export interface WaitOptions {
+  /** Called after every poll with the job as it is then. */
+  readonly onUpdate?: (job: Job) => void
+  readonly signal?: AbortSignal
+}
+
+const decoder = <S extends Schema.Top>(schema: S) => Schema.decodeUnknownResult(envelope(schema) as any)
+// Codes may be added within v1, so the client reads any string as a code.
+const decodeError = Schema.decodeUnknownResult(Schema.Struct({
+  error: Schema.Struct({ code: Schema.String, message: Schema.String, request_id: Schema.optionalKey(Schema.String) })
+}))
+
+const isFinished = (job: Job) => job.status === "completed" || job.status === "failed"
+
+const sleepFor = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason)
+    const timer = setTimeout(resolve, ms)
+    signal?.addEventListener("abort", () => {
+      clearTimeout(timer)
+      reject(signal.reason)
+    }, { once: true })
+  })
+
+interface Call {
+  readonly method: "GET" | "POST"
+  readonly path: string
+  readonly body?: unknown
+  readonly headers?: Readonly<Record<string, string>>
+  /** Whether a lost answer may be retried: true for reads and for writes that carry an idempotency key. */
+  readonly idempotent: boolean
+}
+
+export class MdsClient {
+  readonly root: string
+  private readonly apiKey: string
+  private readonly policy: RetryPolicy
+  private readonly timeoutMs: number
+  private readonly fetchImpl: typeof fetch
+  private readonly sleep: (ms: number) => Promise<void>
+  private readonly random: () => number
+
+  constructor(options: MdsClientOptions) {
+    this.root = options.baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "")
+    this.apiKey = options.apiKey
+    this.policy = { ...defaultRetryPolicy, ...options.retry }
+    this.timeoutMs = options.timeoutMs ?? 150_000
+    this.fetchImpl = options.fetch ?? fetch
+    this.sleep = options.sleep ?? ((ms) => sleepFor(ms))
+    this.random = options.random ?? Math.random
+  }
+
+  health(): Promise<Health> {
+    return this.call({ method: "GET", path: "/v1/health", idempotent: true }, Health, [200, 503])
+  }
+
+  platforms(): Promise<ReadonlyArray<Platform>> {
+    return this.call({ method: "GET", path: "/v1/platforms", idempotent: true }, Schema.Array(Platform))
+  }
+
+  /** Resolving has no side effect the client can observe twice, so it is retried like a read. */
+  resolve(url: string): Promise<Media> {
+    return this.call({ method: "POST", path: "/v1/media/resolve", body: { url }, idempotent: true }, Media)
+  }
+
+  /**
+   * Queues a download. An Idempotency-Key (generated unless given) makes retries safe: a retried request that the
+   * server had already carried out answers with the same job instead of queueing a second one.
+   */
+  download(source: DownloadSource, format: string, options?: { readonly idempotencyKey?: string }): Promise<JobAccepted> {
+    const body: DownloadRequest = "mediaId" in source ? { media_id: source.mediaId, format } : { url: source.url, format }
+    return this.call({
+      method: "POST",
+      path: "/v1/media/download",
+      body,
+      headers: { "idempotency-key": options?.idempotencyKey ?? randomUUID() },
+      idempotent: true
+    }, JobAccepted, [202])
+  }
+
+  job(jobId: string): Promise<Job> {
+    return this.call({ method: "GET", path: `/v1/jobs/${encodeURIComponent(jobId)}`, idempotent: true }, Job)
+  }
+
+  /** Polls the job by the API's rule (2 s, slowing to 5 s while nothing changes) until it completes or fails. */
+  async waitForJob(jobId: string, options: WaitOptions = {}): Promise<Job> {
+    let delay: number | null = null
+    let previous: Job | null = null
+    while (true) {
+      const job = await this.job(jobId)
+      options.onUpdate?.(job)
+      if (isFinished(job)) return job
+      const changed = previous === null || previous.status !== job.status || previous.progress !== job.progress
+      delay = nextPollDelay(delay, changed)
+      previous = job
+      await sleepFor(delay, options.signal)
+    }
+  }
+
+  /** Fetches a signed download link (no API key is sent: the link is the credential). */
+  async fetchFile(downloadUrl: string, signal?: AbortSignal): Promise<Response> {
+    const response = await this.send(() => this.fetchImpl(downloadUrl, signal === undefined ? {} : { signal }), true)
+    if (!response.ok) throw await this.failure(response)
+    return response
+  }
+
+  private async call<S extends Schema.Top>(
+    call: Call,
+    schema: S,
+    okStatuses: ReadonlyArray<number> = [200]
+  ): Promise<S["Type"]> {
+    const response = await this.send(() =>
+      this.fetchImpl(`${this.root}${call.path}`, {
+        method: call.method,
+        headers: {
+          "x-api-key": this.apiKey,
+          accept: "application/json",
+          ...(call.body === undefined ? {} : { "content-type": "application/json" }),
+          ...call.headers
+        },
+        ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
+        signal: AbortSignal.timeout(this.timeoutMs)
+      }), call.idempotent)
+    if (!okStatuses.includes(response.status)) throw await this.failure(response)
+    const json = await this.readJson(response)
+    const decoded = decoder(schema)(json)
+    if (decoded._tag === "Failure") {
+      throw new MdsProtocolError(response.status, `${call.method} ${call.path}: unexpected answer shape`)
+    }
+    return (decoded.success as { data: S["Type"] }).data
+  }
+
+  /** One request with retries: on 429/503 (Retry-After honoured) and, when idempotent, on a lost connection. */
+  private async send(attempt: () => Promise<Response>, idempotent: boolean): Promise<Response> {
+    for (let retry = 1; ; retry++) {
+      let response: Response | null = null
+      let lost: unknown = null
+      try {
+        response = await attempt()
+      } catch (error) {
+        lost = error
+      }
+      if (response !== null && !isRetryableStatus(response.status)) return response
+      if (response === null && !idempotent) throw new MdsConnectionError(describe(lost), { cause: lost })
+      const retryAfter = response === null ? null : parseRetryAfter(response.headers.get("retry-after"), Date.now())
+      const wait = retryDelay(this.policy, retry, retryAfter, this.random())
+      if (wait === null) {
+        if (response !== null) return response
+        throw new MdsConnectionError(describe(lost), { cause: lost })
+      }
+      await response?.body?.cancel().catch(() => undefined)
+      await this.sleep(wait)
+    }
+  }
+
+  private async readJson(response: Response): Promise<unknown> {
+    const text = await response.text()
+    try {
+      return JSON.parse(text)
+    } catch {
+      throw new MdsProtocolError(response.status, `HTTP ${response.status}: the answer is not JSON`)
+    }
+  }
+
+  private async failure(response: Response): Promise<Error> {
+    const text = await response.text().catch(() => "")
+    let json: unknown = null
+    try {
+      json = JSON.parse(text)
+    } catch {
+      // Not the envelope: reported below as a protocol error.
+    }
+    const decoded = decodeError(json)
+    if (decoded._tag === "Success") {
+      const { code, message, request_id } = decoded.success.error
+      return new MdsApiError(response.status, code, message, request_id ?? null)
+    }
+    return new MdsProtocolError(response.status, `HTTP ${response.status}: ${text.slice(0, 200) || "empty answer"}`)
+  }
+}
+
+const describe = (error: unknown) =>
+  error instanceof Error ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ""}` : String(error)

@@ -1,0 +1,192 @@
+// The `mds` command line: resolve, download with progress, platforms, jobs get; the key comes from MDS_API_KEY only.
+import { createWriteStream } from "node:fs"
+import { rename, rm } from "node:fs/promises"
+import { basename, resolve as resolvePath } from "node:path"
+import { Readable, Transform } from "node:stream"
+import { pipeline } from "node:stream/promises"
+import { parseArgs } from "node:util"
+import type { Job, Media, Platform } from "@mds/shared/api/Responses"
+import { MdsApiError, MdsConnectionError, MdsProtocolError } from "../MdsApiError.ts"
+import { MdsClient } from "../MdsClient.ts"
+import { formatBytes, ProgressDisplay, type ProgressMode } from "./ProgressDisplay.ts"
+
+export interface CliIo {
+  readonly stdout: { write(text: string): void }
+  readonly stderr: { write(text: string): void; readonly isTTY?: boolean }
+  readonly env: Readonly<Record<string, string | undefined>>
+  readonly cwd: string
+}
+
+export const USAGE = `Usage: mds <command> [options]
+
+Commands:
+  resolve URL                       Show the media's title, duration and formats.
+  download URL|MEDIA_ID --format F  Queue a download, show its progress, then save the file.
+      -o, --output FILE             Where to save (default: the file name the service gives, in this directory).
+      --progress bar|plain|none     bar on a terminal (default there), plain lines otherwise.
+  platforms                         List the supported platforms.
+  jobs get JOB_ID                   Show a job.
+
+Options: --json prints the API's data as JSON instead of text.
+Environment: MDS_API_KEY (required; never pass a key on the command line), MDS_URL (default http://127.0.0.1:8080).
+`
+
+/** Exit codes: 0 done, 1 the service said no (or the job failed), 2 wrong usage. */
+class UsageError extends Error {}
+
+const DEFAULT_URL = "http://127.0.0.1:8080"
+
+const durationText = (seconds: number) =>
+  seconds >= 3600
+    ? `${Math.floor(seconds / 3600)}:${String(Math.floor((seconds % 3600) / 60)).padStart(2, "0")}:${String(seconds % 60).padStart(2, "0")}`
+    : `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`
+
+const mediaText = (media: Media) =>
+  [
+    `${media.title} (${media.platform}, ${media.type}, ${durationText(media.duration)})`,
+    `id: ${media.id}`,
+    ...(media.author.name === "" ? [] : [`author: ${media.author.name}`]),
+    "formats:",
+    ...media.formats.map((format) => `  ${format.id.padEnd(12)} ${format.type.padEnd(6)} ${format.quality.padEnd(8)} ${format.container}`)
+  ].join("\n") + "\n"
+
+const platformsText = (platforms: ReadonlyArray<Platform>) =>
+  platforms.map((platform) => `${platform.id.padEnd(12)} ${platform.name} (${platform.capabilities.join(", ")})`).join("\n") + "\n"
+
+const jobText = (job: Job) =>
+  [
+    `${job.id}: ${job.status} ${job.progress}% (${job.platform}, ${job.requested_format})`,
+    `created: ${job.created_at}`,
+    ...(job.started_at === undefined ? [] : [`started: ${job.started_at}`]),
+    ...(job.completed_at === undefined ? [] : [`completed: ${job.completed_at}`]),
+    ...(job.result === undefined
+      ? []
+      : [`file: ${job.result.filename} (${formatBytes(job.result.size_bytes)}, until ${job.result.expires_at})`, `link: ${job.result.download_url}`]),
+    ...(job.error === undefined ? [] : [`error: ${job.error.code}: ${job.error.message}`])
+  ].join("\n") + "\n"
+
+const progressMode = (value: string | undefined, io: CliIo): ProgressMode => {
+  if (value === undefined) return io.stderr.isTTY === true ? "bar" : "plain"
+  if (value === "bar" || value === "plain" || value === "none") return value
+  throw new UsageError(`--progress must be bar, plain or none (got ${value})`)
+}
+
+/** Streams the file to a .part file beside the target and renames it when complete, so no half file remains. */
+const saveFile = async (client: MdsClient, job: Job, output: string, display: ProgressDisplay) => {
+  const result = job.result
+  if (result === undefined) throw new MdsProtocolError(200, "the completed job has no result")
+  const response = await client.fetchFile(result.download_url)
+  if (response.body === null) throw new MdsProtocolError(response.status, "the file answer has no body")
+  const total = Number(response.headers.get("content-length") ?? result.size_bytes) || result.size_bytes
+  let received = 0
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      received += chunk.length
+      display.update("downloading", total > 0 ? (received / total) * 100 : 0, `${formatBytes(received)} / ${formatBytes(total)}`)
+      callback(null, chunk)
+    }
+  })
+  const partial = `${output}.part`
+  try {
+    await pipeline(Readable.fromWeb(response.body as any), counter, createWriteStream(partial))
+    await rename(partial, output)
+  } catch (error) {
+    await rm(partial, { force: true })
+    throw error
+  }
+  display.update("downloading", 100, `${formatBytes(received)} / ${formatBytes(total)}`)
+  display.finish()
+  return received
+}
+
+const runDownload = async (client: MdsClient, target: string, values: Record<string, any>, io: CliIo) => {
+  const format: string | undefined = values["format"]
+  if (format === undefined) throw new UsageError("download needs --format (e.g. video_best, video_720p, audio_mp3)")
+  const mode = progressMode(values["progress"], io)
+  const display = new ProgressDisplay(mode, io.stderr)
+  const source = /^med_[a-z2-7]{24}$/.test(target) ? { mediaId: target } : { url: target }
+  const accepted = await client.download(source, format)
+  if (mode !== "none") io.stderr.write(`job ${accepted.job_id} queued\n`)
+  const job = await client.waitForJob(accepted.job_id, {
+    onUpdate: (current) => display.update(current.status, current.progress)
+  })
+  display.finish()
+  if (job.status === "failed") {
+    io.stderr.write(`job ${job.id} failed: ${job.error?.code ?? "unknown"}: ${job.error?.message ?? ""}\n`)
+    return 1
+  }
+  const output = resolvePath(io.cwd, values["output"] ?? basename(job.result?.filename ?? `${job.id}.bin`))
+  const bytes = await saveFile(client, job, output, display)
+  if (values["json"] === true) io.stdout.write(`${JSON.stringify({ job, path: output, bytes })}\n`)
+  else io.stdout.write(`${output}\n`)
+  return 0
+}
+
+const execute = async (argv: ReadonlyArray<string>, io: CliIo): Promise<number> => {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      format: { type: "string", short: "f" },
+      output: { type: "string", short: "o" },
+      progress: { type: "string" },
+      json: { type: "boolean" },
+      help: { type: "boolean", short: "h" }
+    }
+  })
+  const [command, ...rest] = positionals
+  if (values.help === true || command === undefined || command === "help") {
+    io.stdout.write(USAGE)
+    return command === undefined && values.help !== true ? 2 : 0
+  }
+  const apiKey = io.env["MDS_API_KEY"]
+  if (apiKey === undefined || apiKey === "") throw new UsageError("set MDS_API_KEY to your API key (e.g. export MDS_API_KEY=svc_...)")
+  const client = new MdsClient({ baseUrl: io.env["MDS_URL"] ?? DEFAULT_URL, apiKey })
+  const print = (data: unknown, text: string) => io.stdout.write(values.json === true ? `${JSON.stringify(data, null, 2)}\n` : text)
+  switch (command) {
+    case "resolve": {
+      if (rest.length !== 1) throw new UsageError("usage: mds resolve URL")
+      const media = await client.resolve(rest[0] ?? "")
+      print(media, mediaText(media))
+      return 0
+    }
+    case "download":
+      if (rest.length !== 1) throw new UsageError("usage: mds download URL|MEDIA_ID --format FORMAT [-o FILE]")
+      return runDownload(client, rest[0] ?? "", values, io)
+    case "platforms": {
+      const platforms = await client.platforms()
+      print(platforms, platformsText(platforms))
+      return 0
+    }
+    case "jobs": {
+      if (rest[0] !== "get" || rest.length !== 2) throw new UsageError("usage: mds jobs get JOB_ID")
+      const job = await client.job(rest[1] ?? "")
+      print(job, jobText(job))
+      return 0
+    }
+    default:
+      throw new UsageError(`unknown command ${command}`)
+  }
+}
+
+/** Runs one invocation; every failure becomes a message on stderr and an exit code. */
+export const runCli = async (argv: ReadonlyArray<string>, io: CliIo): Promise<number> => {
+  try {
+    return await execute(argv, io)
+  } catch (error) {
+    if (error instanceof UsageError || (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS"))) {
+      io.stderr.write(`mds: ${error.message}\n\n${USAGE}`)
+      return 2
+    }
+    if (error instanceof MdsApiError) {
+      io.stderr.write(`mds: ${error.code}: ${error.message}${error.requestId === null ? "" : ` (request ${error.requestId})`}\n`)
+      return 1
+    }
+    if (error instanceof MdsConnectionError || error instanceof MdsProtocolError) {
+      io.stderr.write(`mds: ${error.message}\n`)
+      return 1
+    }
+    throw error
+  }
+}

@@ -1,0 +1,6 @@
+// The public surface of @mds/client: the client, its errors and the API's types.
+export type { Health, Job, JobAccepted, Media, Platform } from "@mds/shared/api/Responses"
+export { MdsApiError, MdsConnectionError, MdsProtocolError } from "./MdsApiError.ts"
+export { type DownloadSource, MdsClient, type MdsClientOptions, type WaitOptions } from "./MdsClient.ts"
+export { MAX_POLL_MS, MIN_POLL_MS, nextPollDelay } from "./PollingSchedule.ts"
+export { defaultRetryPolicy, type RetryPolicy } from "./RetryPolicy.ts"

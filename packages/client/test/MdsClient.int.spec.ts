@@ -1,0 +1,130 @@
+// The client against a real HTTP server: Retry-After honoured, idempotency keys reused across retries, errors typed.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import type { AddressInfo } from "node:net"
+import { afterEach, describe, expect, it } from "vitest"
+import { MdsApiError, MdsConnectionError, MdsProtocolError } from "../src/MdsApiError.ts"
+import { MdsClient } from "../src/MdsClient.ts"
+
+type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void
+
+let server: Server | null = null
+
+const serve = async (handler: Handler) => {
+  server = createServer((request, response) => {
+    let body = ""
+    request.on("data", (chunk) => (body += chunk))
+    request.on("end", () => handler(request, body, response))
+  })
+  await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve))
+  return `http://127.0.0.1:${(server?.address() as AddressInfo).port}`
+}
+
+const stop = async () => {
+  // fetch keeps connections alive; close() alone would wait for them.
+  server?.closeAllConnections()
+  await new Promise((resolve) => (server === null ? resolve(undefined) : server.close(resolve)))
+  server = null
+}
+
+afterEach(async () => {
+  await stop()
+  server = null
+})
+
+const json = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+  response.writeHead(status, { "content-type": "application/json", ...headers })
+  response.end(JSON.stringify(body))
+}
+
+const error = (code: string) => ({ error: { code, message: `m ${code}`, request_id: "req_0123456789abcdef01234567" } })
+
+const JOB = {
+  id: "job_aaaaaaaaaaaaaaaaaaaaaaaa",
+  status: "queued",
+  progress: 0,
+  platform: "generic",
+  requested_format: "video_best",
+  created_at: "2026-01-02T03:04:05.000Z"
+}
+
+const clientFor = (baseUrl: string, sleeps: Array<number>) =>
+  new MdsClient({ baseUrl, apiKey: "svc_test_x", sleep: async (ms) => void sleeps.push(ms), random: () => 0.5 })
+
+describe("MdsClient", () => {
+  it("waits what Retry-After says on 429/503, then succeeds, sending the same Idempotency-Key every time", async () => {
+    const seen: Array<{ key: string | undefined; apiKey: string | undefined; body: string }> = []
+    const base = await serve((request, body, response) => {
+      seen.push({ key: request.headers["idempotency-key"] as string, apiKey: request.headers["x-api-key"] as string, body })
+      if (seen.length === 1) return json(response, 429, error("concurrency_limit_exceeded"), { "retry-after": "3" })
+      if (seen.length === 2) return json(response, 503, error("service_unavailable"), { "retry-after": "1" })
+      json(response, 202, { data: { job_id: JOB.id, status: "queued" } })
+    })
+    const sleeps: Array<number> = []
+    const accepted = await clientFor(`${base}/v1`, sleeps).download({ url: "https://example.com/a.mp4" }, "video_best")
+    expect(accepted).toEqual({ job_id: JOB.id, status: "queued" })
+    expect(sleeps).toEqual([3000, 1000])
+    expect(seen).toHaveLength(3)
+    expect(new Set(seen.map((s) => s.key)).size).toBe(1)
+    expect(seen[0]?.key).toMatch(/^[0-9a-f-]{36}$/)
+    expect(seen.every((s) => s.apiKey === "svc_test_x")).toBe(true)
+    expect(JSON.parse(seen[0]?.body ?? "")).toEqual({ url: "https://example.com/a.mp4", format: "video_best" })
+  })
+
+  it("gives up after the policy's retries and reports the last error with its code and request id", async () => {
+    let calls = 0
+    const base = await serve((_request, _body, response) => {
+      calls++
+      json(response, 503, error("service_unavailable"))
+    })
+    const sleeps: Array<number> = []
+    const client = new MdsClient({ baseUrl: base, apiKey: "k", retry: { maxRetries: 2 }, sleep: async (ms) => void sleeps.push(ms), random: () => 0 })
+    const failure = await client.platforms().catch((e) => e)
+    expect(failure).toBeInstanceOf(MdsApiError)
+    expect(failure).toMatchObject({ status: 503, code: "service_unavailable", requestId: "req_0123456789abcdef01234567" })
+    expect(calls).toBe(3)
+    expect(sleeps).toEqual([250, 500])
+  })
+
+  it("does not retry client errors, and reads unknown error codes as codes", async () => {
+    let calls = 0
+    const base = await serve((_request, _body, response) => {
+      calls++
+      json(response, 418, error("some_future_code"))
+    })
+    const failure = await clientFor(base, []).job("job_x").catch((e) => e)
+    expect(failure).toBeInstanceOf(MdsApiError)
+    expect(failure.code).toBe("some_future_code")
+    expect(calls).toBe(1)
+  })
+
+  it("decodes answers with the API schema: a wrong shape is a protocol error, not a typed value", async () => {
+    const base = await serve((_request, _body, response) => json(response, 200, { data: { ...JOB, progress: "half" } }))
+    expect(await clientFor(base, []).job(JOB.id).catch((e) => e)).toBeInstanceOf(MdsProtocolError)
+  })
+
+  it("retries a refused connection for reads, then reports it", async () => {
+    const base = await serve(() => undefined)
+    await stop()
+    const sleeps: Array<number> = []
+    const client = new MdsClient({ baseUrl: base, apiKey: "k", retry: { maxRetries: 1 }, sleep: async (ms) => void sleeps.push(ms) })
+    expect(await client.platforms().catch((e) => e)).toBeInstanceOf(MdsConnectionError)
+    expect(sleeps).toHaveLength(1)
+  })
+
+  it("waitForJob polls until the job ends and reports each state", async () => {
+    const states = [
+      { ...JOB },
+      { ...JOB, status: "processing", progress: 40, started_at: "2026-01-02T03:04:06.000Z" },
+      { ...JOB, status: "failed", progress: 40, completed_at: "2026-01-02T03:04:09.000Z", error: { code: "download_failed", message: "x" } }
+    ]
+    let polls = 0
+    const base = await serve((_request, _body, response) => json(response, 200, { data: states[Math.min(polls++, 2)] }))
+    const updates: Array<string> = []
+    const started = Date.now()
+    const job = await clientFor(base, []).waitForJob(JOB.id, { onUpdate: (j) => updates.push(`${j.status}:${j.progress}`) })
+    expect(job.status).toBe("failed")
+    expect(updates).toEqual(["queued:0", "processing:40", "failed:40"])
+    // Two waits of the 2 s rule: the client never polls faster.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3900)
+  }, 15_000)
+})

@@ -1,0 +1,49 @@
+// Given job events, then the counts the mds_jobs gauge reports.
+import type { JobEvent } from "@mds/shared/domain/job/JobEvent"
+import { describe, expect, it } from "vitest"
+import { applyToTally, countTally, type JobStateTally } from "./JobStateTally.ts"
+
+const queued = (jobId: string, expiresAt = 1_000): JobEvent => ({
+  _tag: "JobQueued",
+  v: 1,
+  jobId,
+  projectId: "prj_a",
+  platform: "generic",
+  format: "video_best",
+  source: { url: "https://example.com/a.mp4", mediaId: null },
+  createdAt: 0,
+  expiresAt
+})
+const started = (jobId: string): JobEvent => ({ _tag: "JobStarted", v: 1, jobId, attempt: 1, workerId: "w", at: 1 })
+const failed = (jobId: string): JobEvent => ({
+  _tag: "JobFailed",
+  v: 1,
+  jobId,
+  error: { code: "download_failed", message: "x", retryable: false },
+  at: 2
+})
+
+describe("JobStateTally", () => {
+  it("counts each job once, in its latest state, while it lives", () => {
+    const tally: JobStateTally = new Map()
+    applyToTally(tally, "a", queued("a"))
+    applyToTally(tally, "b", queued("b"))
+    applyToTally(tally, "c", queued("c", 50))
+    applyToTally(tally, "b", started("b"))
+    applyToTally(tally, "b", { _tag: "JobProgressed", v: 1, jobId: "b", percent: 10, at: 2 })
+    applyToTally(tally, "c", started("c"))
+    applyToTally(tally, "c", failed("c"))
+    expect(countTally(tally, 10)).toEqual({ queued: 1, processing: 1, completed: 0, failed: 1 })
+    expect(countTally(tally, 100)).toEqual({ queued: 1, processing: 1, completed: 0, failed: 0 })
+  })
+
+  it("an expired job leaves the tally; a late start does not revive a failed job", () => {
+    const tally: JobStateTally = new Map()
+    applyToTally(tally, "a", queued("a"))
+    applyToTally(tally, "a", failed("a"))
+    applyToTally(tally, "a", started("a"))
+    expect(countTally(tally, 10)).toEqual({ queued: 0, processing: 0, completed: 0, failed: 1 })
+    applyToTally(tally, "a", { _tag: "JobExpired", v: 1, jobId: "a", at: 3 })
+    expect(countTally(tally, 10)).toEqual({ queued: 0, processing: 0, completed: 0, failed: 0 })
+  })
+})

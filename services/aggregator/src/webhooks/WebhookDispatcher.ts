@@ -1,0 +1,171 @@
+// Delivers job.completed / job.failed to each project's webhook endpoint: signed POSTs, retried with backoff through
+// JetStream redelivery, every attempt appended to the project's delivery log.
+import { createHash } from "node:crypto"
+import type { JsMsg } from "@nats-io/jetstream"
+import { DeliverPolicy } from "@nats-io/jetstream"
+import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
+import { toJobResponse } from "@mds/shared/api/JobResponse"
+import { type JobEvent, JobEvent as JobEventSchema } from "@mds/shared/domain/job/JobEvent"
+import { evolveJobView, type JobView } from "@mds/shared/domain/job/JobView"
+import { judgeAttempt } from "@mds/shared/domain/webhook/DeliveryPlan"
+import { WebhookDecider, type WebhookEndpoint } from "@mds/shared/domain/webhook/WebhookDecider"
+import {
+  WebhookConfigEvent,
+  WebhookDeliveryAttempted,
+  type WebhookEventType
+} from "@mds/shared/domain/webhook/WebhookEvent"
+import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
+import { EventStore } from "@mds/shared/eventstore/EventStore"
+import { ALL_JOBS_SUBJECT, JOBS_STREAM, webhookConfigSubject, webhookDeliverySubject } from "@mds/shared/eventstore/Subjects"
+import {
+  DELIVERY_ID_HEADER,
+  EVENT_TYPE_HEADER,
+  SIGNATURE_HEADER,
+  signatureHeader,
+  WEBHOOK_ID_HEADER,
+  webhookSecret
+} from "@mds/shared/webhooks/WebhookSignature"
+import { Effect, Layer, Option, Redacted, Schema } from "effect"
+import { type DurableConsumerOptions, ensureDurableConsumer, runDurableConsumer, type Verdict } from "../DurableConsumer.ts"
+import { WebhookSettings } from "./WebhookSettings.ts"
+
+export const WEBHOOKS_DURABLE = "aggregator-webhooks"
+
+const decodeJobEvent = Schema.decodeUnknownOption(Schema.fromJsonString(JobEventSchema))
+const ack: Verdict = { _tag: "Ack" }
+
+/** The webhook event a job event is, with its time; null for the job events nobody is told about. */
+const webhookEventOf = (event: JobEvent): { readonly type: WebhookEventType; readonly at: number } | null => {
+  switch (event._tag) {
+    case "JobCompleted":
+      return { type: "job.completed", at: event.at }
+    case "JobFailed":
+      return { type: "job.failed", at: event.at }
+    default:
+      return null
+  }
+}
+
+/** Stable for one event of one job, so receivers can drop repeated deliveries. */
+const deliveryIdOf = (projectId: string, jobId: string, type: WebhookEventType) =>
+  `dlv_${createHash("sha256").update(`${projectId}:${jobId}:${type}`).digest("hex").slice(0, 24)}`
+
+interface AttemptResult {
+  readonly statusCode: number | null
+  readonly error: string | null
+}
+
+export const WebhookDispatcher = Layer.effectDiscard(Effect.gen(function*() {
+  const store = yield* EventStore
+  const artifacts = yield* ArtifactStore
+  const egress = yield* EgressPolicy
+  const settings = yield* WebhookSettings
+
+  const endpointOf = (projectId: string) =>
+    Effect.map(store.readLast(WebhookConfigEvent, webhookConfigSubject(projectId)), (last) =>
+      Option.match(last, {
+        onNone: () => null,
+        onSome: (stored) => WebhookDecider.evolve(WebhookDecider.initialState(), stored.event).endpoint
+      }))
+
+  /** The job as of this event, in the /v1 shape GET /jobs answers with. */
+  const jobAt = Effect.fn("WebhookDispatcher.jobAt")(function*(subject: string, uptoSeq: number) {
+    let doc: JobView | null = null
+    for (const stored of yield* store.readSubject(JobEventSchema, subject)) {
+      if (stored.seq > uptoSeq) break
+      doc = evolveJobView(doc, stored.event, stored.seq)
+    }
+    if (doc === null) return null
+    const link = doc.status === "completed" && doc.artifact !== null
+      ? yield* artifacts.presign(doc.artifact.key, { expiresAt: doc.artifact.availableUntil, filename: doc.artifact.filename })
+      : null
+    return toJobResponse(doc, link)
+  })
+
+  const post = (endpoint: WebhookEndpoint, headers: Record<string, string>, body: string) =>
+    Effect.gen(function*() {
+      const refused = yield* egress.check(new URL(endpoint.url)).pipe(Effect.as(null), Effect.catch((error) => Effect.succeed(error.message)))
+      if (refused !== null) return { statusCode: null, error: `refused: ${refused}` } satisfies AttemptResult
+      return yield* Effect.promise(async (): Promise<AttemptResult> => {
+        try {
+          const response = await fetch(endpoint.url, {
+            method: "POST",
+            headers,
+            body,
+            redirect: "manual",
+            signal: AbortSignal.timeout(settings.timeoutMs)
+          })
+          await response.body?.cancel().catch(() => undefined)
+          return { statusCode: response.status, error: response.ok ? null : `HTTP ${response.status}` }
+        } catch (error) {
+          const reason = error instanceof Error && error.name === "TimeoutError" ? `no answer within ${settings.timeoutMs} ms` : String(error instanceof Error ? error.cause ?? error.message : error)
+          return { statusCode: null, error: reason.slice(0, 300) }
+        }
+      })
+    })
+
+  const deliver = Effect.fn("WebhookDispatcher.deliver")(function*(msg: JsMsg) {
+    const event = decodeJobEvent(msg.string())
+    if (Option.isNone(event)) return ack
+    const happened = webhookEventOf(event.value)
+    if (happened === null) return ack
+    const type = happened.type
+    const [, , projectId, jobId] = msg.subject.split(".")
+    if (projectId === undefined || jobId === undefined) return ack
+    const endpoint = yield* endpointOf(projectId)
+    if (endpoint === null || !endpoint.events.includes(type)) return ack
+    const job = yield* jobAt(msg.subject, msg.seq)
+    if (job === null) return ack
+
+    const deliveryId = deliveryIdOf(projectId, jobId, type)
+    const attempt = msg.info.deliveryCount
+    const body = JSON.stringify({ id: deliveryId, type, created_at: new Date(happened.at).toISOString(), data: { job } })
+    const secret = webhookSecret(Redacted.value(settings.serverSecret), projectId, endpoint.webhookId)
+    const started = Date.now()
+    const result = yield* post(endpoint, {
+      "content-type": "application/json",
+      "user-agent": "mds-webhooks/1",
+      [SIGNATURE_HEADER]: signatureHeader(secret, Math.floor(started / 1000), body),
+      [WEBHOOK_ID_HEADER]: endpoint.webhookId,
+      [DELIVERY_ID_HEADER]: deliveryId,
+      [EVENT_TYPE_HEADER]: type
+    }, body)
+    const finished = Date.now()
+    const verdict = judgeAttempt(settings.schedule, attempt, result.statusCode)
+    yield* store.append(WebhookDeliveryAttempted, webhookDeliverySubject(projectId), {
+      _tag: "WebhookDeliveryAttempted",
+      v: 1,
+      deliveryId,
+      projectId,
+      webhookId: endpoint.webhookId,
+      url: endpoint.url,
+      eventType: type,
+      jobId,
+      attempt,
+      outcome: verdict.outcome,
+      statusCode: result.statusCode,
+      error: result.error,
+      durationMs: finished - started,
+      at: finished,
+      nextAttemptAt: verdict.retryInMs === null ? null : finished + verdict.retryInMs
+    }, { msgId: `${deliveryId}:${attempt}` })
+    yield* Effect.logInfo("webhook attempt").pipe(Effect.annotateLogs({ deliveryId, projectId, jobId, attempt, outcome: verdict.outcome, statusCode: result.statusCode }))
+    return verdict.retryInMs === null
+      ? ack
+      : { _tag: "Nak", delayMs: verdict.retryInMs, reason: `webhook delivery attempt ${attempt} failed: ${result.error}` } satisfies Verdict
+  })
+
+  const consumer: DurableConsumerOptions = {
+    stream: JOBS_STREAM.name,
+    durable: WEBHOOKS_DURABLE,
+    filterSubject: ALL_JOBS_SUBJECT,
+    lanes: 8,
+    ackWaitMs: settings.timeoutMs + 30_000,
+    // Created on a running system, it must not call endpoints for every job of the retained history.
+    deliverPolicy: DeliverPolicy.New,
+    // A failure to read or log is retried like a failed delivery, after a short pause.
+    handle: (msg) => deliver(msg).pipe(Effect.catchCause((cause) => Effect.succeed<Verdict>({ _tag: "Nak", delayMs: 2_000, reason: String(cause).slice(0, 300) })))
+  }
+  yield* ensureDurableConsumer(consumer)
+  yield* Effect.forkScoped(runDurableConsumer(consumer))
+}))

@@ -1,0 +1,47 @@
+// Records each resolve and download outcome on its platform's health subject; the decider opens the breaker.
+import { randomUUID } from "node:crypto"
+import { PlatformBreakerConfig } from "@mds/shared/config/PlatformBreaker"
+import { PlatformHealthDecider } from "@mds/shared/domain/platform/PlatformHealthDecider"
+import { PlatformHealthEvent } from "@mds/shared/domain/platform/PlatformHealthEvent"
+import { platformOutcomeOf } from "@mds/shared/domain/platform/PlatformOutcomeOf"
+import { handleCommand } from "@mds/shared/eventstore/CommandHandler"
+import { EventStore } from "@mds/shared/eventstore/EventStore"
+import { platformHealthSubject } from "@mds/shared/eventstore/Subjects"
+import { Context, Effect, Layer } from "effect"
+
+export class PlatformOutcomes extends Context.Service<PlatformOutcomes, {
+  /** `failure` null for a success. Never fails: health bookkeeping must not fail the work it describes. */
+  record(platform: string, failure: { readonly code: string; readonly message: string } | null): Effect.Effect<void>
+}>()("mds/extractor/PlatformOutcomes") {
+  static readonly layer = Layer.effect(
+    PlatformOutcomes,
+    Effect.gen(function*() {
+      const store = yield* EventStore
+      const policy = yield* PlatformBreakerConfig
+      const record = (platform: string, failure: { readonly code: string; readonly message: string } | null) => {
+        const outcome = platformOutcomeOf(failure)
+        if (outcome === null) return Effect.void
+        const attempt = randomUUID()
+        return handleCommand({
+          decider: PlatformHealthDecider,
+          codec: PlatformHealthEvent,
+          subject: platformHealthSubject(platform),
+          hydrate: "last",
+          command: { _tag: "RecordOutcome", platform, outcome, now: Date.now(), policy },
+          msgId: (_event, index) => `${attempt}:${index}`
+        }).pipe(
+          Effect.provideService(EventStore, store),
+          Effect.tap(({ events }) =>
+            Effect.forEach(events, (event) =>
+              event._tag === "PlatformPaused"
+                ? Effect.logWarning("platform paused").pipe(Effect.annotateLogs({ platform, until: new Date(event.until).toISOString(), reason: event.reason }))
+                : Effect.void)
+          ),
+          Effect.catchCause((cause) => Effect.logWarning("platform outcome not recorded", cause)),
+          Effect.asVoid
+        )
+      }
+      return PlatformOutcomes.of({ record })
+    })
+  )
+}

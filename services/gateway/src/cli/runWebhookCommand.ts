@@ -1,0 +1,60 @@
+// The admin CLI's webhook commands (extension): set a project's endpoint (prints its signing secret), remove it,
+// show the delivery log.
+import { ProjectEvent } from "@mds/shared/domain/account/AccountEvent"
+import { ProjectNotFound } from "@mds/shared/domain/DomainErrors"
+import { WebhookDecider } from "@mds/shared/domain/webhook/WebhookDecider"
+import { WebhookConfigEvent, type WebhookEventType } from "@mds/shared/domain/webhook/WebhookEvent"
+import { handleCommand } from "@mds/shared/eventstore/CommandHandler"
+import { EventStore } from "@mds/shared/eventstore/EventStore"
+import { projectSubject, webhookConfigSubject } from "@mds/shared/eventstore/Subjects"
+import { webhookSecret, WebhookServerSecret } from "@mds/shared/webhooks/WebhookSignature"
+import { randomBytes } from "node:crypto"
+import { Clock, Effect, Option, Redacted } from "effect"
+import { readDeliveryLog } from "../webhooks/listDeliveries.ts"
+
+export type WebhookCommand =
+  | { readonly _tag: "SetWebhook"; readonly projectId: string; readonly url: string; readonly events: ReadonlyArray<WebhookEventType> }
+  | { readonly _tag: "RemoveWebhook"; readonly projectId: string }
+  | { readonly _tag: "ListDeliveries"; readonly projectId: string; readonly limit: number }
+
+const requireProject = Effect.fn("requireProject")(function*(projectId: string) {
+  const store = yield* EventStore
+  const project = yield* store.readLast(ProjectEvent, projectSubject(projectId))
+  if (Option.isNone(project)) return yield* new ProjectNotFound({ projectId })
+})
+
+/** Returns what the command prints: the new secret, nothing, or one JSON line per delivery attempt. */
+export const runWebhookCommand = Effect.fn("runWebhookCommand")(function*(command: WebhookCommand) {
+  yield* requireProject(command.projectId)
+  const now = yield* Clock.currentTimeMillis
+  switch (command._tag) {
+    case "SetWebhook": {
+      // A new id for every configuration: setting the endpoint again rotates its secret.
+      const webhookId = `whk_${randomBytes(12).toString("hex")}`
+      yield* handleCommand({
+        decider: WebhookDecider,
+        codec: WebhookConfigEvent,
+        subject: webhookConfigSubject(command.projectId),
+        hydrate: "last",
+        command: { _tag: "ConfigureWebhook", projectId: command.projectId, webhookId, url: command.url, events: command.events, now },
+        msgId: () => `WebhookConfigured:${webhookId}`
+      })
+      const serverSecret = yield* WebhookServerSecret
+      return webhookSecret(Redacted.value(serverSecret), command.projectId, webhookId)
+    }
+    case "RemoveWebhook":
+      yield* handleCommand({
+        decider: WebhookDecider,
+        codec: WebhookConfigEvent,
+        subject: webhookConfigSubject(command.projectId),
+        hydrate: "last",
+        command: { _tag: "RemoveWebhook", projectId: command.projectId, now },
+        msgId: () => `WebhookRemoved:${command.projectId}:${now}`
+      })
+      return ""
+    case "ListDeliveries": {
+      const deliveries = yield* readDeliveryLog(command.projectId, command.limit)
+      return deliveries.map((delivery) => JSON.stringify(delivery)).join("\n")
+    }
+  }
+})

@@ -1,0 +1,166 @@
+// GET /v1/jobs/:jobId/events (extension) over a real socket: a job event per change, the end of the stream, shutdown.
+import { get, type IncomingMessage } from "node:http"
+import type { AddressInfo } from "node:net"
+import { JobEvent } from "@mds/shared/domain/job/JobEvent"
+import { EventStore } from "@mds/shared/eventstore/EventStore"
+import { jobSubject } from "@mds/shared/eventstore/Subjects"
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { liveStreamCount } from "../src/http/LiveStreams.ts"
+import { type GatewayInstance, type Harness, startGateway, startHarness } from "./GatewayHarness.ts"
+
+let h: Harness
+let base: string
+
+beforeAll(async () => {
+  h = await startHarness()
+  await h.gateway.app.listen({ host: "127.0.0.1", port: 0 })
+  base = `http://127.0.0.1:${(h.gateway.app.server.address() as AddressInfo).port}`
+})
+afterAll(async () => {
+  await h?.close()
+})
+
+interface SseEvent {
+  readonly event: string
+  readonly id: string
+  readonly data: any
+}
+
+/** Reads server-sent events off a fetch body, one parsed event per call to next(). */
+const sseReader = (body: ReadableStream<Uint8Array>) => {
+  const reader = body.getReader()
+  const decoder = new TextDecoder()
+  let buffer = ""
+  let raw = ""
+  return {
+    raw: () => raw,
+    async next(): Promise<SseEvent | null> {
+      while (true) {
+        const boundary = buffer.indexOf("\n\n")
+        if (boundary >= 0) {
+          const block = buffer.slice(0, boundary)
+          buffer = buffer.slice(boundary + 2)
+          const fields = new Map<string, string>()
+          for (const line of block.split("\n")) {
+            if (line.startsWith(":") || line === "") continue
+            const colon = line.indexOf(":")
+            fields.set(line.slice(0, colon), line.slice(colon + 1).trimStart())
+          }
+          if (!fields.has("data")) continue
+          return { event: fields.get("event") ?? "message", id: fields.get("id") ?? "", data: JSON.parse(fields.get("data") ?? "") }
+        }
+        const { done, value } = await reader.read()
+        if (done) return null
+        const text = decoder.decode(value, { stream: true })
+        raw += text
+        buffer += text
+      }
+    }
+  }
+}
+
+/** A job queued in a project of its own (each project may hold only two unfinished jobs). */
+const queueJob = async () => {
+  const { key, projectId } = await h.provisionKey()
+  const response = await fetch(`${base}/v1/media/download`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": key },
+    body: JSON.stringify({ url: "https://vimeo.com/777", format: "video_best" })
+  })
+  expect(response.status).toBe(202)
+  const jobId = (await response.json()).data.job_id as string
+  return { jobId, key, projectId }
+}
+
+const record = (projectId: string, jobId: string, event: JobEvent) =>
+  h.gateway.run(Effect.gen(function*() {
+    const store = yield* EventStore
+    yield* store.append(JobEvent, jobSubject(projectId, jobId), event, { msgId: `${jobId}:${event._tag}:${JSON.stringify(event)}` })
+  }))
+
+describe("GET /v1/jobs/:jobId/events", () => {
+  it("sends the job now, then on every change, and ends after completion with the download link", async () => {
+    const { jobId, key, projectId } = await queueJob()
+    const response = await fetch(`${base}/v1/jobs/${jobId}/events`, { headers: { "x-api-key": key } })
+    expect(response.status).toBe(200)
+    expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/)
+    const events = sseReader(response.body!)
+    const first = await events.next()
+    expect(first).toMatchObject({ event: "job", data: { id: jobId, status: "queued", progress: 0 } })
+    expect(events.raw()).toMatch(/^retry: \d+\n\n/)
+
+    const now = Date.now()
+    await record(projectId, jobId, { _tag: "JobStarted", v: 1, jobId, attempt: 1, workerId: "w", at: now })
+    expect((await events.next())?.data).toMatchObject({ status: "processing", progress: 0 })
+    await record(projectId, jobId, { _tag: "JobProgressed", v: 1, jobId, percent: 40, at: now + 1 })
+    const progressed = await events.next()
+    expect(progressed?.data).toMatchObject({ status: "processing", progress: 40 })
+    expect(Number(progressed?.id)).toBeGreaterThan(Number(first?.id))
+    await record(projectId, jobId, {
+      _tag: "JobCompleted",
+      v: 1,
+      jobId,
+      artifact: { key: `jobs/${projectId}/${jobId}/a.mp4`, filename: "a.mp4", mimeType: "video/mp4", sizeBytes: 10, availableUntil: now + 60_000 },
+      at: now + 2
+    })
+    const completed = await events.next()
+    expect(completed?.data).toMatchObject({ status: "completed", progress: 100, result: { filename: "a.mp4", size_bytes: 10 } })
+    expect(completed?.data.result.download_url).toContain("/v1/files/")
+    expect(await events.next()).toBeNull()
+  })
+
+  it("a finished job gets one event and the end of the stream", async () => {
+    const { jobId, key, projectId } = await queueJob()
+    await record(projectId, jobId, {
+      _tag: "JobFailed",
+      v: 1,
+      jobId,
+      error: { code: "download_failed", message: "nope", retryable: false },
+      at: Date.now()
+    })
+    const response = await fetch(`${base}/v1/jobs/${jobId}/events`, { headers: { "x-api-key": key } })
+    const events = sseReader(response.body!)
+    expect((await events.next())?.data).toMatchObject({ status: "failed", error: { code: "download_failed" } })
+    expect(await events.next()).toBeNull()
+  })
+
+  it("unknown jobs, other projects' jobs and missing keys get the JSON error, not a stream", async () => {
+    const { jobId, key, projectId } = await queueJob()
+    const other = await h.provisionKey()
+    const foreign = await fetch(`${base}/v1/jobs/${jobId}/events`, { headers: { "x-api-key": other.key } })
+    expect(foreign.status).toBe(404)
+    expect((await foreign.json()).error.code).toBe("job_not_found")
+    const unknown = await fetch(`${base}/v1/jobs/job_aaaaaaaaaaaaaaaaaaaaaaaa/events`, { headers: { "x-api-key": key } })
+    expect(unknown.status).toBe(404)
+    expect((await fetch(`${base}/v1/jobs/${jobId}/events`)).status).toBe(401)
+  })
+
+  it("a client that goes away releases its stream", async () => {
+    const { jobId, key } = await queueJob()
+    // node:http rather than fetch: fetch's pool may open a spare connection that would hold up the server's close.
+    const request = get(`${base}/v1/jobs/${jobId}/events`, { headers: { "x-api-key": key } })
+    const response = await new Promise<IncomingMessage>((resolve) => request.once("response", resolve))
+    await new Promise((resolve) => response.once("data", resolve))
+    const before = liveStreamCount()
+    expect(before).toBeGreaterThan(0)
+    request.destroy()
+    const deadline = Date.now() + 5_000
+    while (liveStreamCount() >= before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+    expect(liveStreamCount()).toBeLessThan(before)
+  })
+
+  it("closing the gateway ends open streams instead of waiting for them", async () => {
+    const other: GatewayInstance = await startGateway(h.env)
+    await other.app.listen({ host: "127.0.0.1", port: 0 })
+    const port = (other.app.server.address() as AddressInfo).port
+    const { jobId, key, projectId } = await queueJob()
+    const response = await fetch(`http://127.0.0.1:${port}/v1/jobs/${jobId}/events`, { headers: { "x-api-key": key } })
+    const events = sseReader(response.body!)
+    expect((await events.next())?.data.status).toBe("queued")
+    const started = Date.now()
+    await other.close()
+    expect(Date.now() - started).toBeLessThan(5_000)
+    expect(await events.next()).toBeNull()
+  })
+})

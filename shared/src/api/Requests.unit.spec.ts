@@ -1,0 +1,31 @@
+// Given URLs and download bodies, then what the request schemas (the ones the gateway decodes with) accept.
+import { Schema } from "effect"
+import { describe, expect, it } from "vitest"
+import { DownloadRequest, HttpUrlString } from "./Requests.ts"
+
+const isUrl = Schema.is(HttpUrlString)
+const isDownload = Schema.is(DownloadRequest)
+
+describe("HttpUrlString", () => {
+  it("accepts http(s) URLs with any valid port, path and query", () => {
+    for (const url of ["https://vimeo.com/76979871", "http://127.0.0.1:34567/media/clip.mp4", "HTTPS://a.example:65535/x?y=1#z", "http://h", "http://[::1]/x.mp4", "http://[2001:db8::8a2e:370:7334]:8080/"]) {
+      expect(isUrl(url), url).toBe(true)
+    }
+  })
+
+  it("refuses other schemes, credentials, impossible ports and spaces", () => {
+    for (const url of ["ftp://a.example/x", "https://user:pw@a.example/", "http://a.example:65536/", "http://a b/", "vimeo.com/1", "", "http://[:]/", "http://[::1/"]) {
+      expect(isUrl(url), url).toBe(false)
+    }
+  })
+})
+
+describe("DownloadRequest", () => {
+  it("needs format and exactly one of media_id and url", () => {
+    expect(isDownload({ format: "video_best", media_id: "med_x" })).toBe(true)
+    expect(isDownload({ format: "video_best", url: "https://vimeo.com/1" })).toBe(true)
+    expect(isDownload({ format: "video_best", media_id: "med_x", url: "https://vimeo.com/1" })).toBe(false)
+    expect(isDownload({ format: "video_best" })).toBe(false)
+    expect(isDownload({ media_id: "med_x" })).toBe(false)
+  })
+})

@@ -1,0 +1,34 @@
+// The /v1 shape of a webhook delivery attempt (extension), built from the delivery log's events.
+import { Schema } from "effect"
+import type { WebhookDeliveryAttempted } from "../domain/webhook/WebhookEvent.ts"
+
+export const WebhookDelivery = Schema.Struct({
+  delivery_id: Schema.String.annotate({ description: "Same for every attempt of one event (also the MDS-Delivery-Id header)." }),
+  event: Schema.Literals(["job.completed", "job.failed"]),
+  job_id: Schema.String,
+  url: Schema.String,
+  attempt: Schema.Int,
+  outcome: Schema.Literals(["delivered", "will_retry", "failed"]),
+  status_code: Schema.NullOr(Schema.Int),
+  error: Schema.NullOr(Schema.String),
+  duration_ms: Schema.Number,
+  at: Schema.String.annotate({ format: "date-time" }),
+  next_attempt_at: Schema.NullOr(Schema.String.annotate({ format: "date-time" }))
+}).annotate({ identifier: "WebhookDelivery" })
+export type WebhookDelivery = typeof WebhookDelivery.Type
+
+const iso = (epochMs: number) => new Date(epochMs).toISOString()
+
+export const toWebhookDelivery = (event: WebhookDeliveryAttempted): WebhookDelivery => ({
+  delivery_id: event.deliveryId,
+  event: event.eventType,
+  job_id: event.jobId,
+  url: event.url,
+  attempt: event.attempt,
+  outcome: event.outcome,
+  status_code: event.statusCode,
+  error: event.error,
+  duration_ms: event.durationMs,
+  at: iso(event.at),
+  next_attempt_at: event.nextAttemptAt === null ? null : iso(event.nextAttemptAt)
+})

@@ -1,0 +1,33 @@
+// Scrape-time gauges read from JetStream: every durable consumer's lag and the download work queue's depth.
+import { Effect } from "effect"
+import { NatsClient } from "../nats/NatsClient.ts"
+import { WORK_STREAM } from "../eventstore/Subjects.ts"
+import { consumerAckPending, consumerPending, setGauge, workQueueDepth } from "./Metrics.ts"
+
+/** The durable consumer that takes download commands (extractor workers share it). */
+const WORK_CONSUMER = "extractor"
+
+export const collectJetStreamMetrics = Effect.gen(function*() {
+  const { jsm } = yield* NatsClient
+  const consumers = yield* Effect.tryPromise(async () => {
+    const found: Array<{ stream: string; name: string; pending: number; ackPending: number }> = []
+    for await (const stream of jsm.streams.list()) {
+      // Only MDS streams, and only durables: ephemeral ordered consumers (SSE, key directory) come and go.
+      if (!stream.config.name.startsWith("MDS_")) continue
+      for await (const info of jsm.consumers.list(stream.config.name)) {
+        if (info.config.durable_name === undefined) continue
+        found.push({ stream: stream.config.name, name: info.name, pending: info.num_pending, ackPending: info.num_ack_pending })
+      }
+    }
+    return found
+  })
+  for (const consumer of consumers) {
+    const labels = { stream: consumer.stream, consumer: consumer.name }
+    yield* setGauge(consumerPending, labels, consumer.pending)
+    yield* setGauge(consumerAckPending, labels, consumer.ackPending)
+    if (consumer.stream === WORK_STREAM.name && consumer.name === WORK_CONSUMER) {
+      yield* setGauge(workQueueDepth, { state: "waiting" }, consumer.pending)
+      yield* setGauge(workQueueDepth, { state: "in_progress" }, consumer.ackPending)
+    }
+  }
+})

@@ -1,0 +1,145 @@
+// The user CLI (`mds`) end to end against the running stack: resolve, download with progress (plain and on a terminal), jobs, platforms.
+import { spawn } from "node:child_process"
+import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type MediaServer, startMediaServer } from "../support/MediaServer.ts"
+import { REPO_ROOT, startServiceStack, type ServiceStack } from "../support/ServiceStack.ts"
+import { probeBytes } from "./MediaProbe.ts"
+
+const CLI = join(REPO_ROOT, "packages", "client", "src", "cli", "main.ts")
+
+let media: MediaServer
+let stack: ServiceStack
+let key: string
+let workDir: string
+
+beforeAll(async () => {
+  media = await startMediaServer({ throttleBytesPerSecond: 256 * 1024 })
+  stack = await startServiceStack({ env: { EGRESS_ALLOW: media.hostPort } })
+  key = (await stack.provisionKey()).key
+  workDir = await mkdtemp(join(tmpdir(), "mds-cli-e2e-"))
+})
+
+afterAll(async () => {
+  await stack?.close()
+  await media?.close()
+  if (workDir !== undefined) await rm(workDir, { recursive: true, force: true })
+})
+
+interface Run {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+const cliEnv = (extra: Record<string, string> = {}) => ({
+  PATH: process.env["PATH"] ?? "",
+  HOME: process.env["HOME"] ?? "",
+  MDS_URL: stack.baseUrl.replace(/\/v1$/, ""),
+  MDS_API_KEY: key,
+  ...extra
+})
+
+const run = (command: string, args: ReadonlyArray<string>, env: Record<string, string>) =>
+  new Promise<Run>((resolve, reject) => {
+    const child = spawn(command, args, { cwd: workDir, env, stdio: ["ignore", "pipe", "pipe"] })
+    let stdout = ""
+    let stderr = ""
+    const timer = setTimeout(() => child.kill("SIGKILL"), 150_000)
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+    child.on("error", reject)
+    child.on("close", (code) => {
+      clearTimeout(timer)
+      resolve({ code, stdout, stderr })
+    })
+  })
+
+const mds = (args: ReadonlyArray<string>, env = cliEnv()) => run(process.execPath, [CLI, ...args], env)
+
+const shellQuote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`
+
+/** Runs the CLI on a pseudo-terminal (util-linux script), so stderr.isTTY is true as in an interactive shell. */
+const mdsOnTerminal = (args: ReadonlyArray<string>) =>
+  run("script", ["-q", "-e", "-c", [process.execPath, CLI, ...args].map(shellQuote).join(" "), "/dev/null"], cliEnv())
+
+const explain = (result: Run) => `code ${result.code}\nstdout: ${result.stdout}\nstderr: ${result.stderr}\n${stack.logs()}`
+
+describe("mds", () => {
+  it("without MDS_API_KEY refuses to run and says how to set it (exit 2)", async () => {
+    const result = await mds(["platforms"], { ...cliEnv(), MDS_API_KEY: "" })
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain("MDS_API_KEY")
+    expect(result.stdout).toBe("")
+  })
+
+  it("platforms lists generic; --json gives the API's data", async () => {
+    const text = await mds(["platforms"])
+    expect(text.code, explain(text)).toBe(0)
+    expect(text.stdout).toMatch(/^generic\s+Generic/m)
+    const json = await mds(["platforms", "--json"])
+    expect(JSON.parse(json.stdout).map((p: any) => p.id)).toContain("generic")
+  })
+
+  it("resolve shows title, id and formats", async () => {
+    const result = await mds(["resolve", media.urls.page])
+    expect(result.code, explain(result)).toBe(0)
+    expect(result.stdout).toMatch(/^id: med_[a-z2-7]{24}$/m)
+    expect(result.stdout).toMatch(/^\s+video_best\s+video/m)
+    expect(result.stdout).toMatch(/^\s+audio_mp3\s+audio/m)
+  })
+
+  it("download with --progress plain: queued, rising progress, the file saved where -o says, its path on stdout", async () => {
+    const output = join(workDir, "clip.mp4")
+    const result = await mds(["download", media.urls.slow, "--format", "video_best", "-o", output, "--progress", "plain"])
+    expect(result.code, explain(result)).toBe(0)
+    expect(result.stdout.trim()).toBe(output)
+    const lines = result.stderr.trim().split("\n")
+    expect(lines[0]).toMatch(/^job job_[a-z2-7]{24} queued$/)
+    const jobPercents = lines.flatMap((line) => {
+      const match = /^(queued|processing|completed) (\d+)%$/.exec(line)
+      return match === null ? [] : [Number(match[2])]
+    })
+    expect(jobPercents.at(-1), result.stderr).toBe(100)
+    for (let i = 1; i < jobPercents.length; i++) expect(jobPercents[i]).toBeGreaterThanOrEqual(jobPercents[i - 1] ?? 0)
+    expect(lines.at(-1)).toMatch(/^downloading 100% .+ \/ .+$/)
+    const bytes = await readFile(output)
+    expect(bytes.length).toBeGreaterThan(1000)
+    expect((await probeBytes(bytes, ".mp4")).codecTypes).toContain("video")
+    expect((await readdir(workDir)).filter((name) => name.endsWith(".part"))).toEqual([])
+
+    const jobId = /job (job_[a-z2-7]{24})/.exec(lines[0] ?? "")?.[1] ?? ""
+    const job = await mds(["jobs", "get", jobId])
+    expect(job.code, explain(job)).toBe(0)
+    expect(job.stdout).toContain(`${jobId}: completed 100%`)
+    expect(job.stdout).toMatch(/^link: http/m)
+  })
+
+  it("download on a terminal draws a bar redrawn in place, and saves under the service's file name by default", async () => {
+    const result = await mdsOnTerminal(["download", media.urls.mp4, "--format", "audio_m4a"])
+    expect(result.code, explain(result)).toBe(0)
+    // script merges the terminal's streams into its stdout.
+    const screen = result.stdout
+    expect(screen).toContain("\r\x1b[2K[")
+    expect(screen).toMatch(/\[#{30}\] 100% completed/)
+    expect(screen).toMatch(/\[#{30}\] 100% downloading/)
+    const saved = screen.split(/\r?\n/).map((line) => line.trim()).find((line) => line.startsWith(workDir)) ?? ""
+    expect(saved, screen).toMatch(/\.m4a$/)
+    expect((await stat(saved)).size).toBeGreaterThan(1000)
+  })
+
+  it("a job that fails is reported with its code and exit 1", async () => {
+    const result = await mds(["download", media.urls.notFound, "--format", "video_best", "--progress", "none"])
+    expect(result.code, explain(result)).toBe(1)
+    expect(result.stderr).toMatch(/failed: (media_unavailable|download_failed): /)
+    expect(result.stdout).toBe("")
+  })
+
+  it("an API refusal is reported with its code and request id", async () => {
+    const result = await mds(["resolve", "https://www.youtube.com/watch?v=x"])
+    expect(result.code).toBe(1)
+    expect(result.stderr).toMatch(/^mds: unsupported_platform: .+ \(request req_[0-9a-f]{24}\)$/m)
+  })
+})

@@ -1,0 +1,94 @@
+// The opt-in extensions end to end on the running stack: Idempotency-Key, the SSE job stream and signed webhooks.
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type MediaServer, startMediaServer } from "../support/MediaServer.ts"
+import { startServiceStack, type ServiceStack } from "../support/ServiceStack.ts"
+import { startWebhookReceiver, verifyWithPython, type WebhookReceiver } from "../support/WebhookReceiver.ts"
+import { apiRequest, describeResponse } from "./ApiClient.ts"
+
+let media: MediaServer
+let receiver: WebhookReceiver
+let stack: ServiceStack
+let key: string
+let projectId: string
+let secret: string
+
+beforeAll(async () => {
+  media = await startMediaServer({ throttleBytesPerSecond: 256 * 1024 })
+  receiver = await startWebhookReceiver()
+  stack = await startServiceStack({ env: { EGRESS_ALLOW: `${media.hostPort},${receiver.hostPort}`, WEBHOOK_RETRY_BASE_MS: "500" } })
+  ;({ key, projectId } = await stack.provisionKey())
+  secret = await stack.cli(["webhook", "set", "--project", projectId, "--url", receiver.url])
+})
+
+afterAll(async () => {
+  await stack?.close()
+  await receiver?.close()
+  await media?.close()
+})
+
+const download = (body: Record<string, string>, idempotencyKey: string) =>
+  apiRequest(stack.baseUrl, "POST", "/media/download", { key, json: body, headers: { "idempotency-key": idempotencyKey } })
+
+/** Every `job` event of the stream until the server ends it. */
+const readJobStream = async (jobId: string) => {
+  const response = await fetch(`${stack.baseUrl}/jobs/${jobId}/events`, { headers: { "x-api-key": key }, signal: AbortSignal.timeout(120_000) })
+  expect(response.status).toBe(200)
+  expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/)
+  const text = await response.text()
+  return text.split("\n\n").filter((block) => block.includes("event: job")).map((block) => {
+    const data = block.split("\n").find((line) => line.startsWith("data: ")) ?? ""
+    return JSON.parse(data.slice("data: ".length))
+  })
+}
+
+describe("extensions", () => {
+  it("Idempotency-Key, the live job stream and a signed job.completed webhook for one download", async () => {
+    const body = { url: media.urls.slow, format: "video_best" }
+    const first = await download(body, "e2e-order-1")
+    expect(first.status, `${describeResponse(first)}\n${stack.logs()}`).toBe(202)
+    const jobId: string = first.body.data.job_id
+    const replay = await download({ format: "video_best", url: media.urls.slow }, "e2e-order-1")
+    expect(replay.status).toBe(202)
+    expect(replay.body.data.job_id).toBe(jobId)
+    expect(replay.headers.get("idempotent-replayed")).toBe("true")
+    const reused = await download({ ...body, format: "audio_m4a" }, "e2e-order-1")
+    expect(reused.status).toBe(409)
+    expect(reused.body.error.code).toBe("idempotency_key_reused")
+
+    const events = await readJobStream(jobId)
+    const seen = events.map((e) => `${e.status}:${e.progress}`).join(" ")
+    expect(events.length, seen).toBeGreaterThanOrEqual(2)
+    expect(events.some((e) => e.status === "processing"), seen).toBe(true)
+    for (let i = 1; i < events.length; i++) expect(events[i].progress, seen).toBeGreaterThanOrEqual(events[i - 1].progress)
+    const last = events.at(-1)
+    expect(last.status, `${seen}\n${stack.logs()}`).toBe("completed")
+    expect(last.result.download_url).toContain("/v1/files/")
+
+    const [delivery] = await receiver.waitFor(1, 60_000)
+    expect(delivery!.headers["mds-event"]).toBe("job.completed")
+    expect(verifyWithPython(secret, delivery!)).toBe("valid")
+    const payload = JSON.parse(delivery!.body)
+    const job = await apiRequest(stack.baseUrl, "GET", `/jobs/${jobId}`, { key })
+    expect(payload.data.job).toEqual(job.body.data)
+    expect(payload.data.job).toEqual(last)
+
+    const log = await apiRequest(stack.baseUrl, "GET", "/webhooks/deliveries", { key })
+    expect(log.status).toBe(200)
+    expect(log.body.data[0]).toMatchObject({ delivery_id: payload.id, event: "job.completed", job_id: jobId, outcome: "delivered", attempt: 1 })
+    const cliLog = (await stack.cli(["webhook", "deliveries", "--project", projectId])).split("\n").map((line) => JSON.parse(line))
+    expect(cliLog[0]).toMatchObject({ delivery_id: payload.id, outcome: "delivered" })
+  })
+
+  it("a failed job is announced as job.failed, retried while the endpoint answers 500", async () => {
+    receiver.answerWith([500])
+    const before = receiver.received.length
+    const queued = await download({ url: media.urls.notFound, format: "video_best" }, "e2e-failing")
+    expect(queued.status).toBe(202)
+    const deliveries = (await receiver.waitFor(before + 2, 60_000)).slice(before)
+    expect(deliveries.map((d) => d.status)).toEqual([500, 204])
+    expect(deliveries.map((d) => d.headers["mds-event"])).toEqual(["job.failed", "job.failed"])
+    expect(JSON.parse(deliveries[1]!.body).data.job).toMatchObject({ id: queued.body.data.job_id, status: "failed" })
+    const log = await apiRequest(stack.baseUrl, "GET", "/webhooks/deliveries?limit=2", { key })
+    expect(log.body.data.map((d: any) => [d.attempt, d.outcome])).toEqual([[2, "delivered"], [1, "will_retry"]])
+  })
+})
