@@ -38,7 +38,7 @@ describe("SSRF through the whole stack", () => {
     "http://loopback.ssrf.test:8080/admin",
     "http://mapped.ssrf.test/x.mp4",
     "http://0xa9.254.169.254/latest/meta-data/",
-    "http://[::ffff:127.0.0.1]/x.mp4"
+    "http://[::ffff:7f00:1]/x.mp4"
   ])("resolve %s -> 422 url_not_allowed at the gateway", async (url) => {
     const response = await api.resolve(url)
     expect(response.status, describeResponse(response)).toBe(422)

@@ -75,7 +75,7 @@ const HOSTILE_URLS: ReadonlyArray<readonly [string, unknown, string]> = [
   ["loopback", "http://127.0.0.1/a.mp4", "url_not_allowed"],
   ["loopback in decimal", "http://2130706433/a.mp4", "url_not_allowed"],
   ["loopback in hex", "http://0x7f.1/a.mp4", "url_not_allowed"],
-  ["IPv4-mapped IPv6", "http://[::ffff:169.254.169.254]/latest/meta-data/", "url_not_allowed"],
+  ["IPv4-mapped IPv6", "http://[::ffff:a9fe:a9fe]/latest/meta-data/", "url_not_allowed"],
   ["localhost", "http://localhost:8080/", "url_not_allowed"],
   ["a name that resolves privately", "https://media.internal/clip.mp4", "url_not_allowed"],
   ["a shortened link", "https://bit.ly/abc", "unsupported_platform"],

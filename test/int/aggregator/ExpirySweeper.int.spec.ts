@@ -30,6 +30,7 @@ beforeAll(async () => {
     NATS_URL: nats.url,
     DATA_DIR: dataDir,
     DOWNLOAD_URL_SECRET: "test-secret",
+    API_KEY_PEPPER: "test-pepper",
     PUBLIC_BASE_URL: "http://files.test",
     EXPIRY_SWEEP_INTERVAL_SECONDS: "0.2",
     EXPIRY_DOCUMENT_GRACE_SECONDS: "0.5"
