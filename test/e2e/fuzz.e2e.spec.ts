@@ -24,9 +24,9 @@ beforeAll(async () => {
   })
   stack = await startServiceStack({
     env: {
-      // Every host name resolves to a documentation address that the egress guard refuses: generated URLs never leave
-      // the machine, not even as a DNS query, and resolve/download-by-URL answer 422 url_not_allowed.
-      EGRESS_RESOLVE_OVERRIDES: "*=192.0.2.1",
+      // Nothing is reachable (no EGRESS_ALLOW entries): generated URLs, names and IP literals alike, never leave the
+      // machine, not even as a DNS query; resolve and download-by-URL answer 422 url_not_allowed.
+      EGRESS_ALLOW_ONLY: "true",
       // The fuzzer sends thousands of requests with one key; the limit is tested elsewhere.
       API_RATE_LIMIT_PER_MINUTE: "0"
     }

@@ -40,12 +40,18 @@ export interface EgressPolicyShape {
 
 const refuse = (target: string, message: string) => new UrlNotAllowed({ url: target, message })
 
-export const makeEgressPolicy = (allow: EgressAllowList, resolveHost: HostLookup): EgressPolicyShape => {
+export interface EgressPolicyOptions {
+  /** Refuse every destination that EGRESS_ALLOW does not list (EGRESS_ALLOW_ONLY), public or not. */
+  readonly allowListOnly?: boolean
+}
+
+export const makeEgressPolicy = (allow: EgressAllowList, resolveHost: HostLookup, options: EgressPolicyOptions = {}): EgressPolicyShape => {
   const resolveTarget = Effect.fn("EgressPolicy.resolveTarget")(function*(host: string, port: number) {
     const name = canonicalHost(host)
     if (name === null) return yield* refuse(`${host}:${port}`, `${JSON.stringify(host).slice(0, 80)} is not a valid host name`)
     const target = `${name}:${port}`
     const allowed = isAllowListed(allow, name, port)
+    if (options.allowListOnly === true && !allowed) return yield* refuse(target, `${name}:${port} is not in EGRESS_ALLOW`)
     if (isIpLiteral(name)) {
       if (!allowed && isForbiddenAddress(name)) {
         return yield* refuse(target, `${name} is a private or reserved address`)
@@ -85,13 +91,15 @@ export class EgressPolicy extends Context.Service<EgressPolicy, EgressPolicyShap
   static readonly config = Config.all({
     allow: Config.String("EGRESS_ALLOW").pipe(Config.withDefault(""), Config.map(parseEgressAllowList)),
     /** For tests only: names the guard resolves from a table instead of DNS (see ResolveOverrides). */
-    overrides: Config.String("EGRESS_RESOLVE_OVERRIDES").pipe(Config.withDefault(""), Config.map(parseResolveOverrides))
+    overrides: Config.String("EGRESS_RESOLVE_OVERRIDES").pipe(Config.withDefault(""), Config.map(parseResolveOverrides)),
+    /** Nothing but the EGRESS_ALLOW entries can be reached: for locked-down deployments and hermetic test stacks. */
+    allowListOnly: Config.Boolean("EGRESS_ALLOW_ONLY").pipe(Config.withDefault(false))
   })
 
   static readonly layer = Layer.effect(
     EgressPolicy,
-    Effect.map(EgressPolicy.config, ({ allow, overrides }) =>
-      EgressPolicy.of(makeEgressPolicy(allow, withResolveOverrides(overrides, systemLookup))))
+    Effect.map(EgressPolicy.config, ({ allow, overrides, allowListOnly }) =>
+      EgressPolicy.of(makeEgressPolicy(allow, withResolveOverrides(overrides, systemLookup), { allowListOnly })))
   )
 
   /** For tests: a fixed allow list and a name table instead of DNS. */

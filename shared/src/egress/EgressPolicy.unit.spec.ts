@@ -147,6 +147,16 @@ describe("EGRESS_RESOLVE_OVERRIDES", () => {
   })
 })
 
+describe("EGRESS_ALLOW_ONLY", () => {
+  const strict = makeEgressPolicy(parseEgressAllowList("127.0.0.1:9000"), fakeDns, { allowListOnly: true })
+  it("reaches the listed entries and nothing else, public or not, without a DNS lookup", async () => {
+    expect(await Effect.runPromise(strict.resolveTarget("127.0.0.1", 9000))).toEqual({ address: "127.0.0.1", family: 4 })
+    for (const [host, port] of [["93.184.216.34", 443], ["public.example", 443], ["nowhere.example", 80], ["[2606:4700::1111]", 443]] as const) {
+      expect(Exit.isFailure(await Effect.runPromiseExit(strict.resolveTarget(host, port))), host).toBe(true)
+    }
+  })
+})
+
 describe("parseEgressAllowList", () => {
   it("normalizes entries and drops malformed ones", () => {
     expect([...parseEgressAllowList("Media.Test:80, [::1]:9000, noport, bad:0, x:99999,")]).toEqual([

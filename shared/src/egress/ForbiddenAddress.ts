@@ -83,7 +83,8 @@ const isForbiddenV6 = (literal: string): boolean => {
   if ((g(0) & 0xffc0) === 0xfe80) return true // link-local fe80::/10
   if ((g(0) & 0xffc0) === 0xfec0) return true // site-local fec0::/10 (deprecated, still routed internally)
   if ((g(0) & 0xff00) === 0xff00) return true // multicast ff00::/8
-  return false
+  // Only 2000::/3 is global unicast; everything else (reserved ::/8 and the like) is not the public internet.
+  return (g(0) & 0xe000) !== 0x2000
 }
 
 /** Strips URL brackets and a zone id ("[fe80::1%eth0]" -> "fe80::1"). */

@@ -41,6 +41,9 @@ describe("isForbiddenAddress", () => {
     ["2002:c0a8:101::1", "6to4 of 192.168.1.1"],
     ["2001:db8::1", "documentation v6"],
     ["2001:0:4136:e378::1", "Teredo"],
+    ["a::f:4e5b", "reserved ::/8 outside global unicast"],
+    ["400::1", "unassigned, outside 2000::/3"],
+    ["4000::1", "unassigned, outside 2000::/3"],
     ["not-an-ip", "garbage fails closed"],
     ["", "empty fails closed"],
     ["1.2.3", "short v4 fails closed"]
