@@ -197,7 +197,11 @@ describe("developer dashboard in Chromium", () => {
 
   it("fits a phone-width screen", async () => {
     await page.setViewportSize({ width: 390, height: 844 })
-    await page.click("nav.tabs >> text=API keys")
+    // Measure the keys page itself, not the jobs page the click navigates away from.
+    await Promise.all([
+      page.waitForURL((url) => url.pathname.endsWith("/keys"), { waitUntil: "load" }),
+      page.click("nav.tabs >> text=API keys")
+    ])
     const overflow = await page.evaluate((): number => (globalThis as any).document.documentElement.scrollWidth - (globalThis as any).document.documentElement.clientWidth)
     expect(overflow).toBeLessThanOrEqual(0)
     await screenshot(page, "dashboard-keys-phone")
