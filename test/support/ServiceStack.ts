@@ -172,7 +172,7 @@ export const startServiceStack = async (options?: {
   const nats = await startNatsServer()
   const dataDir = await mkdtemp(join(tmpdir(), "mds-e2e-"))
   const ports = await Promise.all(Array.from({ length: gatewayCount }, () => freePort()))
-  const gatewayUrls = ports.map((port) => `http://127.0.0.1:${port}/v1`)
+  const urlOf = (index: number) => `http://127.0.0.1:${ports[index]}/v1`
 
   // The parent env is kept (PATH, HOME) but every setting the services read is set explicitly.
   const env: Record<string, string> = {
@@ -205,7 +205,9 @@ export const startServiceStack = async (options?: {
   const extractorLabels = Array.from({ length: extractorCount }, (_, i) => (extractorCount === 1 ? "extractor" : `extractor#${i}`))
   const labelsOf = (name: ServiceName) => (name === "gateway" ? gatewayLabels : name === "extractor" ? extractorLabels : [name])
 
-  const startOne = async (label: string) => {
+  let handedOut = false
+  const portRetries: Array<number> = []
+  const startOne = async (label: string): Promise<void> => {
     const service = serviceFor(label)
     // Starting a running service is a no-op: a second process would be orphaned and outlive close().
     const running = service.child
@@ -220,9 +222,25 @@ export const startServiceStack = async (options?: {
       ...(isExtractor && extractorCount > 1 ? { WORKER_ID: label } : {})
     }
     const serviceEnv = index >= 0 ? { ...own, PORT: String(ports[index]) } : own
+    const linesBefore = service.lines.length
     spawnService(service, join("services", name, "src", "main.ts"), serviceEnv)
-    await waitForReady(service, logs)
-    if (index >= 0) await waitForHealth(gatewayUrls[index] ?? "", logs)
+    try {
+      await waitForReady(service, logs)
+    } catch (error) {
+      // A free port can be taken by another process between freePort() and the gateway's listen (tests run side by
+      // side): before the stack has handed out its URLs, the gateway simply gets another port.
+      const taken = service.lines.slice(linesBefore).some((line) => line.includes("EADDRINUSE"))
+      if (index < 0 || handedOut || !taken || (portRetries[index] = (portRetries[index] ?? 0) + 1) > 3) throw error
+      const previous = ports[index]
+      ports[index] = await freePort()
+      if (index === 0) {
+        env["PORT"] = String(ports[0])
+        // Links point at the first gateway, unless the caller chose their base itself.
+        if (env["PUBLIC_BASE_URL"] === `http://127.0.0.1:${previous}`) env["PUBLIC_BASE_URL"] = `http://127.0.0.1:${ports[0]}`
+      }
+      return startOne(label)
+    }
+    if (index >= 0) await waitForHealth(urlOf(index), logs)
   }
 
   const startService = async (name: ServiceName) => {
@@ -266,6 +284,8 @@ export const startServiceStack = async (options?: {
     return child !== null && child.exitCode === null && child.signalCode === null
   }
 
+  handedOut = true
+  const gatewayUrls = ports.map((_, index) => urlOf(index))
   return {
     baseUrl: gatewayUrls[0] ?? "",
     labels: [...gatewayLabels, "aggregator", ...extractorLabels],
