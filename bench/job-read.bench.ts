@@ -2,6 +2,7 @@
 import { freePort } from "../test/support/NatsServer.ts"
 import { startHelper } from "./support/ChildProcess.ts"
 import { runLoad } from "./support/HttpLoad.ts"
+import { measureCpu } from "./support/ProcessCpu.ts"
 import { sampleRss } from "./support/ProcessMemory.ts"
 import { median, note, printSeries, printTable } from "./support/Report.ts"
 import { api, startBenchStack, waitForJob } from "./support/Stack.ts"
@@ -12,6 +13,7 @@ const CONNECTIONS = 16
 const FIXED_RATE = 2_000
 const FIXED_RATE_SECONDS = 10
 const SCALING = [1, 4, 16, 64]
+const CPU_REQUESTS = 30_000
 
 const bench = await startBenchStack()
 try {
@@ -54,6 +56,13 @@ try {
       gatewayRps.push(g.requestsPerSecond)
     }
 
+    // CPU per request (from /proc): what each answer costs the server, which other load on the machine barely moves.
+    note(`server CPU per request (${CPU_REQUESTS} requests each)`)
+    const gatewayCpu = await measureCpu(gatewayPid, () => runLoad({ url: gatewayUrl, headers, connections: CONNECTIONS, amount: CPU_REQUESTS }))
+    expectOk("gateway (CPU)", gatewayCpu.result)
+    const bareCpu = await measureCpu(bare.child.pid ?? 0, () => runLoad({ url: bareUrl, headers, connections: CONNECTIONS, amount: CPU_REQUESTS }))
+    const microseconds = (seconds: number) => Math.round((seconds * 1e6) / CPU_REQUESTS)
+
     note(`fixed rate: ${FIXED_RATE} req/s for ${FIXED_RATE_SECONDS} s`)
     const fixed = await runLoad({ url: gatewayUrl, headers, connections: 32, overallRate: FIXED_RATE, durationSeconds: FIXED_RATE_SECONDS })
     expectOk("gateway at fixed rate", fixed)
@@ -93,6 +102,14 @@ try {
         reference: { label: "bare fastify", value: bareFixed.p99Ms },
         target: "≤ 10 ms",
         met: fixed.p99Ms <= 10
+      },
+      {
+        metric: "server CPU per request",
+        value: microseconds(gatewayCpu.cpuSeconds),
+        unit: "µs",
+        reference: { label: "bare fastify", value: microseconds(bareCpu.cpuSeconds) },
+        target: "",
+        met: null
       },
       { metric: "gateway peak RSS under this load", value: peakRss, unit: "MB", reference: null, target: "≤ 150 MB", met: peakRss <= 150 }
     ])

@@ -1,5 +1,5 @@
 // OpenTelemetry traces over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT (or ..._TRACES_ENDPOINT) is set; off otherwise.
-import { Config, Effect, Layer, Option } from "effect"
+import { Config, Effect, Layer, Option, References } from "effect"
 import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import { OtlpSerialization, OtlpTracer } from "effect/observability"
 
@@ -23,7 +23,8 @@ export const OtlpTracing = (serviceName: string) =>
   Layer.unwrap(Effect.gen(function*() {
     const config = yield* TracingConfig
     const url = tracesUrl(config.tracesEndpoint, config.endpoint)
-    if (config.disabled || Option.isNone(url)) return Layer.empty
+    // With nowhere to send them, spans are not made at all (each costs a span object and a stack capture per call).
+    if (config.disabled || Option.isNone(url)) return Layer.succeed(References.TracerEnabled, false)
     const serialization = config.protocol === "http/json" ? OtlpSerialization.layerJson : OtlpSerialization.layerProtobuf
     yield* Effect.logInfo("exporting traces").pipe(Effect.annotateLogs({ url: url.value, protocol: config.protocol }))
     return OtlpTracer.layer({

@@ -1,5 +1,4 @@
 // The fastify server: runs each /v1 route's Effect on the shared runtime and writes every failure as the error envelope.
-import { randomBytes } from "node:crypto"
 import { retryHints } from "@mds/shared/api/RetryableErrors"
 import { maskSecrets } from "@mds/shared/runtime/SecretMasking"
 import { Cause, Effect, Exit, LogLevel, type ManagedRuntime, Option } from "effect"
@@ -7,6 +6,8 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { type ApiError, type ApiFailure, internalError, isServerSide, toApiError } from "./ErrorMapping.ts"
 import { InvalidJson, MethodNotAllowed, PayloadTooLarge, RouteNotFound, UnsupportedMediaType } from "./GatewayErrors.ts"
 import { endLiveStreams } from "./LiveStreams.ts"
+import { newRequestId } from "./RequestIds.ts"
+import { runFromMemory } from "./runFromMemory.ts"
 import { recordRequestDuration, withRequestTelemetry } from "./RequestTelemetry.ts"
 import type { RouteInput, RouteReply } from "./Route.ts"
 import { type GatewayServices, v1Routes } from "./v1Routes.ts"
@@ -14,8 +15,6 @@ import type { DashboardServices } from "../dashboard/DashboardRoutes.ts"
 import { registerDashboard } from "../dashboard/DashboardHttp.ts"
 
 export const BODY_LIMIT_BYTES = 16 * 1024
-
-export const newRequestId = (): string => `req_${randomBytes(12).toString("hex")}`
 
 const pathPattern = (path: string) =>
   new RegExp(`^${path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[A-Za-z]+/g, "[^/]+").replace(/\*/g, ".*")}$`)
@@ -113,15 +112,18 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
   // Server-sent event streams never end by themselves; closing must not wait for them.
   app.addHook("preClose", async () => endLiveStreams())
 
-  app.addHook("onRequest", async (request, reply) => {
+  // Callback-style hooks: an async hook costs a promise and a microtask per request.
+  app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id)
+    done()
   })
 
   // One line per request is a Debug line (LOG_LEVEL=Debug): at Info, writing it cost more than answering a job read.
   let requestLines = false
   void runtime.runPromise(LogLevel.isEnabled("Debug")).then((enabled) => (requestLines = enabled), () => undefined)
-  app.addHook("onResponse", async (request, reply) => {
-    log(recordRequestDuration(request, reply))
+  app.addHook("onResponse", (request, reply, done) => {
+    recordRequestDuration(request, reply)
+    done()
     if (!requestLines) return
     log(Effect.logDebug("request").pipe(Effect.annotateLogs({
       request_id: request.id,
@@ -163,7 +165,8 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
           body: request.body
         }
         const run: Effect.Effect<RouteReply, ApiFailure, GatewayServices> = route.run(input)
-        const exit = await runtime.runPromiseExit(withRequestTelemetry(request, route.path)(run))
+        const effect = withRequestTelemetry(request, route.path)(run)
+        const exit = route.fromMemory === true ? await runFromMemory(runtime, effect) : await runtime.runPromiseExit(effect)
         if (Exit.isSuccess(exit)) return sendReply(reply, exit.value)
         const failure = Cause.findErrorOption(exit.cause)
         const error = Option.isSome(failure) ? toApiError(failure.value) : internalError

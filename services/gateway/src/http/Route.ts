@@ -32,7 +32,12 @@ export interface Route<R> {
   readonly path: string
   /** POST bodies must be JSON. */
   readonly run: (input: RouteInput) => Effect.Effect<RouteReply, ApiFailure, R>
+  /** Answered from in-process state nearly always: run synchronously first (see runFromMemory). */
+  readonly fromMemory?: boolean
 }
+
+/** Marks a route whose answers nearly always come from memory (see Route.fromMemory). */
+export const fromMemory = <R>(route: Route<R>): Route<R> => ({ ...route, fromMemory: true })
 
 export const publicRoute = <R>(
   method: Route<R>["method"],

@@ -10,14 +10,14 @@ import { queueDownloadOnce } from "../jobs/queueDownloadOnce.ts"
 import { resolveMedia } from "../media/resolveMedia.ts"
 import { listPlatforms } from "../platforms/listPlatforms.ts"
 import { serveOpenApi } from "./api/serveOpenApi.ts"
-import { keyedRoute, publicRoute, type Route } from "./Route.ts"
+import { fromMemory, keyedRoute, publicRoute, type Route } from "./Route.ts"
 
 export const v1Routes = [
   publicRoute("GET", "/v1/health", () => checkHealth()),
   keyedRoute("GET", "/v1/platforms", null, () => listPlatforms()),
   keyedRoute("POST", "/v1/media/resolve", "media:resolve", resolveMedia),
   keyedRoute("POST", "/v1/media/download", "media:download", queueDownloadOnce),
-  keyedRoute("GET", "/v1/jobs/:jobId", null, limitPolling(getJob)),
+  fromMemory(keyedRoute("GET", "/v1/jobs/:jobId", null, limitPolling(getJob))),
   keyedRoute("GET", "/v1/jobs/:jobId/events", null, streamJobEvents),
   // The signature in the link is the credential: no API key, so links work in browsers.
   publicRoute("GET", "/v1/files/*", serveFile),

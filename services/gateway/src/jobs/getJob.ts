@@ -1,17 +1,24 @@
 // GET /v1/jobs/:jobId: the job of the key's own project, while it is visible, with a download link once completed.
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { JobNotFound } from "@mds/shared/domain/DomainErrors"
-import { isJobVisible } from "@mds/shared/domain/job/JobView"
+import { isJobVisible, type JobView } from "@mds/shared/domain/job/JobView"
 import { JobId } from "@mds/shared/ids/Ids"
 import { Clock, Effect, Option, Schema } from "effect"
 import type { Principal } from "../auth/ApiKeyAuth.ts"
 import { json, type RouteInput } from "../http/Route.ts"
 import { loadJobView } from "./loadJobView.ts"
-import { toJobResponse } from "./JobResponse.ts"
+import { type ApiJob, toJobResponse } from "./JobResponse.ts"
 
 const isJobId = Schema.is(JobId)
 
-export const getJob = Effect.fn("getJob")(function*(input: RouteInput, principal: Principal) {
+/**
+ * Answers already built, by view: views are immutable (a change makes a new one) and a link is valid until the
+ * artifact's end, so a job polled again is neither signed (an HMAC, or an S3 presign) nor formatted again.
+ */
+const answers = new WeakMap<JobView, ApiJob>()
+
+// Untraced, like every step of a job read: it runs from memory; the request span covers it (a traced step costs ~6 µs).
+export const getJob = Effect.fnUntraced(function*(input: RouteInput, principal: Principal) {
   const jobId = input.params["jobId"] ?? ""
   // A malformed id cannot name a job; it never reaches a subject name.
   if (!isJobId(jobId)) return yield* new JobNotFound({ jobId })
@@ -20,6 +27,8 @@ export const getJob = Effect.fn("getJob")(function*(input: RouteInput, principal
   const view = yield* loadJobView(principal.projectId, jobId)
   if (Option.isNone(view) || !isJobVisible(view.value, now)) return yield* new JobNotFound({ jobId })
   const doc = view.value
+  const answered = answers.get(doc)
+  if (answered !== undefined) return json(200, answered)
   let downloadUrl: string | null = null
   if (doc.status === "completed" && doc.artifact !== null) {
     downloadUrl = doc.downloadUrl ?? (yield* (yield* ArtifactStore).presign(doc.artifact.key, {
@@ -27,5 +36,7 @@ export const getJob = Effect.fn("getJob")(function*(input: RouteInput, principal
       filename: doc.artifact.filename
     }))
   }
-  return json(200, toJobResponse(doc, downloadUrl))
+  const answer = toJobResponse(doc, downloadUrl)
+  answers.set(doc, answer)
+  return json(200, answer)
 })

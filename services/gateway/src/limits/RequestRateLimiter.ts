@@ -33,7 +33,8 @@ export class RequestRateLimiter extends Context.Service<RequestRateLimiter, {
         for (const [keyId, window] of windows) if (now >= window.startedAt + policy.windowMs) windows.delete(keyId)
       }
 
-      const take = Effect.fn("RequestRateLimiter.take")(function*(keyId: string) {
+      // Untraced: runs from memory on every request; the request's span covers it (a traced call costs ~6 µs).
+      const take = Effect.fnUntraced(function*(keyId: string) {
         if (policy.limit <= 0) return UNLIMITED
         const now = yield* Clock.currentTimeMillis
         sweep(now)
