@@ -2,6 +2,7 @@
 import { jetstream } from "@nats-io/jetstream"
 import { connect } from "@nats-io/transport-node"
 import { runLoad } from "./support/HttpLoad.ts"
+import { cpuSeconds } from "./support/ProcessCpu.ts"
 import { sampleRss } from "./support/ProcessMemory.ts"
 import { type ProjectKey, provisionProjects } from "./support/Provision.ts"
 import { median, note, printSeries, printTable } from "./support/Report.ts"
@@ -50,6 +51,9 @@ try {
 
   const gatewayPid = stack.pidOf("gateway")
   const rss = gatewayPid === null ? null : sampleRss(gatewayPid)
+  const natsPid = stack.nats.pid()
+  if (gatewayPid === null || natsPid === null) throw new Error("no gateway or nats-server process")
+  const cpuBefore = { gateway: cpuSeconds(gatewayPid), nats: cpuSeconds(natsPid) }
   const accepted: Array<number> = []
   const p99: Array<number> = []
   const p50: Array<number> = []
@@ -65,6 +69,13 @@ try {
     accepted.push(result.requestsPerSecond)
     p50.push(result.p50Ms)
     p99.push(result.p99Ms)
+  }
+
+  // CPU per accepted job (from /proc): what admission costs each process, which other load barely moves.
+  const mainJobs = ROUNDS * PROJECTS_PER_ROUND * 2
+  const cpuPerJob = {
+    gateway: Math.round(((cpuSeconds(gatewayPid) - cpuBefore.gateway) * 1e6) / mainJobs),
+    nats: Math.round(((cpuSeconds(natsPid) - cpuBefore.nats) * 1e6) / mainJobs)
   }
 
   note("invariant: a third job in every project of the last round must be refused")
@@ -86,6 +97,7 @@ try {
   const js = jetstream(nc)
   const rawJobs = 2_000
   const started = performance.now()
+  const rawNatsBefore = cpuSeconds(natsPid)
   let issued = 0
   await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
     while (issued < rawJobs) {
@@ -97,6 +109,7 @@ try {
     }
   }))
   const rawRate = rawJobs / ((performance.now() - started) / 1000)
+  const rawNatsCpuPerJob = Math.round(((cpuSeconds(natsPid) - rawNatsBefore) * 1e6) / rawJobs)
   await nc.drain()
 
   const acceptedRate = median(accepted)
@@ -118,6 +131,15 @@ try {
       reference: null,
       target: `all ${PROJECTS_PER_ROUND} (2-slot invariant)`,
       met: refused[0] === PROJECTS_PER_ROUND
+    },
+    { metric: "gateway CPU per accepted job", value: cpuPerJob.gateway, unit: "µs", reference: null, target: "", met: null },
+    {
+      metric: "nats-server CPU per accepted job",
+      value: cpuPerJob.nats,
+      unit: "µs",
+      reference: { label: "raw JetStream, 3 appends per job", value: rawNatsCpuPerJob },
+      target: "",
+      met: null
     },
     { metric: "gateway peak RSS", value: peakRss, unit: "MB", reference: null, target: "", met: null }
   ])

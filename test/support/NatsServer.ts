@@ -15,6 +15,8 @@ export interface NatsServer {
   start(): Promise<void>
   /** Stops it and deletes the store. */
   close(): Promise<void>
+  /** Process id while running (benchmarks read its CPU time), else null. */
+  pid(): number | null
 }
 
 export const freePort = (): Promise<number> =>
@@ -87,6 +89,7 @@ export const startNatsServer = async (): Promise<NatsServer> => {
     storeDir,
     start,
     stop,
+    pid: () => (child as ChildProcess | null)?.pid ?? null,
     close: async () => {
       await stop()
       await rm(storeDir, { recursive: true, force: true })

@@ -1,6 +1,6 @@
 // Identifiers: a type prefix and 24 lowercase base32 characters (120 random bits); safe as NATS subject tokens.
-import { randomBytes } from "node:crypto"
 import { Schema } from "effect"
+import { takeRandomBytes } from "./RandomPool.ts"
 
 const ALPHABET = "abcdefghijklmnopqrstuvwxyz234567"
 const BODY_LENGTH = 24
@@ -8,7 +8,7 @@ const BODY_LENGTH = 24
 export type IdPrefix = "job" | "med" | "prj" | "key"
 
 const randomBody = (): string => {
-  const bytes = randomBytes(BODY_LENGTH)
+  const bytes = takeRandomBytes(BODY_LENGTH)
   let out = ""
   for (const byte of bytes) out += ALPHABET[byte & 31]
   return out
