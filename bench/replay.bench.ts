@@ -16,6 +16,7 @@ import { jobSubject } from "@mds/shared/eventstore/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { MongoDatabase } from "@mds/shared/readmodel/MongoDatabase"
+import { MongoReadModelBackend } from "@mds/shared/readmodel/MongoReadModelBackend"
 import { ReadModelBackend } from "@mds/shared/readmodel/ReadModelBackend"
 import { rebuildReadModel } from "../services/aggregator/src/rebuild/ProjectionRebuild.ts"
 import { dockerEngineAvailable } from "../test/support/DockerEngine.ts"
@@ -68,7 +69,7 @@ try {
     stopMongo = () => mongo.stop()
   }
   if (mongoUrl !== "") {
-    await measure("MongoDB", ReadModelBackend.mongo.pipe(Layer.provide(MongoDatabase.layerFromUrl(Redacted.make(mongoUrl)))))
+    await measure("MongoDB", MongoReadModelBackend.pipe(Layer.provide(MongoDatabase.layerFromUrl(Redacted.make(mongoUrl)))))
     await stopMongo()
   } else {
     rows.push({ backend: "MongoDB (not measured: no MONGO_URL and no Docker engine)", events: 0, seconds: 0, perSecond: 0 })

@@ -1,6 +1,7 @@
 // The MongoDB database of the read models (MONGO_URL, e.g. mongodb://mongodb:27017/mds), as a scoped service.
 import { type Db, MongoClient, MongoServerError } from "mongodb"
-import { Config, Context, Effect, Layer, Redacted } from "effect"
+import { Context, Effect, Layer, Redacted } from "effect"
+import { MONGO_URL } from "./MongoSettings.ts"
 import { ReadModelError } from "./ReadModelError.ts"
 
 export const mongoError = (operation: string) => (cause: unknown) =>
@@ -16,8 +17,7 @@ export const databaseName = (url: string): string => {
 }
 
 export class MongoDatabase extends Context.Service<MongoDatabase, { readonly db: Db }>()("mds/readmodel/MongoDatabase") {
-  /** The URL may carry credentials, so it is redacted in logs and errors. */
-  static readonly config = Config.Redacted("MONGO_URL")
+  static readonly config = MONGO_URL
 
   static readonly layerFromUrl = (url: Redacted.Redacted<string>) =>
     Layer.effect(

@@ -10,12 +10,6 @@ import { makeKvMediaReadModel, MEDIA_BUCKET } from "./KvMediaReadModel.ts"
 import { makeKvProjectReadModel, PROJECTS_BUCKET } from "./KvProjectReadModel.ts"
 import { makeKvReadModelStores, READ_MODEL_STORES_BUCKET } from "./KvReadModelStores.ts"
 import type { MediaReadModel } from "./MediaReadModel.ts"
-import type { MongoDatabase } from "./MongoDatabase.ts"
-import { JOBS_COLLECTION, makeMongoJobReadModel } from "./MongoJobReadModel.ts"
-import { KEYS_COLLECTION, makeMongoKeyReadModel } from "./MongoKeyReadModel.ts"
-import { makeMongoMediaReadModel, MEDIA_COLLECTION } from "./MongoMediaReadModel.ts"
-import { makeMongoProjectReadModel, PROJECTS_COLLECTION } from "./MongoProjectReadModel.ts"
-import { makeMongoReadModelStores, READ_MODEL_STORES_COLLECTION } from "./MongoReadModelStores.ts"
 import type { ProjectReadModel } from "./ProjectReadModel.ts"
 import type { ReadModelError } from "./ReadModelError.ts"
 import type { ReadModelStores } from "./ReadModelStores.ts"
@@ -37,6 +31,7 @@ export interface ReadModelBackendShape {
   openKeys(store: string): Effect.Effect<KeyReadModel["Service"], ReadModelError>
 }
 
+/** MongoDB collections (the production topology) are MongoReadModelBackend.ts, loaded only when configured. */
 export class ReadModelBackend extends Context.Service<ReadModelBackend, ReadModelBackendShape>()("mds/readmodel/ReadModelBackend") {
   /** NATS KV buckets (the embedded default). */
   static readonly kv = Layer.effect(
@@ -51,23 +46,6 @@ export class ReadModelBackend extends Context.Service<ReadModelBackend, ReadMode
         openMedia: (store) => Effect.provideContext(makeKvMediaReadModel(store), context),
         openProjects: (store) => Effect.provideContext(makeKvProjectReadModel(store), context),
         openKeys: (store) => Effect.provideContext(makeKvKeyReadModel(store), context)
-      })
-    })
-  )
-
-  /** MongoDB collections (the production topology). */
-  static readonly mongo = Layer.effect(
-    ReadModelBackend,
-    Effect.gen(function*() {
-      const context = yield* Effect.context<MongoDatabase | Lifetimes>()
-      return ReadModelBackend.of({
-        kind: "mongo",
-        stores: yield* makeMongoReadModelStores(READ_MODEL_STORES_COLLECTION),
-        defaults: { jobs: JOBS_COLLECTION, media: MEDIA_COLLECTION, projects: PROJECTS_COLLECTION, keys: KEYS_COLLECTION },
-        openJobs: (store) => Effect.provideContext(makeMongoJobReadModel(store), context),
-        openMedia: (store) => Effect.provideContext(makeMongoMediaReadModel(store), context),
-        openProjects: (store) => Effect.provideContext(makeMongoProjectReadModel(store), context),
-        openKeys: (store) => Effect.provideContext(makeMongoKeyReadModel(store), context)
       })
     })
   )

@@ -4,19 +4,24 @@ import { followStore } from "./FollowedStore.ts"
 import { JobReadModel } from "./JobReadModel.ts"
 import { KeyReadModel } from "./KeyReadModel.ts"
 import { MediaReadModel } from "./MediaReadModel.ts"
-import { MongoDatabase } from "./MongoDatabase.ts"
+import { MONGO_URL } from "./MongoSettings.ts"
 import { ProjectReadModel } from "./ProjectReadModel.ts"
 import { ReadModelBackend, type ReadModelBackendKind } from "./ReadModelBackend.ts"
 import { ReadModelStores } from "./ReadModelStores.ts"
 
 /** Which backend the configuration selects. */
-export const configuredBackend = Config.option(MongoDatabase.config).pipe(
+export const configuredBackend = Config.option(MONGO_URL).pipe(
   Config.map((url): ReadModelBackendKind => (Option.isSome(url) ? "mongo" : "kv"))
 )
 
-/** The backend of a given kind; MongoDB reads MONGO_URL (and fails with a config error without it). Needs NatsClient and Lifetimes. */
+/**
+ * The backend of a given kind; MongoDB reads MONGO_URL (and fails with a config error without it). Needs NatsClient
+ * and Lifetimes. The MongoDB adapter is imported on demand: the embedded default never loads the driver.
+ */
 export const backendLayer = (kind: ReadModelBackendKind) =>
-  kind === "mongo" ? ReadModelBackend.mongo.pipe(Layer.provide(MongoDatabase.layer)) : ReadModelBackend.kv
+  kind === "mongo"
+    ? Layer.unwrap(Effect.promise(() => import("./MongoReadModelBackend.ts")).pipe(Effect.map((mongo) => mongo.MongoReadModelBackendFromConfig)))
+    : ReadModelBackend.kv
 
 /** The backend the configuration selects. */
 export const ConfiguredBackend = Layer.unwrap(Effect.map(configuredBackend, backendLayer))
