@@ -21,4 +21,6 @@ RUN mkdir -p /data && chown node:node /data
 USER node
 # A small young generation keeps RSS within its budget under load at no measurable cost (docs/performance.md).
 ENV NODE_OPTIONS="--max-semi-space-size=2"
-CMD ["node", "services/aggregator/src/main.ts"]
+# Stripped TypeScript and V8 code cached across restarts of the container (docs/performance.md: ~30 MB less RSS).
+ENV NODE_COMPILE_CACHE=/tmp/node-compile-cache
+CMD ["node", "--optimize-for-size", "services/aggregator/src/main.ts"]

@@ -30,4 +30,6 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/v1/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # A small young generation keeps RSS within its budget under load at no measurable cost (docs/performance.md).
 ENV NODE_OPTIONS="--max-semi-space-size=2"
-CMD ["node", "services/gateway/src/main.ts"]
+# Stripped TypeScript and V8 code cached across restarts of the container (docs/performance.md: ~30 MB less RSS).
+ENV NODE_COMPILE_CACHE=/tmp/node-compile-cache
+CMD ["node", "--optimize-for-size", "services/gateway/src/main.ts"]

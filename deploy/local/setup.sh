@@ -197,6 +197,9 @@ mds_setup() {
   mds_ensure_yt_dlp || return 1
   mds_ensure_npm_deps || return 1
   export YT_DLP_PATH="${YT_DLP_PATH:-$MDS_TOOLS/venv/bin/yt-dlp}"
+  # Node keeps the stripped TypeScript and V8's code cache here: a warm start skips type stripping (its WebAssembly
+  # module alone is ~18 MB of RSS) and compiling, about 30 MB less RSS per service and a faster start.
+  export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-$MDS_TOOLS/compile-cache}"
   export DATA_DIR="${DATA_DIR:-$MDS_ROOT/.data}"
   mds_ensure_secrets || return 1
 }

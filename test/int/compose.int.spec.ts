@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 import { parse } from "yaml"
+import { SERVICE_NODE_FLAGS } from "../support/ServiceStack.ts"
 
 interface ComposeService {
   readonly image?: string
@@ -148,7 +149,9 @@ describe("Dockerfiles", () => {
       for (const stage of stages) expect(stage).toMatch(/^FROM node:24-slim\b/)
       expect(dockerfile).toMatch(/npm ci --omit=dev/)
       expect(dockerfile).toMatch(/^USER node$/m)
-      expect(dockerfile).toContain(`CMD ["node", "services/${name}/src/main.ts"]`)
+      expect(dockerfile).toContain(`CMD ["node", "--optimize-for-size", "services/${name}/src/main.ts"]`)
+      // The flags the tests run services with are the image's too (NODE_OPTIONS or the command line).
+      for (const flag of SERVICE_NODE_FLAGS) expect(dockerfile, `${name}: ${flag}`).toContain(flag)
       // Every COPY of the final stage must name a path that exists in the repository.
       for (const [, source] of dockerfile.matchAll(/^COPY (?!--from)(\S+)/gm)) {
         expect(existsSync(source ?? ""), `${name} COPY ${source}`).toBe(true)
@@ -156,6 +159,11 @@ describe("Dockerfiles", () => {
       expect(existsSync(`deploy/docker/${name}.Dockerfile.dockerignore`)).toBe(true)
     })
   }
+
+  it("npm start runs the services with the tests' Node flags", () => {
+    const start = readFileSync("deploy/local/start.sh", "utf8")
+    for (const flag of SERVICE_NODE_FLAGS) expect(start, flag).toContain(flag)
+  })
 
   it("extractor image carries ffmpeg and the pinned yt-dlp", () => {
     const dockerfile = readFileSync("deploy/docker/extractor.Dockerfile", "utf8")
