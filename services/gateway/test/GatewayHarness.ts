@@ -7,6 +7,7 @@ import { type MediaResolved, MediaEvent } from "@mds/shared/domain/media/MediaEv
 import { ResolveReply, ResolveRequest } from "@mds/shared/domain/media/ResolveRpc"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
+import { OtlpTracing } from "@mds/shared/observability/Tracing"
 import { mediaSubject, RESOLVE_RPC_SUBJECT } from "@mds/shared/eventstore/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { connect, type NatsConnection } from "@nats-io/transport-node"
@@ -41,6 +42,8 @@ export const gatewayEnv = (nats: NatsServer, dataDir: string): Record<string, st
 
 export const startGateway = async (env: Record<string, string>): Promise<GatewayInstance> => {
   const layer = makeGatewayLayer(EgressPolicy.layerWith("", fakeDns)).pipe(
+    // As in main.ts: no spans unless an OTLP endpoint is configured (which also decides whether shortcuts run).
+    Layer.provideMerge(OtlpTracing("mds-gateway")),
     Layer.provideMerge(ConfigProvider.layer(ConfigProvider.fromEnvRecord(env))),
     Layer.provideMerge(Layer.succeed(References.MinimumLogLevel, "Error")),
     Layer.orDie

@@ -4,6 +4,7 @@ import type { EventStoreError } from "@mds/shared/eventstore/EventStore"
 import { hashesEqual, hashSecret, keyIdFromHash, SECRET_PATTERN } from "@mds/shared/keys/ApiKeySecret"
 import { Clock, Config, Context, Effect, Layer, Option, Redacted, Result } from "effect"
 import { InsufficientScope, InvalidApiKey, type MissingApiKey, RevokedApiKey } from "../http/GatewayErrors.ts"
+import type { KeyState } from "@mds/shared/domain/account/KeyDecider"
 import { KeyDirectory } from "./KeyDirectory.ts"
 import { KeyUsageRecorder } from "./KeyUsageRecorder.ts"
 import { type CredentialSources, readPresentedKey } from "./PresentedKey.ts"
@@ -21,6 +22,11 @@ const unknownKey = new InvalidApiKey({ message: "The API key is not valid." })
 export class ApiKeyAuth extends Context.Service<ApiKeyAuth, {
   /** The key's principal; with `scope`, also requires the key to hold that scope. */
   authenticate(sources: CredentialSources, scope: Scope | null): Effect.Effect<Principal, AuthFailure>
+  /**
+   * The same answer, synchronously, when it needs no I/O: undefined when the key is not in the followed directory
+   * (then authenticate reads its stream). Used for answers served from memory (JobReadShortcut).
+   */
+  authenticateFromMemory(sources: CredentialSources, scope: Scope | null, now: number): Principal | AuthFailure | undefined
 }>()("mds/gateway/auth/ApiKeyAuth") {
   static readonly layer = Layer.effect(
     ApiKeyAuth,
@@ -29,25 +35,52 @@ export class ApiKeyAuth extends Context.Service<ApiKeyAuth, {
       const directory = yield* KeyDirectory
       const usage = yield* KeyUsageRecorder
 
+      /** The presented secret, its hash and key id, or the failure of a missing or malformed key. */
+      const present = (sources: CredentialSources) => {
+        const presented = readPresentedKey(sources)
+        if (Result.isFailure(presented)) return presented.failure
+        const secret = presented.success
+        if (!SECRET_PATTERN.test(secret)) return unknownKey
+        const hash = hashSecret(Redacted.value(pepper), secret)
+        return { hash, keyId: keyIdFromHash(hash) }
+      }
+
+      /** The verdict on a presented key, given the directory's state of it (none: never created). */
+      const judge = (
+        presented: { readonly hash: string; readonly keyId: string },
+        found: KeyState | undefined,
+        scope: Scope | null,
+        now: number
+      ): Principal | AuthFailure => {
+        if (found === undefined || found.key === null) return unknownKey
+        const { key, revokedAt } = found
+        if (!hashesEqual(presented.hash, key.hash)) return unknownKey
+        if (revokedAt !== null) return new RevokedApiKey({ keyId: presented.keyId })
+        if (scope !== null && !key.scopes.includes(scope)) return new InsufficientScope({ scope })
+        usage.touchNow({ keyId: presented.keyId, projectId: key.projectId, at: now })
+        return { keyId: presented.keyId, projectId: key.projectId, scopes: key.scopes }
+      }
+
+      const isFailure = (outcome: Principal | AuthFailure | { readonly hash: string }): outcome is AuthFailure => "_tag" in outcome
+
       // Untraced: runs from memory on every request; the request's span covers it (a traced call costs ~6 µs).
       const authenticate = Effect.fnUntraced(function*(sources: CredentialSources, scope: Scope | null) {
-        const presented = readPresentedKey(sources)
-        if (Result.isFailure(presented)) return yield* presented.failure
-        const secret = presented.success
-        if (!SECRET_PATTERN.test(secret)) return yield* unknownKey
-        const hash = hashSecret(Redacted.value(pepper), secret)
-        const keyId = keyIdFromHash(hash)
-        const found = yield* directory.lookup(keyId)
-        if (Option.isNone(found) || found.value.key === null) return yield* unknownKey
-        const { key, revokedAt } = found.value
-        if (!hashesEqual(hash, key.hash)) return yield* unknownKey
-        if (revokedAt !== null) return yield* new RevokedApiKey({ keyId })
-        if (scope !== null && !key.scopes.includes(scope)) return yield* new InsufficientScope({ scope })
-        yield* usage.touch({ keyId, projectId: key.projectId, at: yield* Clock.currentTimeMillis })
-        return { keyId, projectId: key.projectId, scopes: key.scopes }
+        const presented = present(sources)
+        if (isFailure(presented)) return yield* presented
+        const found = yield* directory.lookup(presented.keyId)
+        const verdict = judge(presented, Option.getOrUndefined(found), scope, yield* Clock.currentTimeMillis)
+        if (isFailure(verdict)) return yield* verdict
+        return verdict
       })
 
-      return ApiKeyAuth.of({ authenticate })
+      const authenticateFromMemory = (sources: CredentialSources, scope: Scope | null, now: number) => {
+        const presented = present(sources)
+        if (isFailure(presented)) return presented
+        const found = directory.peek(presented.keyId)
+        return found === undefined ? undefined : judge(presented, found, scope, now)
+      }
+
+      return ApiKeyAuth.of({ authenticate, authenticateFromMemory })
     })
   )
 }

@@ -19,6 +19,8 @@ const decodeKeyEvent = Schema.decodeUnknownOption(Schema.fromJsonString(KeyEvent
 export class KeyDirectory extends Context.Service<KeyDirectory, {
   /** The key's state, or none when no key with this id was ever created. */
   lookup(keyId: string): Effect.Effect<Option.Option<KeyState>, EventStoreError>
+  /** The key's state when the followed directory holds it (exactly what lookup answers then), else undefined. */
+  peek(keyId: string): KeyState | undefined
 }>()("mds/gateway/auth/KeyDirectory") {
   static readonly layer = Layer.effect(
     KeyDirectory,
@@ -67,9 +69,14 @@ export class KeyDirectory extends Context.Service<KeyDirectory, {
       yield* Effect.forkScoped(follow)
 
       // Untraced: runs from memory on every request; the request's span covers it (a traced call costs ~6 µs).
-      const lookup = Effect.fnUntraced(function*(keyId: string) {
+      const peek = (keyId: string): KeyState | undefined => {
         const known = entries.get(keyId)
-        if (following && known !== undefined && known.state.key !== null) return Option.some(known.state)
+        return following && known !== undefined && known.state.key !== null ? known.state : undefined
+      }
+
+      const lookup = Effect.fnUntraced(function*(keyId: string) {
+        const known = peek(keyId)
+        if (known !== undefined) return Option.some(known)
         // Read-your-writes: a key created a moment ago may not have reached the consumer yet.
         const events: ReadonlyArray<StoredEvent<KeyEvent>> = yield* store.readSubject(KeyEvent, keySubject(keyId))
         for (const stored of events) fold(keyId, stored.seq, stored.event)
@@ -77,7 +84,7 @@ export class KeyDirectory extends Context.Service<KeyDirectory, {
         return state !== undefined && state.key !== null ? Option.some(state) : Option.none()
       })
 
-      return KeyDirectory.of({ lookup })
+      return KeyDirectory.of({ lookup, peek })
     })
   )
 }

@@ -1,7 +1,7 @@
 // The fastify server: runs each /v1 route's Effect on the shared runtime and writes every failure as the error envelope.
 import { retryHints } from "@mds/shared/api/RetryableErrors"
 import { maskSecrets } from "@mds/shared/runtime/SecretMasking"
-import { Cause, Effect, Exit, LogLevel, type ManagedRuntime, Option } from "effect"
+import { Cause, Effect, Exit, LogLevel, type ManagedRuntime, Option, References } from "effect"
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify"
 import { type ApiError, type ApiFailure, internalError, isServerSide, toApiError } from "./ErrorMapping.ts"
 import { InvalidJson, MethodNotAllowed, PayloadTooLarge, RouteNotFound, UnsupportedMediaType } from "./GatewayErrors.ts"
@@ -9,7 +9,7 @@ import { endLiveStreams } from "./LiveStreams.ts"
 import { newRequestId } from "./RequestIds.ts"
 import { runFromMemory } from "./runFromMemory.ts"
 import { recordRequestDuration, withRequestTelemetry } from "./RequestTelemetry.ts"
-import type { RouteInput, RouteReply } from "./Route.ts"
+import type { MemoryShortcut, RouteInput, RouteReply } from "./Route.ts"
 import { type GatewayServices, v1Routes } from "./v1Routes.ts"
 import type { DashboardServices } from "../dashboard/DashboardRoutes.ts"
 import { registerDashboard } from "../dashboard/DashboardHttp.ts"
@@ -149,7 +149,16 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
 
   app.setNotFoundHandler((request, reply) => sendError(request, reply, toApiError(routingFailure(request))))
 
+  // Shortcuts answer without the Effect runtime, so without a span: they stand aside while traces are exported.
+  let tracing: boolean | undefined
+  const shortcutOf = (route: (typeof v1Routes)[number]): MemoryShortcut | undefined => {
+    if (route.shortcut === undefined) return undefined
+    tracing ??= runtime.runSync(References.TracerEnabled)
+    return tracing ? undefined : runtime.runSync(route.shortcut)
+  }
+
   for (const route of v1Routes) {
+    let shortcut: MemoryShortcut | undefined | null = null
     app.route({
       method: route.method,
       url: route.path,
@@ -164,9 +173,13 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
           params: (request.params ?? {}) as Record<string, string | undefined>,
           body: request.body
         }
+        if (shortcut === null) shortcut = shortcutOf(route)
+        const answered = shortcut?.tryAnswer(input)
+        if (answered?._tag === "Replied") return sendReply(reply, answered.reply)
+        if (answered?._tag === "Refused") return sendError(request, reply, toApiError(answered.failure))
         const run: Effect.Effect<RouteReply, ApiFailure, GatewayServices> = route.run(input)
         const effect = withRequestTelemetry(request, route.path)(run)
-        const exit = route.fromMemory === true ? await runFromMemory(runtime, effect) : await runtime.runPromiseExit(effect)
+        const exit = route.shortcut !== undefined ? await runFromMemory(runtime, effect) : await runtime.runPromiseExit(effect)
         if (Exit.isSuccess(exit)) return sendReply(reply, exit.value)
         const failure = Cause.findErrorOption(exit.cause)
         const error = Option.isSome(failure) ? toApiError(failure.value) : internalError

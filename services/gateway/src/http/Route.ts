@@ -1,10 +1,10 @@
 // A /v1 route as data: method, path, who may call it, and the Effect that answers it.
 import type { Readable } from "node:stream"
 import type { Scope } from "@mds/shared/domain/account/AccountEvent"
-import { Effect } from "effect"
+import { type Context, Effect } from "effect"
 import { ApiKeyAuth, type Principal } from "../auth/ApiKeyAuth.ts"
 import type { HeaderValue } from "../auth/PresentedKey.ts"
-import { RequestRateLimiter } from "../limits/RequestRateLimiter.ts"
+import { type RateQuota, RequestRateLimiter } from "../limits/RequestRateLimiter.ts"
 import type { ApiFailure } from "./ErrorMapping.ts"
 import { FailureWithHeaders } from "./FailureWithHeaders.ts"
 
@@ -32,12 +32,29 @@ export interface Route<R> {
   readonly path: string
   /** POST bodies must be JSON. */
   readonly run: (input: RouteInput) => Effect.Effect<RouteReply, ApiFailure, R>
-  /** Answered from in-process state nearly always: run synchronously first (see runFromMemory). */
-  readonly fromMemory?: boolean
+  /**
+   * Answers nearly always from in-process state: a service that answers synchronously when it can (same answer
+   * as `run`), so such requests skip the Effect runtime; `run` serves the rest (see MemoryShortcut).
+   */
+  readonly shortcut?: Context.Key<any, MemoryShortcut>
 }
 
-/** Marks a route whose answers nearly always come from memory (see Route.fromMemory). */
-export const fromMemory = <R>(route: Route<R>): Route<R> => ({ ...route, fromMemory: true })
+/** What a shortcut makes of a request: an answer or a failure, or "not from memory" (then `run` answers). */
+export type ShortcutOutcome =
+  | { readonly _tag: "Replied"; readonly reply: RouteReply }
+  | { readonly _tag: "Refused"; readonly failure: ApiFailure }
+  | { readonly _tag: "NeedsIo" }
+
+export interface MemoryShortcut {
+  /** Must answer exactly as the route's `run` would, and change nothing when it answers NeedsIo. */
+  tryAnswer(input: RouteInput): ShortcutOutcome
+}
+
+/** A route whose answers nearly always come from memory, with the service that gives them synchronously. */
+export const withShortcut = <R, I extends MemoryShortcut, S>(route: Route<R>, shortcut: Context.Key<S, I>): Route<R | S> => ({
+  ...route,
+  shortcut
+})
 
 export const publicRoute = <R>(
   method: Route<R>["method"],
@@ -45,8 +62,13 @@ export const publicRoute = <R>(
   handle: (input: RouteInput) => Effect.Effect<RouteReply, ApiFailure, R>
 ): Route<R> => ({ method, path, run: handle })
 
-const withHeaders = (reply: RouteReply, headers: Readonly<Record<string, string>>): RouteReply =>
-  reply._tag === "Json" ? { ...reply, headers: { ...headers, ...reply.headers } } : reply
+/** A keyed route's reply carries the key's rate-limit headers. */
+export const withQuotaHeaders = (reply: RouteReply, quota: RateQuota): RouteReply =>
+  reply._tag === "Json" ? { ...reply, headers: { ...quota.headers, ...reply.headers } } : reply
+
+/** So does its failure, once the request was counted. */
+export const failureWithQuota = (failure: ApiFailure, quota: RateQuota): ApiFailure =>
+  Object.keys(quota.headers).length === 0 ? failure : new FailureWithHeaders({ failure, headers: quota.headers })
 
 /** A route that needs a valid key; with a scope, a key holding that scope. Every request counts toward the key's rate. */
 export const keyedRoute = <R>(
@@ -62,9 +84,7 @@ export const keyedRoute = <R>(
       const auth = yield* ApiKeyAuth
       const principal = yield* auth.authenticate({ headers: input.headers, query: input.query }, scope)
       const quota = yield* (yield* RequestRateLimiter).take(principal.keyId)
-      const reply = yield* handle(input, principal).pipe(
-        Effect.mapError((failure) => (Object.keys(quota.headers).length === 0 ? failure : new FailureWithHeaders({ failure, headers: quota.headers })))
-      )
-      return withHeaders(reply, quota.headers)
+      const reply = yield* handle(input, principal).pipe(Effect.mapError((failure) => failureWithQuota(failure, quota)))
+      return withQuotaHeaders(reply, quota)
     })
 })

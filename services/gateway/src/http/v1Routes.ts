@@ -4,20 +4,21 @@ import { serveFile } from "../files/serveFile.ts"
 import { listDeliveries } from "../webhooks/listDeliveries.ts"
 import { checkHealth } from "../health/checkHealth.ts"
 import { getJob } from "../jobs/getJob.ts"
+import { JobReadShortcut } from "../jobs/JobReadShortcut.ts"
 import { limitPolling } from "../limits/limitPolling.ts"
 import { streamJobEvents } from "../jobs/streamJobEvents.ts"
 import { queueDownloadOnce } from "../jobs/queueDownloadOnce.ts"
 import { resolveMedia } from "../media/resolveMedia.ts"
 import { listPlatforms } from "../platforms/listPlatforms.ts"
 import { serveOpenApi } from "./api/serveOpenApi.ts"
-import { fromMemory, keyedRoute, publicRoute, type Route } from "./Route.ts"
+import { keyedRoute, publicRoute, type Route, withShortcut } from "./Route.ts"
 
 export const v1Routes = [
   publicRoute("GET", "/v1/health", () => checkHealth()),
   keyedRoute("GET", "/v1/platforms", null, () => listPlatforms()),
   keyedRoute("POST", "/v1/media/resolve", "media:resolve", resolveMedia),
   keyedRoute("POST", "/v1/media/download", "media:download", queueDownloadOnce),
-  fromMemory(keyedRoute("GET", "/v1/jobs/:jobId", null, limitPolling(getJob))),
+  withShortcut(keyedRoute("GET", "/v1/jobs/:jobId", null, limitPolling(getJob)), JobReadShortcut),
   keyedRoute("GET", "/v1/jobs/:jobId/events", null, streamJobEvents),
   // The signature in the link is the credential: no API key, so links work in browsers.
   publicRoute("GET", "/v1/files/*", serveFile),

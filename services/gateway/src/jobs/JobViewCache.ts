@@ -29,6 +29,8 @@ interface Buffered {
 export class JobViewCache extends Context.Service<JobViewCache, {
   /** The job's view as of its latest event (fresher than the read model, which the aggregator fills later). */
   get(projectId: string, jobId: string): Effect.Effect<Option.Option<JobView>, ReadModelError | EventStoreError>
+  /** The cached view (what get answers then, without I/O), or undefined when get would have to load it. */
+  peek(projectId: string, jobId: string): JobView | undefined
 }>()("mds/gateway/jobs/JobViewCache") {
   static readonly layer = Layer.effect(
     JobViewCache,
@@ -116,13 +118,17 @@ export class JobViewCache extends Context.Service<JobViewCache, {
       })
 
       // Untraced: runs from memory on every request; the request's span covers it (a traced call costs ~6 µs).
-      const get = Effect.fnUntraced(function*(projectId: string, jobId: string) {
+      const peek = (projectId: string, jobId: string): JobView | undefined => {
         const subject = jobSubject(projectId, jobId)
         const hit = views.get(subject)
-        if (hit !== undefined) {
-          remember(subject, hit)
-          return Option.some(hit)
-        }
+        if (hit !== undefined) remember(subject, hit)
+        return hit
+      }
+
+      const get = Effect.fnUntraced(function*(projectId: string, jobId: string) {
+        const hit = peek(projectId, jobId)
+        if (hit !== undefined) return Option.some(hit)
+        const subject = jobSubject(projectId, jobId)
         // Not followed (starting, restarting) or already being loaded by another request: read without caching.
         if (!following || pending.has(subject)) return Option.fromNullishOr(yield* load(projectId, jobId))
         const startedIn = generation
@@ -144,7 +150,7 @@ export class JobViewCache extends Context.Service<JobViewCache, {
         return Option.fromNullishOr(view)
       })
 
-      return JobViewCache.of({ get })
+      return JobViewCache.of({ get, peek })
     })
   )
 }

@@ -1,21 +1,16 @@
 // GET /v1/jobs/:jobId: the job of the key's own project, while it is visible, with a download link once completed.
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { JobNotFound } from "@mds/shared/domain/DomainErrors"
-import { isJobVisible, type JobView } from "@mds/shared/domain/job/JobView"
+import { isJobVisible } from "@mds/shared/domain/job/JobView"
 import { JobId } from "@mds/shared/ids/Ids"
 import { Clock, Effect, Option, Schema } from "effect"
 import type { Principal } from "../auth/ApiKeyAuth.ts"
 import { json, type RouteInput } from "../http/Route.ts"
 import { loadJobView } from "./loadJobView.ts"
-import { type ApiJob, toJobResponse } from "./JobResponse.ts"
+import { answeredBefore, rememberAnswer } from "./JobAnswers.ts"
+import { toJobResponse } from "./JobResponse.ts"
 
 const isJobId = Schema.is(JobId)
-
-/**
- * Answers already built, by view: views are immutable (a change makes a new one) and a link is valid until the
- * artifact's end, so a job polled again is neither signed (an HMAC, or an S3 presign) nor formatted again.
- */
-const answers = new WeakMap<JobView, ApiJob>()
 
 // Untraced, like every step of a job read: it runs from memory; the request span covers it (a traced step costs ~6 µs).
 export const getJob = Effect.fnUntraced(function*(input: RouteInput, principal: Principal) {
@@ -27,7 +22,7 @@ export const getJob = Effect.fnUntraced(function*(input: RouteInput, principal: 
   const view = yield* loadJobView(principal.projectId, jobId)
   if (Option.isNone(view) || !isJobVisible(view.value, now)) return yield* new JobNotFound({ jobId })
   const doc = view.value
-  const answered = answers.get(doc)
+  const answered = answeredBefore(doc)
   if (answered !== undefined) return json(200, answered)
   let downloadUrl: string | null = null
   if (doc.status === "completed" && doc.artifact !== null) {
@@ -36,7 +31,5 @@ export const getJob = Effect.fnUntraced(function*(input: RouteInput, principal: 
       filename: doc.artifact.filename
     }))
   }
-  const answer = toJobResponse(doc, downloadUrl)
-  answers.set(doc, answer)
-  return json(200, answer)
+  return json(200, rememberAnswer(doc, toJobResponse(doc, downloadUrl)))
 })

@@ -11,6 +11,10 @@ export class PollingGuard extends Context.Service<PollingGuard, {
   check(keyId: string, jobId: string): Effect.Effect<void, PollingTooFast>
   /** Records an answered poll (only found jobs count: an unknown id is a 404 at any pace). */
   record(keyId: string, jobId: string): Effect.Effect<void>
+  /** check, synchronously at `now`: the failure, or undefined when the poll is on time (see JobReadShortcut). */
+  checkNow(keyId: string, jobId: string, now: number): PollingTooFast | undefined
+  /** record, synchronously at `now`. */
+  recordNow(keyId: string, jobId: string, now: number): void
 }>()("mds/gateway/limits/PollingGuard") {
   static readonly config = Config.Number("API_MIN_POLL_INTERVAL_SECONDS").pipe(
     Config.withDefault(2),
@@ -32,26 +36,31 @@ export class PollingGuard extends Context.Service<PollingGuard, {
         }
       }
 
-      // Untraced: runs from memory on every request; the request's span covers it (a traced call costs ~6 µs).
-      const check = Effect.fnUntraced(function*(keyId: string, jobId: string) {
-        const now = yield* Clock.currentTimeMillis
+      const checkNow = (keyId: string, jobId: string, now: number): PollingTooFast | undefined => {
         const verdict = judgePoll(policy, lastPoll.get(keyOf(keyId, jobId)), now)
-        if (verdict._tag === "TooFast") {
-          return yield* new PollingTooFast({ jobId, minIntervalSeconds: policy.minIntervalMs / 1000, retryAfterSeconds: verdict.retryAfterSeconds })
-        }
-      })
+        if (verdict._tag === "OnTime") return undefined
+        return new PollingTooFast({ jobId, minIntervalSeconds: policy.minIntervalMs / 1000, retryAfterSeconds: verdict.retryAfterSeconds })
+      }
 
-      // Untraced: runs from memory on every request; the request's span covers it (a traced call costs ~6 µs).
-      const record = Effect.fnUntraced(function*(keyId: string, jobId: string) {
+      const recordNow = (keyId: string, jobId: string, now: number) => {
         if (policy.minIntervalMs <= 0) return
-        const now = yield* Clock.currentTimeMillis
         const key = keyOf(keyId, jobId)
         lastPoll.delete(key)
         lastPoll.set(key, now)
         forgetStale(now)
+      }
+
+      // Untraced: runs from memory on every request; the request's span covers it (a traced call costs ~6 µs).
+      const check = Effect.fnUntraced(function*(keyId: string, jobId: string) {
+        const tooFast = checkNow(keyId, jobId, yield* Clock.currentTimeMillis)
+        if (tooFast !== undefined) return yield* tooFast
       })
 
-      return PollingGuard.of({ check, record })
+      const record = Effect.fnUntraced(function*(keyId: string, jobId: string) {
+        recordNow(keyId, jobId, yield* Clock.currentTimeMillis)
+      })
+
+      return PollingGuard.of({ check, record, checkNow, recordNow })
     })
   )
 }

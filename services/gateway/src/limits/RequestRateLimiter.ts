@@ -16,6 +16,8 @@ const SWEEP_THRESHOLD = 10_000
 export class RequestRateLimiter extends Context.Service<RequestRateLimiter, {
   /** Counts one request of the key; fails with RateLimitExceeded (429) when its window is used up. */
   take(keyId: string): Effect.Effect<RateQuota, RateLimitExceeded>
+  /** The same, synchronously at `now` (for answers served from memory, see JobReadShortcut). */
+  takeNow(keyId: string, now: number): RateQuota | RateLimitExceeded
 }>()("mds/gateway/limits/RequestRateLimiter") {
   static readonly config = Config.all({
     limit: Config.Int("API_RATE_LIMIT_PER_MINUTE").pipe(Config.withDefault(600)),
@@ -33,24 +35,29 @@ export class RequestRateLimiter extends Context.Service<RequestRateLimiter, {
         for (const [keyId, window] of windows) if (now >= window.startedAt + policy.windowMs) windows.delete(keyId)
       }
 
-      // Untraced: runs from memory on every request; the request's span covers it (a traced call costs ~6 µs).
-      const take = Effect.fnUntraced(function*(keyId: string) {
+      const takeNow = (keyId: string, now: number): RateQuota | RateLimitExceeded => {
         if (policy.limit <= 0) return UNLIMITED
-        const now = yield* Clock.currentTimeMillis
         sweep(now)
         const decision: RateDecision = takeRequest(policy, windows.get(keyId), now)
         windows.set(keyId, decision.window)
         if (!decision.allowed) {
-          return yield* new RateLimitExceeded({
+          return new RateLimitExceeded({
             limit: policy.limit,
             windowSeconds: Math.round(policy.windowMs / 1000),
             retryAfterSeconds: decision.resetSeconds
           })
         }
         return { headers: rateLimitHeaders(policy, decision) }
+      }
+
+      // Untraced: runs from memory on every request; the request's span covers it (a traced call costs ~6 µs).
+      const take = Effect.fnUntraced(function*(keyId: string) {
+        const outcome = takeNow(keyId, yield* Clock.currentTimeMillis)
+        if (outcome instanceof RateLimitExceeded) return yield* outcome
+        return outcome
       })
 
-      return RequestRateLimiter.of({ take })
+      return RequestRateLimiter.of({ take, takeNow })
     })
   )
 }
