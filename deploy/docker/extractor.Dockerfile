@@ -21,7 +21,7 @@ RUN python3 -m venv /opt/yt-dlp \
 
 FROM node:24-slim
 RUN apt-get update \
- && apt-get install -y --no-install-recommends ffmpeg python3 ca-certificates \
+ && apt-get install -y --no-install-recommends ffmpeg python3 ca-certificates curl \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=ytdlp /opt/yt-dlp /opt/yt-dlp
 ENV NODE_ENV=production \
