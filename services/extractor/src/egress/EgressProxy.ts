@@ -113,6 +113,7 @@ export const startEgressProxy = async (policy: EgressPolicyShape): Promise<Egres
         res.writeHead(verdict._tag === "refused" ? 403 : 502, { "content-type": "text/plain" }).end(verdict.message)
         return
       }
+      if (client.destroyed) return
       // Connect to the address judged above; the Host header keeps the name for virtual hosting. The response is
       // relayed as bytes, unparsed: the upstream closes after it (Connection: close) and the client socket with it.
       const relay = socketRelay(client)
@@ -148,6 +149,7 @@ export const startEgressProxy = async (policy: EgressPolicyShape): Promise<Egres
         client.end(`HTTP/1.1 ${verdict._tag === "refused" ? "403 Forbidden" : "502 Bad Gateway"}\r\n\r\n`)
         return
       }
+      if (client.destroyed) return
       const relay = socketRelay(client)
       const upstream = tcpConnect({
         host: verdict.target.address,
