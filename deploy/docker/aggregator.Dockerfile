@@ -17,10 +17,13 @@ COPY --from=deps /app/node_modules node_modules
 COPY package.json ./
 COPY shared shared
 COPY services/aggregator services/aggregator
-RUN mkdir -p /data && chown node:node /data
+RUN mkdir -p /data /app/.node-compile-cache && chown node:node /data /app/.node-compile-cache
 USER node
 # A small young generation keeps RSS within its budget under load at no measurable cost (docs/performance.md).
-ENV NODE_OPTIONS="--max-semi-space-size=2"
-# Stripped TypeScript and V8 code cached across restarts of the container (docs/performance.md: ~30 MB less RSS).
-ENV NODE_COMPILE_CACHE=/tmp/node-compile-cache
+# Node's compile cache, filled here by loading the service's modules once (with the same flags), spares every start
+# the TypeScript stripping and its WebAssembly module: about 30 MB less RSS.
+ENV NODE_OPTIONS="--max-semi-space-size=2" \
+    NODE_COMPILE_CACHE=/app/.node-compile-cache
+RUN node --optimize-for-size --input-type=module -e 'import { flushCompileCache } from "node:module"; await import("./services/aggregator/src/main.ts"); flushCompileCache(); process.exit(0)'
+# --optimize-for-size (not allowed in NODE_OPTIONS; the cache above was filled with it): V8 grows the heap less eagerly.
 CMD ["node", "--optimize-for-size", "services/aggregator/src/main.ts"]

@@ -86,6 +86,8 @@ mds_ensure_system_tools() {
   command -v ffmpeg >/dev/null 2>&1 || missing+=(ffmpeg)
   command -v ffprobe >/dev/null 2>&1 || missing+=(ffmpeg)
   command -v nats-server >/dev/null 2>&1 || missing+=(nats-server)
+  # yt-dlp hands plain HTTP(S) downloads to curl (services/extractor/src/ytdlp/YtDlpFlags.ts).
+  command -v curl >/dev/null 2>&1 || missing+=(curl)
   command -v python3 >/dev/null 2>&1 || missing+=(python3 python3-venv)
   if [ "${#missing[@]}" -gt 0 ]; then
     # shellcheck disable=SC2046

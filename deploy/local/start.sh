@@ -72,6 +72,7 @@ fi
 
 # A small young generation keeps each service's RSS within its budget under load (docs/performance.md).
 export NODE_OPTIONS="--max-semi-space-size=2${NODE_OPTIONS:+ $NODE_OPTIONS}"
+# NODE_COMPILE_CACHE comes from setup.sh: after the first start, the services load without stripping TypeScript.
 # Each service serves Prometheus metrics on its own port: 9464 gateway, 9465 aggregator, 9466 extractor by default.
 metrics_port="${METRICS_PORT_BASE:-9464}"
 for service in gateway aggregator extractor; do

@@ -1,6 +1,7 @@
 // The egress proxy against a real local HTTP server: CONNECT and absolute-form requests, allowed and refused.
-import { createServer, request, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
+import { createHash, randomBytes } from "node:crypto"
+import { createServer, type IncomingHttpHeaders, request, type Server } from "node:http"
+import { type AddressInfo, connect, type Socket } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { parseEgressAllowList } from "@mds/shared/egress/EgressAllowList"
 import { makeEgressPolicy, type HostLookup } from "@mds/shared/egress/EgressPolicy"
@@ -8,12 +9,24 @@ import { startEgressProxy } from "../src/egress/EgressProxy.ts"
 
 let origin: Server
 let port = 0
+/** 8 MB of random bytes at /big: relayed through the proxy's reused buffer, they must arrive unchanged. */
+const BIG = randomBytes(8 * 1024 * 1024)
+const sha = (data: Buffer) => createHash("sha256").update(data).digest("hex")
+let lastSeen: { headers: IncomingHttpHeaders; body: string } | null = null
 // "rebind.test" has a public and a private record: the proxy must refuse it although the first looks public.
 const dns: HostLookup = async (name) =>
   name === "rebind.test" ? [{ address: "93.184.216.34", family: 4 }, { address: "127.0.0.1", family: 4 }] : []
 
 beforeAll(async () => {
-  origin = createServer((req, res) => res.end(`hello ${req.headers.host}`))
+  origin = createServer((req, res) => {
+    if (req.url === "/big") return void res.end(BIG)
+    let body = ""
+    req.on("data", (c: Buffer) => (body += c.toString()))
+    req.on("end", () => {
+      lastSeen = { headers: req.headers, body }
+      res.end(`hello ${req.headers.host}`)
+    })
+  })
   await new Promise<void>((r) => origin.listen(0, "127.0.0.1", () => r()))
   port = (origin.address() as AddressInfo).port
 })
@@ -79,6 +92,64 @@ describe("EgressProxy", () => {
     try {
       expect((await viaProxy(proxy.url, "http://nowhere.test/x")).status).toBe(502)
       expect(proxy.refusals).toEqual([])
+    } finally {
+      await proxy.close()
+    }
+  })
+
+  it("relays a large response unchanged to a slow reader, and closes the connection after it", async () => {
+    const proxy = await startEgressProxy(makeEgressPolicy(parseEgressAllowList(`127.0.0.1:${port}`), dns))
+    try {
+      const { hostname, port: proxyPort } = new URL(proxy.url)
+      const socket: Socket = connect({ host: hostname, port: Number(proxyPort) })
+      socket.write(`GET http://127.0.0.1:${port}/big HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`)
+      const chunks: Array<Buffer> = []
+      // Read slowly at first so the proxy meets backpressure and must keep queued chunks intact.
+      socket.pause()
+      await new Promise((r) => setTimeout(r, 300))
+      socket.on("data", (c: Buffer) => chunks.push(c))
+      socket.resume()
+      await new Promise<void>((resolve, reject) => {
+        socket.on("close", () => resolve())
+        socket.on("error", reject)
+      })
+      const raw = Buffer.concat(chunks)
+      const split = raw.indexOf("\r\n\r\n")
+      expect(raw.subarray(0, split).toString()).toMatch(/^HTTP\/1\.1 200 OK\r\n/)
+      expect(raw.subarray(0, split).toString().toLowerCase()).toContain(`content-length: ${BIG.length}`)
+      const body = raw.subarray(split + 4)
+      expect(body.length).toBe(BIG.length)
+      expect(sha(body)).toBe(sha(BIG))
+    } finally {
+      await proxy.close()
+    }
+  })
+
+  it("forwards end-to-end headers and a chunked body, drops hop-by-hop headers, and asks the upstream to close", async () => {
+    const proxy = await startEgressProxy(makeEgressPolicy(parseEgressAllowList(`127.0.0.1:${port}`), dns))
+    try {
+      const { hostname, port: proxyPort } = new URL(proxy.url)
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request({
+          host: hostname,
+          port: proxyPort,
+          method: "POST",
+          path: `http://127.0.0.1:${port}/form`,
+          headers: { host: `127.0.0.1:${port}`, "x-end-to-end": "kept", "proxy-authorization": "Basic c2VjcmV0", "transfer-encoding": "chunked" }
+        }, (res) => {
+          let body = ""
+          res.on("data", (c: Buffer) => (body += c.toString()))
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }))
+        })
+        req.on("error", reject)
+        req.write("first,")
+        req.end("second")
+      })
+      expect(answer).toEqual({ status: 200, body: `hello 127.0.0.1:${port}` })
+      expect(lastSeen?.body).toBe("first,second")
+      expect(lastSeen?.headers["x-end-to-end"]).toBe("kept")
+      expect(lastSeen?.headers["proxy-authorization"]).toBeUndefined()
+      expect(lastSeen?.headers.connection).toBe("close")
     } finally {
       await proxy.close()
     }

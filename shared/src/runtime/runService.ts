@@ -1,5 +1,5 @@
 // Runs a service's layer as the process: a stop by SIGTERM/SIGINT is a clean exit (0), any failure exits 1.
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Exit, Layer } from "effect"
 import type { Runtime } from "effect"
 

@@ -9,6 +9,7 @@ import { egressProxy } from "../egress/EgressProxy.ts"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
 import { Ffmpeg } from "../media/Ffmpeg.ts"
 import { classifyFailure, failureMessage } from "../ytdlp/classifyFailure.ts"
+import { parseCurlMeterLine } from "../ytdlp/CurlMeterLine.ts"
 import { parseInfoLine } from "../ytdlp/InfoLine.ts"
 import { parseProgressBytes, parseProgressLine } from "../ytdlp/ProgressLine.ts"
 import { type DownloadedFile, parseResultLine } from "../ytdlp/ResultLine.ts"
@@ -59,9 +60,16 @@ export class FetchMedia extends Context.Service<FetchMedia, {
           const parsed = parseResultLine(line)
           if (Option.isSome(parsed)) result = parsed.value
         }
+        // Files curl downloads report no progress lines on stdout; curl's own meter on stderr says as much, once a second.
+        const onErrorLine = (line: string) => {
+          const meter = parseCurlMeterLine(line)
+          if (meter === null) return
+          if (meter.percent !== null) options.onPercent(meter.percent)
+          judge({ bytes: meter.bytes })
+        }
 
         const flags = downloadFlags(spec, options.workDir, proxy.url, config.ffmpegPath)
-        yield* timed(ytDlpDuration, { operation: "download", platform }, ytdlp.run(url.href, flags, { cwd: options.workDir, onLine })).pipe(
+        yield* timed(ytDlpDuration, { operation: "download", platform }, ytdlp.run(url.href, flags, { cwd: options.workDir, onLine, onErrorLine })).pipe(
           Effect.mapError((error) => {
             const code = classifyFailure(error.stderr, proxy.refusals.length > 0)
             switch (code) {

@@ -1,8 +1,9 @@
 // A local HTTP forward proxy (absolute-form requests and CONNECT) that lets yt-dlp and ffmpeg reach only permitted addresses.
-import { createServer, type IncomingHttpHeaders, request as httpRequest } from "node:http"
+import { createServer, type IncomingMessage } from "node:http"
 import { type AddressInfo, connect as tcpConnect, type Socket } from "node:net"
 import { Effect, Exit } from "effect"
 import type { EgressPolicyShape, ResolvedAddress } from "@mds/shared/egress/EgressPolicy"
+import { socketRelay } from "./SocketRelay.ts"
 
 export interface EgressRefusal {
   readonly target: string
@@ -29,8 +30,36 @@ const HOP_BY_HOP = new Set([
   "upgrade"
 ])
 
-const forwardHeaders = (headers: IncomingHttpHeaders): IncomingHttpHeaders =>
-  Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase())))
+/**
+ * The request head sent upstream for an absolute-form request: origin-form path, the client's end-to-end headers
+ * (already validated by node's parser: no CR or LF can be in them) and `Connection: close`, so that the upstream
+ * closing its socket marks the end of a response the proxy relays without parsing. A chunked body is re-chunked.
+ */
+const requestHead = (req: IncomingMessage, url: URL, chunked: boolean): string => {
+  const lines = [`${req.method ?? "GET"} ${url.pathname}${url.search} HTTP/${req.httpVersion === "1.0" ? "1.0" : "1.1"}`]
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i] ?? ""
+    if (!HOP_BY_HOP.has(name.toLowerCase())) lines.push(`${name}: ${req.rawHeaders[i + 1] ?? ""}`)
+  }
+  if (chunked) lines.push("Transfer-Encoding: chunked")
+  lines.push("Connection: close")
+  return `${lines.join("\r\n")}\r\n\r\n`
+}
+
+/** Sends the request body upstream as node's parser hands it over, re-chunked when the client sent it chunked. */
+const forwardBody = (req: IncomingMessage, upstream: Socket, chunked: boolean) => {
+  if (!chunked) return void req.pipe(upstream, { end: false })
+  req.on("data", (chunk: Buffer) => {
+    if (chunk.length === 0) return
+    upstream.write(`${chunk.length.toString(16)}\r\n`)
+    upstream.write(chunk)
+    if (!upstream.write("\r\n")) {
+      req.pause()
+      upstream.once("drain", () => req.resume())
+    }
+  })
+  req.on("end", () => upstream.write("0\r\n\r\n"))
+}
 
 type Verdict =
   | { readonly _tag: "connect"; readonly target: ResolvedAddress }
@@ -48,6 +77,7 @@ const parseAuthority = (authority: string): { host: string; port: number } | nul
 export const startEgressProxy = async (policy: EgressPolicyShape): Promise<EgressProxy> => {
   const refusals: Array<EgressRefusal> = []
   const sockets = new Set<Socket>()
+  const relaying = new WeakSet<Socket>()
 
   const judge = async (host: string, port: number): Promise<Verdict> => {
     const exit = await Effect.runPromiseExit(policy.resolveTarget(host, port))
@@ -73,30 +103,35 @@ export const startEgressProxy = async (policy: EgressPolicyShape): Promise<Egres
       return
     }
     const port = url.port === "" ? 80 : Number(url.port)
+    const client = req.socket
+    // A pipelined second request on a socket whose response is being relayed raw cannot be answered in order.
+    if (relaying.has(client)) return void client.destroy()
+    relaying.add(client)
     void judge(url.hostname, port).then((verdict) => {
       if (verdict._tag !== "connect") {
+        relaying.delete(client)
         res.writeHead(verdict._tag === "refused" ? 403 : 502, { "content-type": "text/plain" }).end(verdict.message)
         return
       }
-      // Connect to the address judged above; the Host header keeps the name for virtual hosting.
-      const upstream = httpRequest({
-        host: verdict.target.address,
-        family: verdict.target.family,
-        port,
-        method: req.method,
-        path: `${url.pathname}${url.search}`,
-        headers: forwardHeaders(req.headers),
-        setHost: false
-      })
-      upstream.on("response", (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, forwardHeaders(answer.headers))
-        answer.pipe(res)
+      if (client.destroyed) return
+      // Connect to the address judged above; the Host header keeps the name for virtual hosting. The response is
+      // relayed as bytes, unparsed: the upstream closes after it (Connection: close) and the client socket with it.
+      const relay = socketRelay(client)
+      const upstream = tcpConnect({ host: verdict.target.address, port, family: verdict.target.family, onread: relay.onread })
+      sockets.add(upstream)
+      upstream.on("close", () => sockets.delete(upstream))
+      relay.attach(upstream)
+      upstream.once("connect", () => {
+        const chunked = req.headers["transfer-encoding"] !== undefined
+        upstream.write(requestHead(req, url, chunked))
+        forwardBody(req, upstream, chunked)
       })
       upstream.on("error", (error) => {
-        if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" }).end(error.message)
-        else res.destroy()
+        if (upstream.connecting && !res.headersSent) {
+          relaying.delete(client)
+          res.writeHead(502, { "content-type": "text/plain" }).end(error.message)
+        } else client.destroy()
       })
-      req.pipe(upstream)
     })
   })
 
@@ -114,20 +149,26 @@ export const startEgressProxy = async (policy: EgressPolicyShape): Promise<Egres
         client.end(`HTTP/1.1 ${verdict._tag === "refused" ? "403 Forbidden" : "502 Bad Gateway"}\r\n\r\n`)
         return
       }
-      const upstream = tcpConnect({ host: verdict.target.address, port: authority.port, family: verdict.target.family })
+      if (client.destroyed) return
+      const relay = socketRelay(client)
+      const upstream = tcpConnect({
+        host: verdict.target.address,
+        port: authority.port,
+        family: verdict.target.family,
+        onread: relay.onread
+      })
       sockets.add(upstream)
       upstream.on("close", () => sockets.delete(upstream))
+      relay.attach(upstream)
       upstream.once("connect", () => {
         client.write("HTTP/1.1 200 Connection Established\r\n\r\n")
         if (head.length > 0) upstream.write(head)
-        upstream.pipe(client)
         client.pipe(upstream)
       })
       upstream.on("error", () => {
         if (upstream.connecting) client.end("HTTP/1.1 502 Bad Gateway\r\n\r\n")
         else client.destroy()
       })
-      client.on("close", () => upstream.destroy())
     })
   })
 

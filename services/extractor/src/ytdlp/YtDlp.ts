@@ -17,6 +17,8 @@ export interface YtDlpRunOptions {
   readonly cwd?: string
   /** Called with every stdout line as it arrives (progress). */
   readonly onLine?: (line: string) => void
+  /** Called with every stderr line as it arrives (curl's progress meter, which yt-dlp passes through). */
+  readonly onErrorLine?: (line: string) => void
 }
 
 export interface YtDlpShape {
@@ -36,6 +38,7 @@ export const makeYtDlp = (binaryPath: string): YtDlpShape => {
       const stdout: Array<string> = []
       let stderr = ""
       let pending = ""
+      let pendingError = ""
       // reject: false is tinyspawn's option: a non-zero exit resolves and is judged below.
       const child = ytdlp.exec(url, flags as Flags, { cwd: options.cwd, reject: false } as never)
       child.stdout?.on("data", (chunk: Buffer) => {
@@ -48,7 +51,13 @@ export const makeYtDlp = (binaryPath: string): YtDlpShape => {
         for (const line of lines) options.onLine(line)
       })
       child.stderr?.on("data", (chunk: Buffer) => {
-        stderr = (stderr + chunk.toString("utf8")).slice(-STDERR_LIMIT)
+        const text = chunk.toString("utf8")
+        stderr = (stderr + text).slice(-STDERR_LIMIT)
+        if (options.onErrorLine === undefined) return
+        // curl redraws its meter after a carriage return; the tail is capped like stderr itself.
+        const lines = (pendingError + text).split(/\r?\n|\r/)
+        pendingError = (lines.pop() ?? "").slice(-STDERR_LIMIT)
+        for (const line of lines) options.onErrorLine(line)
       })
       child.then(
         (done) => {

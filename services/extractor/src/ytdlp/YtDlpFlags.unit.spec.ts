@@ -48,6 +48,11 @@ describe("downloadFlags on the command line", () => {
   it("backs off between yt-dlp's own retries", () => {
     expect(argv.flatMap((arg, i) => (arg === "--retry-sleep" ? [argv[i + 1]] : []))).toEqual(["http:exp=1:8", "fragment:exp=1:8"])
   })
+  it("hands plain HTTP(S) transfers to curl, which fails on HTTP errors and never bypasses the proxy", () => {
+    expect(argv.slice(argv.indexOf("--downloader"), argv.indexOf("--downloader") + 2)).toEqual(["--downloader", "http:curl"])
+    expect(argv.slice(argv.indexOf("--downloader-args"), argv.indexOf("--downloader-args") + 2))
+      .toEqual(["--downloader-args", `curl:--fail --noproxy "" --proto =http,https --proto-redir =http,https`])
+  })
   it("leaves a bare ffmpeg command name to PATH lookup", () => {
     expect(args(downloadFlags(spec("video_best"), "/w", "http://p", "ffmpeg"))).not.toContain("--ffmpeg-location")
   })

@@ -11,28 +11,35 @@ export type ExtractionFailureCode =
 const PATTERNS: ReadonlyArray<readonly [RegExp, ExtractionFailureCode]> = [
   // First: "HTTP Error 503: Service Unavailable" must not read as unavailable media. These may pass if tried again.
   [
-    /HTTP Error (429|5\d\d)|timed? ?out|Connection (reset|refused|aborted)|Remote end closed|IncompleteRead|Temporary failure in name resolution|Tunnel connection failed: 50\d|Bad Gateway|EOF occurred in violation|Network is unreachable/i,
+    /HTTP Error (429|5\d\d)|returned error: (429|5\d\d)|transfer closed with|Empty reply from server|timed? ?out|Connection (reset|refused|aborted)|Remote end closed|IncompleteRead|Temporary failure in name resolution|Tunnel connection failed: 50\d|Bad Gateway|EOF occurred in violation|Network is unreachable/i,
     "transient"
   ],
   [/Unsupported URL/i, "unsupported_platform"],
   [/Requested format is not available|No video formats found|no suitable formats/i, "format_unavailable"],
   [
-    /HTTP Error (404|410)|Private video|is private|has been removed|been deleted|not available|unavailable|does not exist|account .*terminated|members[- ]only|Sign in to confirm|login required|requires authentication/i,
+    /HTTP Error (404|410)|returned error: (404|410)|Private video|is private|has been removed|been deleted|not available|unavailable|does not exist|account .*terminated|members[- ]only|Sign in to confirm|login required|requires authentication/i,
     "media_unavailable"
   ]
 ]
 
+/** yt-dlp's ERROR: lines, and the reason curl gave when it downloaded (yt-dlp then only says "curl exited with code N"). */
+const errorLines = (stderr: string) =>
+  stderr.split(/\r?\n|\r/).filter((line) => line.startsWith("ERROR:") || /^curl: \(\d+\)/.test(line))
+
+const CURL_EXITED = /^ERROR: curl exited with code/
+
 /** `refused` says whether the egress proxy refused a hop during the run: that explains the failure best. */
 export const classifyFailure = (stderr: string, refused: boolean): ExtractionFailureCode => {
   if (refused) return "url_not_allowed"
-  const errors = stderr.split("\n").filter((line) => line.startsWith("ERROR:")).join("\n") || stderr
+  const errors = errorLines(stderr).join("\n") || stderr
   for (const [pattern, code] of PATTERNS) if (pattern.test(errors)) return code
   return "failed"
 }
 
 /** The last ERROR: line without yt-dlp's prefixes, short enough for a job's error message. */
 export const failureMessage = (stderr: string): string => {
-  const line = stderr.split("\n").filter((l) => l.startsWith("ERROR:")).at(-1) ?? stderr.trim().split("\n").at(-1) ?? ""
-  const cleaned = line.replace(/^ERROR:\s*/, "").replace(/^\[[^\]]+\]\s*/, "").replace(/\s*\(caused by .*$/, "").trim()
+  const errors = errorLines(stderr)
+  const line = errors.filter((l) => !CURL_EXITED.test(l)).at(-1) ?? errors.at(-1) ?? stderr.trim().split("\n").at(-1) ?? ""
+  const cleaned = line.replace(/^ERROR:\s*/, "").replace(/^curl: \(\d+\)\s*/, "").replace(/^\[[^\]]+\]\s*/, "").replace(/\s*\(caused by .*$/, "").trim()
   return (cleaned === "" ? "the extractor failed" : cleaned).slice(0, 300)
 }

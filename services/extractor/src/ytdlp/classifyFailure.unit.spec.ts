@@ -15,6 +15,10 @@ describe("classifyFailure", () => {
     ["ERROR: [generic] x: Unable to download webpage: <urlopen error [Errno 111] Connection refused>", "transient"],
     ["ERROR: [download] Got error: The read operation timed out", "transient"],
     ["ERROR: unable to download video data: Remote end closed connection without response", "transient"],
+    ["  0     0    0     0    0     0      0      0 --:--:-- --:--:-- --:--:--     0\rcurl: (22) The requested URL returned error: 404\n\n\nERROR: curl exited with code 22", "media_unavailable"],
+    ["curl: (22) The requested URL returned error: 503\nWarning: Problem : HTTP error. Will retry in 1 seconds. 1 retries left.\n\ncurl: (22) The requested URL returned error: 503\n\n\nERROR: curl exited with code 22", "transient"],
+    ["curl: (18) transfer closed with 1000 bytes remaining to read\nERROR: curl exited with code 18", "transient"],
+    ["curl: (28) Operation timed out after 20000 milliseconds with 0 bytes received\nERROR: curl exited with code 28", "transient"],
     ["Traceback (most recent call last):\nKeyError: 'foo'", "failed"]
   ])("classifies %j", (stderr, code) => {
     expect(classifyFailure(stderr, false)).toBe(code)
@@ -34,5 +38,9 @@ describe("failureMessage", () => {
   it("keeps the reason of the last error without prefixes or the Python cause", () => {
     expect(failureMessage("WARNING: x\nERROR: [generic] missing: Unable to download webpage: HTTP Error 404: Not Found (caused by <HTTPError 404>)"))
       .toBe("missing: Unable to download webpage: HTTP Error 404: Not Found")
+  })
+  it("gives curl's reason rather than yt-dlp's \"curl exited with code N\"", () => {
+    expect(failureMessage("curl: (22) The requested URL returned error: 404\n\n\nERROR: curl exited with code 22"))
+      .toBe("The requested URL returned error: 404")
   })
 })
