@@ -71,14 +71,12 @@ if [ -z "${NATS_URL:-}" ]; then
 fi
 
 # A small young generation keeps each service's RSS within its budget under load (docs/performance.md).
-export NODE_OPTIONS="--max-semi-space-size=2${NODE_OPTIONS:+ $NODE_OPTIONS}"
+export NODE_OPTIONS="--max-semi-space-size=4${NODE_OPTIONS:+ $NODE_OPTIONS}"
 # NODE_COMPILE_CACHE comes from setup.sh: after the first start, the services load without stripping TypeScript.
 # Each service serves Prometheus metrics on its own port: 9464 gateway, 9465 aggregator, 9466 extractor by default.
 metrics_port="${METRICS_PORT_BASE:-9464}"
 for service in gateway aggregator extractor; do
-  # --optimize-for-size (not allowed in NODE_OPTIONS): V8 grows the heap less eagerly; the gateway under job-read load
-  # stays at ~130 MB instead of ~170 MB with no measurable cost per request (docs/performance.md).
-  launch "$service" env METRICS_PORT="$metrics_port" node --optimize-for-size "services/$service/src/main.ts"
+  launch "$service" env METRICS_PORT="$metrics_port" node "services/$service/src/main.ts"
   service_pids+=("$!")
   metrics_port=$((metrics_port + 1))
 done

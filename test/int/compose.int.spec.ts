@@ -149,8 +149,8 @@ describe("Dockerfiles", () => {
       for (const stage of stages) expect(stage).toMatch(/^FROM node:24-slim\b/)
       expect(dockerfile).toMatch(/npm ci --omit=dev/)
       expect(dockerfile).toMatch(/^USER node$/m)
-      expect(dockerfile).toContain(`CMD ["node", "--optimize-for-size", "services/${name}/src/main.ts"]`)
-      // The flags the tests run services with are the image's too (NODE_OPTIONS or the command line).
+      expect(dockerfile).toContain(`CMD ["node", "services/${name}/src/main.ts"]`)
+      // The flags the tests run services with are the image's too.
       for (const flag of SERVICE_NODE_FLAGS) expect(dockerfile, `${name}: ${flag}`).toContain(flag)
       // Every COPY of the final stage must name a path that exists in the repository.
       for (const [, source] of dockerfile.matchAll(/^COPY (?!--from)(\S+)/gm)) {

@@ -42,11 +42,8 @@ export interface ServiceStack {
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
 
-/**
- * The Node flags deploy/local/start.sh and the Dockerfiles give every service (NODE_OPTIONS there, and
- * --optimize-for-size on the command line, where V8 requires it): tests run what production runs.
- */
-export const SERVICE_NODE_FLAGS = ["--max-semi-space-size=2", "--optimize-for-size"]
+/** The Node flags deploy/local/start.sh and the Dockerfiles give every service: tests run what production runs. */
+export const SERVICE_NODE_FLAGS = ["--max-semi-space-size=4"]
 
 /**
  * Node's compile cache, which start.sh and the Dockerfiles set too: a warm start reuses the stripped TypeScript

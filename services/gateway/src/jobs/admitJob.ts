@@ -87,12 +87,13 @@ const releaseFinished = Effect.fn("releaseFinished")(function*(projectId: string
 })
 
 export const admitJob = Effect.fn("admitJob")(function*(projectId: string, jobId: string) {
-  yield* claim(projectId, jobId).pipe(
+  const states = yield* AdmissionStates
+  yield* states.oneAtATime(projectId, claim(projectId, jobId).pipe(
     Effect.catchTag("ConcurrencyLimitExceeded", (full) =>
       Effect.gen(function*() {
         const freed = yield* releaseFinished(projectId)
         if (freed === 0) return yield* full
         return yield* claim(projectId, jobId)
       }))
-  )
+  ))
 })
