@@ -57,7 +57,7 @@ export const makeJobBatchProjector = (readModel: JobReadModel["Service"], artifa
       yield* Effect.forEach(missing, readBack, { concurrency: limits.concurrency, discard: true })
     }
 
-    const changed: Array<readonly [string, JobView]> = []
+    const changed: Array<readonly [string, JobView, "first" | "again"]> = []
     for (const [subject, subjectMessages] of bySubject) {
       // Not a job subject: the live projection leaves it alone too.
       if (Option.isNone(parseJobSubject(subject))) continue
@@ -66,14 +66,15 @@ export const makeJobBatchProjector = (readModel: JobReadModel["Service"], artifa
       // Re-inserted: the most recently used documents are the last dropped.
       documents.delete(subject)
       documents.set(subject, before)
-      if (after !== null && after !== before) changed.push([subject, after])
+      // No document held (or read back) means none was stored: before the switch only this rebuild writes there.
+      if (after !== null && after !== before) changed.push([subject, after, before === null ? "first" : "again"])
     }
 
     yield* Effect.forEach(
       changed,
-      ([subject, doc]) =>
+      ([subject, doc, write]) =>
         linked(doc).pipe(
-          Effect.tap(readModel.put),
+          Effect.tap(write === "first" ? readModel.putNew : readModel.put),
           Effect.retry(withRetries),
           // Held as stored, so a document dropped from memory reads back the same.
           Effect.map((stored) => void documents.set(subject, stored))
