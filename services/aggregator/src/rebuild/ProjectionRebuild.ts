@@ -4,6 +4,7 @@ import { Clock, Deferred, Duration, Effect, Fiber, Option, Ref, Schema, Stream }
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { ReadModelBackend, type ReadModelName } from "@mds/shared/readmodel/ReadModelBackend"
 import { makeSubjectLanes } from "../SubjectLanes.ts"
+import { takeBatch } from "./DeliveredBatches.ts"
 import type { ProgressBar } from "./ProgressBar.ts"
 import { defaultReplayBatchLimits, type ReplayBatchLimits, type ReplaySource, replaySourcesFor } from "./RebuildReplays.ts"
 
@@ -62,8 +63,9 @@ export const rebuildReadModel = Effect.fn("rebuildReadModel")(function*(name: Re
   const store = `${backend.defaults[name]}_r${yield* Clock.currentTimeMillis}`
   const closeQuietly = (consumed: { close(): Promise<unknown> }) => Effect.promise(() => consumed.close().then(() => undefined, () => undefined))
 
+  const batchLimits = options.batches ?? defaultReplayBatchLimits
   const replays = yield* Effect.gen(function*() {
-    const sources = yield* replaySourcesFor(name, store, options.batches ?? defaultReplayBatchLimits)
+    const sources = yield* replaySourcesFor(name, store, batchLimits)
     return yield* Effect.forEach(sources, (source) =>
       Effect.gen(function*() {
         const total = yield* Effect.tryPromise({ try: () => countOf(jsm, source), catch: fail(`read stream ${source.stream}`) })
@@ -72,7 +74,8 @@ export const rebuildReadModel = Effect.fn("rebuildReadModel")(function*(name: Re
             try: async () => {
               // Ordered: ephemeral, flow-controlled, no acks, recreated by the client after a gap; one filter for nats-server 2.9.
               const consumer = await js.consumers.get(source.stream, { filter_subjects: source.filter, deliver_policy: DeliverPolicy.All })
-              return consumer.consume()
+              // A batched source pulls a batch's worth at a time: with the default (100) it waits on pulls.
+              return consumer.consume(source.projection._tag === "Batched" ? { max_messages: batchLimits.messages } : {})
             },
             catch: fail(`replay ${source.stream}`)
           }),
@@ -153,42 +156,35 @@ export const rebuildReadModel = Effect.fn("rebuildReadModel")(function*(name: Re
 
   // Batched: messages are taken until the batch is full or the stream's tip is delivered, then projected together
   // before more are taken (the consumer buffers meanwhile). The handler retries its own reads and writes.
-  const projectBatches = (replay: (typeof replays)[number], handle: (msgs: ReadonlyArray<JsMsg>) => Effect.Effect<void, unknown>) => {
-    let batch: Array<JsMsg> = []
-    const flush = Effect.flatMap(Ref.get(failure), (failed) => {
-      const taken = batch
-      batch = []
+  const projectBatches = (replay: (typeof replays)[number], handle: (msgs: ReadonlyArray<JsMsg>) => Effect.Effect<void, unknown>) =>
+    Effect.gen(function*() {
+      const iterator = replay.messages[Symbol.asyncIterator]()
+      const onDelivered = (msg: JsMsg) => delivered(replay, msg)
       // After a failure the streams are closing; nothing more is projected.
-      if (taken.length === 0 || Option.isSome(failed)) return Effect.void
-      return handle(taken).pipe(
-        Effect.matchEffect({
-          onSuccess: () => projected(taken.length),
-          onFailure: (cause) => failWith(fail(`project ${taken.length} messages up to #${taken.at(-1)!.seq}`)(cause))
-        })
-      )
+      while (Option.isNone(yield* Ref.get(failure))) {
+        const batch = yield* Effect.tryPromise({ try: () => takeBatch(iterator, batchLimits.messages, onDelivered), catch: fail(`replay ${replay.source.stream}`) })
+        const taken = batch.messages
+        // Messages still held when the consumer closed (the grace period ended) were delivered, so they are projected too.
+        if (taken.length > 0) {
+          yield* handle(taken).pipe(
+            Effect.matchEffect({
+              onSuccess: () => projected(taken.length),
+              onFailure: (cause) => failWith(fail(`project ${taken.length} messages up to #${taken.at(-1)!.seq}`)(cause))
+            })
+          )
+        }
+        if (batch.ended) return
+      }
     })
-    const limit = (options.batches ?? defaultReplayBatchLimits).messages
-    return (messages: Stream.Stream<JsMsg, RebuildError>) =>
-      messages.pipe(
-        Stream.runForEach((msg) =>
-          Effect.suspend(() => {
-            delivered(replay, msg)
-            batch.push(msg)
-            return batch.length >= limit || msg.info.pending === 0 ? flush : Effect.void
-          })
-        ),
-        // Closed (the grace period ended) with messages still held: they were delivered, so they are projected.
-        Effect.andThen(flush)
-      )
-  }
 
   const streamed = yield* Effect.result(
     Effect.forEach(
       replays,
       (replay) => {
-        const messages = Stream.fromAsyncIterable(replay.messages, fail(`replay ${replay.source.stream}`))
         const projection = replay.source.projection
-        return projection._tag === "Batched" ? projectBatches(replay, projection.handle)(messages) : projectEach(replay, projection.handle)(messages)
+        return projection._tag === "Batched"
+          ? projectBatches(replay, projection.handle)
+          : projectEach(replay, projection.handle)(Stream.fromAsyncIterable(replay.messages, fail(`replay ${replay.source.stream}`)))
       },
       { concurrency: "unbounded", discard: true }
     ).pipe(Effect.tapError(() => closeAll))
