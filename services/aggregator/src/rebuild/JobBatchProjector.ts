@@ -4,6 +4,10 @@ import type { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import type { JobView } from "@mds/shared/domain/job/JobView"
 import type { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
 import { foldJobMessages, type JobMessage, parseJobSubject, withDownloadUrl } from "../JobDocumentFold.ts"
+import { makeSubjectBloomFilter } from "./SubjectBloomFilter.ts"
+
+/** 2 MiB: a few percent of needless reads at a few million dropped jobs. */
+const DROPPED_FILTER_BITS = 1 << 24
 
 export interface JobBatchLimits {
   /** Documents kept in memory between batches; the least recently used beyond this are dropped (they are stored). */
@@ -31,8 +35,8 @@ export const makeJobBatchProjector = (readModel: JobReadModel["Service"], artifa
   const linked = withDownloadUrl(artifacts)
   /** Subject → its document as last written; null when it has none (no JobQueued seen). Map order is recency. */
   const documents = new Map<string, JobView | null>()
-  /** Until something is dropped, a subject not held here has no document in the store. */
-  let dropped = false
+  /** A subject neither held nor ever dropped has had nothing delivered yet: its fold starts from no document. */
+  const dropped = makeSubjectBloomFilter(DROPPED_FILTER_BITS, 4)
   const withRetries = { times: 5 } as const
 
   const readBack = (subject: string) => {
@@ -52,10 +56,8 @@ export const makeJobBatchProjector = (readModel: JobReadModel["Service"], artifa
       if (subjectMessages === undefined) bySubject.set(message.subject, [message])
       else subjectMessages.push(message)
     }
-    if (dropped) {
-      const missing = [...bySubject.keys()].filter((subject) => !documents.has(subject))
-      yield* Effect.forEach(missing, readBack, { concurrency: limits.concurrency, discard: true })
-    }
+    const missing = [...bySubject.keys()].filter((subject) => !documents.has(subject) && dropped.mightContain(subject))
+    yield* Effect.forEach(missing, readBack, { concurrency: limits.concurrency, discard: true })
 
     const changed: Array<readonly [string, JobView, "first" | "again"]> = []
     for (const [subject, subjectMessages] of bySubject) {
@@ -85,7 +87,7 @@ export const makeJobBatchProjector = (readModel: JobReadModel["Service"], artifa
     for (const subject of documents.keys()) {
       if (documents.size <= limits.documents) break
       documents.delete(subject)
-      dropped = true
+      dropped.add(subject)
     }
   })
 }

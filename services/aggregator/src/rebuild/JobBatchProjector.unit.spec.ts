@@ -114,6 +114,15 @@ describe("JobBatchProjector", () => {
       }
     }))
 
+  it.effect("jobs met for the first time after others were dropped are not read from the store", () =>
+    Effect.gen(function*() {
+      // Each job's events together: no job comes back once another has pushed it out of memory.
+      const oneAfterAnother = stream(JOBS.flatMap((jobId) => [[jobId, queued(jobId)], [jobId, started(jobId)], [jobId, completed(jobId)]] as const))
+      const { docs, calls } = yield* rebuild(oneAfterAnother, 2, { documents: 1, concurrency: 2 })
+      assert.deepStrictEqual(docs, JOBS.map((jobId) => expected(oneAfterAnother, jobId)))
+      assert.strictEqual(calls.get, 0)
+    }))
+
   it.effect("after the switch: a later document the live aggregator stored is not moved back, and later events still land", () =>
     Effect.gen(function*() {
       const head = interleaved.slice(0, 8)
