@@ -1,21 +1,12 @@
 // Folds a job subject's events into its JobView document and stores it, with a download link once completed.
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
-import { JobEvent } from "@mds/shared/domain/job/JobEvent"
-import { evolveJobView, type JobView } from "@mds/shared/domain/job/JobView"
 import { JOBS_STREAM } from "@mds/shared/eventstore/Subjects"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
+import { foldJobMessages, parseJobSubject, withDownloadUrl } from "./JobDocumentFold.ts"
 import { SubjectHistory } from "./SubjectHistory.ts"
 
-const decodeJobEvent = Schema.decodeUnknownEffect(Schema.fromJsonString(JobEvent))
-
 export type JobProjectionOutcome = "written" | "unchanged"
-
-/** mds.job.<projectId>.<jobId> */
-const parseJobSubject = (subject: string) => {
-  const [, , projectId, jobId] = subject.split(".")
-  return projectId !== undefined && jobId !== undefined ? Option.some({ projectId, jobId }) : Option.none()
-}
 
 /**
  * The projection does not trust delivery order. It reads every event of the subject between the document's
@@ -33,13 +24,7 @@ export class JobProjection extends Context.Service<JobProjection, {
       const artifacts = yield* ArtifactStore
       const history = yield* SubjectHistory
 
-      const withDownloadUrl = (doc: JobView) =>
-        doc.status === "completed" && doc.artifact !== null && doc.downloadUrl === null
-          ? Effect.map(
-            artifacts.presign(doc.artifact.key, { expiresAt: doc.artifact.availableUntil, filename: doc.artifact.filename }),
-            (downloadUrl): JobView => ({ ...doc, downloadUrl })
-          )
-          : Effect.succeed(doc)
+      const linked = withDownloadUrl(artifacts)
 
       const catchUp = Effect.fn("JobProjection.catchUp")(function*(subject: string, uptoSeq: number) {
         const ids = parseJobSubject(subject)
@@ -48,15 +33,9 @@ export class JobProjection extends Context.Service<JobProjection, {
         if (stored !== null && stored.lastSeq >= uptoSeq) return "unchanged" as const
 
         const raw = yield* history.range(JOBS_STREAM.name, subject, stored?.lastSeq ?? 0, uptoSeq)
-        let doc = stored
-        for (const message of raw) {
-          const event = yield* decodeJobEvent(message.data).pipe(Effect.option)
-          // A poison message is stepped over here; its own delivery is terminated by the consumer.
-          if (Option.isNone(event)) continue
-          doc = evolveJobView(doc, event.value, message.seq)
-        }
+        const doc = foldJobMessages(stored, raw)
         if (doc === null || doc === stored) return "unchanged" as const
-        yield* readModel.put(yield* withDownloadUrl(doc))
+        yield* readModel.put(yield* linked(doc))
         return "written" as const
       })
 

@@ -10,13 +10,15 @@ export const InMemoryJobReadModel = {
     JobReadModel,
     Effect.gen(function*() {
       const docs = yield* Ref.make(new Map<string, JobView>())
+      const put = (view: JobView) =>
+        Ref.update(docs, (map) => {
+          const stored = map.get(keyOf(view.projectId, view.id))
+          return stored !== undefined && stored.lastSeq > view.lastSeq ? map : new Map(map).set(keyOf(view.projectId, view.id), view)
+        })
       return JobReadModel.of({
         get: (projectId, jobId) => Ref.get(docs).pipe(Effect.map((map) => Option.fromNullishOr(map.get(keyOf(projectId, jobId))))),
-        put: (view) =>
-          Ref.update(docs, (map) => {
-            const stored = map.get(keyOf(view.projectId, view.id))
-            return stored !== undefined && stored.lastSeq > view.lastSeq ? map : new Map(map).set(keyOf(view.projectId, view.id), view)
-          }),
+        put,
+        putNew: put,
         remove: (projectId, jobId) =>
           Ref.update(docs, (map) => {
             const next = new Map(map)

@@ -5,6 +5,7 @@ import { Lifetimes } from "../config/Lifetimes.ts"
 import { JobView } from "../domain/job/JobView.ts"
 import { JobReadModel } from "./JobReadModel.ts"
 import { openKvBucket, readModelError } from "./KvBucket.ts"
+import { putUnlessLater } from "./KvConditionalPut.ts"
 
 export const JOBS_BUCKET = "mds_jobs"
 /** Kept past the job's and its link's lifetime so a late poll still finds the document until it truly expires. */
@@ -15,14 +16,6 @@ const decodeView = Schema.decodeUnknownEffect(JobViewJson)
 const encodeView = Schema.encodeEffect(JobViewJson)
 
 const keyOf = (projectId: string, jobId: string) => `${projectId}.${jobId}`
-
-const LastSeqJson = Schema.fromJsonString(Schema.Struct({ lastSeq: Schema.Number }))
-const decodeLastSeq = Schema.decodeUnknownOption(LastSeqJson)
-/** The sequence of a stored document; null for one that does not decode (a put may replace it). */
-const storedLastSeq = (json: string): number | null => {
-  const decoded = decodeLastSeq(json)
-  return decoded._tag === "Some" ? decoded.value.lastSeq : null
-}
 
 const readView = (kv: KV, key: string) =>
   Effect.tryPromise({ try: () => kv.get(key), catch: readModelError(`get ${key}`) }).pipe(
@@ -45,21 +38,15 @@ export const makeKvJobReadModel = Effect.fn("makeKvJobReadModel")(function*(buck
       const json = yield* encodeView(view).pipe(Effect.mapError(readModelError(`encode ${key}`)))
       // Compare-and-set on the entry's revision, so a writer holding an older fold (a rebuild beside the live
       // aggregator) can never replace a document of a later sequence.
+      yield* Effect.tryPromise({ try: () => putUnlessLater(kv, key, json, view.lastSeq), catch: readModelError(`put ${key}`) })
+    }),
+
+    putNew: Effect.fn("KvJobReadModel.putNew")(function*(view) {
+      const key = keyOf(view.projectId, view.id)
+      const json = yield* encodeView(view).pipe(Effect.mapError(readModelError(`encode ${key}`)))
+      // create fails when the key holds a document; then the conditional put decides.
       yield* Effect.tryPromise({
-        try: async () => {
-          for (let attempt = 1; ; attempt++) {
-            const entry = await kv.get(key)
-            const stored = entry !== null && entry.operation === "PUT" ? storedLastSeq(entry.string()) : null
-            if (stored !== null && stored > view.lastSeq) return
-            try {
-              if (entry === null) await kv.create(key, json)
-              else await kv.update(key, json, entry.revision)
-              return
-            } catch (cause) {
-              if (attempt >= 5) throw cause
-            }
-          }
-        },
+        try: () => kv.create(key, json).then(() => undefined, () => putUnlessLater(kv, key, json, view.lastSeq)),
         catch: readModelError(`put ${key}`)
       })
     }),

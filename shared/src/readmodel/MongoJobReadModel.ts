@@ -41,27 +41,31 @@ export const makeMongoJobReadModel = Effect.fn("makeMongoJobReadModel")(function
     catch: mongoError(`create indexes on ${collectionName}`)
   })
 
+  const put = Effect.fn("MongoJobReadModel.put")(function*(view: JobView) {
+    const _id = idOf(view.projectId, view.id)
+    const fields = yield* encodeView(view).pipe(Effect.mapError(mongoError(`encode ${_id}`)))
+    const purgeAt = new Date((yield* Clock.currentTimeMillis) + lifetimeMs)
+    yield* Effect.tryPromise({
+      // Replaces only a document of the same or an earlier sequence; when a later one is stored, the upsert's
+      // insert hits the taken _id and the later document stays, which is what we want.
+      try: () =>
+        jobs.replaceOne({ _id, lastSeq: { $lte: view.lastSeq } }, { ...fields, _id, purgeAt }, { upsert: true }).then(
+          () => undefined,
+          (cause) => (isDuplicateKey(cause) ? undefined : Promise.reject(cause))
+        ),
+      catch: mongoError(`put ${_id}`)
+    })
+  })
+
   return JobReadModel.of({
     get: (projectId, jobId) =>
       Effect.tryPromise({ try: () => jobs.findOne({ _id: idOf(projectId, jobId) }), catch: mongoError(`get ${idOf(projectId, jobId)}`) }).pipe(
         Effect.flatMap(toView)
       ),
 
-    put: Effect.fn("MongoJobReadModel.put")(function*(view) {
-      const _id = idOf(view.projectId, view.id)
-      const fields = yield* encodeView(view).pipe(Effect.mapError(mongoError(`encode ${_id}`)))
-      const purgeAt = new Date((yield* Clock.currentTimeMillis) + lifetimeMs)
-      yield* Effect.tryPromise({
-        // Replaces only a document of the same or an earlier sequence; when a later one is stored, the upsert's
-        // insert hits the taken _id and the later document stays, which is what we want.
-        try: () =>
-          jobs.replaceOne({ _id, lastSeq: { $lte: view.lastSeq } }, { ...fields, _id, purgeAt }, { upsert: true }).then(
-            () => undefined,
-            (cause) => (isDuplicateKey(cause) ? undefined : Promise.reject(cause))
-          ),
-        catch: mongoError(`put ${_id}`)
-      })
-    }),
+    put,
+    // The conditional upsert is one step already.
+    putNew: put,
 
     remove: (projectId, jobId) =>
       Effect.tryPromise({

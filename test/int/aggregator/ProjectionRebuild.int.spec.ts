@@ -20,6 +20,7 @@ import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
 import { JOBS_BUCKET } from "@mds/shared/readmodel/KvJobReadModel"
 import { MediaReadModel } from "@mds/shared/readmodel/MediaReadModel"
+import { ReadModelBackend } from "@mds/shared/readmodel/ReadModelBackend"
 import { KvReadModels } from "@mds/shared/readmodel/ReadModelLayer"
 import { ReadModelStores } from "@mds/shared/readmodel/ReadModelStores"
 import { defaultAggregatorOptions } from "../../../services/aggregator/src/Aggregator.ts"
@@ -168,6 +169,38 @@ layer(live, { timeout: 120_000, excludeTestServices: true })("projections rebuil
       assert.include(cli.stderr, "100%")
       yield* Effect.sleep(Duration.millis(1_500))
       assert.deepStrictEqual(yield* readJobs, jobs.map(expectedView))
+    }))
+
+  it.effect("in batches smaller than a job's events, with room for few documents in memory, the rebuilt jobs are the fold of their events", () =>
+    Effect.gen(function*() {
+      const store = yield* EventStore
+      const { js } = yield* NatsClient
+      const jobsModel = yield* JobReadModel
+      const backend = yield* ReadModelBackend
+      const projectId = newId("prj")
+      const jobs: Array<Job> = Array.from({ length: 12 }, () => ({ projectId, jobId: newId("job"), events: [] }))
+      const record = (job: Job, event: JobEvent) =>
+        Effect.map(store.append(JobEventCodec, jobSubject(job.projectId, job.jobId), event, { msgId: `${job.jobId}-${job.events.length}` }), (a) =>
+          void job.events.push([a.seq, event]))
+      // Round by round, so each job's events are spread over the stream and over many batches.
+      for (const [i, job] of jobs.entries()) yield* record(job, queued(projectId, job.jobId, T + i))
+      for (const job of jobs) yield* record(job, progressed(job.jobId, 20))
+      yield* Effect.promise(() => js.publish(jobSubject(projectId, jobs[5]!.jobId), "{\"_tag\":\"JobProgressed\",\"v\":99}"))
+      for (const job of jobs) yield* record(job, progressed(job.jobId, 50))
+      for (const job of jobs.slice(0, 8)) yield* record(job, completed(job.jobId))
+      // The live aggregator is done with them first, so it writes nothing into the rebuilt store after the switch.
+      yield* eventually(
+        Effect.forEach(jobs, (job) => Effect.map(jobsModel.get(job.projectId, job.jobId), Option.getOrNull)),
+        (docs) => docs.every((doc, i) => JSON.stringify(doc) === JSON.stringify(expectedView(jobs[i]!))),
+        "the live read model"
+      )
+
+      const result = yield* rebuildReadModel("jobs", { graceMs: 0, progress: quietBar, batches: { messages: 5, documents: 3, concurrency: 2 } })
+
+      assert.isAtLeast(result.events, jobs.reduce((n, job) => n + job.events.length, 1))
+      const rebuilt = yield* backend.openJobs(result.store)
+      const docs = yield* Effect.forEach(jobs, (job) => Effect.map(rebuilt.get(job.projectId, job.jobId), Option.getOrNull))
+      assert.deepStrictEqual(docs, jobs.map(expectedView))
     }))
 
   it.effect("a command it does not know is a usage error on stderr with exit code 1", () =>

@@ -72,6 +72,24 @@ export const jobReadModelContract = (name: string, adapter: Layer.Layer<JobReadM
         assert.deepStrictEqual(yield* store.get(view.projectId, view.id), Option.some(sameSeq))
       }))
 
+    it.effect("putNew stores a job's first document; over a stored one it is put (an earlier one replaced, a later one kept)", () =>
+      Effect.gen(function*() {
+        const store = yield* JobReadModel
+        const view = jobView(newId("prj"), { lastSeq: 3 })
+        yield* store.putNew(view)
+        assert.deepStrictEqual(yield* store.get(view.projectId, view.id), Option.some(view))
+        // Another writer stored the job meanwhile: a later fold replaces it, an earlier one leaves it.
+        const later: JobView = { ...view, status: "processing", attempt: 1, lastSeq: 8 }
+        yield* store.putNew(later)
+        assert.deepStrictEqual(yield* store.get(view.projectId, view.id), Option.some(later))
+        yield* store.putNew({ ...view, lastSeq: 5 })
+        assert.deepStrictEqual(yield* store.get(view.projectId, view.id), Option.some(later))
+        // After a removal the job's key is free again.
+        yield* store.remove(view.projectId, view.id)
+        yield* store.putNew(view)
+        assert.deepStrictEqual(yield* store.get(view.projectId, view.id), Option.some(view))
+      }))
+
     it.effect("a job is found only under its own project", () =>
       Effect.gen(function*() {
         const store = yield* JobReadModel

@@ -4,8 +4,9 @@ import { Clock, Deferred, Duration, Effect, Fiber, Option, Ref, Schema, Stream }
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { ReadModelBackend, type ReadModelName } from "@mds/shared/readmodel/ReadModelBackend"
 import { makeSubjectLanes } from "../SubjectLanes.ts"
+import { takeBatch } from "./DeliveredBatches.ts"
 import type { ProgressBar } from "./ProgressBar.ts"
-import { type ReplaySource, replaySourcesFor } from "./RebuildReplays.ts"
+import { defaultReplayBatchLimits, type ReplayBatchLimits, type ReplaySource, replaySourcesFor } from "./RebuildReplays.ts"
 
 /** Subjects projected at once, as many as the live aggregator's lanes. */
 const REBUILD_LANES = 8
@@ -18,6 +19,8 @@ export interface RebuildOptions {
    */
   readonly graceMs: number
   readonly progress: (readModel: ReadModelName) => ProgressBar
+  /** For the read models rebuilt in batches (jobs); defaultReplayBatchLimits when absent. */
+  readonly batches?: ReplayBatchLimits
 }
 
 export interface RebuildResult {
@@ -60,8 +63,9 @@ export const rebuildReadModel = Effect.fn("rebuildReadModel")(function*(name: Re
   const store = `${backend.defaults[name]}_r${yield* Clock.currentTimeMillis}`
   const closeQuietly = (consumed: { close(): Promise<unknown> }) => Effect.promise(() => consumed.close().then(() => undefined, () => undefined))
 
+  const batchLimits = options.batches ?? defaultReplayBatchLimits
   const replays = yield* Effect.gen(function*() {
-    const sources = yield* replaySourcesFor(name, store)
+    const sources = yield* replaySourcesFor(name, store, batchLimits)
     return yield* Effect.forEach(sources, (source) =>
       Effect.gen(function*() {
         const total = yield* Effect.tryPromise({ try: () => countOf(jsm, source), catch: fail(`read stream ${source.stream}`) })
@@ -70,7 +74,8 @@ export const rebuildReadModel = Effect.fn("rebuildReadModel")(function*(name: Re
             try: async () => {
               // Ordered: ephemeral, flow-controlled, no acks, recreated by the client after a gap; one filter for nats-server 2.9.
               const consumer = await js.consumers.get(source.stream, { filter_subjects: source.filter, deliver_policy: DeliverPolicy.All })
-              return consumer.consume()
+              // A batched source pulls a batch's worth at a time: with the default (100) it waits on pulls.
+              return consumer.consume(source.projection._tag === "Batched" ? { max_messages: batchLimits.messages } : {})
             },
             catch: fail(`replay ${source.stream}`)
           }),
@@ -103,50 +108,89 @@ export const rebuildReadModel = Effect.fn("rebuildReadModel")(function*(name: Re
   })
   const switching = yield* Effect.forkChild(switchOver)
 
-  // Subjects are projected on lanes as the live aggregator does: one subject's events in order, different ones at once.
+  // Messages count as projected once stored: only then may "caught up" switch the pointer.
   let dispatched = 0
-  let settled = 0
   const failure = yield* Ref.make<Option.Option<RebuildError>>(Option.none())
-  const projected = Effect.suspend(() => {
-    done++
-    bar.update(done, totalOf())
-    // Caught up: every stream's tip at some moment was delivered, and everything delivered is projected.
-    return replays.every((r) => r.progress.tipReached) && done === dispatched ? Deferred.succeed(caughtUp, undefined) : Effect.void
-  })
-  const lanes = yield* makeSubjectLanes<readonly [ReplaySource, JsMsg]>({
+  const failWith = (error: RebuildError) => Ref.set(failure, Option.some(error)).pipe(Effect.andThen(closeAll))
+  const projected = (count: number) =>
+    Effect.suspend(() => {
+      done += count
+      bar.update(done, totalOf())
+      // Caught up: every stream's tip at some moment was delivered, and everything delivered is projected.
+      return replays.every((r) => r.progress.tipReached) && done === dispatched ? Deferred.succeed(caughtUp, undefined) : Effect.void
+    })
+  const delivered = (replay: (typeof replays)[number], msg: JsMsg) => {
+    dispatched++
+    const progress = replay.progress
+    progress.dispatched++
+    progress.total = Math.max(progress.total, progress.dispatched + msg.info.pending)
+    if (msg.info.pending === 0) progress.tipReached = true
+  }
+
+  // Per message: subjects are projected on lanes as the live aggregator does, one subject's events in order, different ones at once.
+  let laned = 0
+  let settled = 0
+  const lanes = yield* makeSubjectLanes<readonly [(msg: JsMsg) => Effect.Effect<unknown, unknown>, JsMsg]>({
     lanes: REBUILD_LANES,
     capacity: 64,
     keyOf: ([, msg]) => msg.subject,
-    handle: ([source, msg]) =>
-      source.handle(msg).pipe(
+    handle: ([handle, msg]) =>
+      handle(msg).pipe(
         Effect.retry({ times: 5 }),
         Effect.matchEffect({
-          onSuccess: () => projected,
+          onSuccess: () => projected(1),
           // The first failure stops the replay: the streams are closed and the rebuild fails below.
-          onFailure: (cause) => Ref.set(failure, Option.some(fail(`project ${msg.subject} #${msg.seq}`)(cause))).pipe(Effect.andThen(closeAll))
+          onFailure: (cause) => failWith(fail(`project ${msg.subject} #${msg.seq}`)(cause))
         }),
         Effect.ensuring(Effect.sync(() => void settled++))
       )
   })
-  const dispatch = (replay: (typeof replays)[number]) => (msg: JsMsg) =>
-    Effect.suspend(() => {
-      dispatched++
-      const progress = replay.progress
-      progress.dispatched++
-      progress.total = Math.max(progress.total, progress.dispatched + msg.info.pending)
-      if (msg.info.pending === 0) progress.tipReached = true
-      return lanes.dispatch([replay.source, msg])
+  const projectEach = (replay: (typeof replays)[number], handle: (msg: JsMsg) => Effect.Effect<unknown, unknown>) =>
+    Stream.runForEach((msg: JsMsg) =>
+      Effect.suspend(() => {
+        delivered(replay, msg)
+        laned++
+        return lanes.dispatch([handle, msg])
+      })
+    )
+
+  // Batched: messages are taken until the batch is full or the stream's tip is delivered, then projected together
+  // before more are taken (the consumer buffers meanwhile). The handler retries its own reads and writes.
+  const projectBatches = (replay: (typeof replays)[number], handle: (msgs: ReadonlyArray<JsMsg>) => Effect.Effect<void, unknown>) =>
+    Effect.gen(function*() {
+      const iterator = replay.messages[Symbol.asyncIterator]()
+      const onDelivered = (msg: JsMsg) => delivered(replay, msg)
+      // After a failure the streams are closing; nothing more is projected.
+      while (Option.isNone(yield* Ref.get(failure))) {
+        const batch = yield* Effect.tryPromise({ try: () => takeBatch(iterator, batchLimits.messages, onDelivered), catch: fail(`replay ${replay.source.stream}`) })
+        const taken = batch.messages
+        // Messages still held when the consumer closed (the grace period ended) were delivered, so they are projected too.
+        if (taken.length > 0) {
+          yield* handle(taken).pipe(
+            Effect.matchEffect({
+              onSuccess: () => projected(taken.length),
+              onFailure: (cause) => failWith(fail(`project ${taken.length} messages up to #${taken.at(-1)!.seq}`)(cause))
+            })
+          )
+        }
+        if (batch.ended) return
+      }
     })
 
   const streamed = yield* Effect.result(
     Effect.forEach(
       replays,
-      (replay) => Stream.fromAsyncIterable(replay.messages, fail(`replay ${replay.source.stream}`)).pipe(Stream.runForEach(dispatch(replay))),
+      (replay) => {
+        const projection = replay.source.projection
+        return projection._tag === "Batched"
+          ? projectBatches(replay, projection.handle)
+          : projectEach(replay, projection.handle)(Stream.fromAsyncIterable(replay.messages, fail(`replay ${replay.source.stream}`)))
+      },
       { concurrency: "unbounded", discard: true }
     ).pipe(Effect.tapError(() => closeAll))
   )
   // The streams end when the grace period closes them (or on a failure); the lanes finish what they hold first.
-  while (settled < dispatched) yield* Effect.sleep(Duration.millis(10))
+  while (settled < laned) yield* Effect.sleep(Duration.millis(10))
   const failed = Option.orElse(yield* Ref.get(failure), () => (streamed._tag === "Failure" ? Option.some(streamed.failure) : Option.none()))
   if (Option.isSome(failed)) {
     yield* Fiber.interrupt(switching)

@@ -1,24 +1,37 @@
-// What rebuilding each read model replays: its streams and filters, each message handled by the live aggregator's projection code.
+// What rebuilding each read model replays: its streams and filters, and how messages are projected (the live aggregator's code or its fold).
 import type { JsMsg } from "@nats-io/jetstream"
 import { Effect, Layer, Option, Schema } from "effect"
+import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { KeyEvent, KeyUsed } from "@mds/shared/domain/account/AccountEvent"
 import { MediaEvent } from "@mds/shared/domain/media/MediaEvent"
 import { ACCOUNTS_STREAM, ALL_KEYS_SUBJECT, ALL_PROJECTS_SUBJECT, JOBS_STREAM, KEY_USAGE_STREAM, MEDIA_STREAM } from "@mds/shared/eventstore/Subjects"
-import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
 import { MediaReadModel } from "@mds/shared/readmodel/MediaReadModel"
 import { ReadModelBackend, type ReadModelName } from "@mds/shared/readmodel/ReadModelBackend"
 import { makeKeyCatchUp, makeKeyUseRecorder, makeProjectCatchUp } from "../AccountProjection.ts"
-import { JobProjection } from "../JobProjection.ts"
 import { MediaProjection } from "../MediaProjection.ts"
 import { SubjectHistory } from "../SubjectHistory.ts"
+import { type JobBatchLimits, makeJobBatchProjector } from "./JobBatchProjector.ts"
 
 /** One filtered stream to replay; a read model may need several (keys: their events and their usage). */
 export interface ReplaySource {
   readonly stream: string
   readonly filter: string
-  /** Projects one message exactly as the live aggregator does. */
-  readonly handle: (msg: JsMsg) => Effect.Effect<unknown, unknown>
+  readonly projection:
+    /** Projects one message exactly as the live aggregator does; messages of different subjects run at once. */
+    | { readonly _tag: "PerMessage"; readonly handle: (msg: JsMsg) => Effect.Effect<unknown, unknown> }
+    /** Projects delivered messages in delivery order, a batch at a time; done once every one of them is stored. */
+    | { readonly _tag: "Batched"; readonly handle: (msgs: ReadonlyArray<JsMsg>) => Effect.Effect<void, unknown> }
 }
+
+/** How the read models rebuilt in batches (jobs) hold and write their documents. */
+export interface ReplayBatchLimits extends JobBatchLimits {
+  /** Messages folded before their documents are written (fewer when the stream's tip comes first). */
+  readonly messages: number
+}
+
+export const defaultReplayBatchLimits: ReplayBatchLimits = { messages: 1_000, documents: 20_000, concurrency: 32 }
+
+const perMessage = (handle: (msg: JsMsg) => Effect.Effect<unknown, unknown>) => ({ _tag: "PerMessage", handle }) as const
 
 const decodeMediaEvent = Schema.decodeUnknownEffect(Schema.fromJsonString(MediaEvent))
 const decodeKeyEvent = Schema.decodeUnknownEffect(Schema.fromJsonString(KeyEvent))
@@ -28,21 +41,16 @@ const decodeKeyUsed = Schema.decodeUnknownEffect(Schema.fromJsonString(KeyUsed))
 const whenDecoded = <A>(decode: (data: string) => Effect.Effect<A, unknown>, msg: JsMsg, project: (value: A) => Effect.Effect<unknown, unknown>) =>
   Effect.flatMap(Effect.option(decode(msg.string())), (value) => (Option.isSome(value) ? project(value.value) : Effect.void))
 
-/** The same projections as the live aggregator, over the read model opened on the new store. */
-export const replaySourcesFor = (name: ReadModelName, store: string) =>
+/** The live aggregator's projections (for jobs its fold, batched), over the read model opened on the new store. */
+export const replaySourcesFor = (name: ReadModelName, store: string, limits: ReplayBatchLimits) =>
   Effect.gen(function*() {
     const backend = yield* ReadModelBackend
     switch (name) {
       case "jobs": {
-        const readModel = yield* backend.openJobs(store)
-        const projection = yield* Effect.provide(
-          Effect.gen(function*() {
-            return yield* JobProjection
-          }),
-          // Fresh: a process that also runs the live aggregator must not get its memoized projection (and store) back.
-          Layer.fresh(JobProjection.layer).pipe(Layer.provide(Layer.mergeAll(Layer.succeed(JobReadModel, readModel), SubjectHistory.layer)))
-        )
-        return [{ stream: JOBS_STREAM.name, filter: JOBS_STREAM.subjects[0]!, handle: (msg) => projection.catchUp(msg.subject, msg.seq) }] satisfies ReadonlyArray<ReplaySource>
+        // Not the live JobProjection: the ordered replay lets documents be folded in memory and written once a batch.
+        const project = makeJobBatchProjector(yield* backend.openJobs(store), yield* ArtifactStore, limits)
+        const handle = (msgs: ReadonlyArray<JsMsg>) => project(msgs.map((msg) => ({ subject: msg.subject, seq: msg.seq, data: msg.string() })))
+        return [{ stream: JOBS_STREAM.name, filter: JOBS_STREAM.subjects[0]!, projection: { _tag: "Batched", handle } }] satisfies ReadonlyArray<ReplaySource>
       }
       case "media": {
         const readModel = yield* backend.openMedia(store)
@@ -55,7 +63,7 @@ export const replaySourcesFor = (name: ReadModelName, store: string) =>
         return [{
           stream: MEDIA_STREAM.name,
           filter: MEDIA_STREAM.subjects[0]!,
-          handle: (msg) => whenDecoded(decodeMediaEvent, msg, projection.apply)
+          projection: perMessage((msg) => whenDecoded(decodeMediaEvent, msg, projection.apply))
         }] satisfies ReadonlyArray<ReplaySource>
       }
       case "projects": {
@@ -64,7 +72,7 @@ export const replaySourcesFor = (name: ReadModelName, store: string) =>
           stream: ACCOUNTS_STREAM.name,
           filter: ALL_PROJECTS_SUBJECT,
           // mds.account.project.<projectId>; the fold reads the subject itself and steps over poison in it.
-          handle: (msg) => catchUp(msg.subject.split(".")[3] ?? "", msg.subject, msg.seq)
+          projection: perMessage((msg) => catchUp(msg.subject.split(".")[3] ?? "", msg.subject, msg.seq))
         }] satisfies ReadonlyArray<ReplaySource>
       }
       case "keys": {
@@ -76,10 +84,10 @@ export const replaySourcesFor = (name: ReadModelName, store: string) =>
             stream: ACCOUNTS_STREAM.name,
             filter: ALL_KEYS_SUBJECT,
             // A key's subject does not name its project: the event does.
-            handle: (msg) => whenDecoded(decodeKeyEvent, msg, (event) => catchUp(event.projectId, msg.subject, msg.seq))
+            projection: perMessage((msg) => whenDecoded(decodeKeyEvent, msg, (event) => catchUp(event.projectId, msg.subject, msg.seq)))
           },
           // The latest use of each key (the stream keeps one per key), raised into the same documents.
-          { stream: KEY_USAGE_STREAM.name, filter: KEY_USAGE_STREAM.subjects[0]!, handle: (msg) => whenDecoded(decodeKeyUsed, msg, recordUse) }
+          { stream: KEY_USAGE_STREAM.name, filter: KEY_USAGE_STREAM.subjects[0]!, projection: perMessage((msg) => whenDecoded(decodeKeyUsed, msg, recordUse)) }
         ] satisfies ReadonlyArray<ReplaySource>
       }
     }

@@ -1,0 +1,41 @@
+// How a job's stored document follows from its events: the pure fold, stepping over poison, plus the download link once completed.
+import { Effect, Option, Schema } from "effect"
+import type { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
+import { JobEvent } from "@mds/shared/domain/job/JobEvent"
+import { evolveJobView, type JobView } from "@mds/shared/domain/job/JobView"
+
+const decodeJobEvent = Schema.decodeUnknownOption(Schema.fromJsonString(JobEvent))
+
+/** One message of a job subject as JSON text, with its stream sequence. */
+export interface JobMessage {
+  readonly seq: number
+  readonly data: string
+}
+
+/** mds.job.<projectId>.<jobId> */
+export const parseJobSubject = (subject: string) => {
+  const [, , projectId, jobId] = subject.split(".")
+  return projectId !== undefined && jobId !== undefined ? Option.some({ projectId, jobId }) : Option.none()
+}
+
+/**
+ * Folds `messages` (one subject's, in stream order) onto `doc`. A message that does not decode (poison) is stepped
+ * over: its own delivery is terminated by the consumer. Returns `doc` itself when nothing changed.
+ */
+export const foldJobMessages = (doc: JobView | null, messages: Iterable<JobMessage>): JobView | null => {
+  let folded = doc
+  for (const message of messages) {
+    const event = decodeJobEvent(message.data)
+    if (Option.isSome(event)) folded = evolveJobView(folded, event.value, message.seq)
+  }
+  return folded
+}
+
+/** The document as stored: a completed job gets its presigned link (the same one each time, so rebuilds agree). */
+export const withDownloadUrl = (artifacts: ArtifactStore["Service"]) => (doc: JobView) =>
+  doc.status === "completed" && doc.artifact !== null && doc.downloadUrl === null
+    ? Effect.map(
+      artifacts.presign(doc.artifact.key, { expiresAt: doc.artifact.availableUntil, filename: doc.artifact.filename }),
+      (downloadUrl): JobView => ({ ...doc, downloadUrl })
+    )
+    : Effect.succeed(doc)
