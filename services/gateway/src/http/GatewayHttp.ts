@@ -1,4 +1,4 @@
-// The fastify server: runs each /v1 route's Effect on the shared runtime and writes every failure as the error envelope.
+// The fastify server: runs each /v1 route (its in-memory shortcut first, where it has one, else its Effect on the shared runtime) and writes every failure as the error envelope.
 import { retryHints } from "@mds/shared/api/RetryableErrors"
 import { maskSecrets } from "@mds/shared/runtime/SecretMasking"
 import { Cause, Effect, Exit, LogLevel, type ManagedRuntime, Option, References } from "effect"
