@@ -1,7 +1,7 @@
 // The account projections on a real nats-server: project and key documents equal the fold of their subjects,
 // last-used times may arrive before the key, poison is stepped over, and a fresh consumer rebuilds the same documents.
 import { assert, layer } from "@effect/vitest"
-import { Duration, Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { type KeyEvent, KeyEvent as KeyEventCodec, KeyUsed, type ProjectEvent, ProjectEvent as ProjectEventCodec } from "@mds/shared/domain/account/AccountEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
@@ -15,6 +15,7 @@ import { ProjectReadModel } from "@mds/shared/readmodel/ProjectReadModel"
 import { accountAggregatorWith } from "../../../services/aggregator/src/AccountAggregator.ts"
 import { SubjectHistory } from "../../../services/aggregator/src/SubjectHistory.ts"
 import { TestNats } from "../support/TestNats.ts"
+import { eventually } from "../support/Eventually.ts"
 
 /** One aggregator instance with its own durables and buckets, as a fresh deployment would have. */
 const instance = (name: string) =>
@@ -25,17 +26,6 @@ const instance = (name: string) =>
       SubjectHistory.layer
     ))
   )
-
-const eventually = <A, E, R>(check: Effect.Effect<A, E, R>, done: (a: A) => boolean, what: string) =>
-  Effect.gen(function*() {
-    const deadline = Date.now() + 15_000
-    while (true) {
-      const value = yield* check
-      if (done(value)) return value
-      if (Date.now() > deadline) return yield* Effect.die(new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`))
-      yield* Effect.sleep(Duration.millis(100))
-    }
-  })
 
 const shared = Layer.mergeAll(JetStreamEventStore).pipe(Layer.provideMerge(TestNats))
 

@@ -30,6 +30,7 @@ import { accountAggregatorWith } from "../../../services/aggregator/src/AccountA
 import { rebuildReadModel } from "../../../services/aggregator/src/rebuild/ProjectionRebuild.ts"
 import { SubjectHistory } from "../../../services/aggregator/src/SubjectHistory.ts"
 import { TestNats, TestNatsServer } from "../support/TestNats.ts"
+import { eventually } from "../support/Eventually.ts"
 
 const SECRET = "account-rebuild-secret"
 const BASE = "http://files.test"
@@ -69,16 +70,8 @@ const expectedKey = (k: Key): KeyView | null => {
   return record === null ? null : { ...record, lastUsedAt: k.uses.length === 0 ? null : Math.max(...k.uses) }
 }
 
-const eventually = <A, E, R>(check: Effect.Effect<A, E, R>, done: (a: A) => boolean, what: string) =>
-  Effect.gen(function*() {
-    const deadline = Date.now() + 20_000
-    while (true) {
-      const value = yield* check
-      if (done(value)) return value
-      if (Date.now() > deadline) return yield* Effect.die(new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`))
-      yield* Effect.sleep(Duration.millis(100))
-    }
-  })
+/** A rebuild beside the live aggregator may take a while on a busy machine. */
+const WAIT_MS = 20_000
 
 const quietBar = () => ({ update: () => undefined, finish: () => undefined })
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
@@ -169,7 +162,7 @@ layer(live, { timeout: 180_000, excludeTestServices: true })("projections rebuil
       const readBoth = Effect.all([readProjects, readKeys])
       const matchesFold = ([ps, ks]: readonly [ReadonlyArray<ProjectView | null>, ReadonlyArray<KeyView | null>]) =>
         same(ps, projects.map(expectedProject)) && same(ks, keys.map(expectedKey))
-      yield* eventually(readBoth, matchesFold, "the live read models")
+      yield* eventually(readBoth, matchesFold, "the live read models", WAIT_MS)
       const liveProjects = yield* readProjects
       const liveKeys = yield* readKeys
       const liveLists = yield* readLists
@@ -212,7 +205,7 @@ layer(live, { timeout: 180_000, excludeTestServices: true })("projections rebuil
       assert.includeMembers(buckets, [`KV_${projectsResult.store}`, `KV_${keysResult.store}`])
 
       // Every document equals the fold of its events, including the events that arrived during the rebuild...
-      yield* eventually(readBoth, matchesFold, "the rebuilt read models")
+      yield* eventually(readBoth, matchesFold, "the rebuilt read models", WAIT_MS)
       // ...and the documents nothing touched since are exactly what the live read model held, lists included.
       const rebuiltProjects = yield* readProjects
       const rebuiltKeys = yield* readKeys
@@ -231,7 +224,7 @@ layer(live, { timeout: 180_000, excludeTestServices: true })("projections rebuil
 
       // The live aggregator now writes into the rebuilt buckets.
       const after = yield* newProject("After the switch", bob)
-      yield* eventually(projectsModel.get(after.projectId), Option.isSome, "a project created after the switch")
+      yield* eventually(projectsModel.get(after.projectId), Option.isSome, "a project created after the switch", WAIT_MS)
       const rebuiltBucket = yield* Effect.promise(() => new Kvm(js).open(projectsResult.store))
       assert.isNotNull(yield* Effect.promise(() => rebuiltBucket.get(`p.${after.projectId}`)))
 

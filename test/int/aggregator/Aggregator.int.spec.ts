@@ -2,7 +2,7 @@
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { assert, layer } from "@effect/vitest"
-import { Duration, Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { ArtifactStore, ArtifactStoreError } from "@mds/shared/artifacts/ArtifactStore"
 import { makeDownloadLinkSigner } from "@mds/shared/artifacts/DownloadLinkSigner"
 import { makeFsArtifactStore } from "@mds/shared/artifacts/FsArtifactStore"
@@ -22,6 +22,7 @@ import { defaultAggregatorOptions } from "../../../services/aggregator/src/Aggre
 import { aggregatorWith } from "../../../services/aggregator/src/AggregatorLayer.ts"
 import { TestNats } from "../support/TestNats.ts"
 import { resolvedMedia } from "../readmodel/MediaReadModel.contract.ts"
+import { eventually } from "../support/Eventually.ts"
 
 const signer = makeDownloadLinkSigner("test-secret", "http://files.test")
 
@@ -46,17 +47,6 @@ const aggregatorInstance = (name: string, presignFailures = 0) =>
       flakyArtifactStore(presignFailures)
     ))
   )
-
-const eventually = <A, E, R>(check: Effect.Effect<A, E, R>, done: (a: A) => boolean, what: string) =>
-  Effect.gen(function*() {
-    const deadline = Date.now() + 15_000
-    while (true) {
-      const value = yield* check
-      if (done(value)) return value
-      if (Date.now() > deadline) return yield* Effect.die(new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`))
-      yield* Effect.sleep(Duration.millis(100))
-    }
-  })
 
 interface Recorded {
   readonly projectId: string

@@ -28,6 +28,7 @@ import { aggregatorWith } from "../../../services/aggregator/src/AggregatorLayer
 import { rebuildReadModel } from "../../../services/aggregator/src/rebuild/ProjectionRebuild.ts"
 import { resolvedMedia } from "../readmodel/MediaReadModel.contract.ts"
 import { TestNatsServer, TestNats } from "../support/TestNats.ts"
+import { eventually } from "../support/Eventually.ts"
 
 const SECRET = "rebuild-secret"
 const BASE = "http://files.test"
@@ -68,16 +69,8 @@ const expectedView = (job: Job): JobView | null => {
   return { ...doc, downloadUrl: signer.url(doc.artifact.key, doc.artifact.availableUntil, doc.artifact.filename) }
 }
 
-const eventually = <A, E, R>(check: Effect.Effect<A, E, R>, done: (a: A) => boolean, what: string) =>
-  Effect.gen(function*() {
-    const deadline = Date.now() + 20_000
-    while (true) {
-      const value = yield* check
-      if (done(value)) return value
-      if (Date.now() > deadline) return yield* Effect.die(new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`))
-      yield* Effect.sleep(Duration.millis(100))
-    }
-  })
+/** A rebuild beside the live aggregator may take a while on a busy machine. */
+const WAIT_MS = 20_000
 
 const quietBar = () => ({ update: () => undefined, finish: () => undefined })
 
@@ -113,9 +106,9 @@ layer(live, { timeout: 120_000, excludeTestServices: true })("projections rebuil
 
       const readJobs = Effect.forEach(jobs, (job) => Effect.map(jobsModel.get(job.projectId, job.jobId), Option.getOrNull))
       const matchesFold = (docs: ReadonlyArray<JobView | null>) => docs.every((doc, i) => JSON.stringify(doc) === JSON.stringify(expectedView(jobs[i]!)))
-      const liveBefore = yield* eventually(readJobs, matchesFold, "the live read model")
+      const liveBefore = yield* eventually(readJobs, matchesFold, "the live read model", WAIT_MS)
       const listBefore = yield* jobsModel.listByProject(projectId, 100)
-      yield* eventually(Effect.forEach(media, (m) => mediaModel.get(m.mediaId)), (all) => all.every(Option.isSome), "live media")
+      yield* eventually(Effect.forEach(media, (m) => mediaModel.get(m.mediaId)), (all) => all.every(Option.isSome), "live media", WAIT_MS)
 
       // The rebuild runs while events keep arriving and the aggregator keeps projecting them.
       const rebuilding = yield* Effect.forkChild(Effect.all([
@@ -141,7 +134,7 @@ layer(live, { timeout: 120_000, excludeTestServices: true })("projections rebuil
       assert.include(streams, `KV_${jobsResult.store}`)
 
       // Every document equals the fold of its events, including events that arrived during the rebuild.
-      const rebuilt = yield* eventually(readJobs, matchesFold, "the rebuilt read model")
+      const rebuilt = yield* eventually(readJobs, matchesFold, "the rebuilt read model", WAIT_MS)
       const untouched = jobs.slice(10, 30).map((_, i) => i + 10)
       assert.deepStrictEqual(untouched.map((i) => rebuilt[i]), untouched.map((i) => liveBefore[i]))
       assert.deepStrictEqual(
@@ -155,7 +148,7 @@ layer(live, { timeout: 120_000, excludeTestServices: true })("projections rebuil
 
       // The live aggregator now writes into the rebuilt store.
       const after = yield* newJob(99)
-      yield* eventually(jobsModel.get(after.projectId, after.jobId), Option.isSome, "a job queued after the switch")
+      yield* eventually(jobsModel.get(after.projectId, after.jobId), Option.isSome, "a job queued after the switch", WAIT_MS)
 
       // The same through the CLI as a process (npm run cli -- projections rebuild): the read model stays equal.
       const server = yield* TestNatsServer
@@ -192,7 +185,8 @@ layer(live, { timeout: 120_000, excludeTestServices: true })("projections rebuil
       yield* eventually(
         Effect.forEach(jobs, (job) => Effect.map(jobsModel.get(job.projectId, job.jobId), Option.getOrNull)),
         (docs) => docs.every((doc, i) => JSON.stringify(doc) === JSON.stringify(expectedView(jobs[i]!))),
-        "the live read model"
+        "the live read model",
+        WAIT_MS
       )
 
       const result = yield* rebuildReadModel("jobs", { graceMs: 0, progress: quietBar, batches: { messages: 5, documents: 3, concurrency: 2 } })
