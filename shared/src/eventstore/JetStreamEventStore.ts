@@ -11,29 +11,25 @@ const WRONG_LAST_SEQUENCE = 10071
 
 const textEncoder = new TextEncoder()
 
+interface JsonCodec<A> {
+  readonly encode: (event: A) => Effect.Effect<string, Schema.SchemaError>
+  readonly decode: (text: string) => Effect.Effect<A, Schema.SchemaError>
+}
+
 /**
  * JSON codecs by event codec, made once: building `Schema.fromJsonString(codec)` and its parser on every append and
  * read cost more than the encoding itself (schema AST copies, compiler lookups, and garbage for the GC).
  */
-const jsonEncoders = new WeakMap<EventCodec<any>, (event: unknown) => Effect.Effect<string, Schema.SchemaError>>()
-const jsonDecoders = new WeakMap<EventCodec<any>, (text: string) => Effect.Effect<unknown, Schema.SchemaError>>()
+const jsonCodecs = new WeakMap<EventCodec<any>, JsonCodec<any>>()
 
-const jsonEncoderOf = <A>(codec: EventCodec<A>): (event: A) => Effect.Effect<string, Schema.SchemaError> => {
-  let encoder = jsonEncoders.get(codec)
-  if (encoder === undefined) {
-    encoder = Schema.encodeEffect(Schema.fromJsonString(codec)) as (event: unknown) => Effect.Effect<string, Schema.SchemaError>
-    jsonEncoders.set(codec, encoder)
+const jsonCodecOf = <A>(codec: EventCodec<A>): JsonCodec<A> => {
+  let json = jsonCodecs.get(codec)
+  if (json === undefined) {
+    const asJson = Schema.fromJsonString(codec)
+    json = { encode: Schema.encodeEffect(asJson), decode: Schema.decodeUnknownEffect(asJson) }
+    jsonCodecs.set(codec, json)
   }
-  return encoder
-}
-
-const jsonDecoderOf = <A>(codec: EventCodec<A>): (text: string) => Effect.Effect<A, Schema.SchemaError> => {
-  let decoder = jsonDecoders.get(codec)
-  if (decoder === undefined) {
-    decoder = Schema.decodeUnknownEffect(Schema.fromJsonString(codec)) as (text: string) => Effect.Effect<unknown, Schema.SchemaError>
-    jsonDecoders.set(codec, decoder)
-  }
-  return decoder as (text: string) => Effect.Effect<A, Schema.SchemaError>
+  return json
 }
 
 const storeError = (operation: string) => (cause: unknown) =>
@@ -45,7 +41,7 @@ export const JetStreamEventStore = Layer.effect(
     const { js, jsm } = yield* NatsClient
 
     const decodeStored = <A>(codec: EventCodec<A>, subject: string, msg: StoredMsg) =>
-      jsonDecoderOf(codec)(msg.string()).pipe(
+      jsonCodecOf(codec).decode(msg.string()).pipe(
         Effect.map((event): StoredEvent<A> => ({ seq: msg.seq, subject, event })),
         Effect.mapError(storeError(`decode ${subject}#${msg.seq}`))
       )
@@ -56,7 +52,7 @@ export const JetStreamEventStore = Layer.effect(
     return EventStore.of({
       append: (codec, subject, event, options) =>
         Effect.gen(function*() {
-          const payload = yield* jsonEncoderOf(codec)(event).pipe(
+          const payload = yield* jsonCodecOf(codec).encode(event).pipe(
             Effect.mapError(storeError(`encode ${subject}`))
           )
           // The current span travels with the event, so a consumer (the download worker) continues the trace.
