@@ -46,10 +46,11 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", 
 export const SERVICE_NODE_FLAGS = ["--max-semi-space-size=4"]
 
 /**
- * Node's compile cache, which start.sh and the Dockerfiles set too: a warm start reuses the stripped TypeScript
- * and V8's code, so the type-stripping WebAssembly module (~18 MB) is never loaded. One directory for every stack.
+ * Node's compile cache, as setup.sh (so npm start and npm test) and the Dockerfiles set it: a warm start reuses the
+ * stripped TypeScript and V8's code, so the type-stripping WebAssembly module (~18 MB) is never loaded. The one
+ * setup.sh exported when there is one, shared with npm start; else one directory for every stack.
  */
-export const SERVICE_NODE_ENV = { NODE_COMPILE_CACHE: join(tmpdir(), "mds-node-compile-cache") }
+export const SERVICE_NODE_ENV = { NODE_COMPILE_CACHE: process.env["NODE_COMPILE_CACHE"] ?? join(tmpdir(), "mds-node-compile-cache") }
 
 const READY_TIMEOUT_MS = 90_000
 const STOP_GRACE_MS = 5_000
