@@ -76,11 +76,12 @@ try {
 
   // CPU per accepted job (from /proc): what admission costs each process, which other load barely moves.
   const mainJobs = ROUNDS * PROJECTS_PER_ROUND * 2
+  const perJob = (pid: number, before: number, jobs: number) => Math.round(((cpuSeconds(pid) - before) * 1e6) / jobs)
   const cpuPerJob = {
-    gateway: Math.round(((cpuSeconds(gatewayPid) - cpuBefore.gateway) * 1e6) / mainJobs),
-    nats: Math.round(((cpuSeconds(natsPid) - cpuBefore.nats) * 1e6) / mainJobs),
+    gateway: perJob(gatewayPid, cpuBefore.gateway, mainJobs),
+    nats: perJob(natsPid, cpuBefore.nats, mainJobs),
     // The aggregator projects the events meanwhile (it may still be catching up when the rounds end).
-    aggregator: Math.round(((cpuSeconds(aggregatorPid) - cpuBefore.aggregator) * 1e6) / mainJobs)
+    aggregator: perJob(aggregatorPid, cpuBefore.aggregator, mainJobs)
   }
 
   note("invariant: a third job in every project of the last round must be refused")
@@ -114,7 +115,7 @@ try {
     }
   }))
   const rawRate = rawJobs / ((performance.now() - started) / 1000)
-  const rawNatsCpuPerJob = Math.round(((cpuSeconds(natsPid) - rawNatsBefore) * 1e6) / rawJobs)
+  const rawNatsCpuPerJob = perJob(natsPid, rawNatsBefore, rawJobs)
   await nc.drain()
 
   const acceptedRate = median(accepted)
