@@ -95,14 +95,22 @@ mds_ensure_system_tools() {
   fi
 }
 
-mds_ensure_yt_dlp() {
-  local venv="$MDS_TOOLS/venv"
-  # The dist-info directory names the installed version: checking it avoids a slow `yt-dlp --version`.
-  if [ -x "$venv/bin/yt-dlp" ] && compgen -G "$venv/lib/python3*/site-packages/yt_dlp-$MDS_YT_DLP_VERSION.dist-info" >/dev/null; then
-    return 0
-  fi
+# A venv under .tools with pinned requirements ("name[extras]==version"); quick when they are installed already.
+# Usage: mds_ensure_venv DIR EXECUTABLE REQUIREMENT...
+mds_ensure_venv() {
+  local venv="$MDS_TOOLS/$1" executable="$2"
+  shift 2
+  local installed=1 requirement name
+  [ -x "$venv/bin/$executable" ] || installed=0
+  for requirement in "$@"; do
+    # The dist-info directory names the installed version: checking it avoids a slow `--version` run.
+    name="${requirement%%==*}"
+    name="${name%%\[*}"
+    compgen -G "$venv/lib/python3*/site-packages/${name//-/_}-${requirement##*==}.dist-info" >/dev/null || installed=0
+  done
+  if [ "$installed" = "1" ]; then return 0; fi
   if [ ! -x "$venv/bin/pip" ]; then
-    mds_log "creating Python venv .tools/venv"
+    mds_log "creating Python venv .tools/$1"
     rm -rf "$venv"
     if ! python3 -m venv "$venv" >/dev/null 2>&1; then
       # Debian ships venv's ensurepip separately.
@@ -111,42 +119,23 @@ mds_ensure_yt_dlp() {
       mds_run python3 -m venv "$venv" || return 1
     fi
   fi
-  mds_log "installing yt-dlp==$MDS_YT_DLP_VERSION"
-  mds_run "$venv/bin/pip" install --quiet --disable-pip-version-check "yt-dlp==$MDS_YT_DLP_VERSION"
+  mds_log "installing $*"
+  mds_run "$venv/bin/pip" install --quiet --disable-pip-version-check "$@"
+}
+
+mds_ensure_yt_dlp() {
+  mds_ensure_venv venv yt-dlp "yt-dlp==$MDS_YT_DLP_VERSION"
 }
 
 # moto's standalone S3 server, for the S3 adapter's tests and benchmarks only: test.sh and the benchmarks call this,
 # `npm start` never needs it. A venv of its own keeps its many dependencies away from yt-dlp's.
 mds_ensure_moto() {
-  local venv="$MDS_TOOLS/moto-venv"
-  if [ -x "$venv/bin/moto_server" ] && compgen -G "$venv/lib/python3*/site-packages/moto-$MDS_MOTO_VERSION.dist-info" >/dev/null; then
-    return 0
-  fi
-  if [ ! -x "$venv/bin/pip" ]; then
-    mds_log "creating Python venv .tools/moto-venv"
-    rm -rf "$venv"
-    mds_run python3 -m venv "$venv" || return 1
-  fi
-  mds_log "installing moto[server]==$MDS_MOTO_VERSION"
-  mds_run "$venv/bin/pip" install --quiet --disable-pip-version-check "moto[server]==$MDS_MOTO_VERSION"
+  mds_ensure_venv moto-venv moto_server "moto[server]==$MDS_MOTO_VERSION"
 }
 
 # A venv of its own, so test tools never change the pinned yt-dlp environment the services run.
 mds_ensure_test_tools() {
-  local venv="$MDS_TOOLS/venv-test"
-  if [ -x "$venv/bin/schemathesis" ] &&
-    compgen -G "$venv/lib/python3*/site-packages/schemathesis-$MDS_SCHEMATHESIS_VERSION.dist-info" >/dev/null &&
-    compgen -G "$venv/lib/python3*/site-packages/prometheus_client-$MDS_PROMETHEUS_CLIENT_VERSION.dist-info" >/dev/null; then
-    return 0
-  fi
-  if [ ! -x "$venv/bin/pip" ]; then
-    mds_log "creating Python venv .tools/venv-test"
-    rm -rf "$venv"
-    mds_run python3 -m venv "$venv" || return 1
-  fi
-  mds_log "installing schemathesis==$MDS_SCHEMATHESIS_VERSION prometheus-client==$MDS_PROMETHEUS_CLIENT_VERSION"
-  mds_run "$venv/bin/pip" install --quiet --disable-pip-version-check \
-    "schemathesis==$MDS_SCHEMATHESIS_VERSION" "prometheus-client==$MDS_PROMETHEUS_CLIENT_VERSION"
+  mds_ensure_venv venv-test schemathesis "schemathesis==$MDS_SCHEMATHESIS_VERSION" "prometheus-client==$MDS_PROMETHEUS_CLIENT_VERSION"
 }
 
 mds_ensure_npm_deps() {
