@@ -2,7 +2,7 @@
 import { mkdtemp, readdir, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { ConfigProvider, Effect, Layer } from "effect"
+import { ConfigProvider, Effect, Exit, Layer } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { ArtifactStoreLayer } from "@mds/shared/artifacts/ArtifactStoreLayer"
@@ -44,6 +44,14 @@ describe("ArtifactStoreLayer", () => {
     // The object is really in moto's bucket, readable without the adapter.
     const fetched = await fetch(link)
     expect(await fetched.text()).toBe("twelve bytes")
+  })
+
+  it("with S3_ENDPOINT alone, the S3 adapter (loaded on demand) asks for its own credentials", async () => {
+    const exit = await Effect.runPromiseExit(Effect.gen(function*() {
+      return yield* ArtifactStore
+    }).pipe(Effect.provide(ArtifactStoreLayer.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown({ S3_ENDPOINT: "http://127.0.0.1:1" })))))))
+    expect(Exit.isFailure(exit)).toBe(true)
+    expect(String(Exit.isFailure(exit) ? exit.cause : "")).toContain("S3_ACCESS_KEY_ID")
   })
 
   it("stores on disk under DATA_DIR without S3_ENDPOINT, with a link signed by the gateway", async () => {
