@@ -99,4 +99,14 @@ describe("keys in errors", () => {
     // The display prefix remains, enough to tell keys apart.
     expect(error.message).toContain(key.slice(0, "svc_live_".length + 4))
   })
+
+  it("a key glued into a job id, or percent-encoded, is masked too", async () => {
+    const { key } = await h.provisionKey()
+    const body = key.slice("svc_live_".length)
+    for (const path of [`job_${key}`, `${key}_x`, `svc%5Flive%5F${body}`]) {
+      const response = await getJob(key, path)
+      expect(response.statusCode, path).toBeGreaterThanOrEqual(400)
+      expect(response.body, path).not.toContain(body.slice(4))
+    }
+  })
 })
