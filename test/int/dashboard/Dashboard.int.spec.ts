@@ -76,6 +76,18 @@ describe("dashboard sign-in and sessions", () => {
     expect(response.status).toBe(403)
   })
 
+  it("a planted pair of equal tokens (cookie and field) that this gateway did not sign is refused", async () => {
+    const planted = "x".repeat(43)
+    const response = await h.transport({
+      method: "POST",
+      path: "/dashboard/login",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie: `mds_login=${planted}` },
+      body: new URLSearchParams({ _csrf: planted, email: ADMIN.email, password: ADMIN.password }).toString()
+    })
+    expect(response.status).toBe(403)
+    expect(response.headers.getSetCookie().some((c) => c.startsWith("mds_session="))).toBe(false)
+  })
+
   it("signing out ends the session on the server: the old cookie no longer works", async () => {
     const client = h.client()
     await client.signIn(BOB.email, BOB.password)

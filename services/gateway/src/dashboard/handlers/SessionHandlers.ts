@@ -14,8 +14,7 @@ import {
   type SignedIn
 } from "../DashboardRoute.ts"
 import { loginPage, projectsPage } from "../pages/AccessPages.ts"
-import { DashboardAuth, tokensEqual } from "../session/DashboardAuth.ts"
-import { parseCookies } from "../session/Cookies.ts"
+import { DashboardAuth } from "../session/DashboardAuth.ts"
 
 export const showLogin = Effect.fn("showLogin")(function*(input: DashboardInput) {
   const auth = yield* DashboardAuth
@@ -26,8 +25,9 @@ export const showLogin = Effect.fn("showLogin")(function*(input: DashboardInput)
 
 export const signIn = Effect.fn("signIn")(function*(input: DashboardInput) {
   const auth = yield* DashboardAuth
-  const expected = parseCookies(input.headers["cookie"])[auth.loginCookie] ?? ""
-  if (!sameOrigin(input.headers) || !tokensEqual(field(input.body, "_csrf"), expected)) return yield* new CsrfRejected()
+  if (!sameOrigin(input.headers) || !auth.loginTokenValid(input.headers["cookie"], field(input.body, "_csrf"))) {
+    return yield* new CsrfRejected()
+  }
   const retry = (status: number, error: string, email: string) => {
     const login = auth.loginToken()
     return pageReply(loginPage({ csrfToken: login.token, email, error }), status, [login.setCookie])

@@ -1,29 +1,25 @@
 // Dashboard sign-in and sessions: scrypt-verified passwords, random session ids kept only as a hash server-side.
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
+import { createHash, randomBytes } from "node:crypto"
 import { EventStore, type EventStoreError } from "@mds/shared/eventstore/EventStore"
 import { normalizeEmail } from "@mds/shared/ids/UserId"
 import type { ReadModelError } from "@mds/shared/readmodel/ReadModelError"
 import { DECOY_PASSWORD_HASH, verifyPassword } from "@mds/shared/keys/PasswordHash"
-import { Clock, Context, Effect, Layer, Option, Semaphore } from "effect"
+import { Clock, Config, Context, Effect, Layer, Option, Redacted, Semaphore } from "effect"
 import { loadUser } from "../../accounts/AccountCommands.ts"
 import { DashboardConfig } from "../DashboardConfig.ts"
 import { InvalidCredentials } from "../DashboardErrors.ts"
 import { cookieName, parseCookies, serializeCookie } from "./Cookies.ts"
+import { issueLoginToken, LOGIN_TOKEN_MS, verifyLoginToken } from "./LoginToken.ts"
 import { type Session, SessionStore } from "./SessionStore.ts"
 
 export const randomToken = (): string => randomBytes(32).toString("base64url")
 /** The store key of a session: whoever reads the store cannot turn it back into a cookie. */
 export const sessionIdHash = (sessionId: string): string => createHash("sha256").update(sessionId).digest("hex")
 
-export const tokensEqual = (a: string, b: string): boolean => {
-  const left = Buffer.from(a)
-  const right = Buffer.from(b)
-  return left.length === right.length && left.length > 0 && timingSafeEqual(left, right)
-}
+export { tokensEqual } from "./TokenCompare.ts"
 
 /** At most this many scrypt verifications at once (32 MiB each): sign-in floods cannot exhaust memory. */
 const CONCURRENT_VERIFICATIONS = 2
-const LOGIN_COOKIE_SECONDS = 3600
 
 export interface CurrentSession {
   readonly idHash: string
@@ -42,8 +38,10 @@ export class DashboardAuth extends Context.Service<DashboardAuth, {
   current(cookieHeader: string | ReadonlyArray<string> | undefined): Effect.Effect<Option.Option<CurrentSession>, ReadModelError>
   signOut(idHash: string): Effect.Effect<void, ReadModelError>
   readonly clearSessionCookie: string
-  /** A pre-session token for the sign-in form (double submit: cookie and hidden field must match). */
+  /** A signed pre-session token for the sign-in form (cookie and hidden field carry it; LoginToken.ts). */
   loginToken(): { readonly token: string; readonly setCookie: string }
+  /** Whether a sign-in form's token (field) matches the request's login cookie and is one this gateway issued. */
+  loginTokenValid(cookieHeader: string | ReadonlyArray<string> | undefined, fieldToken: string): boolean
   readonly clearLoginCookie: string
 }>()("mds/gateway/dashboard/DashboardAuth") {
   static readonly layer = Layer.effect(
@@ -56,6 +54,8 @@ export class DashboardAuth extends Context.Service<DashboardAuth, {
       const secure = config.secureCookies
       const sessionCookie = cookieName("mds_session", secure)
       const loginCookie = cookieName("mds_login", secure)
+      // The gateways' own secret signs the sign-in form's token; derived, so the pepper itself never signs anything.
+      const loginKey = createHash("sha256").update(`mds-login-token:${Redacted.value(yield* Config.Redacted("API_KEY_PEPPER"))}`).digest("hex")
 
       const signIn = Effect.fn("DashboardAuth.signIn")(function*(email: string, password: string) {
         const state = yield* loadUser(normalizeEmail(email)).pipe(Effect.provideService(EventStore, store))
@@ -97,9 +97,11 @@ export class DashboardAuth extends Context.Service<DashboardAuth, {
         signOut: (idHash) => sessions.remove(idHash),
         clearSessionCookie: serializeCookie(sessionCookie, "", { secure, maxAgeSeconds: 0 }),
         loginToken: () => {
-          const token = randomToken()
-          return { token, setCookie: serializeCookie(loginCookie, token, { secure, maxAgeSeconds: LOGIN_COOKIE_SECONDS }) }
+          const token = issueLoginToken(loginKey, Date.now())
+          return { token, setCookie: serializeCookie(loginCookie, token, { secure, maxAgeSeconds: LOGIN_TOKEN_MS / 1000 }) }
         },
+        loginTokenValid: (cookieHeader, fieldToken) =>
+          verifyLoginToken(loginKey, parseCookies(cookieHeader)[loginCookie] ?? "", fieldToken, Date.now()),
         clearLoginCookie: serializeCookie(loginCookie, "", { secure, maxAgeSeconds: 0 })
       })
     })
