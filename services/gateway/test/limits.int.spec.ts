@@ -110,3 +110,19 @@ describe("keys in errors", () => {
     }
   })
 })
+
+describe("failed authentications", () => {
+  it("past 30 invalid keys a minute from one address: 429 with Retry-After instead of 401; a valid key still works", async () => {
+    const { key } = await h.provisionKey()
+    const wrong = (i: number) => `svc_live_${"Zz9y".repeat(9)}${String(i).padStart(4, "0")}`
+    const codes: Array<string> = []
+    for (let i = 0; i < 31; i++) codes.push((await getJob(wrong(i), "job_aaaaaaaaaaaaaaaaaaaaaaaa")).json().error.code)
+    expect(codes.slice(0, 30), codes.join(",")).toEqual(Array(30).fill("invalid_api_key"))
+    const throttled = await getJob(wrong(99), "job_aaaaaaaaaaaaaaaaaaaaaaaa")
+    const error = expectError(throttled, 429, "rate_limit_exceeded")
+    expect(error.message).toBeTruthy()
+    expect(Number(throttled.headers["retry-after"])).toBeGreaterThanOrEqual(1)
+    expect(throttled.json().error.retry_after).toBe(Number(throttled.headers["retry-after"]))
+    expect((await getJob(key, "job_aaaaaaaaaaaaaaaaaaaaaaaa")).statusCode).toBe(404)
+  })
+})

@@ -174,7 +174,8 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
           headers: request.headers,
           query: (request.query ?? {}) as Record<string, unknown>,
           params: (request.params ?? {}) as Record<string, string | undefined>,
-          body: request.body
+          body: request.body,
+          address: request.ip
         }
         if (shortcut === null) shortcut = shortcutOf(route)
         const answered = shortcut?.tryAnswer(input)

@@ -14,6 +14,8 @@ export interface RouteInput {
   readonly query: Readonly<Record<string, unknown>>
   readonly params: Readonly<Record<string, string | undefined>>
   readonly body: unknown
+  /** The client's address as the connection shows it (failed authentications are throttled per address). */
+  readonly address?: string | undefined
 }
 
 export type RouteReply =
@@ -82,7 +84,7 @@ export const keyedRoute = <R>(
   run: (input) =>
     Effect.gen(function*() {
       const auth = yield* ApiKeyAuth
-      const principal = yield* auth.authenticate({ headers: input.headers, query: input.query }, scope)
+      const principal = yield* auth.authenticate({ headers: input.headers, query: input.query, address: input.address }, scope)
       const quota = yield* (yield* RequestRateLimiter).take(principal.keyId)
       const reply = yield* handle(input, principal).pipe(Effect.mapError((failure) => failureWithQuota(failure, quota)))
       return withQuotaHeaders(reply, quota)

@@ -33,7 +33,7 @@ export class JobReadShortcut extends Context.Service<JobReadShortcut, MemoryShor
 
       const tryAnswer = (input: RouteInput): ShortcutOutcome => {
         const now = Date.now()
-        const principal = auth.authenticateFromMemory({ headers: input.headers, query: input.query }, null, now)
+        const principal = auth.authenticateFromMemory({ headers: input.headers, query: input.query, address: input.address }, null, now)
         if (principal === undefined) return needsIo
         if ("_tag" in principal) return refused(principal)
         const jobId = input.params["jobId"] ?? ""

@@ -34,7 +34,7 @@ export const signIn = Effect.fn("signIn")(function*(input: DashboardInput) {
   }
   const form = yield* Effect.result(decodeLoginForm(input.body))
   if (form._tag === "Failure") return retry(400, "Enter your email and password.", field(input.body, "email"))
-  const signedIn = yield* Effect.result(auth.signIn(form.success.email, form.success.password))
+  const signedIn = yield* Effect.result(auth.signIn(form.success.email, form.success.password, input.address))
   if (signedIn._tag === "Failure") {
     if ((signedIn.failure as { _tag?: string })._tag === "InvalidCredentials") {
       return retry(401, "The email or the password is wrong.", form.success.email)

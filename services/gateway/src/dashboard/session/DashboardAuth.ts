@@ -7,7 +7,8 @@ import { DECOY_PASSWORD_HASH, verifyPassword } from "@mds/shared/keys/PasswordHa
 import { Clock, Config, Context, Effect, Layer, Option, Redacted, Semaphore } from "effect"
 import { loadUser } from "../../accounts/AccountCommands.ts"
 import { DashboardConfig } from "../DashboardConfig.ts"
-import { InvalidCredentials } from "../DashboardErrors.ts"
+import { InvalidCredentials, SignInThrottled } from "../DashboardErrors.ts"
+import { makeFailureThrottle } from "../../limits/FailureThrottle.ts"
 import { cookieName, parseCookies, serializeCookie } from "./Cookies.ts"
 import { issueLoginToken, LOGIN_TOKEN_MS, verifyLoginToken } from "./LoginToken.ts"
 import { type Session, SessionStore } from "./SessionStore.ts"
@@ -32,8 +33,9 @@ export class DashboardAuth extends Context.Service<DashboardAuth, {
   /** Checks the credentials; on success a new session (a fresh id: no fixation) and its Set-Cookie value. */
   signIn(
     email: string,
-    password: string
-  ): Effect.Effect<{ readonly setCookie: string }, InvalidCredentials | EventStoreError | ReadModelError>
+    password: string,
+    address?: string
+  ): Effect.Effect<{ readonly setCookie: string }, InvalidCredentials | SignInThrottled | EventStoreError | ReadModelError>
   /** The session the request's cookies carry, if it exists and has not expired. */
   current(cookieHeader: string | ReadonlyArray<string> | undefined): Effect.Effect<Option.Option<CurrentSession>, ReadModelError>
   signOut(idHash: string): Effect.Effect<void, ReadModelError>
@@ -51,20 +53,35 @@ export class DashboardAuth extends Context.Service<DashboardAuth, {
       const sessions = yield* SessionStore
       const store = yield* EventStore
       const verifications = yield* Semaphore.make(CONCURRENT_VERIFICATIONS)
+      // Failed sign-ins per account and per source address, in 15-minute windows. Checked before scrypt runs, so a
+      // throttled flood costs no hashing; an account's limit can lock its owner out for the rest of the window
+      // (the usual price of per-account limits), which is why it stays modest and the window short.
+      const windowMs = 15 * 60_000
+      const perAccount = makeFailureThrottle({ limit: yield* Config.Int("SIGN_IN_FAILURES_PER_ACCOUNT").pipe(Config.withDefault(10)), windowMs })
+      const perAddress = makeFailureThrottle({ limit: yield* Config.Int("SIGN_IN_FAILURES_PER_ADDRESS").pipe(Config.withDefault(100)), windowMs })
       const secure = config.secureCookies
       const sessionCookie = cookieName("mds_session", secure)
       const loginCookie = cookieName("mds_login", secure)
       // The gateways' own secret signs the sign-in form's token; derived, so the pepper itself never signs anything.
       const loginKey = createHash("sha256").update(`mds-login-token:${Redacted.value(yield* Config.Redacted("API_KEY_PEPPER"))}`).digest("hex")
 
-      const signIn = Effect.fn("DashboardAuth.signIn")(function*(email: string, password: string) {
+      const signIn = Effect.fn("DashboardAuth.signIn")(function*(email: string, password: string, address?: string) {
+        const account = `account:${normalizeEmail(email)}`
+        const source = `address:${address ?? "unknown"}`
+        const started = yield* Clock.currentTimeMillis
+        const wait = Math.max(perAccount.retryAfter(account, started), perAddress.retryAfter(source, started))
+        if (wait > 0) return yield* new SignInThrottled({ retryAfterSeconds: wait })
         const state = yield* loadUser(normalizeEmail(email)).pipe(Effect.provideService(EventStore, store))
         const user = state.user
         // An unknown email costs the same scrypt work as a wrong password: timing does not reveal accounts.
         const stored = state.passwordHash ?? DECOY_PASSWORD_HASH
         const ok = yield* verifications.withPermits(1)(Effect.promise(() => verifyPassword(password, stored)))
-        if (!ok || user === null) return yield* new InvalidCredentials()
         const now = yield* Clock.currentTimeMillis
+        if (!ok || user === null) {
+          perAccount.record(account, now)
+          perAddress.record(source, now)
+          return yield* new InvalidCredentials()
+        }
         const sessionId = randomToken()
         yield* sessions.put(sessionIdHash(sessionId), {
           userId: user.userId,
