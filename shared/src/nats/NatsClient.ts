@@ -2,6 +2,7 @@
 import { type JetStreamClient, type JetStreamManager, jetstream, jetstreamManager } from "@nats-io/jetstream"
 import { connect, type NatsConnection } from "@nats-io/transport-node"
 import { Config, Context, Effect, Layer, Schema } from "effect"
+import { unsupportedServerVersion } from "./NatsServerVersion.ts"
 
 export class NatsUnavailable extends Schema.TaggedError<NatsUnavailable>()("NatsUnavailable", {
   message: Schema.String
@@ -11,7 +12,7 @@ export interface NatsClientShape {
   readonly connection: NatsConnection
   readonly js: JetStreamClient
   readonly jsm: JetStreamManager
-  /** Version of the server we are connected to, for features newer than 2.9 that must be guarded. */
+  /** Version of the server we are connected to (at least MIN_NATS_SERVER_VERSION), for newer features that must be guarded. */
   readonly serverVersion: string
 }
 
@@ -49,6 +50,9 @@ export class NatsClient extends Context.Service<NatsClient, NatsClientShape>()("
           }),
           (nc) => Effect.promise(() => nc.drain().catch(() => undefined))
         )
+        // Refused before anything is created on it: an older server fails later in ways that say nothing about versions.
+        const tooOld = unsupportedServerVersion(connection.info?.version, url)
+        if (tooOld !== null) return yield* new NatsUnavailable({ message: tooOld })
         const jsm = yield* Effect.tryPromise({
           try: () => jetstreamManager(connection),
           catch: (cause) => new NatsUnavailable({ message: `JetStream is not enabled on ${url}: ${String(cause)}` })
