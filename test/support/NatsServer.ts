@@ -56,7 +56,7 @@ const canConnect = (port: number) =>
     socket.once("error", () => resolve(false))
   })
 
-const waitUntilListening = async (port: number, child: ChildProcess, timeoutMs = 10_000) => {
+export const waitUntilListening = async (port: number, child: ChildProcess, timeoutMs = 10_000) => {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`nats-server exited with ${child.exitCode}`)
