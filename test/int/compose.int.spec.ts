@@ -179,6 +179,14 @@ describe("Dockerfiles", () => {
     expect(dockerfile).toMatch(/apt-get install[^\n]*\bffmpeg\b/)
     expect(dockerfile).toContain("YT_DLP_PATH=/opt/yt-dlp/bin/yt-dlp")
   })
+
+  it("lets the extractor create network namespaces for its media tools without ever holding a capability", () => {
+    const extractor = service("extractor") as ComposeService & { cap_add?: ReadonlyArray<string>; security_opt?: ReadonlyArray<string> }
+    expect(env("extractor")["EGRESS_CONFINEMENT"]).toBe("${EGRESS_CONFINEMENT:-namespace}")
+    expect(extractor.cap_add).toEqual(["SYS_ADMIN"])
+    expect(extractor.security_opt).toContain("no-new-privileges:true")
+    expect(readFileSync("deploy/docker/extractor.Dockerfile", "utf8")).toMatch(/^USER node$/m)
+  })
 })
 
 describe("docker-compose.cluster.yml (3-node NATS cluster layered over docker-compose.yml)", () => {

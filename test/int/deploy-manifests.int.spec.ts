@@ -133,6 +133,10 @@ describe("Kubernetes manifests (deploy/k8s)", () => {
       expect(spec.securityContext?.runAsNonRoot, app).toBe(true)
     }
     expect(envOf(pod("Deployment", "gateway").containers[0]!)).toMatchObject({ API_KEY_PEPPER: "secret:API_KEY_PEPPER", DOWNLOAD_URL_SECRET: "secret:DOWNLOAD_URL_SECRET", HOST: "0.0.0.0" })
+    const confined = pod("Deployment", "extractor").containers[0] as Container & {
+      securityContext?: { allowPrivilegeEscalation?: boolean; capabilities?: { drop?: Array<string>; add?: Array<string> } }
+    }
+    expect(confined.securityContext).toMatchObject({ allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"], add: ["SYS_ADMIN"] } })
     expect(envOf(pod("Deployment", "extractor").containers[0]!)).toMatchObject({ YT_DLP_PATH: "/opt/yt-dlp/bin/yt-dlp", FFMPEG_PATH: "/usr/bin/ffmpeg" })
     expect(envOf(pod("Deployment", "aggregator").containers[0]!)["API_KEY_PEPPER"]).toBeUndefined()
     expect(pod("Deployment", "gateway").containers[0]?.readinessProbe).toMatchObject({ httpGet: { path: "/v1/health", port: 8080 } })

@@ -85,6 +85,11 @@ export class FetchMedia extends Context.Service<FetchMedia, {
           }),
           Effect.raceFirst(Deferred.await(overLimit))
         )
+        // A hop refused during a run that still succeeded (an init section or a key yt-dlp went on without) fails the
+        // job too: what was made without it is not the media the client asked for.
+        if (proxy.refusals.length > 0) {
+          return yield* jobFailure("url_not_allowed", `a request was refused: ${proxy.refusals[0]?.message ?? "private address"}`)
+        }
         const produced = result as DownloadedFile | null
         if (produced === null) return yield* jobFailure("download_failed", "the extractor reported no output file")
         // The finished file is judged too: conversion changes sizes, and direct files announce no duration.

@@ -55,8 +55,18 @@ const run = (confinement: ConfinementShape, tool: string, args: ReadonlyArray<st
     })
   })
 
-/** Network protocols only: an HLS playlist must not be able to point ffmpeg at local files or other schemes. */
-const PROTOCOLS = ["-protocol_whitelist", "http,https,tls,tcp,crypto,hls,httpproxy"]
+/**
+ * The protocols ffmpeg may open for a remote input: the input's own scheme, what it needs to reach the egress proxy,
+ * and the demuxers' wrappers. Never file, data, concat, subfile, udp, rtmp and the like, and `httpproxy` only where
+ * ffmpeg needs it itself: an https input is tunnelled through the proxy by `tls` over `httpproxy` (a CONNECT the
+ * proxy judges). For an http input, `httpproxy` could only ever be a manifest's own choice: a direct TCP connection
+ * with an attacker's CONNECT line, so it is not allowed. ffmpeg's HLS and DASH demuxers only accept URIs whose
+ * protocol starts with "http" (or file/data), so `tcp` here is reachable only as the proxy's transport.
+ */
+export const protocolWhitelist = (url: string): string =>
+  /^https:/i.test(url) ? "https,tls,http,tcp,crypto,hls,httpproxy" : "http,tcp,crypto,hls"
+
+const networkInput = (url: string, proxyUrl: string) => ["-protocol_whitelist", protocolWhitelist(url), "-http_proxy", proxyUrl]
 
 const decodeProbe = Schema.decodeUnknownEffect(Schema.fromJsonString(FfprobeOutput))
 
@@ -83,7 +93,7 @@ const summarize = (stdout: string) =>
 export const makeFfmpeg = (ffmpegPath: string, ffprobePath: string, confinement: ConfinementShape): FfmpegShape => ({
   probe: (url, proxyUrl) =>
     run(confinement, ffprobePath, [
-      "-v", "error", ...PROTOCOLS, "-http_proxy", proxyUrl, "-print_format", "json", "-show_format", "-show_streams", url
+      "-v", "error", ...networkInput(url, proxyUrl), "-print_format", "json", "-show_format", "-show_streams", url
     ], url, proxyUrl).pipe(Effect.flatMap(summarize)),
   probeFile: (path) => {
     const input = `file:${path}`
@@ -93,7 +103,7 @@ export const makeFfmpeg = (ffmpegPath: string, ffprobePath: string, confinement:
   },
   thumbnail: (url, kind, outputPath, proxyUrl, durationSeconds) => {
     const seek = durationSeconds !== null && durationSeconds > 2 ? Math.min(5, durationSeconds / 3) : 0
-    const input = [...PROTOCOLS, "-http_proxy", proxyUrl, "-i", url]
+    const input = [...networkInput(url, proxyUrl), "-i", url]
     const args = kind === "video"
       ? ["-ss", seek.toFixed(2), ...input, "-frames:v", "1", "-vf", "scale=480:-2", "-q:v", "4"]
       : [...input, "-filter_complex", "showwavespic=s=640x240:colors=0x3b82f6", "-frames:v", "1", "-q:v", "4"]

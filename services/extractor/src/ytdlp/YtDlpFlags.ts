@@ -45,6 +45,9 @@ export const formatFlags = (spec: FormatSpec): YtDlpFlags => {
   }
 }
 
+/** What yt-dlp's own ffmpeg downloads may open: network protocols only, with `httpproxy` for https tunnels. */
+export const FFMPEG_DOWNLOAD_PROTOCOLS = "https,tls,http,tcp,crypto,hls,httpproxy"
+
 /**
  * Plain HTTP(S) files are fetched by curl (about 4x faster than yt-dlp's own downloader); HLS, DASH and the rest stay
  * native. yt-dlp hands curl its --proxy; --noproxy "" overrides any NO_PROXY in the environment, so curl never goes
@@ -53,7 +56,12 @@ export const formatFlags = (spec: FormatSpec): YtDlpFlags => {
  */
 export const CURL_DOWNLOADER_FLAGS: YtDlpFlags = {
   downloader: "http:curl",
-  downloaderArgs: `curl:--fail --noproxy "" --proto =http,https --proto-redir =http,https`
+  downloaderArgs: [
+    `curl:--fail --noproxy "" --proto =http,https --proto-redir =http,https`,
+    // yt-dlp hands some streams (SAMPLE-AES, some DASH) to ffmpeg, which reads the manifest itself: the same protocol
+    // whitelist as our own ffmpeg runs of an https input (docs/security.md, "Confinement of media tools").
+    `ffmpeg_i:-protocol_whitelist ${FFMPEG_DOWNLOAD_PROTOCOLS}`
+  ]
 }
 
 /** Output goes to a fixed name inside the job's own directory: titles never reach the filesystem here. */

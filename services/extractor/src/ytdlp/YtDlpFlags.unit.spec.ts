@@ -53,6 +53,12 @@ describe("downloadFlags on the command line", () => {
     expect(argv.slice(argv.indexOf("--downloader-args"), argv.indexOf("--downloader-args") + 2))
       .toEqual(["--downloader-args", `curl:--fail --noproxy "" --proto =http,https --proto-redir =http,https`])
   })
+  it("limits the ffmpeg yt-dlp hands streams to (SAMPLE-AES, some DASH) to network protocols", () => {
+    const downloaderArgs = argv.flatMap((arg, i) => (arg === "--downloader-args" ? [argv[i + 1]] : []))
+    const ffmpeg = downloaderArgs.find((arg) => arg?.startsWith("ffmpeg_i:"))
+    expect(ffmpeg).toBe("ffmpeg_i:-protocol_whitelist https,tls,http,tcp,crypto,hls,httpproxy")
+    for (const local of ["file", "data", "concat", "subfile", "pipe", "udp"]) expect(ffmpeg?.split(" ")[1]?.split(",")).not.toContain(local)
+  })
   it("leaves a bare ffmpeg command name to PATH lookup", () => {
     expect(args(downloadFlags(spec("video_best"), "/w", "http://p", "ffmpeg"))).not.toContain("--ffmpeg-location")
   })

@@ -1,0 +1,130 @@
+// Hostile HLS/DASH manifests against the real extractor: whatever protocol or address they name, the canary sees no connection.
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type Canary, type HostileCase, type HostileServer, startCanary, startHostileServer } from "./HostileManifests.ts"
+import { type ExtractorHarness, startExtractorHarness } from "./ExtractorHarness.ts"
+
+/**
+ * Every target as a segment; the proxy-protocol and loopback targets also disguised as .mp4 (ffprobe sniffs the body);
+ * every URI position (key, SAMPLE-AES key, init section, variant, rendition, DASH) for httpproxy:. Each case costs a
+ * yt-dlp run and up to two ffmpeg runs, so positions are not multiplied by every spelling.
+ */
+const forResolve = (all: ReadonlyArray<HostileCase>) =>
+  all.filter(({ name }) =>
+    /^segment-.*\.m3u8$/.test(name) ||
+    /^segment-(httpproxy-v4|httpproxy-v6|loopback)\.mp4$/.test(name) ||
+    /-httpproxy-v4\.(m3u8|mpd)$/.test(name) ||
+    name === "dash-httpproxy-v4.mp4" ||
+    name === "init-section-loopback.m3u8" ||
+    name === "dash-loopback.mpd")
+
+/**
+ * Downloads take the paths resolve does not: yt-dlp's own HLS/DASH downloader, and ffmpeg, to which yt-dlp hands
+ * encrypted (SAMPLE-AES) playlists and some DASH. Each failing fragment costs yt-dlp's retries, so these are the
+ * cases that reach a different tool or position, not every spelling again.
+ */
+const DOWNLOAD_CASES = [
+  "segment-httpproxy-v4.m3u8",
+  "segment-httpproxy-v4.mp4",
+  "segment-httpproxy-v6.m3u8",
+  "segment-loopback.m3u8",
+  "segment-mapped-v6.m3u8",
+  "aes-key-httpproxy-v4.m3u8",
+  "sample-aes-key-httpproxy-v4.m3u8",
+  "sample-aes-key-loopback.m3u8",
+  "init-section-httpproxy-v4.m3u8",
+  "variant-httpproxy-v4.m3u8",
+  "dash-httpproxy-v4.mpd",
+  "dash-loopback.mpd"
+]
+const forDownload = (all: ReadonlyArray<HostileCase>) => all.filter(({ name }) => DOWNLOAD_CASES.includes(name))
+
+/** Platforms often set these to reach internal services directly; ffmpeg honours them over -http_proxy. */
+const NO_PROXY_ENV = { no_proxy: "127.0.0.1,::1,localhost,169.254.169.254,.svc", NO_PROXY: "127.0.0.1,::1,localhost,*" }
+
+const withEnv = async <A>(env: Readonly<Record<string, string>>, f: () => Promise<A>): Promise<A> => {
+  const saved = Object.keys(env).map((name) => [name, process.env[name]] as const)
+  Object.assign(process.env, env)
+  try {
+    return await f()
+  } finally {
+    for (const [name, value] of saved) {
+      if (value === undefined) delete process.env[name]
+      else process.env[name] = value
+    }
+  }
+}
+
+/** At most `width` runs at once: every case starts yt-dlp (Python) and often ffprobe, and the machine has two cores. */
+const inBatches = async <A>(items: ReadonlyArray<A>, width: number, f: (item: A) => Promise<void>) => {
+  for (let i = 0; i < items.length; i += width) await Promise.all(items.slice(i, i + width).map(f))
+}
+
+const suite = (confinement: "namespace" | "network-policy") =>
+  describe(`EGRESS_CONFINEMENT=${confinement}`, () => {
+    let canary: Canary
+    let hostile: HostileServer
+    let h: ExtractorHarness
+    let resolveCases: ReadonlyArray<HostileCase> = []
+    let downloadCases: ReadonlyArray<HostileCase> = []
+
+    beforeAll(async () => {
+      canary = await startCanary()
+      hostile = await startHostileServer(canary)
+      resolveCases = forResolve(hostile.cases)
+      downloadCases = forDownload(hostile.cases)
+      expect(downloadCases.length).toBe(DOWNLOAD_CASES.length)
+      expect(resolveCases.length).toBe(25)
+      // A refused or broken hop is not worth retrying here: every job is one run.
+      h = await startExtractorHarness({
+        EGRESS_ALLOW: hostile.hostPort,
+        EGRESS_CONFINEMENT: confinement,
+        WORKER_CONCURRENCY: "4",
+        DOWNLOAD_RETRIES: "0"
+      })
+    })
+
+    afterAll(async () => {
+      await h?.close()
+      await hostile?.close()
+      await canary?.close()
+    })
+
+    for (const [label, env] of [["without no_proxy", {}], ["with no_proxy and NO_PROXY set", NO_PROXY_ENV]] as const) {
+      it(`resolve of every hostile manifest, ${label}: the canary sees no connection`, async () => {
+        await withEnv(env, () =>
+          inBatches(resolveCases, 4, async (c) => {
+            const before = hostile.fetches(c.name)
+            await h.resolve(c.url)
+            expect(hostile.fetches(c.name), `${c.name} was never fetched`).toBeGreaterThan(before)
+            expect(canary.connections(), c.name).toBe(0)
+          }))
+        expect(canary.connections()).toBe(0)
+      }, 600_000)
+
+      it(`download of every hostile manifest, ${label}: the canary sees no connection`, async () => {
+        await withEnv(env, () =>
+          inBatches(downloadCases, 4, async (c) => {
+            const before = hostile.fetches(c.name)
+            const { projectId, jobId } = await h.queueJob(c.url, "video_best")
+            const last = (await h.waitForEnd(projectId, jobId, 180_000)).at(-1)
+            expect(hostile.fetches(c.name), `${c.name} was never fetched`).toBeGreaterThan(before)
+            expect(canary.connections(), c.name).toBe(0)
+            // Nothing is made of a manifest whose hops were refused or broken. (A manifest disguised as .mp4 is
+            // fetched as the file it claims to be: its text, no hop of it opened.)
+            if (!c.name.endsWith(".mp4")) expect(last?._tag, c.name).toBe("JobFailed")
+          }))
+        expect(canary.connections()).toBe(0)
+      }, 900_000)
+    }
+
+    it("a download whose init section (EXT-X-MAP) was refused fails as url_not_allowed, as resolve does", async () => {
+      const c = hostile.cases.find(({ name }) => name === "init-section-loopback.m3u8")!
+      const reply = await h.resolve(c.url)
+      expect(reply._tag === "ResolveRejected" && reply.code).toBe("url_not_allowed")
+      const { projectId, jobId } = await h.queueJob(c.url, "video_best")
+      const last = (await h.waitForEnd(projectId, jobId, 180_000)).at(-1)
+      expect(last?._tag === "JobFailed" && last.error.code, JSON.stringify(last)).toBe("url_not_allowed")
+    }, 300_000)
+  })
+
+suite("namespace")
