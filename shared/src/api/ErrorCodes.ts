@@ -29,7 +29,7 @@ export const errorCatalogue = {
   media_unavailable: { status: 422, description: "The media is private, removed, geo-blocked or login-only." },
   format_unavailable: { status: 422, description: "The format is not one of the media's formats, or not a valid format id." },
   concurrency_limit_exceeded: { status: 429, description: "The project already has the maximum number of jobs queued or processing." },
-  rate_limit_exceeded: { status: 429, description: "The API key used up its requests per minute; wait for Retry-After (RateLimit-* headers)." },
+  rate_limit_exceeded: { status: 429, description: "The API key used up its requests per minute, or too many invalid keys came from this address or with this key prefix; wait for Retry-After." },
   polling_too_fast: { status: 429, description: "The job was polled less than 2 s ago by this key; wait for Retry-After." },
   headers_too_large: { status: 431, description: "The request headers are larger than 16 KiB in all." },
   internal_error: { status: 500, description: "An unexpected failure; report the request_id." },
