@@ -15,7 +15,7 @@ import { ProjectReadModel } from "@mds/shared/readmodel/ProjectReadModel"
 import { accountAggregatorWith } from "../../../services/aggregator/src/AccountAggregator.ts"
 import { SubjectHistory } from "../../../services/aggregator/src/SubjectHistory.ts"
 import { TestNats } from "../support/TestNats.ts"
-import { eventually } from "../support/Eventually.ts"
+import { eventuallyEffect } from "../../support/Eventually.ts"
 
 /** One aggregator instance with its own durables and buckets, as a fresh deployment would have. */
 const instance = (name: string) =>
@@ -77,7 +77,7 @@ layer(shared, { timeout: 120_000, excludeTestServices: true })("account projecti
       const complete = (docs: Effect.Success<typeof readBoth>) =>
         docs.project?.members.length === 2 && docs.key?.revokedAt !== null && docs.key?.lastUsedAt === 50
 
-      const first = yield* eventually(readBoth, complete, "first projection").pipe(Effect.provide(instance("first")))
+      const first = yield* eventuallyEffect(readBoth, complete, "first projection").pipe(Effect.provide(instance("first")))
       assert.strictEqual(first.project?.name, "Second")
       assert.deepStrictEqual(first.bobs, [projectId])
       assert.deepStrictEqual(
@@ -87,7 +87,7 @@ layer(shared, { timeout: 120_000, excludeTestServices: true })("account projecti
       assert.notInclude(JSON.stringify(first), "f".repeat(64))
 
       // A fresh deployment (new durables, empty buckets) folds the same streams into the same documents.
-      const rebuilt = yield* eventually(readBoth, complete, "rebuilt projection").pipe(Effect.provide(instance("rebuilt")))
+      const rebuilt = yield* eventuallyEffect(readBoth, complete, "rebuilt projection").pipe(Effect.provide(instance("rebuilt")))
       assert.deepStrictEqual(rebuilt, first)
     }))
 })

@@ -30,7 +30,7 @@ import { accountAggregatorWith } from "../../../services/aggregator/src/AccountA
 import { rebuildReadModel } from "../../../services/aggregator/src/rebuild/ProjectionRebuild.ts"
 import { SubjectHistory } from "../../../services/aggregator/src/SubjectHistory.ts"
 import { TestNats, TestNatsServer } from "../support/TestNats.ts"
-import { eventually } from "../support/Eventually.ts"
+import { eventuallyEffect } from "../../support/Eventually.ts"
 
 const SECRET = "account-rebuild-secret"
 const BASE = "http://files.test"
@@ -162,7 +162,7 @@ layer(live, { timeout: 180_000, excludeTestServices: true })("projections rebuil
       const readBoth = Effect.all([readProjects, readKeys])
       const matchesFold = ([ps, ks]: readonly [ReadonlyArray<ProjectView | null>, ReadonlyArray<KeyView | null>]) =>
         same(ps, projects.map(expectedProject)) && same(ks, keys.map(expectedKey))
-      yield* eventually(readBoth, matchesFold, "the live read models", WAIT_MS)
+      yield* eventuallyEffect(readBoth, matchesFold, "the live read models", WAIT_MS)
       const liveProjects = yield* readProjects
       const liveKeys = yield* readKeys
       const liveLists = yield* readLists
@@ -205,7 +205,7 @@ layer(live, { timeout: 180_000, excludeTestServices: true })("projections rebuil
       assert.includeMembers(buckets, [`KV_${projectsResult.store}`, `KV_${keysResult.store}`])
 
       // Every document equals the fold of its events, including the events that arrived during the rebuild...
-      yield* eventually(readBoth, matchesFold, "the rebuilt read models", WAIT_MS)
+      yield* eventuallyEffect(readBoth, matchesFold, "the rebuilt read models", WAIT_MS)
       // ...and the documents nothing touched since are exactly what the live read model held, lists included.
       const rebuiltProjects = yield* readProjects
       const rebuiltKeys = yield* readKeys
@@ -224,7 +224,7 @@ layer(live, { timeout: 180_000, excludeTestServices: true })("projections rebuil
 
       // The live aggregator now writes into the rebuilt buckets.
       const after = yield* newProject("After the switch", bob)
-      yield* eventually(projectsModel.get(after.projectId), Option.isSome, "a project created after the switch", WAIT_MS)
+      yield* eventuallyEffect(projectsModel.get(after.projectId), Option.isSome, "a project created after the switch", WAIT_MS)
       const rebuiltBucket = yield* Effect.promise(() => new Kvm(js).open(projectsResult.store))
       assert.isNotNull(yield* Effect.promise(() => rebuiltBucket.get(`p.${after.projectId}`)))
 

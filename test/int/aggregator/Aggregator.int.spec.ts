@@ -22,7 +22,7 @@ import { defaultAggregatorOptions } from "../../../services/aggregator/src/Aggre
 import { aggregatorWith } from "../../../services/aggregator/src/AggregatorLayer.ts"
 import { TestNats } from "../support/TestNats.ts"
 import { resolvedMedia } from "../readmodel/MediaReadModel.contract.ts"
-import { eventually } from "../support/Eventually.ts"
+import { eventuallyEffect } from "../../support/Eventually.ts"
 
 const signer = makeDownloadLinkSigner("test-secret", "http://files.test")
 
@@ -138,25 +138,25 @@ layer(shared, { timeout: 120_000, excludeTestServices: true })("aggregator", (it
 
       const firstRun = yield* Effect.gen(function*() {
         // The first two presigns fail: the completion is nak'd, redelivered and projected later.
-        yield* eventually(readAll, matchesFold, "the read model to equal the fold of the stream")
+        yield* eventuallyEffect(readAll, matchesFold, "the read model to equal the fold of the stream")
         assert.deepStrictEqual(yield* readAll, jobs.map(expectedView))
         assert.isNull((yield* readAll)[3])
         assert.isString((yield* readAll)[0]?.downloadUrl)
 
         const mediaModel = yield* MediaReadModel
-        const found = yield* eventually(mediaModel.get(media.mediaId), Option.isSome, "the media document")
+        const found = yield* eventuallyEffect(mediaModel.get(media.mediaId), Option.isSome, "the media document")
         assert.deepStrictEqual(found, Option.some(media))
         assert.deepStrictEqual(yield* mediaModel.findByUrl(media.url), Option.some(media))
 
         // Live events after start are projected too, past the poison message in the same subject.
         yield* record(poisoned, progressed(poisoned.jobId, 30))
         yield* record(poisoned, completed(poisoned.jobId))
-        const docs = yield* eventually(readAll, matchesFold, "live events to be projected")
+        const docs = yield* eventuallyEffect(readAll, matchesFold, "live events to be projected")
         assert.strictEqual(docs[2]?.status, "completed")
 
         // Poison messages were terminated, not left pending or redelivered forever.
         const consumerIdle = (stream: string, durable: string) =>
-          eventually(
+          eventuallyEffect(
             Effect.promise(() => jsm.consumers.info(stream, durable)),
             (info) => info.num_ack_pending === 0 && info.num_pending === 0,
             `${durable} to have nothing pending`
@@ -168,9 +168,9 @@ layer(shared, { timeout: 120_000, excludeTestServices: true })("aggregator", (it
 
       // A second deployment with new consumers and buckets replays everything and ends with the same documents.
       const rebuilt = yield* Effect.gen(function*() {
-        const docs = yield* eventually(readAll, matchesFold, "the rebuilt read model")
+        const docs = yield* eventuallyEffect(readAll, matchesFold, "the rebuilt read model")
         const mediaModel = yield* MediaReadModel
-        assert.deepStrictEqual(yield* eventually(mediaModel.get(media.mediaId), Option.isSome, "rebuilt media"), Option.some(media))
+        assert.deepStrictEqual(yield* eventuallyEffect(mediaModel.get(media.mediaId), Option.isSome, "rebuilt media"), Option.some(media))
         return docs
       }).pipe(Effect.provide(aggregatorInstance("second")))
       assert.deepStrictEqual(rebuilt, firstRun)

@@ -14,6 +14,7 @@ import { admissionSubject, jobSubject, mediaSubject } from "@mds/shared/eventsto
 import { newId } from "@mds/shared/ids/Ids"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
 import { AggregatorLayer } from "../../../services/aggregator/src/AggregatorLayer.ts"
+import { eventually } from "../../support/Eventually.ts"
 import { type NatsServer, startNatsServer } from "../../support/NatsServer.ts"
 
 type Services = EventStore | JobReadModel | ArtifactStore
@@ -48,17 +49,6 @@ afterAll(async () => {
   await nats?.close()
   if (dataDir) await rm(dataDir, { recursive: true, force: true })
 })
-
-const eventually = async <A>(read: () => Promise<A>, done: (a: A) => boolean, what: string, timeoutMs = 15_000) => {
-  const deadline = Date.now() + timeoutMs
-  let last = await read()
-  while (!done(last)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last)}`)
-    await new Promise((r) => setTimeout(r, 100))
-    last = await read()
-  }
-  return last
-}
 
 const append = (subject: string, event: JobEvent, msgId: string) =>
   run(Effect.gen(function*() {

@@ -28,7 +28,7 @@ import { aggregatorWith } from "../../../services/aggregator/src/AggregatorLayer
 import { rebuildReadModel } from "../../../services/aggregator/src/rebuild/ProjectionRebuild.ts"
 import { resolvedMedia } from "../readmodel/MediaReadModel.contract.ts"
 import { TestNatsServer, TestNats } from "../support/TestNats.ts"
-import { eventually } from "../support/Eventually.ts"
+import { eventuallyEffect } from "../../support/Eventually.ts"
 
 const SECRET = "rebuild-secret"
 const BASE = "http://files.test"
@@ -106,9 +106,9 @@ layer(live, { timeout: 120_000, excludeTestServices: true })("projections rebuil
 
       const readJobs = Effect.forEach(jobs, (job) => Effect.map(jobsModel.get(job.projectId, job.jobId), Option.getOrNull))
       const matchesFold = (docs: ReadonlyArray<JobView | null>) => docs.every((doc, i) => JSON.stringify(doc) === JSON.stringify(expectedView(jobs[i]!)))
-      const liveBefore = yield* eventually(readJobs, matchesFold, "the live read model", WAIT_MS)
+      const liveBefore = yield* eventuallyEffect(readJobs, matchesFold, "the live read model", WAIT_MS)
       const listBefore = yield* jobsModel.listByProject(projectId, 100)
-      yield* eventually(Effect.forEach(media, (m) => mediaModel.get(m.mediaId)), (all) => all.every(Option.isSome), "live media", WAIT_MS)
+      yield* eventuallyEffect(Effect.forEach(media, (m) => mediaModel.get(m.mediaId)), (all) => all.every(Option.isSome), "live media", WAIT_MS)
 
       // The rebuild runs while events keep arriving and the aggregator keeps projecting them.
       const rebuilding = yield* Effect.forkChild(Effect.all([
@@ -134,7 +134,7 @@ layer(live, { timeout: 120_000, excludeTestServices: true })("projections rebuil
       assert.include(streams, `KV_${jobsResult.store}`)
 
       // Every document equals the fold of its events, including events that arrived during the rebuild.
-      const rebuilt = yield* eventually(readJobs, matchesFold, "the rebuilt read model", WAIT_MS)
+      const rebuilt = yield* eventuallyEffect(readJobs, matchesFold, "the rebuilt read model", WAIT_MS)
       const untouched = jobs.slice(10, 30).map((_, i) => i + 10)
       assert.deepStrictEqual(untouched.map((i) => rebuilt[i]), untouched.map((i) => liveBefore[i]))
       assert.deepStrictEqual(
@@ -148,7 +148,7 @@ layer(live, { timeout: 120_000, excludeTestServices: true })("projections rebuil
 
       // The live aggregator now writes into the rebuilt store.
       const after = yield* newJob(99)
-      yield* eventually(jobsModel.get(after.projectId, after.jobId), Option.isSome, "a job queued after the switch", WAIT_MS)
+      yield* eventuallyEffect(jobsModel.get(after.projectId, after.jobId), Option.isSome, "a job queued after the switch", WAIT_MS)
 
       // The same through the CLI as a process (npm run cli -- projections rebuild): the read model stays equal.
       const server = yield* TestNatsServer
@@ -182,7 +182,7 @@ layer(live, { timeout: 120_000, excludeTestServices: true })("projections rebuil
       for (const job of jobs) yield* record(job, progressed(job.jobId, 50))
       for (const job of jobs.slice(0, 8)) yield* record(job, completed(job.jobId))
       // The live aggregator is done with them first, so it writes nothing into the rebuilt store after the switch.
-      yield* eventually(
+      yield* eventuallyEffect(
         Effect.forEach(jobs, (job) => Effect.map(jobsModel.get(job.projectId, job.jobId), Option.getOrNull)),
         (docs) => docs.every((doc, i) => JSON.stringify(doc) === JSON.stringify(expectedView(jobs[i]!))),
         "the live read model",
