@@ -9,13 +9,13 @@ import { keySubject, keyUsageSubject, projectSubject } from "@mds/shared/eventst
 import { newId } from "@mds/shared/ids/Ids"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { KeyReadModel } from "@mds/shared/readmodel/KeyReadModel"
-import { KvKeyReadModel } from "@mds/shared/readmodel/KvKeyReadModel"
-import { KvProjectReadModel } from "@mds/shared/readmodel/KvProjectReadModel"
+import { KvKeyReadModel } from "@mds/shared/readmodel/kv/KvKeyReadModel"
+import { KvProjectReadModel } from "@mds/shared/readmodel/kv/KvProjectReadModel"
 import { ProjectReadModel } from "@mds/shared/readmodel/ProjectReadModel"
-import { accountAggregatorWith } from "../../../services/aggregator/src/AccountAggregator.ts"
-import { SubjectHistory } from "../../../services/aggregator/src/SubjectHistory.ts"
-import { TestNats } from "../support/TestNats.ts"
-import { eventuallyEffect } from "../../support/Eventually.ts"
+import { accountAggregatorWith } from "../src/accounts/AccountAggregator.ts"
+import { SubjectHistory } from "../src/projections/SubjectHistory.ts"
+import { TestNats } from "../../../test/int/support/TestNats.ts"
+import { eventuallyEffect } from "../../../test/support/Eventually.ts"
 
 /** One aggregator instance with its own durables and buckets, as a fresh deployment would have. */
 const instance = (name: string) =>

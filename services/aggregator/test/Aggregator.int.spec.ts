@@ -15,14 +15,14 @@ import { JOBS_STREAM, jobSubject, MEDIA_STREAM, mediaSubject } from "@mds/shared
 import { newId } from "@mds/shared/ids/Ids"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
-import { KvJobReadModel } from "@mds/shared/readmodel/KvJobReadModel"
-import { KvMediaReadModel } from "@mds/shared/readmodel/KvMediaReadModel"
+import { KvJobReadModel } from "@mds/shared/readmodel/kv/KvJobReadModel"
+import { KvMediaReadModel } from "@mds/shared/readmodel/kv/KvMediaReadModel"
 import { MediaReadModel } from "@mds/shared/readmodel/MediaReadModel"
-import { defaultAggregatorOptions } from "../../../services/aggregator/src/Aggregator.ts"
-import { aggregatorWith } from "../../../services/aggregator/src/AggregatorLayer.ts"
-import { TestNats } from "../support/TestNats.ts"
-import { resolvedMedia } from "../readmodel/MediaReadModel.contract.ts"
-import { eventuallyEffect } from "../../support/Eventually.ts"
+import { defaultAggregatorOptions } from "../src/projections/Aggregator.ts"
+import { aggregatorWith } from "../src/AggregatorLayer.ts"
+import { TestNats } from "../../../test/int/support/TestNats.ts"
+import { resolvedMedia } from "../../../test/int/readmodel/MediaReadModel.contract.ts"
+import { eventuallyEffect } from "../../../test/support/Eventually.ts"
 
 const signer = makeDownloadLinkSigner("test-secret", "http://files.test")
 

@@ -13,9 +13,9 @@ import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { admissionSubject, jobSubject, mediaSubject } from "@mds/shared/eventstore/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
-import { AggregatorLayer } from "../../../services/aggregator/src/AggregatorLayer.ts"
-import { eventually } from "../../support/Eventually.ts"
-import { type NatsServer, startNatsServer } from "../../support/NatsServer.ts"
+import { AggregatorLayer } from "../src/AggregatorLayer.ts"
+import { eventually } from "../../../test/support/Eventually.ts"
+import { type NatsServer, startNatsServer } from "../../../test/support/NatsServer.ts"
 
 type Services = EventStore | JobReadModel | ArtifactStore
 

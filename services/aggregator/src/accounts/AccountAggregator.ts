@@ -3,9 +3,9 @@ import type { JsMsg } from "@nats-io/jetstream"
 import { Effect, Layer, Schema } from "effect"
 import { KeyUsed } from "@mds/shared/domain/account/AccountEvent"
 import { ACCOUNTS_STREAM, ALL_ACCOUNT_SUBJECTS, KEY_USAGE_STREAM } from "@mds/shared/eventstore/Subjects"
-import { type AggregatorOptions, defaultAggregatorOptions, verdictOf } from "./Aggregator.ts"
+import { type AggregatorOptions, defaultAggregatorOptions, verdictOf } from "../projections/Aggregator.ts"
 import { AccountProjection } from "./AccountProjection.ts"
-import { type DurableConsumerOptions, ensureDurableConsumer, runDurableConsumer } from "./DurableConsumer.ts"
+import { type DurableConsumerOptions, ensureDurableConsumer, runDurableConsumer } from "../consumers/DurableConsumer.ts"
 
 export interface AccountAggregatorOptions {
   readonly accountsDurable: string

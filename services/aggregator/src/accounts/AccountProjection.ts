@@ -5,7 +5,7 @@ import { evolveKeyRecord, evolveProjectView, type KeyRecord, type ProjectView } 
 import { ACCOUNTS_STREAM } from "@mds/shared/eventstore/Subjects"
 import { KeyReadModel } from "@mds/shared/readmodel/KeyReadModel"
 import { ProjectReadModel } from "@mds/shared/readmodel/ProjectReadModel"
-import { SubjectHistory } from "./SubjectHistory.ts"
+import { SubjectHistory } from "../projections/SubjectHistory.ts"
 
 const decodeProjectEvent = Schema.decodeUnknownEffect(Schema.fromJsonString(ProjectEvent))
 const decodeKeyEvent = Schema.decodeUnknownEffect(Schema.fromJsonString(KeyEvent))

@@ -4,7 +4,7 @@ import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { JOBS_STREAM } from "@mds/shared/eventstore/Subjects"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
 import { foldJobMessages, parseJobSubject, withDownloadUrl } from "./JobDocumentFold.ts"
-import { SubjectHistory } from "./SubjectHistory.ts"
+import { SubjectHistory } from "../projections/SubjectHistory.ts"
 
 export type JobProjectionOutcome = "written" | "unchanged"
 

@@ -4,9 +4,9 @@ import { Effect, Layer, Schema } from "effect"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { MediaEvent } from "@mds/shared/domain/media/MediaEvent"
 import { ALL_JOBS_SUBJECT, JOBS_STREAM, MEDIA_STREAM } from "@mds/shared/eventstore/Subjects"
-import { type DurableConsumerOptions, ensureDurableConsumer, runDurableConsumer, type Verdict } from "./DurableConsumer.ts"
-import { JobProjection } from "./JobProjection.ts"
-import { MediaProjection } from "./MediaProjection.ts"
+import { type DurableConsumerOptions, ensureDurableConsumer, runDurableConsumer, type Verdict } from "../consumers/DurableConsumer.ts"
+import { JobProjection } from "../jobs/JobProjection.ts"
+import { MediaProjection } from "../media/MediaProjection.ts"
 
 export interface AggregatorOptions {
   readonly jobsDurable: string

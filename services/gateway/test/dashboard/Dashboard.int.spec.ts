@@ -1,11 +1,11 @@
 // The dashboard over HTTP (in process): sign-in, sessions, CSRF, security headers, project isolation, keys and members.
 import { Effect } from "effect"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
-import { jobView } from "../readmodel/JobReadModel.contract.ts"
+import { jobView } from "../../../../test/int/readmodel/JobReadModel.contract.ts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { runAdminCommand } from "../../../services/gateway/src/cli/runAdminCommand.ts"
-import { DASHBOARD_SECURITY_HEADERS } from "../../../services/gateway/src/dashboard/DashboardHttp.ts"
-import type { DashboardClient } from "../../support/DashboardClient.ts"
+import { runAdminCommand } from "../../src/cli/runAdminCommand.ts"
+import { DASHBOARD_SECURITY_HEADERS } from "../../src/dashboard/DashboardHttp.ts"
+import type { DashboardClient } from "../../../../test/support/DashboardClient.ts"
 import { type DashboardHarness, startDashboardHarness } from "./DashboardHarness.ts"
 
 const ADMIN = { email: "admin@example.org", password: "bootstrap-password-1" }

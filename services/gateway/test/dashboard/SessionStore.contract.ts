@@ -2,7 +2,7 @@
 import { randomBytes } from "node:crypto"
 import { assert, layer } from "@effect/vitest"
 import { Effect, type Layer, Option } from "effect"
-import { type Session, SessionStore } from "../../../services/gateway/src/dashboard/session/SessionStore.ts"
+import { type Session, SessionStore } from "../../src/dashboard/session/SessionStore.ts"
 
 const session = (overrides: Partial<Session> = {}): Session => ({
   userId: "usr_0123456789abcdef01234567",

@@ -1,7 +1,7 @@
 // Runs the session store contract against the in-memory and the NATS KV adapters.
 import { Layer } from "effect"
-import { InMemorySessionStore, KvSessionStore } from "../../../services/gateway/src/dashboard/session/SessionStores.ts"
-import { TestNats } from "../support/TestNats.ts"
+import { InMemorySessionStore, KvSessionStore } from "../../src/dashboard/session/SessionStores.ts"
+import { TestNats } from "../../../../test/int/support/TestNats.ts"
 import { sessionStoreContract } from "./SessionStore.contract.ts"
 
 sessionStoreContract("in-memory", InMemorySessionStore.layer)

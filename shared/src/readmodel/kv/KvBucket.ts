@@ -2,9 +2,9 @@
 import { nanos } from "@nats-io/transport-node"
 import { type KV, Kvm } from "@nats-io/kv"
 import { Effect } from "effect"
-import { NatsClient } from "../nats/NatsClient.ts"
-import { replicasOnStart } from "../nats/StreamReplicas.ts"
-import { ReadModelError } from "./ReadModelError.ts"
+import { NatsClient } from "../../nats/NatsClient.ts"
+import { replicasOnStart } from "../../nats/StreamReplicas.ts"
+import { ReadModelError } from "../ReadModelError.ts"
 
 export const readModelError = (operation: string) => (cause: unknown) =>
   new ReadModelError({ operation, message: cause instanceof Error ? cause.message : String(cause) })

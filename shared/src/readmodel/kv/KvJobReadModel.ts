@@ -1,9 +1,9 @@
 // JobReadModel on NATS KV (embedded): bucket mds_jobs, key <projectId>.<jobId>, value the JobView as JSON.
 import type { KV } from "@nats-io/kv"
 import { Effect, Layer, Option, Schema } from "effect"
-import { Lifetimes } from "../config/Lifetimes.ts"
-import { JobView } from "../domain/job/JobView.ts"
-import { JobReadModel } from "./JobReadModel.ts"
+import { Lifetimes } from "../../config/Lifetimes.ts"
+import { JobView } from "../../domain/job/JobView.ts"
+import { JobReadModel } from "../JobReadModel.ts"
 import { openKvBucket, readModelError } from "./KvBucket.ts"
 import { putUnlessLater } from "./KvConditionalPut.ts"
 

@@ -1,8 +1,8 @@
 // KeyReadModel on NATS KV: bucket mds_keys, k.<projectId>.<keyId> -> KeyRecord JSON, u.<projectId>.<keyId> -> last use (ms).
 import type { KV } from "@nats-io/kv"
 import { Effect, Layer, Option, Schema } from "effect"
-import { KeyRecord, type KeyView } from "../domain/account/AccountViews.ts"
-import { KeyReadModel, newestKeyFirst } from "./KeyReadModel.ts"
+import { KeyRecord, type KeyView } from "../../domain/account/AccountViews.ts"
+import { KeyReadModel, newestKeyFirst } from "../KeyReadModel.ts"
 import { openKvBucket, readModelError } from "./KvBucket.ts"
 import { putUnlessLater } from "./KvConditionalPut.ts"
 

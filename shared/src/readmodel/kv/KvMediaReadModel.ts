@@ -2,10 +2,10 @@
 import { createHash } from "node:crypto"
 import type { KV } from "@nats-io/kv"
 import { Effect, Layer, Option, Schema } from "effect"
-import { Lifetimes } from "../config/Lifetimes.ts"
-import { MediaResolved } from "../domain/media/MediaEvent.ts"
+import { Lifetimes } from "../../config/Lifetimes.ts"
+import { MediaResolved } from "../../domain/media/MediaEvent.ts"
 import { openKvBucket, readModelError } from "./KvBucket.ts"
-import { MediaReadModel } from "./MediaReadModel.ts"
+import { MediaReadModel } from "../MediaReadModel.ts"
 
 export const MEDIA_BUCKET = "mds_media"
 const MARGIN_MS = 3_600_000

@@ -1,10 +1,10 @@
 // ProjectReadModel on NATS KV: bucket mds_projects, p.<projectId> -> ProjectView JSON, m.<userId>.<projectId> -> membership index.
 import type { KV } from "@nats-io/kv"
 import { Effect, Layer, Option, Schema } from "effect"
-import { ProjectView } from "../domain/account/AccountViews.ts"
+import { ProjectView } from "../../domain/account/AccountViews.ts"
 import { openKvBucket, readModelError } from "./KvBucket.ts"
 import { putUnlessLater } from "./KvConditionalPut.ts"
-import { byProjectName, ProjectReadModel } from "./ProjectReadModel.ts"
+import { byProjectName, ProjectReadModel } from "../ProjectReadModel.ts"
 
 export const PROJECTS_BUCKET = "mds_projects"
 

@@ -1,8 +1,8 @@
 // ReadModelStores on NATS KV: bucket mds_readmodels maps a read model's name to the KV bucket that holds it.
 import { Effect, Layer } from "effect"
-import { NatsClient } from "../nats/NatsClient.ts"
+import { NatsClient } from "../../nats/NatsClient.ts"
 import { openKvBucket, readModelError } from "./KvBucket.ts"
-import { ReadModelStores } from "./ReadModelStores.ts"
+import { ReadModelStores } from "../ReadModelStores.ts"
 
 export const READ_MODEL_STORES_BUCKET = "mds_readmodels"
 

@@ -1,8 +1,8 @@
 // Project and key read models kept in process memory: for tests; they pass the same contract suites as the KV adapters.
 import { Effect, Layer, Option } from "effect"
-import type { KeyRecord, ProjectView } from "../domain/account/AccountViews.ts"
-import { KeyReadModel, newestKeyFirst } from "./KeyReadModel.ts"
-import { byProjectName, ProjectReadModel } from "./ProjectReadModel.ts"
+import type { KeyRecord, ProjectView } from "../../domain/account/AccountViews.ts"
+import { KeyReadModel, newestKeyFirst } from "../KeyReadModel.ts"
+import { byProjectName, ProjectReadModel } from "../ProjectReadModel.ts"
 
 export const InMemoryProjectReadModel = {
   layer: Layer.sync(ProjectReadModel, () => {

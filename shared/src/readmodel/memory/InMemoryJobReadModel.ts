@@ -1,7 +1,7 @@
 // JobReadModel kept in process memory: for tests and single-process tools; passes the same contract suite as KV.
 import { Effect, Layer, Option, Ref } from "effect"
-import type { JobView } from "../domain/job/JobView.ts"
-import { JobReadModel } from "./JobReadModel.ts"
+import type { JobView } from "../../domain/job/JobView.ts"
+import { JobReadModel } from "../JobReadModel.ts"
 
 const keyOf = (projectId: string, jobId: string) => `${projectId}\u0000${jobId}`
 

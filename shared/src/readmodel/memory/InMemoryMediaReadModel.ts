@@ -1,7 +1,7 @@
 // MediaReadModel kept in process memory: for tests and single-process tools; passes the same contract suite as KV.
 import { Effect, Layer, Option, Ref } from "effect"
-import type { MediaResolved } from "../domain/media/MediaEvent.ts"
-import { MediaReadModel } from "./MediaReadModel.ts"
+import type { MediaResolved } from "../../domain/media/MediaEvent.ts"
+import { MediaReadModel } from "../MediaReadModel.ts"
 
 interface Store {
   readonly byId: ReadonlyMap<string, MediaResolved>

@@ -1,6 +1,6 @@
 // ReadModelStores kept in process memory: for tests; passes the same contract suite as the KV and MongoDB adapters.
 import { Effect, Layer, Ref } from "effect"
-import { ReadModelStores } from "./ReadModelStores.ts"
+import { ReadModelStores } from "../ReadModelStores.ts"
 
 export const InMemoryReadModelStores = {
   layer: Layer.effect(

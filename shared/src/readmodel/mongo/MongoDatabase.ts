@@ -2,7 +2,7 @@
 import { type Db, MongoClient, MongoServerError } from "mongodb"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { MONGO_URL } from "./MongoSettings.ts"
-import { ReadModelError } from "./ReadModelError.ts"
+import { ReadModelError } from "../ReadModelError.ts"
 
 export const mongoError = (operation: string) => (cause: unknown) =>
   new ReadModelError({ operation, message: cause instanceof Error ? cause.message : String(cause) })

@@ -1,9 +1,9 @@
 // JobReadModel on MongoDB: collection `jobs`, _id <projectId>.<jobId>, the JobView's fields plus a TTL date.
 import type { Collection } from "mongodb"
 import { Clock, Effect, Layer, Option, Schema } from "effect"
-import { Lifetimes } from "../config/Lifetimes.ts"
-import { JobView } from "../domain/job/JobView.ts"
-import { JobReadModel } from "./JobReadModel.ts"
+import { Lifetimes } from "../../config/Lifetimes.ts"
+import { JobView } from "../../domain/job/JobView.ts"
+import { JobReadModel } from "../JobReadModel.ts"
 import { isDuplicateKey, MongoDatabase, mongoError } from "./MongoDatabase.ts"
 
 export const JOBS_COLLECTION = "jobs"

@@ -1,8 +1,8 @@
 // KeyReadModel on MongoDB: collection `keys`, _id <projectId>.<keyId>, the KeyRecord's fields plus lastUsedAt.
 import type { Collection } from "mongodb"
 import { Effect, Layer, Option, Schema } from "effect"
-import { KeyRecord, type KeyView } from "../domain/account/AccountViews.ts"
-import { KeyReadModel } from "./KeyReadModel.ts"
+import { KeyRecord, type KeyView } from "../../domain/account/AccountViews.ts"
+import { KeyReadModel } from "../KeyReadModel.ts"
 import { setUnlessLater, type SequencedDocument } from "./MongoConditionalWrite.ts"
 import { isDuplicateKey, MongoDatabase, mongoError } from "./MongoDatabase.ts"
 

@@ -1,9 +1,9 @@
 // MediaReadModel on MongoDB: collection `media`, _id <mediaId>, indexed by URL for the resolve cache, with a TTL date.
 import type { Collection } from "mongodb"
 import { Clock, Effect, Layer, Option, Schema } from "effect"
-import { Lifetimes } from "../config/Lifetimes.ts"
-import { MediaResolved } from "../domain/media/MediaEvent.ts"
-import { MediaReadModel } from "./MediaReadModel.ts"
+import { Lifetimes } from "../../config/Lifetimes.ts"
+import { MediaResolved } from "../../domain/media/MediaEvent.ts"
+import { MediaReadModel } from "../MediaReadModel.ts"
 import { MongoDatabase, mongoError } from "./MongoDatabase.ts"
 
 export const MEDIA_COLLECTION = "media"

@@ -1,10 +1,10 @@
 // ProjectReadModel on MongoDB: collection `projects`, _id <projectId>, the ProjectView's fields; indexed by member.
 import type { Collection } from "mongodb"
 import { Effect, Layer, Option, Schema } from "effect"
-import { ProjectView } from "../domain/account/AccountViews.ts"
+import { ProjectView } from "../../domain/account/AccountViews.ts"
 import { setUnlessLater, type SequencedDocument } from "./MongoConditionalWrite.ts"
 import { MongoDatabase, mongoError } from "./MongoDatabase.ts"
-import { byProjectName, ProjectReadModel } from "./ProjectReadModel.ts"
+import { byProjectName, ProjectReadModel } from "../ProjectReadModel.ts"
 
 export const PROJECTS_COLLECTION = "projects"
 

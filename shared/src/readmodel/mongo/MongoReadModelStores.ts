@@ -2,7 +2,7 @@
 import { Effect, Layer } from "effect"
 import { MongoServerError } from "mongodb"
 import { MongoDatabase, mongoError } from "./MongoDatabase.ts"
-import { ReadModelStores } from "./ReadModelStores.ts"
+import { ReadModelStores } from "../ReadModelStores.ts"
 
 export const READ_MODEL_STORES_COLLECTION = "readmodels"
 
