@@ -12,14 +12,17 @@ import { KeyReadModel } from "@mds/shared/readmodel/KeyReadModel"
 import { KvKeyReadModel } from "@mds/shared/readmodel/kv/KvKeyReadModel"
 import { KvProjectReadModel } from "@mds/shared/readmodel/kv/KvProjectReadModel"
 import { ProjectReadModel } from "@mds/shared/readmodel/ProjectReadModel"
-import { accountAggregatorWith } from "../src/accounts/AccountAggregator.ts"
+import { AccountProjection, accountsProjection, keyUsageProjection } from "../src/accounts/AccountProjection.ts"
+import { runProjections } from "../src/projections/Aggregator.ts"
+import { withDurablePrefix } from "../src/projections/Projection.ts"
 import { SubjectHistory } from "../src/projections/SubjectHistory.ts"
 import { TestNats } from "../../../test/int/support/TestNats.ts"
 import { eventuallyEffect } from "../../../test/support/Eventually.ts"
 
 /** One aggregator instance with its own durables and buckets, as a fresh deployment would have. */
 const instance = (name: string) =>
-  accountAggregatorWith({ accountsDurable: `${name}-accounts`, keyUsageDurable: `${name}-usage` }).pipe(
+  runProjections(withDurablePrefix(name, [accountsProjection, keyUsageProjection])).pipe(
+    Layer.provide(AccountProjection.layer),
     Layer.provideMerge(Layer.mergeAll(
       KvProjectReadModel.layerWithBucket(`${name}_projects`),
       KvKeyReadModel.layerWithBucket(`${name}_keys`),

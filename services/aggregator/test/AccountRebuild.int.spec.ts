@@ -26,7 +26,8 @@ import { PROJECTS_BUCKET } from "@mds/shared/readmodel/kv/KvProjectReadModel"
 import { ProjectReadModel } from "@mds/shared/readmodel/ProjectReadModel"
 import { KvReadModels } from "@mds/shared/readmodel/ReadModelLayer"
 import { ReadModelStores } from "@mds/shared/readmodel/ReadModelStores"
-import { accountAggregatorWith } from "../src/accounts/AccountAggregator.ts"
+import { AccountProjection, accountsProjection, keyUsageProjection } from "../src/accounts/AccountProjection.ts"
+import { runProjections } from "../src/projections/Aggregator.ts"
 import { rebuildReadModel } from "../src/rebuild/ProjectionRebuild.ts"
 import { SubjectHistory } from "../src/projections/SubjectHistory.ts"
 import { TestNats, TestNatsServer } from "../../../test/int/support/TestNats.ts"
@@ -41,7 +42,8 @@ const artifacts = Layer.effect(
 )
 
 /** The running service: the account aggregator on the read models behind their pointers, as in production. */
-const live = accountAggregatorWith().pipe(
+const live = runProjections([accountsProjection, keyUsageProjection]).pipe(
+  Layer.provide(AccountProjection.layer),
   Layer.provideMerge(Layer.mergeAll(KvReadModels, artifacts, SubjectHistory.layer)),
   Layer.provideMerge(JetStreamEventStore),
   Layer.provideMerge(TestNats)

@@ -18,8 +18,11 @@ import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
 import { KvJobReadModel } from "@mds/shared/readmodel/kv/KvJobReadModel"
 import { KvMediaReadModel } from "@mds/shared/readmodel/kv/KvMediaReadModel"
 import { MediaReadModel } from "@mds/shared/readmodel/MediaReadModel"
-import { defaultAggregatorOptions } from "../src/projections/Aggregator.ts"
-import { aggregatorWith } from "../src/AggregatorLayer.ts"
+import { defaultAggregatorOptions, runProjections } from "../src/projections/Aggregator.ts"
+import { withDurablePrefix } from "../src/projections/Projection.ts"
+import { JobProjection, jobsProjection } from "../src/jobs/JobProjection.ts"
+import { MediaProjection, mediaProjection } from "../src/media/MediaProjection.ts"
+import { SubjectHistory } from "../src/projections/SubjectHistory.ts"
 import { TestNats } from "../../../test/int/support/TestNats.ts"
 import { resolvedMedia } from "../../../test/int/readmodel/MediaReadModel.contract.ts"
 import { eventuallyEffect } from "../../../test/support/Eventually.ts"
@@ -40,7 +43,8 @@ const flakyArtifactStore = (failures: number) =>
 
 /** One aggregator instance with its own consumers and buckets, as a fresh deployment would have. */
 const aggregatorInstance = (name: string, presignFailures = 0) =>
-  aggregatorWith({ ...defaultAggregatorOptions, jobsDurable: `${name}-jobs`, mediaDurable: `${name}-media`, retryDelayMs: 200 }).pipe(
+  runProjections(withDurablePrefix(name, [jobsProjection, mediaProjection]), { ...defaultAggregatorOptions, retryDelayMs: 200 }).pipe(
+    Layer.provide(Layer.mergeAll(JobProjection.layer, MediaProjection.layer).pipe(Layer.provide(SubjectHistory.layer))),
     Layer.provideMerge(Layer.mergeAll(
       KvJobReadModel.layerWithBucket(`${name}_jobs`),
       KvMediaReadModel.layerWithBucket(`${name}_media`),
@@ -161,8 +165,8 @@ layer(shared, { timeout: 120_000, excludeTestServices: true })("aggregator", (it
             (info) => info.num_ack_pending === 0 && info.num_pending === 0,
             `${durable} to have nothing pending`
           )
-        yield* consumerIdle(JOBS_STREAM.name, "first-jobs")
-        yield* consumerIdle(MEDIA_STREAM.name, "first-media")
+        yield* consumerIdle(JOBS_STREAM.name, "first-aggregator-jobs")
+        yield* consumerIdle(MEDIA_STREAM.name, "first-aggregator-media")
         return docs
       }).pipe(Effect.provide(aggregatorInstance("first", 2)))
 

@@ -23,8 +23,10 @@ import { MediaReadModel } from "@mds/shared/readmodel/MediaReadModel"
 import { ReadModelBackend } from "@mds/shared/readmodel/ReadModelBackend"
 import { KvReadModels } from "@mds/shared/readmodel/ReadModelLayer"
 import { ReadModelStores } from "@mds/shared/readmodel/ReadModelStores"
-import { defaultAggregatorOptions } from "../src/projections/Aggregator.ts"
-import { aggregatorWith } from "../src/AggregatorLayer.ts"
+import { defaultAggregatorOptions, runProjections } from "../src/projections/Aggregator.ts"
+import { JobProjection, jobsProjection } from "../src/jobs/JobProjection.ts"
+import { MediaProjection, mediaProjection } from "../src/media/MediaProjection.ts"
+import { SubjectHistory } from "../src/projections/SubjectHistory.ts"
 import { rebuildReadModel } from "../src/rebuild/ProjectionRebuild.ts"
 import { resolvedMedia } from "../../../test/int/readmodel/MediaReadModel.contract.ts"
 import { TestNatsServer, TestNats } from "../../../test/int/support/TestNats.ts"
@@ -39,7 +41,8 @@ const artifacts = Layer.effect(
 )
 
 /** The running service: the aggregator on the read models behind their pointers, as in production. */
-const live = aggregatorWith({ ...defaultAggregatorOptions, retryDelayMs: 200 }).pipe(
+const live = runProjections([jobsProjection, mediaProjection], { ...defaultAggregatorOptions, retryDelayMs: 200 }).pipe(
+  Layer.provide(Layer.mergeAll(JobProjection.layer, MediaProjection.layer).pipe(Layer.provide(SubjectHistory.layer))),
   Layer.provideMerge(Layer.mergeAll(KvReadModels, artifacts)),
   Layer.provideMerge(JetStreamEventStore),
   Layer.provideMerge(TestNats)

@@ -1,10 +1,11 @@
 // Folds project and key subjects into the project and key read models, and key usage into last-used times.
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import { KeyEvent, type KeyUsed, ProjectEvent } from "@mds/shared/domain/account/AccountEvent"
+import { KeyEvent, KeyUsed, ProjectEvent } from "@mds/shared/domain/account/AccountEvent"
 import { evolveKeyRecord, evolveProjectView, type KeyRecord, type ProjectView } from "@mds/shared/domain/account/AccountViews"
-import { ACCOUNTS_STREAM } from "@mds/shared/eventstore/Subjects"
+import { ACCOUNTS_STREAM, ALL_ACCOUNT_SUBJECTS, KEY_USAGE_STREAM } from "@mds/shared/eventstore/Subjects"
 import { KeyReadModel } from "@mds/shared/readmodel/KeyReadModel"
 import { ProjectReadModel } from "@mds/shared/readmodel/ProjectReadModel"
+import { projection } from "../projections/Projection.ts"
 import { SubjectHistory } from "../projections/SubjectHistory.ts"
 
 const decodeProjectEvent = Schema.decodeUnknownEffect(Schema.fromJsonString(ProjectEvent))
@@ -90,3 +91,22 @@ export class AccountProjection extends Context.Service<AccountProjection, {
     })
   )
 }
+
+/** mds.account.> into the project and key read models; any JSON object decodes (the kind comes from the subject). */
+export const accountsProjection = projection({
+  stream: ACCOUNTS_STREAM.name,
+  durable: "aggregator-accounts",
+  filter: ALL_ACCOUNT_SUBJECTS,
+  decode: Schema.decodeUnknownEffect(Schema.fromJsonString(Schema.Record(Schema.String, Schema.Unknown))),
+  project: (_event, message) =>
+    Effect.flatMap(AccountProjection, (accounts) => accounts.catchUp(message.subject, message.seq, message.data))
+})
+
+/** mds.keyuse.> into the keys' last-used times. */
+export const keyUsageProjection = projection({
+  stream: KEY_USAGE_STREAM.name,
+  durable: "aggregator-key-usage",
+  filter: KEY_USAGE_STREAM.subjects[0]!,
+  decode: Schema.decodeUnknownEffect(Schema.fromJsonString(KeyUsed)),
+  project: (event: KeyUsed) => Effect.flatMap(AccountProjection, (accounts) => accounts.recordUse(event))
+})

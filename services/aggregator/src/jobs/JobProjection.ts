@@ -1,9 +1,11 @@
 // Folds a job subject's events into its JobView document and stores it, with a download link once completed.
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
-import { JOBS_STREAM } from "@mds/shared/eventstore/Subjects"
+import { JobEvent } from "@mds/shared/domain/job/JobEvent"
+import { ALL_JOBS_SUBJECT, JOBS_STREAM } from "@mds/shared/eventstore/Subjects"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
 import { foldJobMessages, parseJobSubject, withDownloadUrl } from "./JobDocumentFold.ts"
+import { projection } from "../projections/Projection.ts"
 import { SubjectHistory } from "../projections/SubjectHistory.ts"
 
 export type JobProjectionOutcome = "written" | "unchanged"
@@ -43,3 +45,12 @@ export class JobProjection extends Context.Service<JobProjection, {
     })
   )
 }
+
+/** mds.job.> into the job read model: each delivered event makes the projection catch its job up to it. */
+export const jobsProjection = projection({
+  stream: JOBS_STREAM.name,
+  durable: "aggregator-jobs",
+  filter: ALL_JOBS_SUBJECT,
+  decode: Schema.decodeUnknownEffect(Schema.fromJsonString(JobEvent)),
+  project: (_event, message) => Effect.flatMap(JobProjection, (jobs) => jobs.catchUp(message.subject, message.seq))
+})

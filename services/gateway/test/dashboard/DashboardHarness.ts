@@ -6,7 +6,8 @@ import { ConfigProvider, Effect, Layer, ManagedRuntime, References } from "effec
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { KvKeyReadModel } from "@mds/shared/readmodel/kv/KvKeyReadModel"
 import { KvProjectReadModel } from "@mds/shared/readmodel/kv/KvProjectReadModel"
-import { accountAggregatorWith } from "../../../aggregator/src/accounts/AccountAggregator.ts"
+import { AccountProjection, accountsProjection, keyUsageProjection } from "../../../aggregator/src/accounts/AccountProjection.ts"
+import { runProjections } from "../../../aggregator/src/projections/Aggregator.ts"
 import { SubjectHistory } from "../../../aggregator/src/projections/SubjectHistory.ts"
 import { type GatewayInstance, gatewayEnv, startGateway } from "../GatewayHarness.ts"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
@@ -46,7 +47,8 @@ export const startDashboardHarness = async (extraEnv: Record<string, string> = {
   const gateway = await startGateway(env)
   // The aggregator's account projections, so lists in the dashboard fill as they do in production.
   const projections = ManagedRuntime.make(
-    accountAggregatorWith().pipe(
+    runProjections([accountsProjection, keyUsageProjection]).pipe(
+      Layer.provide(AccountProjection.layer),
       Layer.provide(Layer.mergeAll(KvProjectReadModel.layer, KvKeyReadModel.layer, SubjectHistory.layer)),
       Layer.provide(Lifetimes.layer),
       Layer.provideMerge(NatsClient.layer),
