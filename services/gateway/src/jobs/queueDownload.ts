@@ -5,6 +5,7 @@ import { FormatUnavailable, MediaNotFound } from "@mds/shared/domain/DomainError
 import { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
 import { JobDecider } from "@mds/shared/domain/job/JobDecider"
 import { JobEvent, type JobSource } from "@mds/shared/domain/job/JobEvent"
+import { evolveJobView } from "@mds/shared/domain/job/JobView"
 import { MediaEvent } from "@mds/shared/domain/media/MediaEvent"
 import { parseFormatId } from "@mds/shared/domain/media/FormatId"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
@@ -19,6 +20,7 @@ import { json, type RouteInput } from "../http/Route.ts"
 import { vetMediaUrl } from "../media/resolveMedia.ts"
 import { PlatformHealthBoard } from "../platforms/PlatformHealthBoard.ts"
 import { admitJob, releaseSlot } from "./admitJob.ts"
+import { JobViewCache } from "./JobViewCache.ts"
 
 // The same schema the OpenAPI document describes.
 const DownloadBody = DownloadRequest
@@ -65,7 +67,7 @@ const chooseTarget = Effect.fn("chooseTarget")(function*(body: typeof DownloadBo
 const recordJob = Effect.fn("recordJob")(function*(projectId: string, jobId: string, target: Target) {
   const lifetimes = yield* Lifetimes
   const now = yield* Clock.currentTimeMillis
-  yield* handleCommand({
+  const queued = yield* handleCommand({
     decider: JobDecider,
     codec: JobEvent,
     subject: jobSubject(projectId, jobId),
@@ -83,6 +85,10 @@ const recordJob = Effect.fn("recordJob")(function*(projectId: string, jobId: str
     },
     msgId: (event) => `${event._tag}:${jobId}`
   })
+  // Read-your-writes from memory: the first poll after the 202 needs neither the read model nor the stream.
+  const [event] = queued.events
+  const view = event === undefined ? null : evolveJobView(null, event, queued.lastSeq)
+  if (view !== null) (yield* JobViewCache).seed(view)
   const store = yield* EventStore
   yield* store.append(
     DownloadMedia,
