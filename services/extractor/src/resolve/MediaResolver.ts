@@ -1,7 +1,7 @@
 // Resolves a URL into MediaResolved: platform check, egress check, yt-dlp -J through the proxy, probing, thumbnail, append.
 import { mkdir, rm } from "node:fs/promises"
 import { join } from "node:path"
-import { Context, Deferred, Effect, Layer, Result, Schema } from "effect"
+import { Context, Deferred, Effect, Layer, Option, Result, Schema } from "effect"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { type MediaResolved, MediaEvent } from "@mds/shared/domain/media/MediaEvent"
@@ -19,6 +19,10 @@ import { countOne, extractionFailures, timed, ytDlpDuration } from "@mds/shared/
 import { classifyFailure, failureMessage } from "../ytdlp/classifyFailure.ts"
 import { describeMedia, mediaEntry, needsProbe, probeableUrl } from "../ytdlp/describeMedia.ts"
 import { YtDlp } from "../ytdlp/YtDlp.ts"
+import { downloadableInfo } from "./info/downloadableInfo.ts"
+import { embedHlsPlaylists } from "./info/embedHlsPlaylists.ts"
+import { fetchPlaylistThroughProxy } from "./info/fetchPlaylistThroughProxy.ts"
+import { ResolvedInfoStore } from "./info/ResolvedInfoStore.ts"
 import { baseFlags } from "../ytdlp/YtDlpFlags.ts"
 import { decodeYtDlpInfo } from "../ytdlp/YtDlpInfo.ts"
 
@@ -44,6 +48,7 @@ export class MediaResolver extends Context.Service<MediaResolver, {
       const lifetimes = yield* Lifetimes
       const config = yield* ExtractorConfig
       const outcomes = yield* PlatformOutcomes
+      const infoStore = yield* ResolvedInfoStore
 
       const extract = Effect.fn("MediaResolver.extract")(function*(url: URL, platform: string) {
         const proxy = yield* egressProxy(policy)
@@ -79,6 +84,7 @@ export class MediaResolver extends Context.Service<MediaResolver, {
         const mediaId = newId("med")
         const expiresAt = now + lifetimes.mediaMs
         const thumbnail = described.thumbnail ?? (yield* makeThumbnail(mediaId, described, proxy.url, expiresAt))
+        yield* keepInfo(mediaId, run.stdout, proxy.url)
         const media: MediaResolved = {
           _tag: "MediaResolved",
           v: 1,
@@ -99,6 +105,21 @@ export class MediaResolver extends Context.Service<MediaResolver, {
           Effect.mapError((error) => failWith("extraction_failed", `could not record the media: ${error.message}`))
         )
         return media
+      }, Effect.scoped)
+
+      /**
+       * What yt-dlp learned, for downloads by media id. Without it a download extracts from the page again, so a
+       * failure here costs time, not the resolve. The info itself is never logged (cookies, signed URLs).
+       */
+      const keepInfo = Effect.fn("MediaResolver.keepInfo")(function*(mediaId: string, stdout: string, proxyUrl: string) {
+        const entry = downloadableInfo(stdout)
+        if (Option.isNone(entry)) return yield* Effect.logWarning("resolve info not kept: not a JSON object", { mediaId })
+        const fetchPlaylist = yield* fetchPlaylistThroughProxy(proxyUrl)
+        const info = yield* embedHlsPlaylists(entry.value, fetchPlaylist)
+        yield* infoStore.put(mediaId, JSON.stringify(info)).pipe(
+          Effect.catchTag("ResolvedInfoStoreError", (error) =>
+            Effect.logWarning("resolve info not kept", { mediaId, operation: error.operation, message: error.message }))
+        )
       }, Effect.scoped)
 
       /** A generated picture stored as an artifact; an empty string when even that fails (the media is still usable). */
