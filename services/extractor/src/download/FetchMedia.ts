@@ -113,9 +113,11 @@ export class FetchMedia extends Context.Service<FetchMedia, {
         if (produced === null) return yield* jobFailure("download_failed", "the extractor reported no output file")
         // The finished file is judged too: conversion changes sizes, and direct files announce no duration.
         const size = yield* Effect.promise(() => stat(produced.filepath).then((s) => s.size, () => null))
-        const duration = announced.durationSeconds ?? (limits.maxDurationSeconds > 0
-          ? (yield* ffmpeg.probeFile(produced.filepath).pipe(Effect.option)).pipe(Option.flatMapNullishOr((p) => p.durationSeconds), Option.getOrNull)
-          : null)
+        const facts = yield* ffmpeg.probeFile(produced.filepath).pipe(Effect.option)
+        // A direct file says nothing of its streams until it is here: `b` then takes an audio file for video_best.
+        const lacking = Option.isNone(facts) ? null : spec.kind === "video" && !facts.value.hasVideo ? "video" : spec.kind === "audio" && !facts.value.hasAudio ? "audio" : null
+        if (lacking !== null) return yield* jobFailure("format_unavailable", `The media has no ${lacking}; choose one of its formats.`)
+        const duration = announced.durationSeconds ?? Option.getOrNull(Option.flatMapNullishOr(facts, (p) => p.durationSeconds))
         const breach = limitBreach(limits, { bytes: size, durationSeconds: duration })
         if (breach !== null) return yield* jobFailure(breach.code, breach.message)
         return produced
@@ -165,29 +167,23 @@ export class FetchMedia extends Context.Service<FetchMedia, {
           catch: () => jobFailure("url_not_allowed", "the URL is not valid")
         })
         yield* policy.check(url).pipe(Effect.mapError((error) => jobFailure("url_not_allowed", error.message)))
-        const page: Source = { _tag: "Page", url }
-        const fromPage = (reason: "urls_refused" | "info_missing") =>
-          countOne(reextractions, { platform: command.platform, reason }).pipe(
-            Effect.andThen(runWithRetries(page, spec, options, command.platform)),
-            // Only runs from stored info can be refused this way, so a page run never ends with it.
-            Effect.catchTag("StoredUrlsRefused", (refused) => Effect.fail(jobFailure("download_failed", refused.message)))
-          )
+        const page = runWithRetries({ _tag: "Page", url }, spec, options, command.platform).pipe(
+          // Only runs from stored info are judged this way, so a page run never ends with it.
+          Effect.catchTag("StoredUrlsRefused", (refused) => Effect.fail(jobFailure("download_failed", refused.message)))
+        )
+        const fromPageAgain = (reason: "urls_refused" | "info_missing") =>
+          countOne(reextractions, { platform: command.platform, reason }).pipe(Effect.andThen(page))
         const stored = command.mediaId === null ? Option.none<Source>() : yield* storedInfo(command.mediaId, options.workDir)
-        const download = Option.match(stored, {
-          onNone: () =>
-            command.mediaId === null
-              ? runWithRetries(page, spec, options, command.platform).pipe(
-                Effect.catchTag("StoredUrlsRefused", (refused) => Effect.fail(jobFailure("download_failed", refused.message)))
-              )
-              : Effect.logInfo("no stored resolve for the media; extracting from the page").pipe(Effect.andThen(fromPage("info_missing"))),
-          onSome: (source) =>
-            runWithRetries(source, spec, options, command.platform).pipe(
-              Effect.catchTag("StoredUrlsRefused", (refused) =>
-                Effect.logInfo("stored media URLs were refused; extracting from the page once", { reason: refused.message }).pipe(
-                  Effect.andThen(fromPage("urls_refused"))
-                ))
-            )
-        })
+        const download = Option.isSome(stored)
+          ? runWithRetries(stored.value, spec, options, command.platform).pipe(
+            Effect.catchTag("StoredUrlsRefused", (refused) =>
+              Effect.logInfo("stored media URLs were refused; extracting from the page once", { reason: refused.message }).pipe(
+                Effect.andThen(fromPageAgain("urls_refused"))
+              ))
+          )
+          : command.mediaId === null
+          ? page
+          : Effect.logInfo("no stored resolve for the media; extracting from the page").pipe(Effect.andThen(fromPageAgain("info_missing")))
         return yield* download.pipe(
           Effect.timeoutOrElse({
             duration: config.downloadTimeoutMs,

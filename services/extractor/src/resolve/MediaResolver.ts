@@ -134,7 +134,7 @@ export class MediaResolver extends Context.Service<MediaResolver, {
         const output = join(dir, "thumbnail.jpg")
         const key = `thumbnails/${mediaId}.jpg`
         return yield* Effect.promise(() => mkdir(dir, { recursive: true })).pipe(
-          Effect.andThen(ffmpeg.thumbnail(described.mediaUrl, described.type === "audio" ? "audio" : "video", output, proxyUrl, described.durationSeconds)),
+          Effect.andThen(ffmpeg.thumbnail(described.mediaUrl, described.hasCover ? "cover" : described.type === "audio" ? "audio" : "video", output, proxyUrl, described.durationSeconds)),
           Effect.andThen(artifacts.putFile(key, output, "image/jpeg")),
           Effect.andThen(artifacts.presign(key, { expiresAt, filename: `${mediaId}.jpg` })),
           Effect.tapError((error) => Effect.logWarning("thumbnail generation failed", { mediaId, message: error.message })),
