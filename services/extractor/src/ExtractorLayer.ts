@@ -17,6 +17,7 @@ import { Ffmpeg } from "./media/Ffmpeg.ts"
 import { MediaResolver } from "./resolve/MediaResolver.ts"
 import { ObjectStoreResolvedInfoStore } from "./resolve/info/ObjectStoreResolvedInfoStore.ts"
 import { ResolveRpcServer } from "./resolve/ResolveRpcServer.ts"
+import { Confinement } from "./sandbox/Confinement.ts"
 import { YtDlp } from "./ytdlp/YtDlp.ts"
 
 const Streams = Layer.effectDiscard(ensureStreams)
@@ -26,8 +27,7 @@ const Infrastructure = Layer.mergeAll(
   // The filesystem by default, MinIO/S3 when S3_ENDPOINT is set.
   ArtifactStoreLayer,
   EgressPolicy.layer,
-  YtDlp.layer,
-  Ffmpeg.layer,
+  Layer.mergeAll(YtDlp.layer, Ffmpeg.layer).pipe(Layer.provideMerge(Confinement.layer)),
   ExtractorConfig.layer
 ).pipe(Layer.provideMerge(Streams), Layer.provideMerge(Layer.mergeAll(NatsClient.layer, Lifetimes.layer)))
 
