@@ -36,7 +36,7 @@ export interface MediaServer {
     readonly podcastPage: string
     /** An HTML5 page with a <video> of two <source>s (clip.mp4 and clip.webm). */
     readonly html5Page: string
-    /** A page whose media URL is signed to stop working `ttlMs` after the page was served (403 afterwards). */
+    /** A page whose media URL is signed to stop working `ttlMs` after the page was served, or at `expireSignedUrls()` (403). */
     signedPage(ttlMs: number): string
   }
   /** Paths requested so far, in order. */
@@ -45,6 +45,8 @@ export interface MediaServer {
   requestCount(url: string): number
   /** How many requests the server has seen for a path, whatever the query. */
   pathCount(path: string): number
+  /** Makes every signed media URL handed out so far expire now (the page signs fresh ones afterwards). */
+  expireSignedUrls(): void
   close(): Promise<void>
 }
 
@@ -212,6 +214,8 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
   const streaming = await ensureStreamingFixtures()
   const signingKey = randomBytes(16)
   const sign = (expires: string) => createHmac("sha256", signingKey).update(expires).digest("hex")
+  // Links signed before this instant count as expired, whatever their own expiry says.
+  let signedNotBefore = 0
   const throttle = options?.throttleBytesPerSecond ?? DEFAULT_THROTTLE
   const requests: Array<string> = []
   const cache = new Map<string, Buffer>()
@@ -321,14 +325,16 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
       case "/watch/html5.html":
         return sendBody(req, res, Buffer.from(html5VideoPage(origin)), contentTypes[".html"] ?? "text/html", false)
       case "/signed/watch.html": {
-        const expires = String(Date.now() + Number(url.searchParams.get("ttl") ?? "60000"))
+        const issued = Date.now()
+        const expires = `${issued + Number(url.searchParams.get("ttl") ?? "60000")}.${issued}`
         const mediaUrl = `${origin}/signed/clip.mp4?expires=${expires}&sig=${sign(expires)}`
         return sendBody(req, res, Buffer.from(signedWatchPage(mediaUrl)), contentTypes[".html"] ?? "text/html", false)
       }
       case "/signed/clip.mp4": {
         const expires = url.searchParams.get("expires") ?? ""
         if (url.searchParams.get("sig") !== sign(expires)) return sendStatus(res, 403, "bad signature")
-        if (!(Number(expires) > Date.now())) return sendStatus(res, 403, "Signature expired")
+        const [until = "0", issued = "0"] = expires.split(".")
+        if (!(Number(until) > Date.now()) || Number(issued) < signedNotBefore) return sendStatus(res, 403, "Signature expired")
         const body = await load(fixtures.clipMp4)
         return body === null ? sendStatus(res, 500, "fixture missing") : sendBody(req, res, body, "video/mp4", false)
       }
@@ -389,6 +395,9 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
       return requestedUrls.filter((seen) => seen === `${wanted.pathname}${wanted.search}`).length
     },
     pathCount: (path: string) => requests.filter((seen) => seen === path).length,
+    expireSignedUrls: () => {
+      signedNotBefore = Date.now() + 1
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         // Throttled downloads would otherwise hold the server open for seconds.
