@@ -148,3 +148,10 @@ describe("formats that tell the truth", () => {
     expect(ended(await h.waitForEnd(silent.projectId, silent.jobId))).toEqual({ ok: false, code: "format_unavailable" })
   })
 })
+
+describe("images", () => {
+  it("a direct image is no video: it resolves to media_unavailable (images are advertised nowhere)", async () => {
+    const reply = await h.resolve(media.urls.thumbnail)
+    expect(reply._tag === "ResolveRejected" ? reply.code : `resolved as ${JSON.stringify(reply.media.formats)}`).toBe("media_unavailable")
+  })
+})

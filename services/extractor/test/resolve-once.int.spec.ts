@@ -148,3 +148,10 @@ describe("download by media id from the stored resolve", () => {
     expect(paths).toContain("/watch/clip.html")
   })
 })
+
+describe("the platform of a media", () => {
+  it("is the extractor that handled it: yt-dlp's generic extractor for a page on an unknown host", async () => {
+    const m = await resolved(media.urls.page)
+    expect(m.platform).toBe("generic")
+  })
+})

@@ -7,6 +7,7 @@ import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { type MediaResolved, MediaEvent } from "@mds/shared/domain/media/MediaEvent"
 import { ResolveFailureCode } from "@mds/shared/domain/media/ResolveRpc"
 import { classifyUrl } from "@mds/shared/domain/platform/classifyUrl"
+import { isBlockedExtractor, platformIdOf } from "@mds/shared/domain/platform/platformIdOf"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { mediaSubject } from "@mds/shared/eventstore/Subjects"
@@ -69,6 +70,12 @@ export class MediaResolver extends Context.Service<MediaResolver, {
           Effect.mapError(() => failWith("extraction_failed", "the extractor returned unreadable metadata"))
         )
         const entry = mediaEntry(info)
+        // The platform is the extractor that handled the media: a page embedding a YouTube video is YouTube's.
+        const extractorKey = entry.extractor_key ?? info.extractor_key ?? null
+        if (extractorKey !== null && isBlockedExtractor(extractorKey)) {
+          return yield* failWith("unsupported_platform", "the media is hosted on YouTube, which is not a supported platform")
+        }
+        const handledBy = extractorKey === null ? platform : platformIdOf(extractorKey)
         const probeUrl = probeableUrl(entry)
         const probe = needsProbe(entry) && probeUrl !== null
           ? yield* ffmpeg.probe(probeUrl, proxy.url).pipe(
@@ -91,7 +98,7 @@ export class MediaResolver extends Context.Service<MediaResolver, {
           mediaId,
           url: url.href,
           webpageUrl: described.webpageUrl,
-          platform,
+          platform: handledBy,
           type: described.type,
           title: described.title,
           thumbnail,
@@ -158,7 +165,8 @@ export class MediaResolver extends Context.Service<MediaResolver, {
               duration: config.resolveTimeoutMs,
               orElse: () => Effect.fail(failWith("extraction_timeout", `resolving took longer than ${config.resolveTimeoutMs / 1000} s`))
             }),
-            Effect.tap(() => outcomes.record(platformId, null)),
+            // A success counts for the extractor that handled it; a failure for the platform the URL looked like.
+            Effect.tap((media) => outcomes.record(media.platform, null)),
             Effect.tapError((failure) => outcomes.record(platformId, failure))
           )
         })

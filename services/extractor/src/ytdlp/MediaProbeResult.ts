@@ -15,6 +15,9 @@ export interface MediaProbeResult {
   readonly artist: string | null
 }
 
+/** Picture codecs: a "video" made only of these, without audio, is a still image, which the service does not deliver. */
+const IMAGE_CODECS = new Set(["mjpeg", "png", "webp", "bmp", "tiff", "gif", "jpegls", "jpeg2000", "avif"])
+
 const Tags = Schema.Record(Schema.String, Schema.String)
 
 const FfprobeStream = Schema.Struct({
@@ -45,8 +48,10 @@ const tag = (tags: Readonly<Record<string, string>> | undefined, name: string) =
 /** Cover art in an audio file is a "video" stream with attached_pic set; it does not make the media a video. */
 export const summarizeProbe = (output: FfprobeOutput): MediaProbeResult => {
   const streams = output.streams ?? []
-  const video = streams.filter((s) => s.codec_type === "video" && s.disposition?.attached_pic !== 1)
   const audio = streams.filter((s) => s.codec_type === "audio")
+  const pictures = streams.filter((s) => s.codec_type === "video" && s.disposition?.attached_pic !== 1)
+  const stillImage = audio.length === 0 && pictures.length > 0 && pictures.every((s) => IMAGE_CODECS.has(s.codec_name ?? ""))
+  const video = stillImage ? [] : pictures
   const heights = video.map((s) => s.height ?? 0).filter((h) => h > 0)
   const streamDuration = streams.map((s) => seconds(s.duration)).find((d) => d !== null) ?? null
   return {
