@@ -4,6 +4,7 @@ import { Effect, Layer } from "effect"
 import { ExtractorCatalogPublished } from "@mds/shared/domain/platform/CatalogEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { EXTRACTOR_CATALOG_SUBJECT } from "@mds/shared/eventstore/Subjects"
+import { Confinement } from "../sandbox/Confinement.ts"
 import { YtDlp } from "../ytdlp/YtDlp.ts"
 import { listExtractors } from "./listExtractors.ts"
 
@@ -17,7 +18,7 @@ export const publishExtractorCatalog = Effect.gen(function*() {
     yield* Effect.logInfo("extractor catalog unchanged", { ytDlpVersion, extractors: last.value.event.extractors.length })
     return
   }
-  const extractors = yield* listExtractors(yield* YtDlp.config, ytdlp)
+  const extractors = yield* listExtractors(yield* YtDlp.config, ytdlp, yield* Confinement)
   const digest = createHash("sha256").update(JSON.stringify(extractors)).digest("hex").slice(0, 16)
   const appended = yield* store.append(
     ExtractorCatalogPublished,

@@ -1,8 +1,8 @@
 // Reads every extractor of the installed yt-dlp (key, name, description, working) through yt-dlp's own Python API.
-import { execFile } from "node:child_process"
 import { readFile } from "node:fs/promises"
 import { Effect, Schema } from "effect"
 import { catalogExtractors, ExtractorInfo } from "@mds/shared/domain/platform/CatalogEvent"
+import type { ConfinementShape } from "../sandbox/Confinement.ts"
 import type { YtDlpShape } from "../ytdlp/YtDlp.ts"
 
 const SCRIPT = [
@@ -27,12 +27,32 @@ const pythonOf = (ytDlpPath: string) =>
     )
   )
 
-const runPython = (python: string) =>
+/** Through the confined runner like every child process, with no network at all (it needs none). */
+const runPython = (confinement: ConfinementShape, python: string) =>
   Effect.callback<string, Error>((resume) => {
-    const child = execFile(python, ["-I", "-c", SCRIPT], { maxBuffer: 16 * 1024 * 1024, timeout: 60_000 }, (error, stdout) => {
-      resume(error === null ? Effect.succeed(stdout) : Effect.fail(error))
+    let child: ReturnType<ConfinementShape["spawn"]>
+    try {
+      child = confinement.spawn(python, ["-I", "-c", SCRIPT], { proxyUrl: null })
+    } catch (error) {
+      resume(Effect.fail(error instanceof Error ? error : new Error(String(error))))
+      return
+    }
+    const stdout: Array<Buffer> = []
+    let stderr = ""
+    child.stdin.end()
+    child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk))
+    child.stderr.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString("utf8")).slice(-2000)))
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000)
+    child.once("error", (error) => {
+      clearTimeout(timer)
+      resume(Effect.fail(error))
+    })
+    child.once("close", (exitCode) => {
+      clearTimeout(timer)
+      resume(exitCode === 0 ? Effect.succeed(Buffer.concat(stdout).toString("utf8")) : Effect.fail(new Error(stderr || `exit code ${exitCode}`)))
     })
     return Effect.sync(() => {
+      clearTimeout(timer)
       if (child.exitCode === null) child.kill("SIGKILL")
     })
   })
@@ -42,11 +62,11 @@ const runPython = (python: string) =>
  * ("TwitchVod"): only the Python API gives both. A binary build without a reachable interpreter falls back to the
  * names, which then stand in for keys.
  */
-export const listExtractors = (ytDlpPath: string, ytdlp: YtDlpShape) =>
+export const listExtractors = (ytDlpPath: string, ytdlp: YtDlpShape, confinement: ConfinementShape) =>
   Effect.gen(function*() {
     const python = yield* pythonOf(ytDlpPath)
     if (python !== null) {
-      const listed = yield* runPython(python).pipe(Effect.flatMap((stdout) => decodeList(stdout)), Effect.result)
+      const listed = yield* runPython(confinement, python).pipe(Effect.flatMap((stdout) => decodeList(stdout)), Effect.result)
       if (listed._tag === "Success") return listed.success
       yield* Effect.logWarning("yt-dlp's extractor list could not be read through Python; using --list-extractors", {
         message: listed.failure.message
