@@ -117,6 +117,16 @@ const suite = (confinement: "namespace" | "network-policy") =>
       }, 900_000)
     }
 
+    it("a download of a playlist naming its segments by another protocol fails as url_not_allowed, naming the protocol", async () => {
+      const c = hostile.cases.find(({ name }) => name === "segment-httpproxy-v4.m3u8")!
+      const { projectId, jobId } = await h.queueJob(c.url, "video_best")
+      const last = (await h.waitForEnd(projectId, jobId, 180_000)).at(-1)
+      expect(last?._tag === "JobFailed" && last.error, JSON.stringify(last)).toMatchObject({
+        code: "url_not_allowed",
+        message: "the media names a \"httpproxy:\" URI; only http and https URIs are fetched"
+      })
+    }, 300_000)
+
     it("a download whose init section (EXT-X-MAP) was refused fails as url_not_allowed, as resolve does", async () => {
       const c = hostile.cases.find(({ name }) => name === "init-section-loopback.m3u8")!
       const reply = await h.resolve(c.url)

@@ -10,7 +10,7 @@ import { egressProxy } from "../egress/EgressProxy.ts"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
 import { Ffmpeg } from "../media/Ffmpeg.ts"
 import { ResolvedInfoStore } from "../resolve/info/ResolvedInfoStore.ts"
-import { classifyFailure, failureMessage } from "../ytdlp/classifyFailure.ts"
+import { classifyFailure, failureMessage, refusalMessage } from "../ytdlp/classifyFailure.ts"
 import { parseCurlMeterLine } from "../ytdlp/CurlMeterLine.ts"
 import { parseInfoLine } from "../ytdlp/InfoLine.ts"
 import { parseProgressBytes, parseProgressLine } from "../ytdlp/ProgressLine.ts"
@@ -98,7 +98,7 @@ export class FetchMedia extends Context.Service<FetchMedia, {
             const code = classifyFailure(error.stderr, refusedByProxy)
             switch (code) {
               case "url_not_allowed":
-                return jobFailure(code, `a request was refused: ${proxy.refusals[0]?.message ?? "private address"}`)
+                return jobFailure(code, refusalMessage(proxy.refusals, error.stderr))
               case "transient":
                 return jobFailure("download_failed", failureMessage(error.stderr), true)
               case "failed":

@@ -17,7 +17,7 @@ import { ExtractorConfig } from "../ExtractorConfig.ts"
 import { PlatformOutcomes } from "../health/PlatformOutcomes.ts"
 import { Ffmpeg } from "../media/Ffmpeg.ts"
 import { countOne, extractionFailures, timed, ytDlpDuration } from "@mds/shared/observability/Metrics"
-import { classifyFailure, failureMessage } from "../ytdlp/classifyFailure.ts"
+import { classifyFailure, failureMessage, refusalMessage as describeRefusal } from "../ytdlp/classifyFailure.ts"
 import { describeMedia, mediaEntry, needsProbe, probeableUrl } from "../ytdlp/describeMedia.ts"
 import { YtDlp } from "../ytdlp/YtDlp.ts"
 import { downloadableInfo } from "./info/downloadableInfo.ts"
@@ -60,7 +60,7 @@ export class MediaResolver extends Context.Service<MediaResolver, {
         const run = yield* timed(ytDlpDuration, { operation: "resolve", platform }, dumped).pipe(
           Effect.mapError((error) => {
             const code = classifyFailure(error.stderr, refused())
-            if (code === "url_not_allowed") return failWith(code, refusalMessage())
+            if (code === "url_not_allowed") return failWith(code, describeRefusal(proxy.refusals, error.stderr))
             if (code === "format_unavailable" || code === "failed" || code === "transient") return failWith("extraction_failed", failureMessage(error.stderr))
             return failWith(code, failureMessage(error.stderr))
           }),

@@ -14,6 +14,9 @@ const PATTERNS: ReadonlyArray<readonly [RegExp, ExtractionFailureCode]> = [
     /HTTP Error (429|5\d\d)|returned error: (429|5\d\d)|transfer closed with|Empty reply from server|timed? ?out|Connection (reset|refused|aborted)|Remote end closed|IncompleteRead|Temporary failure in name resolution|Tunnel connection failed: 50\d|Bad Gateway|EOF occurred in violation|Network is unreachable/i,
     "transient"
   ],
+  // A manifest naming a segment, key or init section by a protocol other than http(s) (httpproxy:, file:, tcp:...):
+  // refused like a private address. Before "Unsupported URL", which it would otherwise match.
+  [/Unsupported url scheme/i, "url_not_allowed"],
   [/Unsupported URL/i, "unsupported_platform"],
   // The last one: yt-dlp's audio extraction found no audio stream in what it downloaded (a silent video).
   [/Requested format is not available|No video formats found|no suitable formats|unable to obtain file audio codec/i, "format_unavailable"],
@@ -35,6 +38,14 @@ export const classifyFailure = (stderr: string, refused: boolean): ExtractionFai
   const errors = errorLines(stderr).join("\n") || stderr
   for (const [pattern, code] of PATTERNS) if (pattern.test(errors)) return code
   return "failed"
+}
+
+/** The message of a url_not_allowed failure: the address the proxy refused, else the URI yt-dlp would not open. */
+export const refusalMessage = (refusals: ReadonlyArray<{ readonly message: string }>, stderr: string): string => {
+  const refused = refusals[0]
+  if (refused !== undefined) return `a request was refused: ${refused.message}`
+  const scheme = /Unsupported url scheme:\s*"?([^"\s)]+)/i.exec(stderr)?.[1]
+  return scheme === undefined ? `a request was refused: ${failureMessage(stderr)}` : `the media names a "${scheme}:" URI; only http and https URIs are fetched`
 }
 
 /** The last ERROR: line without yt-dlp's prefixes, short enough for a job's error message. */

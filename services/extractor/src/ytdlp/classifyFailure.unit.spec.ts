@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { classifyFailure, failureMessage } from "./classifyFailure.ts"
+import { classifyFailure, failureMessage, refusalMessage } from "./classifyFailure.ts"
 
 describe("classifyFailure of a silent video's audio extraction", () => {
   it("is format_unavailable", () => {
@@ -10,6 +10,7 @@ describe("classifyFailure of a silent video's audio extraction", () => {
 describe("classifyFailure", () => {
   it.each([
     ["ERROR: Unsupported URL: https://example.com/", "unsupported_platform"],
+    ["ERROR: Unable to handle request: Unsupported url scheme: \"httpproxy\" (urllib, curl_cffi)", "url_not_allowed"],
     ["ERROR: [generic] missing: Unable to download webpage: HTTP Error 404: Not Found (caused by <HTTPError 404: Not Found>)", "media_unavailable"],
     ["ERROR: [generic] removed: Unable to download webpage: HTTP Error 410: Gone", "media_unavailable"],
     ["ERROR: [vimeo] 123: This video is private", "media_unavailable"],
@@ -48,5 +49,13 @@ describe("failureMessage", () => {
   it("gives curl's reason rather than yt-dlp's \"curl exited with code N\"", () => {
     expect(failureMessage("curl: (22) The requested URL returned error: 404\n\n\nERROR: curl exited with code 22"))
       .toBe("The requested URL returned error: 404")
+  })
+})
+
+describe("refusalMessage", () => {
+  it("names the address the proxy refused, else the protocol a manifest named", () => {
+    expect(refusalMessage([{ message: "127.0.0.1 is a private or reserved address" }], "")).toBe("a request was refused: 127.0.0.1 is a private or reserved address")
+    expect(refusalMessage([], "ERROR: Unable to handle request: Unsupported url scheme: \"httpproxy\" (urllib, curl_cffi)"))
+      .toBe("the media names a \"httpproxy:\" URI; only http and https URIs are fetched")
   })
 })
