@@ -1,4 +1,5 @@
 // The confined process runner on this host: a run reaches its egress proxy and nothing else, and no confinement means no start.
+import { createHash, randomBytes } from "node:crypto"
 import { createServer as createHttpServer, type Server as HttpServer } from "node:http"
 import { type AddressInfo, createServer, type Server } from "node:net"
 import { mkdtemp, rm } from "node:fs/promises"
@@ -13,6 +14,8 @@ import { Confinement, type ConfinementShape } from "../src/sandbox/Confinement.t
 import { YT_DLP } from "./ExtractorHarness.ts"
 
 const PYTHON = join(YT_DLP, "..", "python3")
+/** 16 MB of random bytes: relayed into the namespace, they must arrive unchanged. */
+const BIG = randomBytes(16 * 1024 * 1024)
 
 let canary: Server
 let canaryPort = 0
@@ -65,7 +68,7 @@ beforeAll(async () => {
     socket.destroy()
   })
   canaryPort = await listen(canary)
-  origin = createHttpServer((_req, res) => res.end("origin"))
+  origin = createHttpServer((req, res) => res.end(req.url === "/big" ? BIG : "origin"))
   originPort = await listen(origin)
   proxy = await startEgressProxy(makeEgressPolicy(parseEgressAllowList(`127.0.0.1:${originPort}`), async () => []))
 })
@@ -94,6 +97,15 @@ describe("Confinement (namespace)", () => {
       delete process.env.NO_PROXY
     }
     expect(canaryConnections).toBe(0)
+  })
+
+  it("the relay delivers a large body unchanged", async () => {
+    const script = `
+import hashlib, urllib.request
+opener = urllib.request.build_opener(urllib.request.ProxyHandler({"http": "${proxy.url}"}))
+print(hashlib.sha256(opener.open("http://127.0.0.1:${originPort}/big", timeout=60).read()).hexdigest())`
+    const result = await runPython(await confinement(), script, proxy.url)
+    expect(result.stdout.trim()).toBe(createHash("sha256").update(BIG).digest("hex"))
   })
 
   it("a run without a proxy has no network at all", async () => {
