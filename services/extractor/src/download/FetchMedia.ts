@@ -2,7 +2,7 @@
 import { stat } from "node:fs/promises"
 import { Context, Deferred, Effect, Layer, Option, Schedule } from "effect"
 import type { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
-import { type FormatSpec } from "@mds/shared/domain/media/FormatId"
+import type { FormatSpec } from "@mds/shared/domain/media/FormatId"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { timed, ytDlpDuration } from "@mds/shared/observability/Metrics"
 import { egressProxy } from "../egress/EgressProxy.ts"
