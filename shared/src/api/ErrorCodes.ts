@@ -49,4 +49,3 @@ export type ApiErrorCode = keyof typeof errorCatalogue
 
 export const apiErrorCodes = Object.keys(errorCatalogue) as ReadonlyArray<ApiErrorCode>
 
-export const statusOf = (code: ApiErrorCode): number => errorCatalogue[code].status

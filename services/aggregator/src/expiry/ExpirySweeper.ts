@@ -1,5 +1,5 @@
 // Expires jobs past their lifetime (slot freed), then deletes their read-model documents, files and thumbnails.
-import { Config, Effect, Layer, Option, Schedule, Schema } from "effect"
+import { Clock, Config, Effect, Layer, Option, Schedule, Schema } from "effect"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { releaseSlot } from "@mds/shared/domain/admission/AdmissionCommands"
 import { jobCommands } from "@mds/shared/domain/job/JobCommands"
@@ -86,7 +86,7 @@ export const ExpirySweeper = Layer.effectDiscard(Effect.gen(function*() {
     }).pipe(Effect.provideService(EventStore, store))
 
   const sweep = Effect.gen(function*() {
-    const now = Date.now()
+    const now = yield* Clock.currentTimeMillis
     for (const [subject, tracked] of [...jobs]) {
       for (const action of dueSweepActions(tracked.view, tracked.progress, now, graceMs)) {
         yield* act(tracked, action, now).pipe(

@@ -25,7 +25,7 @@ import {
   WEBHOOK_ID_HEADER,
   webhookSecret
 } from "@mds/shared/webhooks/WebhookSignature"
-import { Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Clock, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { type DurableConsumerOptions, ensureDurableConsumer, runDurableConsumer, type Verdict } from "../consumers/DurableConsumer.ts"
 import { WebhookSettings } from "./WebhookSettings.ts"
 
@@ -121,7 +121,7 @@ export const WebhookDispatcher = Layer.effectDiscard(Effect.gen(function*() {
     const attempt = msg.info.deliveryCount
     const body = JSON.stringify({ id: deliveryId, type, created_at: new Date(happened.at).toISOString(), data: { job } })
     const secret = webhookSecret(Redacted.value(settings.serverSecret), projectId, endpoint.webhookId)
-    const started = Date.now()
+    const started = yield* Clock.currentTimeMillis
     const result = yield* post(endpoint, {
       "content-type": "application/json",
       "user-agent": "mds-webhooks/1",
@@ -130,7 +130,7 @@ export const WebhookDispatcher = Layer.effectDiscard(Effect.gen(function*() {
       [DELIVERY_ID_HEADER]: deliveryId,
       [EVENT_TYPE_HEADER]: type
     }, body)
-    const finished = Date.now()
+    const finished = yield* Clock.currentTimeMillis
     const verdict = judgeAttempt(settings.schedule, attempt, result.statusCode)
     yield* store.append(WebhookDeliveryAttempted, webhookDeliverySubject(projectId), {
       _tag: "WebhookDeliveryAttempted",
