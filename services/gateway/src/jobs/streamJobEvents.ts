@@ -12,7 +12,7 @@ import { Clock, Effect, Fiber, Option, Schedule, Schema, Stream } from "effect"
 import type { Principal } from "../auth/ApiKeyAuth.ts"
 import { trackLiveStream } from "../http/LiveStreams.ts"
 import type { RouteInput, RouteReply } from "../http/Route.ts"
-import { toJobResponse } from "./JobResponse.ts"
+import { toJobResponse } from "@mds/shared/api/JobResponse"
 import { loadJobView } from "./loadJobView.ts"
 
 const isJobId = Schema.is(JobId)
