@@ -102,3 +102,6 @@ export type JobExpired = typeof JobExpired.Type
 
 export const JobEvent = Schema.Union([JobQueued, JobStarted, JobProgressed, JobCompleted, JobFailed, JobExpired])
 export type JobEvent = typeof JobEvent.Type
+
+/** A job event from a message's JSON, or none when it does not decode (consumers step over such messages). */
+export const decodeJobEventJson = Schema.decodeUnknownOption(Schema.fromJsonString(JobEvent))
