@@ -19,6 +19,9 @@ export interface NatsClusterNode {
   stop(): Promise<void>
   /** Starts it again on the same ports and store. */
   start(): Promise<void>
+  /** SIGSTOP / SIGCONT: a node that is alive but answers nothing (a stalled machine), then carries on. */
+  pause(): void
+  resume(): void
   /** Whether JetStream on this node answers healthy (it knows a meta leader and its streams are current). */
   healthy(): Promise<boolean>
   running(): boolean
@@ -106,6 +109,12 @@ export const startNatsCluster = async (size = 3): Promise<NatsCluster> => {
         }
       },
       kill: () => halt("SIGKILL"),
+      pause: () => {
+        child?.kill("SIGSTOP")
+      },
+      resume: () => {
+        child?.kill("SIGCONT")
+      },
       stop: () => halt("SIGTERM"),
       healthy: () => fetchHealthy(spec.monitorPort),
       running: () => child !== null,
