@@ -83,7 +83,12 @@ describe("the event store on a 3-node cluster with 3 replicas", () => {
     await startServices(cluster.url, "3")
     const leader = await asService({ NATS_URL: cluster.url }, Effect.flatMap(NatsClient, ({ jsm }) =>
       Effect.promise(() => jsm.streams.info(JOBS_STREAM.name)))).then((info) => info.cluster?.leader)
-    const [follower, stalled] = cluster.nodes.filter((n) => n.name !== leader)
+    const metaLeader = await fetch(`http://127.0.0.1:${cluster.nodes[0]?.monitorPort}/jsz`)
+      .then((r) => r.json() as Promise<{ meta_cluster?: { leader?: string } }>).then((jsz) => jsz.meta_cluster?.leader)
+    // The stalled node must lead neither the stream nor JetStream's meta group (the API would stop answering).
+    const followers = cluster.nodes.filter((n) => n.name !== leader)
+    const stalled = followers.find((n) => n.name !== metaLeader)
+    const follower = followers.find((n) => n !== stalled)
     if (follower === undefined || stalled === undefined) throw new Error("no followers")
     // With the other follower stalled, every append needs this one in its quorum; it applies the append only when
     // the leader tells it the append is committed, after the acknowledgement: a read it answered could lag.
