@@ -43,6 +43,11 @@ export class JobViewCache extends Context.Service<JobViewCache, {
   peek(projectId: string, jobId: string): JobView | undefined
   /** A view this gateway just wrote the events of (read-your-writes without a round trip): kept if newer. */
   seed(view: JobView): void
+  /**
+   * The job's view read now from the read model and the events, bypassing the mirror: for decisions that must not
+   * wait for the aggregator (whether a held slot's job has ended). Caches nothing.
+   */
+  read(projectId: string, jobId: string): Effect.Effect<Option.Option<JobView>, ReadModelError | EventStoreError>
 }>()("mds/gateway/jobs/JobViewCache") {
   static readonly layer = Layer.effect(
     JobViewCache,
@@ -175,7 +180,9 @@ export class JobViewCache extends Context.Service<JobViewCache, {
         return Option.fromNullishOr(view)
       })
 
-      return JobViewCache.of({ get, peek, seed })
+      const read = (projectId: string, jobId: string) => Effect.map(load(projectId, jobId), Option.fromNullishOr)
+
+      return JobViewCache.of({ get, peek, seed, read })
     })
   )
 }
