@@ -11,6 +11,7 @@ import type { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
 import { jobCommands } from "@mds/shared/domain/job/JobCommands"
 import type { JobCommand } from "@mds/shared/domain/job/JobDecider"
 import { parseFormatId } from "@mds/shared/domain/media/FormatId"
+import { isBlockedExtractor, platformIdOf } from "@mds/shared/domain/platform/platformIdOf"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { countOne, extractionFailures } from "@mds/shared/observability/Metrics"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
@@ -83,6 +84,17 @@ export class DownloadJob extends Context.Service<DownloadJob, {
         return { key, filename, mimeType, sizeBytes: stored.sizeBytes, availableUntil: (yield* Clock.currentTimeMillis) + lifetimes.downloadUrlMs }
       })
 
+      /**
+       * The platform is the extractor that handled the download (a job by URL was classified by host before any
+       * extraction). A page that embeds YouTube media is refused like a YouTube link, and its file is not kept.
+       */
+      const handledByOf = (command: DownloadMedia, file: DownloadedFile): Effect.Effect<string, DownloadFailed> => {
+        const key = file.extractor_key ?? null
+        if (key === null) return Effect.succeed(command.platform)
+        if (isBlockedExtractor(key)) return Effect.fail(jobFailure("unsupported_platform", "The media is hosted on YouTube, which is not a supported platform."))
+        return Effect.succeed(platformIdOf(key))
+      }
+
       const finish = (command: DownloadMedia, reason: SlotReleaseReason) =>
         releaseSlot(command.projectId, command.jobId, reason).pipe(provideStore, Effect.as<DownloadOutcome>("ack"))
 
@@ -136,7 +148,9 @@ export class DownloadJob extends Context.Service<DownloadJob, {
         const workDir = workDirOf(command, delivery)
         const outcome = yield* Effect.promise(() => mkdir(workDir, { recursive: true })).pipe(
           Effect.andThen(download(command, workDir)),
-          Effect.flatMap(({ file, kind }) => store_(command, file, kind)),
+          Effect.flatMap(({ file, kind }) => handledByOf(command, file).pipe(
+            Effect.flatMap((handledBy) => Effect.map(store_(command, file, kind), (artifact) => ({ artifact, handledBy })))
+          )),
           Effect.result,
           // At the end of the job's lifetime nobody can read the result any more: stop (killing yt-dlp) and free the slot.
           Effect.raceFirst(Effect.sleep(Math.max(0, started.state.expiresAt - (yield* Clock.currentTimeMillis))).pipe(Effect.as("expired" as const))),
@@ -153,8 +167,14 @@ export class DownloadJob extends Context.Service<DownloadJob, {
           return yield* fail(command, outcome.failure)
         }
 
-        const artifact = outcome.success
-        const completed = yield* jobCommand(command, { _tag: "CompleteJob", jobId: command.jobId, artifact, now: yield* Clock.currentTimeMillis })
+        const { artifact, handledBy } = outcome.success
+        const completed = yield* jobCommand(command, {
+          _tag: "CompleteJob",
+          jobId: command.jobId,
+          artifact,
+          now: yield* Clock.currentTimeMillis,
+          ...(handledBy === command.platform ? {} : { platform: handledBy })
+        })
           .pipe(Effect.catchTag("InvalidJobTransition", () => Effect.succeed(null)))
         if (completed === null) {
           // The job ended meanwhile (expired): nobody can fetch the file, so it is not kept.
@@ -163,7 +183,7 @@ export class DownloadJob extends Context.Service<DownloadJob, {
           return yield* finish(command, "expired")
         }
         yield* Effect.logInfo("job completed", { key: artifact.key, sizeBytes: artifact.sizeBytes })
-        yield* outcomes.record(command.platform, null)
+        yield* outcomes.record(handledBy, null)
         return yield* finish(command, "completed")
       }, Effect.scoped)
 

@@ -81,6 +81,8 @@ export const JobCompleted = Schema.TaggedStruct("JobCompleted", {
   v: V1,
   jobId: Schema.String,
   artifact: JobArtifact,
+  /** The platform of the extractor that handled the download, when it differs from JobQueued's (a job by URL). */
+  platform: Schema.optional(Schema.String),
   at: EpochMillis
 })
 export type JobCompleted = typeof JobCompleted.Type
