@@ -6,6 +6,8 @@
 MDS_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 MDS_NODE_VERSION="24.21.0"
 MDS_YT_DLP_VERSION="2026.10.26"
+# Beside yt-dlp so --impersonate works (anti-bot fallback); also installed beside every release the fleet switches to.
+MDS_CURL_CFFI_VERSION="0.16.3"
 MDS_MOTO_VERSION="5.2.5"
 MDS_TOOLS="$MDS_ROOT/.tools"
 # Test-only Python tools (npm test): API conformance fuzzing and the reference Prometheus text parser.
@@ -124,7 +126,7 @@ mds_ensure_venv() {
 }
 
 mds_ensure_yt_dlp() {
-  mds_ensure_venv venv yt-dlp "yt-dlp==$MDS_YT_DLP_VERSION"
+  mds_ensure_venv venv yt-dlp "yt-dlp==$MDS_YT_DLP_VERSION" "curl_cffi==$MDS_CURL_CFFI_VERSION"
 }
 
 # moto's standalone S3 server, for the S3 adapter's tests and benchmarks only: test.sh and the benchmarks call this,
@@ -188,6 +190,7 @@ mds_setup() {
   mds_ensure_yt_dlp || return 1
   mds_ensure_npm_deps || return 1
   export YT_DLP_PATH="${YT_DLP_PATH:-$MDS_TOOLS/venv/bin/yt-dlp}"
+  export YT_DLP_CURL_CFFI_VERSION="${YT_DLP_CURL_CFFI_VERSION:-$MDS_CURL_CFFI_VERSION}"
   # Node keeps the stripped TypeScript and V8's code cache here: a warm start skips type stripping (its WebAssembly
   # module alone is ~18 MB of RSS) and compiling, about 30 MB less RSS per service and a faster start.
   export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-$MDS_TOOLS/compile-cache}"

@@ -14,6 +14,11 @@ import { StaleWorkDirs } from "./download/StaleWorkDirs.ts"
 import { ExtractorConfig } from "./ExtractorConfig.ts"
 import { PlatformOutcomes } from "./health/PlatformOutcomes.ts"
 import { Ffmpeg } from "./media/Ffmpeg.ts"
+import { ActiveRelease } from "./releases/ActiveRelease.ts"
+import { ReleaseConfig } from "./releases/ReleaseConfig.ts"
+import { ReleaseFollower } from "./releases/ReleaseFollower.ts"
+import { ReleaseInstaller } from "./releases/ReleaseInstaller.ts"
+import { ReleaseSelfCheck } from "./releases/ReleaseSelfCheck.ts"
 import { MediaResolver } from "./resolve/MediaResolver.ts"
 import { ResolveRpcServer } from "./resolve/ResolveRpcServer.ts"
 import { YtDlp } from "./ytdlp/YtDlp.ts"
@@ -25,7 +30,8 @@ const Infrastructure = Layer.mergeAll(
   // The filesystem by default, MinIO/S3 when S3_ENDPOINT is set.
   ArtifactStoreLayer,
   EgressPolicy.layer,
-  YtDlp.layer,
+  // New runs read the active release when they start: ReleaseFollower switches it.
+  YtDlp.layer.pipe(Layer.provideMerge(ActiveRelease.layer), Layer.provide(ExtractorConfig.layer)),
   Ffmpeg.layer,
   ExtractorConfig.layer
 ).pipe(Layer.provideMerge(Streams), Layer.provideMerge(Layer.mergeAll(NatsClient.layer, Lifetimes.layer)))
@@ -35,12 +41,18 @@ const Workers = Layer.mergeAll(ResolveRpcServer, DownloadWorker).pipe(
   Layer.provide(PlatformOutcomes.layer)
 )
 
+const Releases = ReleaseFollower.pipe(
+  Layer.provide(Layer.mergeAll(ReleaseInstaller.layer, ReleaseSelfCheck.layer)),
+  Layer.provide(ReleaseConfig.layer)
+)
+
 const Ready = Layer.effectDiscard(Effect.logInfo("extractor ready"))
 
 /** Also exposes the infrastructure services, so in-process tests can read what the extractor wrote. */
 export const ExtractorLayer = Ready.pipe(
   Layer.provide(Workers),
   Layer.provide(CatalogPublisher),
+  Layer.provide(Releases),
   Layer.provide(StaleWorkDirs),
   Layer.provideMerge(Infrastructure)
 )

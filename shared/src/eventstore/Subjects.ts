@@ -35,6 +35,10 @@ export const userSubject = (userId: string) => `mds.account.user.${userId}`
 export const ALL_ACCOUNT_SUBJECTS = "mds.account.>"
 export const keyUsageSubject = (keyId: string) => `mds.keyuse.${keyId}`
 export const EXTRACTOR_CATALOG_SUBJECT = "mds.catalog.extractors"
+/** The operator's choice of yt-dlp release for the extractor fleet (YtDlpReleaseChosen). */
+export const YT_DLP_CHOICE_SUBJECT = "mds.catalog.ytdlp.choice"
+/** What each extractor did with the choice (YtDlpWorkerEvent): the fleet's running versions. */
+export const YT_DLP_WORKERS_SUBJECT = "mds.catalog.ytdlp.workers"
 export const DOWNLOAD_WORK_SUBJECT = "mds.work.download"
 export const platformHealthSubject = (platformId: string) => `mds.platform.health.${platformId}`
 export const ALL_PLATFORM_HEALTH_SUBJECT = "mds.platform.health.>"

@@ -1,6 +1,7 @@
 // Runs the pinned yt-dlp binary through youtube-dl-exec, streaming its output lines and killing it when interrupted.
 import { create, type Flags } from "youtube-dl-exec"
-import { Config, Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
+import { ActiveRelease } from "../releases/ActiveRelease.ts"
 import type { YtDlpFlags } from "./YtDlpFlags.ts"
 
 export class YtDlpFailed extends Schema.TaggedError<YtDlpFailed>()("YtDlpFailed", {
@@ -30,11 +31,16 @@ export interface YtDlpShape {
 
 const STDERR_LIMIT = 64 * 1024
 
-export const makeYtDlp = (binaryPath: string): YtDlpShape => {
-  const ytdlp = create(binaryPath)
+/**
+ * `binaryPath` is read when each run starts: after the fleet switches releases (releases/ActiveRelease) new runs use the
+ * new binary while runs already going finish on the old one.
+ */
+export const makeYtDlp = (binaryPath: string | (() => string)): YtDlpShape => {
+  const pathOf = typeof binaryPath === "string" ? () => binaryPath : binaryPath
 
   const run = (url: string, flags: YtDlpFlags, options: YtDlpRunOptions = {}) =>
     Effect.callback<YtDlpRun, YtDlpFailed>((resume) => {
+      const ytdlp = create(pathOf())
       const stdout: Array<string> = []
       let stderr = ""
       let pending = ""
@@ -82,6 +88,9 @@ export const makeYtDlp = (binaryPath: string): YtDlpShape => {
 }
 
 export class YtDlp extends Context.Service<YtDlp, YtDlpShape>()("mds/extractor/YtDlp") {
-  static readonly config = Config.String("YT_DLP_PATH").pipe(Config.withDefault("yt-dlp"))
-  static readonly layer = Layer.effect(YtDlp, Effect.map(YtDlp.config, (path) => YtDlp.of(makeYtDlp(path))))
+  /** Runs whichever release is active now (the one YT_DLP_PATH names until the fleet chooses another). */
+  static readonly layer = Layer.effect(YtDlp, Effect.gen(function*() {
+    const active = yield* ActiveRelease
+    return YtDlp.of(makeYtDlp(() => active.current().path))
+  }))
 }
