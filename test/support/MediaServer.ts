@@ -20,12 +20,20 @@ export interface MediaServer {
     readonly gone: string
     /** Always 429 Too Many Requests, as a platform that rate-limits us would answer. */
     readonly rateLimited: string
+    /**
+     * The watch page behind a bot wall: Cloudflare's 403 challenge page (`cf-mitigated: challenge`) unless the request
+     * carries a browser's client hints (sec-ch-ua), which yt-dlp sends only when it impersonates a browser.
+     * `always` challenges every request.
+     */
+    antiBot(name: string, always?: boolean): string
     redirectTo(target: string): string
     /** clip.mp4, after the first `failures` requests of this exact URL were answered with `status` (a flaky platform). */
     flaky(name: string, failures: number, status?: number): string
   }
   /** Paths requested so far, in order. */
   readonly requests: ReadonlyArray<string>
+  /** Path and query of every request answered with the bot-wall challenge, in order. */
+  readonly challenged: ReadonlyArray<string>
   /** How many requests the server has seen for a URL it handed out (path and query). */
   requestCount(url: string): number
   close(): Promise<void>
@@ -132,6 +140,7 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
   const fixtures: MediaFixtures = await ensureMediaFixtures()
   const throttle = options?.throttleBytesPerSecond ?? DEFAULT_THROTTLE
   const requests: Array<string> = []
+  const challenged: Array<string> = []
   const cache = new Map<string, Buffer>()
   const flakyCounts = new Map<string, number>()
   const requestedUrls: Array<string> = []
@@ -193,6 +202,21 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
     else res.end(part)
   }
 
+  /** Shaped like the page Cloudflare answers a suspected bot with. */
+  const sendChallenge = (res: ServerResponse) => {
+    const body = "<!DOCTYPE html><html lang=\"en-US\"><head><title>Just a moment...</title></head>" +
+      "<body><noscript>Enable JavaScript and cookies to continue</noscript><script src=\"/cdn-cgi/challenge-platform/h/g/orchestrate/chl_page/v1\"></script></body></html>"
+    res.writeHead(403, {
+      "Content-Type": "text/html; charset=UTF-8",
+      "Content-Length": String(Buffer.byteLength(body)),
+      "cf-mitigated": "challenge",
+      "Server": "cloudflare",
+      "Cache-Control": "private, max-age=0, no-store, no-cache, must-revalidate",
+      "Set-Cookie": "__cf_bm=fixture; path=/; HttpOnly; SameSite=None"
+    })
+    res.end(body)
+  }
+
   const sendStatus = (res: ServerResponse, status: number, text: string) => {
     res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": String(Buffer.byteLength(text)) })
     res.end(text)
@@ -226,6 +250,13 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
         const body = await load(fixtures.clipMp4)
         return body === null ? sendStatus(res, 500, "fixture missing") : sendBody(req, res, body, "video/mp4", false)
       }
+      case "/antibot/clip.html":
+        // ?always=1: a wall that impersonation does not pass either.
+        if (req.headers["sec-ch-ua"] === undefined || url.searchParams.get("always") === "1") {
+          challenged.push(`${url.pathname}${url.search}`)
+          return sendChallenge(res)
+        }
+        return sendBody(req, res, Buffer.from(watchPage(origin, clipPage.durationSeconds)), contentTypes[".html"] ?? "text/html", false)
       case "/watch/clip.html":
         // ?duration=<seconds> makes the page announce another duration than the clip's (the limits judge the announcement).
         return sendBody(req, res, Buffer.from(watchPage(origin, Number(url.searchParams.get("duration") ?? clipPage.durationSeconds))), contentTypes[".html"] ?? "text/html", false)
@@ -266,11 +297,13 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
       notFound: `${origin}/media/missing.mp4`,
       gone: `${origin}/media/removed.mp4`,
       rateLimited: `${origin}/media/ratelimited.mp4`,
+      antiBot: (name: string, always = false) => `${origin}/antibot/clip.html?name=${encodeURIComponent(name)}${always ? "&always=1" : ""}`,
       redirectTo: (target: string) => `${origin}/redirect?to=${encodeURIComponent(target)}`,
       flaky: (name: string, failures: number, status = 503) =>
         `${origin}/flaky?name=${encodeURIComponent(name)}&fail=${failures}&status=${status}`
     },
     requests,
+    challenged,
     requestCount: (target: string) => {
       const wanted = new URL(target)
       return requestedUrls.filter((seen) => seen === `${wanted.pathname}${wanted.search}`).length

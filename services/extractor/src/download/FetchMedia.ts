@@ -5,6 +5,7 @@ import type { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
 import { type FormatSpec } from "@mds/shared/domain/media/FormatId"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { timed, ytDlpDuration } from "@mds/shared/observability/Metrics"
+import { Impersonation } from "../antibot/Impersonation.ts"
 import { egressProxy } from "../egress/EgressProxy.ts"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
 import { Ffmpeg } from "../media/Ffmpeg.ts"
@@ -35,6 +36,7 @@ export class FetchMedia extends Context.Service<FetchMedia, {
       const ytdlp = yield* YtDlp
       const ffmpeg = yield* Ffmpeg
       const config = yield* ExtractorConfig
+      const impersonation = yield* Impersonation
       const limits: JobLimits = { maxDurationSeconds: config.maxDurationSeconds, maxFileBytes: config.maxFileBytes }
 
       const runOnce = Effect.fn("FetchMedia.runOnce")(function*(url: URL, spec: FormatSpec, options: FetchOptions, platform: string) {
@@ -69,7 +71,7 @@ export class FetchMedia extends Context.Service<FetchMedia, {
         }
 
         const flags = downloadFlags(spec, options.workDir, proxy.url, config.ffmpegPath)
-        yield* timed(ytDlpDuration, { operation: "download", platform }, ytdlp.run(url.href, flags, { cwd: options.workDir, onLine, onErrorLine })).pipe(
+        yield* timed(ytDlpDuration, { operation: "download", platform }, impersonation.run(platform, (impersonate) => ytdlp.run(url.href, { ...flags, ...impersonate }, { cwd: options.workDir, onLine, onErrorLine }))).pipe(
           Effect.mapError((error) => {
             const code = classifyFailure(error.stderr, proxy.refusals.length > 0)
             switch (code) {

@@ -11,6 +11,7 @@ import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { mediaSubject } from "@mds/shared/eventstore/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
+import { Impersonation } from "../antibot/Impersonation.ts"
 import { egressProxy } from "../egress/EgressProxy.ts"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
 import { PlatformOutcomes } from "../health/PlatformOutcomes.ts"
@@ -44,13 +45,15 @@ export class MediaResolver extends Context.Service<MediaResolver, {
       const lifetimes = yield* Lifetimes
       const config = yield* ExtractorConfig
       const outcomes = yield* PlatformOutcomes
+      const impersonation = yield* Impersonation
 
       const extract = Effect.fn("MediaResolver.extract")(function*(url: URL, platform: string) {
         const proxy = yield* egressProxy(policy)
         const refused = () => proxy.refusals.length > 0
         const refusalMessage = () => `a request was refused: ${proxy.refusals[0]?.message ?? "private address"}`
 
-        const dumped = ytdlp.run(url.href, { ...baseFlags(proxy.url, config.ffmpegPath), dumpSingleJson: true })
+        const dumped = impersonation.run(platform, (impersonate) =>
+          ytdlp.run(url.href, { ...baseFlags(proxy.url, config.ffmpegPath), dumpSingleJson: true, ...impersonate }))
         const run = yield* timed(ytDlpDuration, { operation: "resolve", platform }, dumped).pipe(
           Effect.mapError((error) => {
             const code = classifyFailure(error.stderr, refused())
