@@ -22,6 +22,7 @@ import { ReleaseInstaller } from "./releases/ReleaseInstaller.ts"
 import { ReleaseSelfCheck } from "./releases/ReleaseSelfCheck.ts"
 import { MediaResolver } from "./resolve/MediaResolver.ts"
 import { ResolveRpcServer } from "./resolve/ResolveRpcServer.ts"
+import { Confinement } from "./sandbox/Confinement.ts"
 import { YtDlp } from "./ytdlp/YtDlp.ts"
 
 const Streams = Layer.effectDiscard(ensureStreams)
@@ -32,8 +33,10 @@ const Infrastructure = Layer.mergeAll(
   ArtifactStoreLayer,
   EgressPolicy.layer,
   // New runs read the active release when they start: ReleaseFollower switches it.
-  YtDlp.layer.pipe(Layer.provideMerge(ActiveRelease.layer), Layer.provide(ExtractorConfig.layer)),
-  Ffmpeg.layer,
+  Layer.mergeAll(
+    YtDlp.layer.pipe(Layer.provideMerge(ActiveRelease.layer), Layer.provide(ExtractorConfig.layer)),
+    Ffmpeg.layer
+  ).pipe(Layer.provideMerge(Confinement.layer)),
   ExtractorConfig.layer
 ).pipe(Layer.provideMerge(Streams), Layer.provideMerge(Layer.mergeAll(NatsClient.layer, Lifetimes.layer)))
 

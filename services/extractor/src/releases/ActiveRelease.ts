@@ -1,6 +1,7 @@
 // The yt-dlp release new runs use: the binary YT_DLP_PATH names at start, then whichever release the fleet switched to.
 import { Config, Context, Effect, Layer, Metric } from "effect"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
+import { Confinement } from "../sandbox/Confinement.ts"
 import { makeYtDlp } from "../ytdlp/YtDlp.ts"
 
 export interface Release {
@@ -24,7 +25,7 @@ export class ActiveRelease extends Context.Service<ActiveRelease, {
     Effect.gen(function*() {
       const path = yield* Config.String("YT_DLP_PATH").pipe(Config.withDefault("yt-dlp"))
       const { workerId } = yield* ExtractorConfig
-      const version = yield* makeYtDlp(path).version.pipe(Effect.orElseSucceed(() => "unknown"))
+      const version = yield* makeYtDlp(path, yield* Confinement).version.pipe(Effect.orElseSucceed(() => "unknown"))
       const builtIn: Release = { version, path }
       let active = builtIn
       const mark = (release: Release, value: number) =>

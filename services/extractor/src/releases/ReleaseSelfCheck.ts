@@ -10,6 +10,7 @@ import { UrlNotAllowed } from "@mds/shared/domain/DomainErrors"
 import { EgressPolicy, type EgressPolicyShape } from "@mds/shared/egress/EgressPolicy"
 import { egressProxy } from "../egress/EgressProxy.ts"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
+import { Confinement } from "../sandbox/Confinement.ts"
 import { failureMessage } from "../ytdlp/classifyFailure.ts"
 import { makeYtDlp } from "../ytdlp/YtDlp.ts"
 import { baseFlags } from "../ytdlp/YtDlpFlags.ts"
@@ -66,9 +67,10 @@ export class ReleaseSelfCheck extends Context.Service<ReleaseSelfCheck, {
       const config = yield* ReleaseConfig
       const extractor = yield* ExtractorConfig
       const policy = yield* EgressPolicy
+      const confinement = yield* Confinement
 
       const local = Effect.fn("ReleaseSelfCheck.local")(function*(release: Release) {
-        const ytdlp = makeYtDlp(release.path)
+        const ytdlp = makeYtDlp(release.path, confinement)
         const body = randomBytes(4096)
         const served = yield* serveCheckFile(body)
         // Through an egress proxy like every real run, one that lets through only the check's own loopback server.
@@ -94,7 +96,7 @@ export class ReleaseSelfCheck extends Context.Service<ReleaseSelfCheck, {
 
       const canary = Effect.fn("ReleaseSelfCheck.canary")(function*(release: Release, url: string) {
         const proxy = yield* egressProxy(policy)
-        yield* makeYtDlp(release.path).run(url, { ...baseFlags(proxy.url, extractor.ffmpegPath), dumpSingleJson: true }).pipe(
+        yield* makeYtDlp(release.path, confinement).run(url, { ...baseFlags(proxy.url, extractor.ffmpegPath), dumpSingleJson: true }).pipe(
           Effect.mapError((error) => new ReleaseCheckFailed({ message: `canary ${url} failed: ${failureMessage(error.stderr)}` }))
         )
       }, Effect.scoped)

@@ -1,7 +1,8 @@
-// Runs the pinned yt-dlp binary through youtube-dl-exec, streaming its output lines and killing it when interrupted.
-import { create, type Flags } from "youtube-dl-exec"
-import { Context, Effect, Layer, Schema } from "effect"
+// Runs the active yt-dlp release confined to its egress proxy, streaming its output lines and killing it when interrupted.
+import youtubeDlExec from "youtube-dl-exec"
+import { Config, Context, Effect, Layer, Schema } from "effect"
 import { ActiveRelease } from "../releases/ActiveRelease.ts"
+import { Confinement, type ConfinementShape } from "../sandbox/Confinement.ts"
 import type { YtDlpFlags } from "./YtDlpFlags.ts"
 
 export class YtDlpFailed extends Schema.TaggedError<YtDlpFailed>()("YtDlpFailed", {
@@ -25,29 +26,39 @@ export interface YtDlpRunOptions {
 export interface YtDlpShape {
   readonly version: Effect.Effect<string, YtDlpFailed>
   readonly listExtractors: Effect.Effect<ReadonlyArray<string>, YtDlpFailed>
-  /** `url` goes after "--", so it can never be read as an option. */
+  /**
+   * `url` goes after "--", so it can never be read as an option. The run's network is `flags.proxy` (an open egress
+   * proxy) and nothing else; without `proxy` the run has no network at all.
+   */
   run(url: string, flags: YtDlpFlags, options?: YtDlpRunOptions): Effect.Effect<YtDlpRun, YtDlpFailed>
 }
 
 const STDERR_LIMIT = 64 * 1024
 
+/** youtube-dl-exec's own flag conversion (camelCase to --kebab-case, `false` to --no-x), which its types omit. */
+const toArgs = (youtubeDlExec as unknown as { args: (flags: YtDlpFlags) => Array<string> }).args
+
 /**
  * `binaryPath` is read when each run starts: after the fleet switches releases (releases/ActiveRelease) new runs use the
  * new binary while runs already going finish on the old one.
  */
-export const makeYtDlp = (binaryPath: string | (() => string)): YtDlpShape => {
+export const makeYtDlp = (binaryPath: string | (() => string), confinement: ConfinementShape): YtDlpShape => {
   const pathOf = typeof binaryPath === "string" ? () => binaryPath : binaryPath
-
   const run = (url: string, flags: YtDlpFlags, options: YtDlpRunOptions = {}) =>
     Effect.callback<YtDlpRun, YtDlpFailed>((resume) => {
-      const ytdlp = create(pathOf())
       const stdout: Array<string> = []
       let stderr = ""
       let pending = ""
       let pendingError = ""
-      // reject: false is tinyspawn's option: a non-zero exit resolves and is judged below.
-      const child = ytdlp.exec(url, flags as Flags, { cwd: options.cwd, reject: false } as never)
-      child.stdout?.on("data", (chunk: Buffer) => {
+      const proxyUrl = typeof flags.proxy === "string" ? flags.proxy : null
+      let child: ReturnType<ConfinementShape["spawn"]>
+      try {
+        child = confinement.spawn(pathOf(), [...toArgs(flags), "--", url].filter((arg) => arg !== ""), { cwd: options.cwd, proxyUrl })
+      } catch (error) {
+        resume(Effect.fail(new YtDlpFailed({ exitCode: null, stderr: String(error) })))
+        return
+      }
+      child.stdout.on("data", (chunk: Buffer) => {
         const text = chunk.toString("utf8")
         stdout.push(text)
         if (options.onLine === undefined) return
@@ -56,7 +67,7 @@ export const makeYtDlp = (binaryPath: string | (() => string)): YtDlpShape => {
         pending = lines.pop() ?? ""
         for (const line of lines) options.onLine(line)
       })
-      child.stderr?.on("data", (chunk: Buffer) => {
+      child.stderr.on("data", (chunk: Buffer) => {
         const text = chunk.toString("utf8")
         stderr = (stderr + text).slice(-STDERR_LIMIT)
         if (options.onErrorLine === undefined) return
@@ -65,15 +76,13 @@ export const makeYtDlp = (binaryPath: string | (() => string)): YtDlpShape => {
         pendingError = (lines.pop() ?? "").slice(-STDERR_LIMIT)
         for (const line of lines) options.onErrorLine(line)
       })
-      child.then(
-        (done) => {
-          if (pending !== "" && options.onLine !== undefined) options.onLine(pending)
-          const exitCode = typeof done.exitCode === "number" ? done.exitCode : null
-          if (exitCode === 0) resume(Effect.succeed({ stdout: stdout.join(""), stderr }))
-          else resume(Effect.fail(new YtDlpFailed({ exitCode, stderr })))
-        },
-        (error: unknown) => resume(Effect.fail(new YtDlpFailed({ exitCode: null, stderr: String(error) })))
-      )
+      child.stdin.end()
+      child.once("error", (error) => resume(Effect.fail(new YtDlpFailed({ exitCode: null, stderr: String(error) }))))
+      child.once("close", (exitCode) => {
+        if (pending !== "" && options.onLine !== undefined) options.onLine(pending)
+        if (exitCode === 0) resume(Effect.succeed({ stdout: stdout.join(""), stderr }))
+        else resume(Effect.fail(new YtDlpFailed({ exitCode, stderr })))
+      })
       return Effect.sync(() => {
         if (child.exitCode === null) child.kill("SIGKILL")
       })
@@ -88,9 +97,13 @@ export const makeYtDlp = (binaryPath: string | (() => string)): YtDlpShape => {
 }
 
 export class YtDlp extends Context.Service<YtDlp, YtDlpShape>()("mds/extractor/YtDlp") {
+  static readonly config = Config.String("YT_DLP_PATH").pipe(Config.withDefault("yt-dlp"))
   /** Runs whichever release is active now (the one YT_DLP_PATH names until the fleet chooses another). */
-  static readonly layer = Layer.effect(YtDlp, Effect.gen(function*() {
-    const active = yield* ActiveRelease
-    return YtDlp.of(makeYtDlp(() => active.current().path))
-  }))
+  static readonly layer = Layer.effect(
+    YtDlp,
+    Effect.gen(function*() {
+      const active = yield* ActiveRelease
+      return YtDlp.of(makeYtDlp(() => active.current().path, yield* Confinement))
+    })
+  )
 }
