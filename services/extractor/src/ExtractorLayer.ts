@@ -20,6 +20,7 @@ import { ReleaseConfig } from "./releases/ReleaseConfig.ts"
 import { ReleaseFollower } from "./releases/ReleaseFollower.ts"
 import { ReleaseInstaller } from "./releases/ReleaseInstaller.ts"
 import { ReleaseSelfCheck } from "./releases/ReleaseSelfCheck.ts"
+import { PlatformPacing } from "./pacing/PlatformPacing.ts"
 import { MediaResolver } from "./resolve/MediaResolver.ts"
 import { ResolveRpcServer } from "./resolve/ResolveRpcServer.ts"
 import { Confinement } from "./sandbox/Confinement.ts"
@@ -41,7 +42,7 @@ const Infrastructure = Layer.mergeAll(
 ).pipe(Layer.provideMerge(Streams), Layer.provideMerge(Layer.mergeAll(NatsClient.layer, Lifetimes.layer)))
 
 const Workers = Layer.mergeAll(ResolveRpcServer, DownloadWorker).pipe(
-  Layer.provide(Layer.mergeAll(MediaResolver.layer, DownloadJob.layer.pipe(Layer.provide(FetchMedia.layer)))),
+  Layer.provide(Layer.mergeAll(MediaResolver.layer, DownloadJob.layer.pipe(Layer.provide(FetchMedia.layer)), PlatformPacing.layer)),
   // One memory of which platforms need a browser's fingerprint, shared by resolves and downloads.
   Layer.provide(Impersonation.layer),
   Layer.provide(PlatformOutcomes.layer)

@@ -10,9 +10,10 @@ import type { SlotReleaseReason } from "@mds/shared/domain/admission/AdmissionEv
 import type { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
 import { jobCommands } from "@mds/shared/domain/job/JobCommands"
 import type { JobCommand } from "@mds/shared/domain/job/JobDecider"
-import type { JobErrorCode } from "@mds/shared/domain/job/JobEvent"
+import { type JobErrorCode, JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { parseFormatId } from "@mds/shared/domain/media/FormatId"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
+import { jobSubject } from "@mds/shared/eventstore/Subjects"
 import { countOne, extractionFailures } from "@mds/shared/observability/Metrics"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
 import { PlatformOutcomes } from "../health/PlatformOutcomes.ts"
@@ -111,9 +112,15 @@ export class DownloadJob extends Context.Service<DownloadJob, {
       const workDirOf = (command: DownloadMedia, delivery: Delivery) =>
         join(config.workRoot, `${command.jobId}-${delivery.deliveryCount}-${randomBytes(4).toString("hex")}`)
 
+      const startedRuns = (command: DownloadMedia) =>
+        store.readSubject(JobEvent, jobSubject(command.projectId, command.jobId)).pipe(
+          Effect.map((events) => events.filter((stored) => stored.event._tag === "JobStarted").length)
+        )
+
       const attempt = Effect.fn("DownloadJob.attempt")(function*(command: DownloadMedia, delivery: Delivery) {
         // A job whose every allowed run ended without a verdict (its worker was killed, or lost NATS) is given up on.
-        if (delivery.deliveryCount > config.workMaxAttempts) {
+        // Deliveries also count the times pacing handed the job back; only then are its started runs read and counted.
+        if (delivery.deliveryCount > config.workMaxAttempts && (yield* startedRuns(command)) >= config.workMaxAttempts) {
           // The dead runs' directories are removed by StaleWorkDirs when an extractor starts.
           return yield* fail(command, jobFailure(
             "attempts_exhausted",
