@@ -7,6 +7,7 @@ import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
 import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { Impersonation } from "./antibot/Impersonation.ts"
+import { UpstreamProxies } from "./egress/UpstreamProxies.ts"
 import { CatalogPublisher } from "./catalog/CatalogPublisher.ts"
 import { DownloadJob } from "./download/DownloadJob.ts"
 import { DownloadWorker } from "./download/DownloadWorker.ts"
@@ -44,7 +45,7 @@ const Infrastructure = Layer.mergeAll(
 const Workers = Layer.mergeAll(ResolveRpcServer, DownloadWorker).pipe(
   Layer.provide(Layer.mergeAll(MediaResolver.layer, DownloadJob.layer.pipe(Layer.provide(FetchMedia.layer)), PlatformPacing.layer)),
   // One memory of which platforms need a browser's fingerprint, shared by resolves and downloads.
-  Layer.provide(Impersonation.layer),
+  Layer.provide(Layer.mergeAll(Impersonation.layer, UpstreamProxies.layer)),
   Layer.provide(PlatformOutcomes.layer)
 )
 

@@ -7,6 +7,7 @@ import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { timed, ytDlpDuration } from "@mds/shared/observability/Metrics"
 import { Impersonation } from "../antibot/Impersonation.ts"
 import { egressProxy } from "../egress/EgressProxy.ts"
+import { UpstreamProxies } from "../egress/UpstreamProxies.ts"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
 import { Ffmpeg } from "../media/Ffmpeg.ts"
 import { classifyFailure, failureMessage } from "../ytdlp/classifyFailure.ts"
@@ -37,10 +38,11 @@ export class FetchMedia extends Context.Service<FetchMedia, {
       const ffmpeg = yield* Ffmpeg
       const config = yield* ExtractorConfig
       const impersonation = yield* Impersonation
+      const upstreams = yield* UpstreamProxies
       const limits: JobLimits = { maxDurationSeconds: config.maxDurationSeconds, maxFileBytes: config.maxFileBytes }
 
       const runOnce = Effect.fn("FetchMedia.runOnce")(function*(url: URL, spec: FormatSpec, options: FetchOptions, platform: string) {
-        const proxy = yield* egressProxy(policy)
+        const proxy = yield* egressProxy(policy, upstreams.forPlatform(platform))
         // Completed from the line callback when a limit is crossed; racing it against yt-dlp kills the run at once.
         const overLimit = Deferred.makeUnsafe<never, DownloadFailed>()
         let announced: MediaFacts = {}

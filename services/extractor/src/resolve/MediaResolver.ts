@@ -13,6 +13,7 @@ import { mediaSubject } from "@mds/shared/eventstore/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { Impersonation } from "../antibot/Impersonation.ts"
 import { egressProxy } from "../egress/EgressProxy.ts"
+import { UpstreamProxies } from "../egress/UpstreamProxies.ts"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
 import { PlatformOutcomes } from "../health/PlatformOutcomes.ts"
 import { Ffmpeg } from "../media/Ffmpeg.ts"
@@ -46,9 +47,10 @@ export class MediaResolver extends Context.Service<MediaResolver, {
       const config = yield* ExtractorConfig
       const outcomes = yield* PlatformOutcomes
       const impersonation = yield* Impersonation
+      const upstreams = yield* UpstreamProxies
 
       const extract = Effect.fn("MediaResolver.extract")(function*(url: URL, platform: string) {
-        const proxy = yield* egressProxy(policy)
+        const proxy = yield* egressProxy(policy, upstreams.forPlatform(platform))
         const refused = () => proxy.refusals.length > 0
         const refusalMessage = () => `a request was refused: ${proxy.refusals[0]?.message ?? "private address"}`
 
