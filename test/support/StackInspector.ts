@@ -9,7 +9,7 @@ import { AdmissionEvent } from "@mds/shared/domain/admission/AdmissionEvent"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { evolveJobView, JobView } from "@mds/shared/domain/job/JobView"
 import { ADMISSION_STREAM, admissionSubject, JOBS_STREAM, jobSubject } from "@mds/shared/eventstore/Subjects"
-import { JOBS_BUCKET } from "@mds/shared/readmodel/KvJobReadModel"
+import { JOBS_BUCKET } from "@mds/shared/readmodel/kv/KvJobReadModel"
 
 const decodeJobEvent = Schema.decodeUnknownSync(Schema.fromJsonString(JobEvent))
 const decodeAdmission = Schema.decodeUnknownSync(Schema.fromJsonString(AdmissionEvent))
@@ -43,7 +43,7 @@ export const finishedEvent = (events: ReadonlyArray<StoredJobEvent>): JobEvent |
   events.map((stored) => stored.event).find(isTerminal)
 
 export const connectInspector = async (natsUrl: string): Promise<StackInspector> => {
-  const nc: NatsConnection = await connect({ servers: natsUrl, maxReconnectAttempts: -1, reconnectTimeWait: 250, waitOnFirstConnect: true })
+  const nc: NatsConnection = await connect({ servers: natsUrl.split(","), maxReconnectAttempts: -1, reconnectTimeWait: 250, waitOnFirstConnect: true })
   const jsm: JetStreamManager = await jetstreamManager(nc)
 
   const readSubject = async (stream: string, subject: string) => {

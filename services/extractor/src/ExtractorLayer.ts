@@ -23,6 +23,7 @@ import { ReleaseInstaller } from "./releases/ReleaseInstaller.ts"
 import { ReleaseSelfCheck } from "./releases/ReleaseSelfCheck.ts"
 import { PlatformPacing } from "./pacing/PlatformPacing.ts"
 import { MediaResolver } from "./resolve/MediaResolver.ts"
+import { ObjectStoreResolvedInfoStore } from "./resolve/info/ObjectStoreResolvedInfoStore.ts"
 import { ResolveRpcServer } from "./resolve/ResolveRpcServer.ts"
 import { Confinement } from "./sandbox/Confinement.ts"
 import { YtDlp } from "./ytdlp/YtDlp.ts"
@@ -46,7 +47,7 @@ const Workers = Layer.mergeAll(ResolveRpcServer, DownloadWorker).pipe(
   Layer.provide(Layer.mergeAll(MediaResolver.layer, DownloadJob.layer.pipe(Layer.provide(FetchMedia.layer)), PlatformPacing.layer)),
   // One memory of which platforms need a browser's fingerprint, shared by resolves and downloads.
   Layer.provide(Layer.mergeAll(Impersonation.layer, UpstreamProxies.layer)),
-  Layer.provide(PlatformOutcomes.layer)
+  Layer.provide(Layer.mergeAll(PlatformOutcomes.layer, ObjectStoreResolvedInfoStore.layer))
 )
 
 const Releases = ReleaseFollower.pipe(

@@ -29,8 +29,11 @@ export interface ExtractorHarness {
   run<A, E>(effect: Effect.Effect<A, E, Services>): Promise<A>
   /** Asks the resolve RPC, as the gateway does. */
   resolve(url: string): Promise<ResolveReply>
-  /** Records JobQueued and a claimed slot, then puts DownloadMedia on the work queue, as the gateway does. */
-  queueJob(url: string, format: string): Promise<{ readonly projectId: string; readonly jobId: string }>
+  /**
+   * Records JobQueued and a claimed slot, then puts DownloadMedia on the work queue, as the gateway does; with
+   * `mediaId`, as for a download by media id (`url` is then the URL the media was resolved from).
+   */
+  queueJob(url: string, format: string, mediaId?: string): Promise<{ readonly projectId: string; readonly jobId: string }>
   /** The job's events once it completed or failed (throws after `timeoutMs`). */
   waitForEnd(projectId: string, jobId: string, timeoutMs?: number): Promise<ReadonlyArray<JobEvent>>
   lastAdmission(projectId: string): Promise<AdmissionEvent>
@@ -71,17 +74,17 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
     client,
     run,
     resolve: async (url) => decodeReply((await client.request(RESOLVE_RPC_SUBJECT, JSON.stringify({ url }), { timeout: 90_000 })).string()),
-    queueJob: async (url, format) => {
+    queueJob: async (url, format, mediaId) => {
       const projectId = newId("prj")
       const jobId = newId("job")
       const now = Date.now()
       await run(Effect.gen(function*() {
         yield* jobCommands(projectId, jobId)({
-          _tag: "QueueJob", jobId, projectId, platform: "generic", format, source: { url, mediaId: null }, now, lifetimeMs: 3_600_000
+          _tag: "QueueJob", jobId, projectId, platform: "generic", format, source: { url, mediaId: mediaId ?? null }, now, lifetimeMs: 3_600_000
         })
         yield* claimSlot({ projectId, jobId, limit: 2, now, expiresAt: now + 3_600_000 })
       }))
-      const command: DownloadMedia = { _tag: "DownloadMedia", v: 1, jobId, projectId, url, mediaId: null, format, platform: "generic" }
+      const command: DownloadMedia = { _tag: "DownloadMedia", v: 1, jobId, projectId, url, mediaId: mediaId ?? null, format, platform: "generic" }
       await jetstream(client).publish(DOWNLOAD_WORK_SUBJECT, encodeCommand(command), { msgID: jobId })
       return { projectId, jobId }
     },

@@ -5,6 +5,7 @@ import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
 import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
+import { Followers } from "@mds/shared/nats/Followers"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { CachedMediaReadModel } from "@mds/shared/readmodel/CachedMediaReadModel"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
@@ -17,13 +18,12 @@ import { KeyDirectory } from "./auth/KeyDirectory.ts"
 import { KeyUsageRecorder } from "./auth/KeyUsageRecorder.ts"
 import { DashboardLayer } from "./dashboard/DashboardLayer.ts"
 import { AdmissionStates } from "./jobs/AdmissionStates.ts"
-import { JobReadShortcut } from "./jobs/JobReadShortcut.ts"
 import { JobViewCache } from "./jobs/JobViewCache.ts"
 import { PlatformHealthBoard } from "./platforms/PlatformHealthBoard.ts"
 import { PollingGuard } from "./limits/PollingGuard.ts"
 import { RequestRateLimiter } from "./limits/RequestRateLimiter.ts"
 
-const Infrastructure = Layer.mergeAll(JetStreamEventStore, Lifetimes.layer, DownloadLinkSigner.layer).pipe(
+const Infrastructure = Layer.mergeAll(JetStreamEventStore, Lifetimes.layer, DownloadLinkSigner.layer, Followers.layer).pipe(
   Layer.provideMerge(NatsClient.layer)
 )
 
@@ -32,7 +32,7 @@ const StreamsReady = Layer.effectDiscard(ensureStreams)
 
 /**
  * The configured read models, with the gateway's in-process caches in front of jobs and media: media are cached
- * as they never change, and job views are served from memory kept current by the job event stream.
+ * as they never change, and job views are served from a mirror of the job read model (a watch of its KV bucket).
  */
 const ReadModels = Layer.mergeAll(
   CachedMediaReadModel.layer,
@@ -54,13 +54,8 @@ const Adapters = Layer.mergeAll(
   PollingGuard.layer
 )
 
-/** Answers from memory in front of the use cases that are nearly always served from it. */
-const Shortcuts = JobReadShortcut.layer
-
 /** The whole gateway with a given egress policy (tests replace DNS; production uses the system resolver). */
 export const makeGatewayLayer = <E, R>(egress: Layer.Layer<EgressPolicy, E, R>) =>
-  Layer.mergeAll(Shortcuts.pipe(Layer.provideMerge(Adapters)), egress).pipe(Layer.provide(StreamsReady), Layer.provideMerge(Infrastructure))
+  Layer.mergeAll(Adapters, egress).pipe(Layer.provide(StreamsReady), Layer.provideMerge(Infrastructure))
 
 export const GatewayLayer = makeGatewayLayer(EgressPolicy.layer)
-
-/** JSON log lines on stdout, filtered by LOG_LEVEL (default Info). */

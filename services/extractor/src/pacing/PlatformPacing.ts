@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto"
 import type { KV } from "@nats-io/kv"
 import { Config, Context, Effect, Layer, Schedule, Schema, type Scope } from "effect"
-import { openKvBucket } from "@mds/shared/readmodel/KvBucket"
+import { openKvBucket } from "@mds/shared/readmodel/kv/KvBucket"
 import { limitOf, parsePlatformCounts } from "./PlatformLimits.ts"
 
 export const RUNS_BUCKET = "mds_pacing_runs"

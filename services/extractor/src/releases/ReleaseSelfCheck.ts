@@ -51,11 +51,10 @@ const serveCheckFile = (body: Buffer) =>
 /** An egress policy for the local check alone: 127.0.0.1 on the check server's port, nothing else. */
 const onlyTo = (port: number): EgressPolicyShape => {
   const refuse = (target: string) => new UrlNotAllowed({ url: target, message: "the self-check reaches only its own server" })
-  return {
-    check: (url) => (url.hostname === "127.0.0.1" && url.port === String(port) ? Effect.void : Effect.fail(refuse(url.href))),
-    resolveTarget: (host, target) =>
-      host === "127.0.0.1" && target === port ? Effect.succeed({ address: host, family: 4 as const }) : Effect.fail(refuse(`${host}:${target}`))
-  }
+  const resolveTarget = (host: string, target: number) =>
+    host === "127.0.0.1" && target === port ? Effect.succeed({ address: host, family: 4 as const }) : Effect.fail(refuse(`${host}:${target}`))
+  const resolveUrl = (url: URL) => resolveTarget(url.hostname, Number(url.port))
+  return { check: (url) => Effect.asVoid(resolveUrl(url)), resolveUrl, resolveTarget }
 }
 
 export class ReleaseSelfCheck extends Context.Service<ReleaseSelfCheck, {
