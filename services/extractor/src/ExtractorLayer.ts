@@ -2,12 +2,14 @@
 import { Effect, Layer } from "effect"
 import { ArtifactStoreLayer } from "@mds/shared/artifacts/ArtifactStoreLayer"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
+import { CookieVault } from "@mds/shared/cookies/CookieVault"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
 import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { Impersonation } from "./antibot/Impersonation.ts"
 import { UpstreamProxies } from "./egress/UpstreamProxies.ts"
+import { RunCookies } from "./cookies/RunCookies.ts"
 import { CatalogPublisher } from "./catalog/CatalogPublisher.ts"
 import { DownloadJob } from "./download/DownloadJob.ts"
 import { DownloadWorker } from "./download/DownloadWorker.ts"
@@ -46,7 +48,7 @@ const Infrastructure = Layer.mergeAll(
 const Workers = Layer.mergeAll(ResolveRpcServer, DownloadWorker).pipe(
   Layer.provide(Layer.mergeAll(MediaResolver.layer, DownloadJob.layer.pipe(Layer.provide(FetchMedia.layer)), PlatformPacing.layer)),
   // One memory of which platforms need a browser's fingerprint, shared by resolves and downloads.
-  Layer.provide(Layer.mergeAll(Impersonation.layer, UpstreamProxies.layer)),
+  Layer.provide(Layer.mergeAll(Impersonation.layer, UpstreamProxies.layer, RunCookies.layer.pipe(Layer.provide(CookieVault.layer)))),
   Layer.provide(Layer.mergeAll(PlatformOutcomes.layer, ObjectStoreResolvedInfoStore.layer))
 )
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ExtractorCatalogPublished } from "@mds/shared/domain/platform/CatalogEvent"
 import { YtDlpReleaseChosen, YtDlpWorkerEvent } from "@mds/shared/domain/release/YtDlpReleaseEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { EXTRACTOR_CATALOG_SUBJECT, YT_DLP_CHOICE_SUBJECT, YT_DLP_WORKERS_SUBJECT } from "@mds/shared/eventstore/Subjects"
+import { EXTRACTOR_CATALOG_SUBJECT, YT_DLP_CHOICE_SUBJECT, ALL_YT_DLP_WORKERS_SUBJECT } from "@mds/shared/eventstore/Subjects"
 import { type MediaServer, startMediaServer } from "../../../test/support/MediaServer.ts"
 import { type ExtractorHarness, startExtractorHarness } from "./ExtractorHarness.ts"
 
@@ -51,13 +51,13 @@ const store = <A, E>(f: (store: EventStore["Service"]) => Effect.Effect<A, E>) =
   }))
 
 const reports = async () =>
-  (await store((s) => s.readSubject(YtDlpWorkerEvent, YT_DLP_WORKERS_SUBJECT))).map((stored) => stored.event).filter((e) => e.workerId === WORKER)
+  (await store((s) => s.readSubject(YtDlpWorkerEvent, ALL_YT_DLP_WORKERS_SUBJECT))).map((stored) => stored.event).filter((e) => e.workerId === WORKER)
 
-/** The first report after `after` that matches; any other report of a verdict after `after` fails the wait at once. */
-const waitForReport = async (after: number, matches: (event: YtDlpWorkerEvent) => boolean) => {
+/** The first report made since `since` (ms) that matches; any other verdict since then fails the wait at once. */
+const waitForReport = async (since: number, matches: (event: YtDlpWorkerEvent) => boolean) => {
   const deadline = Date.now() + INSTALL_WAIT_MS
   while (Date.now() < deadline) {
-    const recent = (await reports()).slice(after)
+    const recent = (await reports()).filter((event) => event.at >= since)
     const found = recent.find(matches)
     if (found !== undefined) return found
     const other = recent.find((e) => e._tag !== "YtDlpReleaseRunning")
@@ -85,7 +85,7 @@ describe("yt-dlp releases", () => {
     expect(started).toMatchObject({ version: PINNED })
     await downloadCompletes()
 
-    let seen = (await reports()).length
+    let seen = Date.now()
     await choose(PREVIOUS)
     const activated = await waitForReport(seen, (e) => e._tag === "YtDlpReleaseActivated" && e.version === PREVIOUS)
     expect(activated).toMatchObject({ choice: PREVIOUS, previous: PINNED })
@@ -97,7 +97,7 @@ describe("yt-dlp releases", () => {
       canary.closeAllConnections()
       canary.close(() => resolve())
     })
-    seen = (await reports()).length
+    seen = Date.now()
     await choose(PINNED)
     const rejected = await waitForReport(seen, (e) => e._tag === "YtDlpReleaseRejected")
     expect(rejected).toMatchObject({ choice: PINNED, version: PINNED, kept: PREVIOUS })
@@ -107,7 +107,7 @@ describe("yt-dlp releases", () => {
   }, 900_000)
 
   it("refuses a choice that is no release: the install fails and the running release stays", async () => {
-    const seen = (await reports()).length
+    const seen = Date.now()
     await choose("2026.1.1.999")
     const rejected = await waitForReport(seen, (e) => e._tag === "YtDlpReleaseRejected" && e.choice === "2026.1.1.999")
     expect(rejected).toMatchObject({ version: null, kept: PREVIOUS })

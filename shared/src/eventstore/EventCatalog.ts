@@ -11,7 +11,7 @@ import { ExtractorCatalogPublished } from "../domain/platform/CatalogEvent.ts"
 import { PlatformHealthEvent } from "../domain/platform/PlatformHealthEvent.ts"
 import { YtDlpReleaseChosen, YtDlpWorkerEvent } from "../domain/release/YtDlpReleaseEvent.ts"
 import { WebhookConfigEvent, WebhookDeliveryAttempted } from "../domain/webhook/WebhookEvent.ts"
-import { ACCOUNTS_STREAM, ADMISSION_STREAM, CATALOG_STREAM, IDEMPOTENCY_STREAM, KEY_USAGE_STREAM, PLATFORMS_STREAM, WEBHOOKS_STREAM, DOWNLOAD_WORK_SUBJECT, EXTRACTOR_CATALOG_SUBJECT, JOBS_STREAM, MEDIA_STREAM, RESOLVE_RPC_SUBJECT, WORK_STREAM, YT_DLP_CHOICE_SUBJECT, YT_DLP_WORKERS_SUBJECT } from "./Subjects.ts"
+import { ACCOUNTS_STREAM, ADMISSION_STREAM, CATALOG_STREAM, IDEMPOTENCY_STREAM, KEY_USAGE_STREAM, PLATFORMS_STREAM, WEBHOOKS_STREAM, DOWNLOAD_WORK_SUBJECT, EXTRACTOR_CATALOG_SUBJECT, JOBS_STREAM, MEDIA_STREAM, RESOLVE_RPC_SUBJECT, WORK_STREAM, YT_DLP_CHOICE_SUBJECT } from "./Subjects.ts"
 
 export interface CatalogEntry {
   readonly subject: string
@@ -31,7 +31,7 @@ export const EVENT_CATALOG: ReadonlyArray<CatalogEntry> = [
   { subject: "mds.keyuse.<keyId>", stream: KEY_USAGE_STREAM.name, title: "KeyUsed", schema: KeyUsed },
   { subject: EXTRACTOR_CATALOG_SUBJECT, stream: CATALOG_STREAM.name, title: "ExtractorCatalogPublished", schema: ExtractorCatalogPublished },
   { subject: YT_DLP_CHOICE_SUBJECT, stream: CATALOG_STREAM.name, title: "YtDlpReleaseChosen (extension)", schema: YtDlpReleaseChosen },
-  { subject: YT_DLP_WORKERS_SUBJECT, stream: CATALOG_STREAM.name, title: "YtDlpWorkerEvent (extension)", schema: YtDlpWorkerEvent },
+  { subject: "mds.catalog.ytdlp.worker.<workerId>", stream: CATALOG_STREAM.name, title: "YtDlpWorkerEvent (extension)", schema: YtDlpWorkerEvent },
   { subject: "mds.idempotency.<projectId>.<keyHash>", stream: IDEMPOTENCY_STREAM.name, title: "IdempotencyEvent (extension)", schema: IdempotencyEvent },
   { subject: "mds.webhook.config.<projectId>", stream: WEBHOOKS_STREAM.name, title: "WebhookConfigEvent (extension)", schema: WebhookConfigEvent },
   { subject: "mds.webhook.delivery.<projectId>", stream: WEBHOOKS_STREAM.name, title: "WebhookDeliveryAttempted (extension)", schema: WebhookDeliveryAttempted },

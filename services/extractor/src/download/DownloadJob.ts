@@ -70,7 +70,7 @@ export class DownloadJob extends Context.Service<DownloadJob, {
             .pipe(Effect.catchCause((cause) => Effect.logWarning("progress report failed", cause)))
         })
         yield* reportProgress.pipe(Effect.repeat(Schedule.spaced(1000)), Effect.forkScoped)
-        const file = yield* media.fetch(command, spec, { workDir, onPercent: (percent) => (latest = percent) })
+        const file = yield* media.fetch(command, spec, { workDir, projectId: command.projectId, onPercent: (percent) => (latest = percent) })
         yield* reportProgress
         return { file, kind: spec.kind }
       }, Effect.scoped)

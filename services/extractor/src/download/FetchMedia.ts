@@ -7,6 +7,7 @@ import { type FormatSpec } from "@mds/shared/domain/media/FormatId"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { countOne, reextractions, timed, ytDlpDuration } from "@mds/shared/observability/Metrics"
 import { Impersonation } from "../antibot/Impersonation.ts"
+import { RunCookies } from "../cookies/RunCookies.ts"
 import { egressProxy } from "../egress/EgressProxy.ts"
 import { UpstreamProxies } from "../egress/UpstreamProxies.ts"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
@@ -26,6 +27,8 @@ import { type JobLimits, limitBreach, type MediaFacts } from "./JobLimits.ts"
 
 export interface FetchOptions {
   readonly workDir: string
+  /** The job's project: its cookies for the platform, if any, go with every run. */
+  readonly projectId: string
   /** Called with the latest download percent (0-100) whenever yt-dlp reports one. */
   readonly onPercent: (percent: number) => void
 }
@@ -55,6 +58,7 @@ export class FetchMedia extends Context.Service<FetchMedia, {
       const config = yield* ExtractorConfig
       const impersonation = yield* Impersonation
       const upstreams = yield* UpstreamProxies
+      const runCookies = yield* RunCookies
       const infoStore = yield* ResolvedInfoStore
       const limits: JobLimits = { maxDurationSeconds: config.maxDurationSeconds, maxFileBytes: config.maxFileBytes }
 
@@ -89,7 +93,8 @@ export class FetchMedia extends Context.Service<FetchMedia, {
           judge({ bytes: meter.bytes })
         }
 
-        const flags = downloadFlags(spec, options.workDir, proxy.url, config.ffmpegPath)
+        const cookies = yield* runCookies.forRun(options.projectId, platform, options.workDir)
+        const flags = { ...downloadFlags(spec, options.workDir, proxy.url, config.ffmpegPath), ...cookies.flags }
         // A stored info JSON already holds the formats an impersonated resolve found; the page is extracted again only
         // for a job without one, and that run impersonates when the platform needs it.
         const ran = impersonation.run(platform, (impersonate) =>

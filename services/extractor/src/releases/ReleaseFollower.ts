@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto"
 import { Effect, Layer, Option, Schedule } from "effect"
 import { type YtDlpReleaseChoice, YtDlpReleaseChosen, YtDlpWorkerEvent } from "@mds/shared/domain/release/YtDlpReleaseEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { YT_DLP_CHOICE_SUBJECT, YT_DLP_WORKERS_SUBJECT } from "@mds/shared/eventstore/Subjects"
+import { YT_DLP_CHOICE_SUBJECT, ytDlpWorkerSubject } from "@mds/shared/eventstore/Subjects"
 import { publishExtractorCatalog } from "../catalog/CatalogPublisher.ts"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
 import { YtDlp } from "../ytdlp/YtDlp.ts"
@@ -30,7 +30,7 @@ export const ReleaseFollower = Layer.effectDiscard(Effect.gen(function*() {
   const ytdlp = yield* YtDlp
 
   const report = (event: YtDlpWorkerEvent) =>
-    store.append(YtDlpWorkerEvent, YT_DLP_WORKERS_SUBJECT, event, { msgId: randomUUID() }).pipe(
+    store.append(YtDlpWorkerEvent, ytDlpWorkerSubject(workerId), event, { msgId: randomUUID() }).pipe(
       Effect.catchCause((cause) => Effect.logWarning("release report not recorded", cause))
     )
 

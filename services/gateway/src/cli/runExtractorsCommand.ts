@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto"
 import { fleetStatusOf } from "@mds/shared/domain/release/YtDlpFleetStatus"
 import { YtDlpReleaseChosen, YtDlpWorkerEvent } from "@mds/shared/domain/release/YtDlpReleaseEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { YT_DLP_CHOICE_SUBJECT, YT_DLP_WORKERS_SUBJECT } from "@mds/shared/eventstore/Subjects"
+import { YT_DLP_CHOICE_SUBJECT, ALL_YT_DLP_WORKERS_SUBJECT } from "@mds/shared/eventstore/Subjects"
 import { Effect, Option } from "effect"
 import type { ExtractorsStatusCommand, UseYtDlpReleaseCommand } from "./AdminCommand.ts"
 
@@ -18,7 +18,7 @@ export const useYtDlpRelease = Effect.fn("useYtDlpRelease")(function*(command: t
 export const extractorsStatus = Effect.fn("extractorsStatus")(function*(_command: typeof ExtractorsStatusCommand.Type) {
   const store = yield* EventStore
   const choice = yield* store.readLast(YtDlpReleaseChosen, YT_DLP_CHOICE_SUBJECT)
-  const reports = yield* store.readSubject(YtDlpWorkerEvent, YT_DLP_WORKERS_SUBJECT)
+  const reports = yield* store.readSubject(YtDlpWorkerEvent, ALL_YT_DLP_WORKERS_SUBJECT)
   const lines = [
     `choice: ${Option.match(choice, { onNone: () => "none (each extractor runs its built-in release, or YT_DLP_AUTO_UPDATE's channel)", onSome: (c) => `${c.event.choice} (since ${new Date(c.event.at).toISOString()})` })}`
   ]
