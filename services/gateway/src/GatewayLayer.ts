@@ -2,6 +2,7 @@
 import { DownloadLinkSigner } from "@mds/shared/artifacts/DownloadLinkSigner"
 import { ArtifactStoreLayer } from "@mds/shared/artifacts/ArtifactStoreLayer"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
+import { CookieVault } from "@mds/shared/cookies/CookieVault"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
 import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
@@ -51,7 +52,8 @@ const Adapters = Layer.mergeAll(
   AdmissionStates.layer,
   PlatformHealthBoard.layer,
   RequestRateLimiter.layer,
-  PollingGuard.layer
+  PollingGuard.layer,
+  CookieVault.layer
 )
 
 /** The whole gateway with a given egress policy (tests replace DNS; production uses the system resolver). */
