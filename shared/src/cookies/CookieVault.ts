@@ -46,7 +46,9 @@ export class CookieVault extends Context.Service<CookieVault, {
     CookieVault,
     Effect.gen(function*() {
       const configured = yield* CookieVault.config
-      const key = Option.map(configured, (secret) => Buffer.from(Redacted.value(secret).trim(), "hex"))
+      // An empty value (a compose default) means not configured.
+      const key = Option.map(Option.filter(configured, (secret) => Redacted.value(secret).trim() !== ""), (secret) =>
+        Buffer.from(Redacted.value(secret).trim(), "hex"))
       if (Option.isSome(key) && key.value.length !== 32) {
         return yield* Effect.die(new Error("COOKIES_ENCRYPTION_KEY must be 64 hex characters (32 bytes)"))
       }
