@@ -23,6 +23,20 @@ afterAll(async () => {
   await media?.close()
 })
 
+describe("extractors CLI", () => {
+  it("shows each extractor's yt-dlp release and records the fleet's choice", async () => {
+    const before = await stack.cli(["extractors", "status"])
+    expect(before).toMatch(/^choice: none/)
+    expect(before).toMatch(/\n\S+\t2026\.10\.26\trunning\t/)
+    await expect(stack.cli(["extractors", "use", "latest"])).rejects.toThrow(/must be stable, nightly or a yt-dlp version/)
+    expect(await stack.cli(["extractors", "use", "2026.10.26"])).toBe("extractors will use 2026.10.26")
+    const after = await stack.cli(["extractors", "status"])
+    expect(after).toMatch(/^choice: 2026\.10\.26 \(since /)
+    // The extractor already runs the chosen release: nothing to install, it stays as it was.
+    expect(after).toMatch(/\t2026\.10\.26\trunning\t/)
+  })
+})
+
 describe("cookies API", () => {
   it("stores a cookies.txt, shows only its metadata, and refuses a malformed one", async () => {
     const bad = await apiRequest(stack.baseUrl, "POST", "/cookies", { key: owner, json: { platform: "generic", cookies_txt: "not a cookie file" } })
