@@ -52,7 +52,6 @@ export const runProjections = <P extends Projection<any, any>>(
     }))
     for (const consumer of consumers) yield* ensureDurableConsumer(consumer)
     for (const consumer of consumers) yield* Effect.forkScoped(runDurableConsumer(consumer))
-    // "ready": what start scripts and the test harness wait for.
     yield* Effect.logInfo("aggregator ready: projections consuming").pipe(
       Effect.annotateLogs({ consumers: consumers.map((consumer) => consumer.durable).join(",") })
     )
