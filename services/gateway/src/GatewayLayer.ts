@@ -21,6 +21,7 @@ import { DashboardLayer } from "./dashboard/DashboardLayer.ts"
 import { AdmissionStates } from "./jobs/AdmissionStates.ts"
 import { JobViewCache } from "./jobs/JobViewCache.ts"
 import { PlatformHealthBoard } from "./platforms/PlatformHealthBoard.ts"
+import { YtDlpFleetView } from "./health/YtDlpFleetView.ts"
 import { PollingGuard } from "./limits/PollingGuard.ts"
 import { RequestRateLimiter } from "./limits/RequestRateLimiter.ts"
 
@@ -53,7 +54,8 @@ const Adapters = Layer.mergeAll(
   PlatformHealthBoard.layer,
   RequestRateLimiter.layer,
   PollingGuard.layer,
-  CookieVault.layer
+  CookieVault.layer,
+  YtDlpFleetView.layer
 )
 
 /** The whole gateway with a given egress policy (tests replace DNS; production uses the system resolver). */

@@ -1,7 +1,9 @@
-// Per-project cookies through the API (extension): upload, list (metadata only), use for a members-only page, keep
-// the media that needed them to the project, remove.
+// Operating against real platforms on a running stack: the fleet's yt-dlp release through the admin CLI, GET /health
+// and the info metric; per-project cookies through the API (upload, metadata-only listing, use for a members-only
+// page, media kept to the project, removal).
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type MediaServer, startMediaServer } from "../support/MediaServer.ts"
+import { freePort } from "../support/NatsServer.ts"
 import { startServiceStack, type ServiceStack } from "../support/ServiceStack.ts"
 import { apiRequest, describeResponse } from "./ApiClient.ts"
 import { pollJobUntilFinished } from "./JobPolling.ts"
@@ -10,10 +12,12 @@ let media: MediaServer
 let stack: ServiceStack
 let owner: string
 let other: string
+let extractorMetrics: number
 
 beforeAll(async () => {
   media = await startMediaServer()
-  stack = await startServiceStack({ env: { EGRESS_ALLOW: media.hostPort } })
+  extractorMetrics = await freePort()
+  stack = await startServiceStack({ env: { EGRESS_ALLOW: media.hostPort }, serviceEnv: { extractor: { METRICS_PORT: String(extractorMetrics) } } })
   owner = (await stack.provisionKey()).key
   other = (await stack.provisionKey()).key
 })
@@ -34,6 +38,17 @@ describe("extractors CLI", () => {
     expect(after).toMatch(/^choice: 2026\.10\.26 \(since /)
     // The extractor already runs the chosen release: nothing to install, it stays as it was.
     expect(after).toMatch(/\t2026\.10\.26\trunning\t/)
+
+    // Fleet-wide in GET /health (refreshed every 5 s at most), per extractor as a Prometheus info metric.
+    let health: any = null
+    for (let i = 0; i < 20 && health?.yt_dlp?.choice !== "2026.10.26"; i++) {
+      await new Promise((r) => setTimeout(r, 500))
+      health = (await apiRequest(stack.baseUrl, "GET", "/health", {})).body.data
+    }
+    expect(health.yt_dlp?.choice, `${JSON.stringify(health)}\n${stack.logs()}`).toBe("2026.10.26")
+    expect(health.yt_dlp.extractors).toEqual([expect.objectContaining({ version: "2026.10.26", last_change: "running", reason: null })])
+    const metrics = await (await fetch(`http://127.0.0.1:${extractorMetrics}/metrics`)).text()
+    expect(metrics).toMatch(/^mds_ytdlp_info\{[^}]*version="2026\.10\.26"[^}]*\} 1$/m)
   })
 })
 
