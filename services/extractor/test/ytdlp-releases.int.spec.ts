@@ -1,5 +1,6 @@
 // The fleet's yt-dlp release: an extractor installs a chosen release from the package index, checks it and switches;
 // a release whose check fails (a canary that does not answer) is rolled back. Jobs complete before and after each change.
+import { readFile } from "node:fs/promises"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Effect, Option } from "effect"
@@ -8,6 +9,7 @@ import { ExtractorCatalogPublished } from "@mds/shared/domain/platform/CatalogEv
 import { YtDlpReleaseChosen, YtDlpWorkerEvent } from "@mds/shared/domain/release/YtDlpReleaseEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { EXTRACTOR_CATALOG_SUBJECT, YT_DLP_CHOICE_SUBJECT, ALL_YT_DLP_WORKERS_SUBJECT } from "@mds/shared/eventstore/Subjects"
+import { ensureMediaFixtures } from "../../../test/support/MediaFixtures.ts"
 import { type MediaServer, startMediaServer } from "../../../test/support/MediaServer.ts"
 import { type ExtractorHarness, startExtractorHarness } from "./ExtractorHarness.ts"
 
@@ -22,6 +24,12 @@ let media: MediaServer
 let canary: Server
 let canaryUrl: string
 let harness: ExtractorHarness
+/** Serves the clip; from its second request on (the download after the extraction) it sends half and holds the rest. */
+let held: Server
+let heldUrl: string
+let heldRequests = 0
+let releaseHeld: () => void = () => undefined
+const heldReleased = new Promise<void>((resolve) => (releaseHeld = resolve))
 
 beforeAll(async () => {
   media = await startMediaServer()
@@ -30,8 +38,19 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => canary.listen(0, "127.0.0.1", () => resolve()))
   const { port } = canary.address() as AddressInfo
   canaryUrl = `http://127.0.0.1:${port}/canary`
+  const clip = await readFile((await ensureMediaFixtures()).clipMp4)
+  held = createServer((req, res) => {
+    res.writeHead(200, { "content-type": "video/mp4", "content-length": String(clip.length) })
+    if (req.method === "HEAD") return void res.end()
+    if (++heldRequests < 2) return void res.end(clip)
+    res.write(clip.subarray(0, clip.length >> 1))
+    void heldReleased.then(() => res.end(clip.subarray(clip.length >> 1)))
+  })
+  await new Promise<void>((resolve) => held.listen(0, "127.0.0.1", () => resolve()))
+  const heldPort = (held.address() as AddressInfo).port
+  heldUrl = `http://127.0.0.1:${heldPort}/held.mp4`
   harness = await startExtractorHarness({
-    EGRESS_ALLOW: `${media.hostPort},127.0.0.1:${port}`,
+    EGRESS_ALLOW: `${media.hostPort},127.0.0.1:${port},127.0.0.1:${heldPort}`,
     WORKER_ID: WORKER,
     YT_DLP_RELEASE_POLL_SECONDS: "0.5",
     YT_DLP_CANARY_URLS: canaryUrl
@@ -39,7 +58,10 @@ beforeAll(async () => {
 }, 120_000)
 
 afterAll(async () => {
+  releaseHeld()
   await harness?.close()
+  held?.closeAllConnections()
+  held?.close()
   canary?.closeAllConnections()
   await new Promise<void>((resolve) => (canary?.listening ? canary.close(() => resolve()) : resolve()))
   await media?.close()
@@ -85,10 +107,18 @@ describe("yt-dlp releases", () => {
     expect(started).toMatchObject({ version: PINNED })
     await downloadCompletes()
 
+    // A download that is under way (its file half sent) while the release switches: it finishes on the old binary.
+    const running = await harness.queueJob(heldUrl, "video_best")
+    await expect.poll(() => heldRequests, { timeout: 60_000 }).toBeGreaterThanOrEqual(2)
+
     let seen = Date.now()
     await choose(PREVIOUS)
     const activated = await waitForReport(seen, (e) => e._tag === "YtDlpReleaseActivated" && e.version === PREVIOUS)
     expect(activated).toMatchObject({ choice: PREVIOUS, previous: PINNED })
+    releaseHeld()
+    const runningEvents = await harness.waitForEnd(running.projectId, running.jobId, 120_000)
+    expect(runningEvents.map((e) => e._tag), JSON.stringify(runningEvents)).toContain("JobCompleted")
+    expect(runningEvents.filter((e) => e._tag === "JobStarted")).toHaveLength(1)
     // The catalog is published again by the yt-dlp that new runs use.
     await expect.poll(catalogVersion, { timeout: 30_000 }).toBe(PREVIOUS)
     await downloadCompletes()

@@ -63,7 +63,7 @@ export const DownloadRequest = Schema.Union([DownloadByMediaId, DownloadByUrl], 
 export type DownloadRequest = typeof DownloadRequest.Type
 
 /** Extension: a platform id as GET /platforms lists it. */
-export const CookiePlatform = Schema.String.check(Schema.isPattern(/^[a-z0-9_-]{1,64}$/, { message: "must be a platform id from GET /platforms" }))
+export const CookiePlatform = Schema.String.check(Schema.isPattern(/^[a-z0-9_-]{1,64}$/u, { message: "must be a platform id from GET /platforms" }))
 
 /** Extension: a Netscape cookies.txt for one platform, replacing the project's previous one. */
 export const CookiesUpload = Schema.Struct({
