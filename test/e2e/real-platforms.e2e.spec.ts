@@ -55,8 +55,8 @@ describe("extractors CLI", () => {
 describe("cookies API", () => {
   it("stores a cookies.txt, shows only its metadata, and refuses a malformed one", async () => {
     const bad = await apiRequest(stack.baseUrl, "POST", "/cookies", { key: owner, json: { platform: "generic", cookies_txt: "not a cookie file" } })
-    expect(bad.status, describeResponse(bad)).toBe(400)
-    expect(bad.body.error).toMatchObject({ code: "invalid_request" })
+    expect(bad.status, describeResponse(bad)).toBe(422)
+    expect(bad.body.error).toMatchObject({ code: "invalid_cookie_file" })
     expect(bad.body.error.message).toMatch(/^cookies_txt: line 1/)
     const noPlatform = await apiRequest(stack.baseUrl, "POST", "/cookies", { key: owner, json: { platform: "No Such!", cookies_txt: media.memberCookies() } })
     expect(noPlatform.status).toBe(400)

@@ -153,7 +153,7 @@ export const V1 = {
     access: keyed("media:download"),
     requestBody: CookiesUpload,
     success: { status: 200, description: "The stored file's metadata.", data: CookieJar },
-    errors: ["invalid_request", "service_unavailable"]
+    errors: ["invalid_request", "invalid_cookie_file", "service_unavailable"]
   },
   removeCookies: {
     method: "DELETE",

@@ -137,7 +137,7 @@ export const toApiError = (failure: ApiFailure): ApiError => {
     case "ServiceUnavailable":
       return { status: 503, code: "service_unavailable", message: failure.message, headers: RETRY_SOON }
     case "CookieFileInvalid":
-      return { status: 400, code: "invalid_request", message: `cookies_txt: ${failure.message}.` }
+      return { status: 422, code: "invalid_cookie_file", message: `cookies_txt: ${failure.message}.` }
     case "CookiesNotConfigured":
       return { status: 503, code: "service_unavailable", message: "Cookies cannot be stored: this server has no COOKIES_ENCRYPTION_KEY." }
     case "CookieVaultError":
