@@ -54,7 +54,7 @@ const Workers = Layer.mergeAll(ResolveRpcServer, DownloadWorker).pipe(
 
 const Releases = ReleaseFollower.pipe(
   Layer.provide(Layer.mergeAll(ReleaseInstaller.layer, ReleaseSelfCheck.layer)),
-  Layer.provide(ReleaseConfig.layer)
+  Layer.provide(Layer.mergeAll(ReleaseConfig.layer, UpstreamProxies.layer))
 )
 
 const Ready = Layer.effectDiscard(Effect.logInfo("extractor ready"))

@@ -9,6 +9,7 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { UrlNotAllowed } from "@mds/shared/domain/DomainErrors"
 import { EgressPolicy, type EgressPolicyShape } from "@mds/shared/egress/EgressPolicy"
 import { egressProxy } from "../egress/EgressProxy.ts"
+import { UpstreamProxies } from "../egress/UpstreamProxies.ts"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
 import { Confinement } from "../sandbox/Confinement.ts"
 import { failureMessage } from "../ytdlp/classifyFailure.ts"
@@ -67,6 +68,7 @@ export class ReleaseSelfCheck extends Context.Service<ReleaseSelfCheck, {
       const extractor = yield* ExtractorConfig
       const policy = yield* EgressPolicy
       const confinement = yield* Confinement
+      const upstreams = yield* UpstreamProxies
 
       const local = Effect.fn("ReleaseSelfCheck.local")(function*(release: Release) {
         const ytdlp = makeYtDlp(release.path, confinement)
@@ -94,7 +96,8 @@ export class ReleaseSelfCheck extends Context.Service<ReleaseSelfCheck, {
       }, Effect.scoped)
 
       const canary = Effect.fn("ReleaseSelfCheck.canary")(function*(release: Release, url: string) {
-        const proxy = yield* egressProxy(policy)
+        // A canary is any page: it goes the way of platform traffic without a proxy of its own (UPSTREAM_PROXY).
+        const proxy = yield* egressProxy(policy, upstreams.forPlatform(""))
         yield* makeYtDlp(release.path, confinement).run(url, { ...baseFlags(proxy.url, extractor.ffmpegPath), dumpSingleJson: true }).pipe(
           Effect.mapError((error) => new ReleaseCheckFailed({ message: `canary ${url} failed: ${failureMessage(error.stderr)}` }))
         )
