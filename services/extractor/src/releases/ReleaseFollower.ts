@@ -10,9 +10,8 @@ import { YtDlp } from "../ytdlp/YtDlp.ts"
 import { ActiveRelease } from "./ActiveRelease.ts"
 import { ReleaseConfig } from "./ReleaseConfig.ts"
 import { ReleaseInstaller } from "./ReleaseInstaller.ts"
+import { initialFollowState, nextFollowStep } from "./ReleaseSchedule.ts"
 import { ReleaseSelfCheck } from "./ReleaseSelfCheck.ts"
-
-const isChannel = (choice: string): choice is "stable" | "nightly" => choice === "stable" || choice === "nightly"
 
 /**
  * The choice in force is the operator's last `extractors use ...`, else YT_DLP_AUTO_UPDATE's channel. A new choice is
@@ -63,18 +62,12 @@ export const ReleaseFollower = Layer.effectDiscard(Effect.gen(function*() {
     Effect.map(Option.map((stored) => ({ seq: stored.seq, choice: stored.event.choice })))
   )
 
-  let appliedSeq = -1
-  let lookedUpAt = 0
+  let state = initialFollowState
   const follow = Effect.gen(function*() {
     const last = yield* chosen
-    const seq = Option.match(last, { onNone: () => 0, onSome: (c) => c.seq })
-    const choice = Option.match(last, { onNone: () => (config.autoUpdate === "off" ? null : config.autoUpdate), onSome: (c) => c.choice })
-    const now = Date.now()
-    const due = seq !== appliedSeq || (choice !== null && isChannel(choice) && now - lookedUpAt >= config.autoUpdateIntervalMs)
-    if (!due) return
-    appliedSeq = seq
-    lookedUpAt = now
-    if (choice !== null) yield* apply(choice)
+    const step = nextFollowStep(state, Option.getOrNull(last), config.autoUpdate, config.autoUpdateIntervalMs, Date.now())
+    state = step.state
+    if (step.apply !== null) yield* apply(step.apply)
   }).pipe(Effect.catchCause((cause) => Effect.logWarning("following the yt-dlp choice failed; trying again", cause)))
 
   yield* report({ _tag: "YtDlpReleaseRunning", v: 1, workerId, version: active.builtIn.version, at: Date.now() })
