@@ -2,6 +2,7 @@
 import { randomUUID } from "node:crypto"
 import { Effect, Layer, Option, Schedule } from "effect"
 import { type YtDlpReleaseChoice, YtDlpReleaseChosen, YtDlpWorkerEvent } from "@mds/shared/domain/release/YtDlpReleaseEvent"
+import { WORKER_REPORT_INTERVAL_MS } from "@mds/shared/domain/release/YtDlpFleetStatus"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { YT_DLP_CHOICE_SUBJECT, ytDlpWorkerSubject } from "@mds/shared/eventstore/Subjects"
 import { publishExtractorCatalog } from "../catalog/CatalogPublisher.ts"
@@ -71,5 +72,11 @@ export const ReleaseFollower = Layer.effectDiscard(Effect.gen(function*() {
   }).pipe(Effect.catchCause((cause) => Effect.logWarning("following the yt-dlp choice failed; trying again", cause)))
 
   yield* report({ _tag: "YtDlpReleaseRunning", v: 1, workerId, version: active.builtIn.version, at: Date.now() })
+  // Repeated, so status and health can leave out extractors that stopped (see WORKER_SILENT_AFTER_MS).
+  yield* Effect.suspend(() => report({ _tag: "YtDlpReleaseRunning", v: 1, workerId, version: active.current().version, at: Date.now() })).pipe(
+    Effect.delay(WORKER_REPORT_INTERVAL_MS),
+    Effect.forever,
+    Effect.forkScoped
+  )
   yield* follow.pipe(Effect.repeat(Schedule.spaced(config.pollMs)), Effect.forkScoped)
 }))

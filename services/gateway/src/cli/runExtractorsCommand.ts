@@ -22,7 +22,7 @@ export const extractorsStatus = Effect.fn("extractorsStatus")(function*(_command
   const lines = [
     `choice: ${Option.match(choice, { onNone: () => "none (each extractor runs its built-in release, or YT_DLP_AUTO_UPDATE's channel)", onSome: (c) => `${c.event.choice} (since ${new Date(c.event.at).toISOString()})` })}`
   ]
-  for (const worker of fleetStatusOf(reports.map((stored) => stored.event))) {
+  for (const worker of fleetStatusOf(reports.map((stored) => stored.event), Date.now())) {
     lines.push([worker.workerId, worker.version, worker.lastChange, new Date(worker.at).toISOString(), ...(worker.reason === null ? [] : [worker.reason])].join("\t"))
   }
   return lines.join("\n")

@@ -26,7 +26,7 @@ export class YtDlpFleetView extends Context.Service<YtDlpFleetView, {
         const reports = yield* store.readSubject(YtDlpWorkerEvent, ALL_YT_DLP_WORKERS_SUBJECT)
         return {
           choice: Option.match(choice, { onNone: () => null, onSome: (stored) => stored.event.choice }),
-          extractors: fleetStatusOf(reports.map((stored) => stored.event)).map((worker) => ({
+          extractors: fleetStatusOf(reports.map((stored) => stored.event), Date.now()).map((worker) => ({
             worker_id: worker.workerId,
             version: worker.version,
             last_change: worker.lastChange,
