@@ -38,11 +38,9 @@ const Infrastructure = Layer.mergeAll(
   ArtifactStoreLayer,
   EgressPolicy.layer,
   // New runs read the active release when they start: ReleaseFollower switches it.
-  Layer.mergeAll(
-    YtDlp.layer.pipe(Layer.provideMerge(ActiveRelease.layer), Layer.provide(ExtractorConfig.layer)),
-    Ffmpeg.layer
-  ).pipe(Layer.provideMerge(Confinement.layer)),
-  ExtractorConfig.layer
+  Layer.mergeAll(YtDlp.layer.pipe(Layer.provideMerge(ActiveRelease.layer)), Ffmpeg.layer).pipe(
+    Layer.provideMerge(Layer.mergeAll(Confinement.layer, ExtractorConfig.layer))
+  )
 ).pipe(Layer.provideMerge(Streams), Layer.provideMerge(Layer.mergeAll(NatsClient.layer, Lifetimes.layer)))
 
 const Workers = Layer.mergeAll(ResolveRpcServer, DownloadWorker).pipe(
@@ -67,5 +65,3 @@ export const ExtractorLayer = Ready.pipe(
   Layer.provide(StaleWorkDirs),
   Layer.provideMerge(Infrastructure)
 )
-
-/** JSON log lines on stdout, filtered by LOG_LEVEL (default Info). */

@@ -70,14 +70,14 @@ describe("per-project cookies", () => {
     expect(jars).toMatchObject([{ platform: "generic", domains: ["127.0.0.1"], cookieCount: 1, change: "rotated" }])
 
     // A download of the page (a fresh extraction) works only with the rotated cookies.
-    const { projectId, jobId } = await harness.queueJob(media.urls.members, "video_best", undefined, owner)
+    const { projectId, jobId } = await harness.queueJob(media.urls.members, "video_best", undefined, undefined, owner)
     const events = await harness.waitForEnd(projectId, jobId, 120_000)
     expect(events.map((e) => e._tag), JSON.stringify(events)).toContain("JobCompleted")
   })
 
   it("never shares them: another project is refused the same page", async () => {
     expect(await harness.resolveFor(media.urls.members, other)).toMatchObject({ _tag: "ResolveRejected" })
-    const { projectId, jobId } = await harness.queueJob(media.urls.members, "video_best", undefined, other)
+    const { projectId, jobId } = await harness.queueJob(media.urls.members, "video_best", undefined, undefined, other)
     const events = await harness.waitForEnd(projectId, jobId, 120_000)
     expect(events.at(-1)?._tag, JSON.stringify(events)).toBe("JobFailed")
   })
