@@ -7,7 +7,7 @@ import { join } from "node:path"
 import { jetstream } from "@nats-io/jetstream"
 import { connect, type NatsConnection } from "@nats-io/transport-node"
 import { ConfigProvider, Effect, Layer, ManagedRuntime, Option, References, Schema } from "effect"
-import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
+import type { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { AdmissionEvent } from "@mds/shared/domain/admission/AdmissionEvent"
 import { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
@@ -33,7 +33,7 @@ export interface ExtractorHarness {
    * Records JobQueued and a claimed slot, then puts DownloadMedia on the work queue, as the gateway does; with
    * `mediaId`, as for a download by media id (`url` is then the URL the media was resolved from).
    */
-  queueJob(url: string, format: string, mediaId?: string): Promise<{ readonly projectId: string; readonly jobId: string }>
+  queueJob(url: string, format: string, mediaId?: string, platform?: string): Promise<{ readonly projectId: string; readonly jobId: string }>
   /** The job's events once it completed or failed (throws after `timeoutMs`). */
   waitForEnd(projectId: string, jobId: string, timeoutMs?: number): Promise<ReadonlyArray<JobEvent>>
   lastAdmission(projectId: string): Promise<AdmissionEvent>
@@ -74,17 +74,17 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
     client,
     run,
     resolve: async (url) => decodeReply((await client.request(RESOLVE_RPC_SUBJECT, JSON.stringify({ url }), { timeout: 90_000 })).string()),
-    queueJob: async (url, format, mediaId) => {
+    queueJob: async (url, format, mediaId, platform = "generic") => {
       const projectId = newId("prj")
       const jobId = newId("job")
       const now = Date.now()
       await run(Effect.gen(function*() {
         yield* jobCommands(projectId, jobId)({
-          _tag: "QueueJob", jobId, projectId, platform: "generic", format, source: { url, mediaId: mediaId ?? null }, now, lifetimeMs: 3_600_000
+          _tag: "QueueJob", jobId, projectId, platform, format, source: { url, mediaId: mediaId ?? null }, now, lifetimeMs: 3_600_000
         })
         yield* claimSlot({ projectId, jobId, limit: 2, now, expiresAt: now + 3_600_000 })
       }))
-      const command: DownloadMedia = { _tag: "DownloadMedia", v: 1, jobId, projectId, url, mediaId: mediaId ?? null, format, platform: "generic" }
+      const command: DownloadMedia = { _tag: "DownloadMedia", v: 1, jobId, projectId, url, mediaId: mediaId ?? null, format, platform }
       await jetstream(client).publish(DOWNLOAD_WORK_SUBJECT, encodeCommand(command), { msgID: jobId })
       return { projectId, jobId }
     },
