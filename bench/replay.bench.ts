@@ -45,8 +45,10 @@ try {
   await run(Effect.gen(function*() {
     yield* ensureStreams
     const projectId = newId("prj")
+    // As the command handlers append them: each event expecting the job's last sequence (the stream keeps it as a header).
     yield* Effect.flatMap(Effect.service(EventStore), (store) => Effect.forEach(Array.from({ length: JOBS }, () => newId("job")), (jobId) =>
-      Effect.forEach(eventsOf(projectId, jobId), (event, i) => store.append(JobEventCodec, jobSubject(projectId, jobId), event, { msgId: `${jobId}-${i}` }), { discard: true }),
+      Effect.reduce(eventsOf(projectId, jobId).entries(), () => 0, (lastSeq: number, [i, event]) =>
+        Effect.map(store.append(JobEventCodec, jobSubject(projectId, jobId), event, { msgId: `${jobId}-${i}`, expectedLastSeq: lastSeq }), (appended) => appended.seq)),
       { concurrency: 32, discard: true })).pipe(Effect.provide(JetStreamEventStore))
   }))
 

@@ -10,6 +10,7 @@ import { type MediaServer, startMediaServer } from "../support/MediaServer.ts"
 import { clusterAsNatsServer, type NatsCluster, type NatsClusterNode, startNatsCluster, waitUntilHealthy } from "../support/NatsCluster.ts"
 import { startServiceStack, type ServiceStack } from "../support/ServiceStack.ts"
 import { connectInspector, finishedEvent, type StackInspector } from "../support/StackInspector.ts"
+import { eventuallyDespiteFailures } from "../support/Eventually.ts"
 import { apiFor, describeResponse } from "./ApiClient.ts"
 import { fetchFile, probeBytes } from "./MediaProbe.ts"
 
@@ -62,21 +63,9 @@ afterAll(async () => {
   await media?.close()
 })
 
-const waitFor = async <A>(read: () => Promise<A>, done: (a: A) => boolean, what: string, timeoutMs = 90_000): Promise<A> => {
-  const deadline = Date.now() + timeoutMs
-  let last: A | undefined
-  let failure: unknown = null
-  while (Date.now() < deadline) {
-    try {
-      last = await read()
-      if (done(last)) return last
-    } catch (error) {
-      failure = error
-    }
-    await sleep(250)
-  }
-  throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last)?.slice(0, 2000)} ${String(failure)}\n${stack.logs().slice(-20_000)}`)
-}
+const waitFor = <A>(read: () => Promise<A>, done: (a: A) => boolean, what: string, timeoutMs = 90_000): Promise<A> =>
+  // Reads fail while NATS restarts; they are simply tried again.
+  eventuallyDespiteFailures(read, done, () => `${what}\n${stack.logs().slice(-20_000)}`, timeoutMs)
 
 /** How many of the streams (KV buckets included) each node leads now. */
 const streamLeaders = async () => {

@@ -5,6 +5,7 @@ import type { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { type MediaServer, startMediaServer } from "../support/MediaServer.ts"
 import { startServiceStack, type ServiceStack } from "../support/ServiceStack.ts"
 import { connectInspector, finishedEvent, type StackInspector, type StoredJobEvent } from "../support/StackInspector.ts"
+import { eventuallyDespiteFailures } from "../support/Eventually.ts"
 import { apiFor, describeResponse } from "./ApiClient.ts"
 
 const ACK_WAIT_S = 4
@@ -37,22 +38,9 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-const waitFor = async <A>(read: () => Promise<A>, done: (a: A) => boolean, what: string, timeoutMs = 60_000): Promise<A> => {
-  const deadline = Date.now() + timeoutMs
-  let last: A | undefined
-  let failure: unknown = null
-  while (Date.now() < deadline) {
-    // Reads fail while NATS restarts; they are simply tried again.
-    try {
-      last = await read()
-      if (done(last)) return last
-    } catch (error) {
-      failure = error
-    }
-    await sleep(250)
-  }
-  throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last)?.slice(0, 2000)} ${String(failure)}\n${stack.logs()}`)
-}
+const waitFor = <A>(read: () => Promise<A>, done: (a: A) => boolean, what: string, timeoutMs = 60_000): Promise<A> =>
+  // Reads fail while NATS restarts; they are simply tried again.
+  eventuallyDespiteFailures(read, done, () => `${what}\n${stack.logs()}`, timeoutMs)
 
 const starts = (events: ReadonlyArray<StoredJobEvent>) =>
   events.flatMap((s) => (s.event._tag === "JobStarted" ? [s.event] : []))

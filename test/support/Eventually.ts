@@ -28,3 +28,25 @@ export const eventuallyEffect = <A, E, R>(check: Effect.Effect<A, E, R>, done: (
       yield* Effect.sleep(Duration.millis(POLL_MS))
     }
   })
+
+/**
+ * eventually, for reads that fail for a while (a server restarting, a node killed): a read that throws is tried again
+ * like one whose value does not pass, and the last failure is named if time runs out.
+ */
+export const eventuallyDespiteFailures = async <A>(read: () => Promise<A>, done: (a: A) => boolean, what: What, timeoutMs = 15_000): Promise<A> => {
+  let failure: unknown = null
+  const attempt = await eventually(
+    async () => {
+      try {
+        return { read: true as const, value: await read() }
+      } catch (error) {
+        failure = error
+        return { read: false as const }
+      }
+    },
+    (result) => result.read && done(result.value),
+    () => `${typeof what === "string" ? what : what()} (last failure: ${String(failure)})`,
+    timeoutMs
+  )
+  return (attempt as { readonly value: A }).value
+}

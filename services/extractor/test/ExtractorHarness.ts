@@ -11,6 +11,7 @@ import type { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { AdmissionEvent } from "@mds/shared/domain/admission/AdmissionEvent"
 import { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
+import type { MediaResolved } from "@mds/shared/domain/media/MediaEvent"
 import { ResolveReply } from "@mds/shared/domain/media/ResolveRpc"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { admissionSubject, DOWNLOAD_WORK_SUBJECT, jobSubject, RESOLVE_RPC_SUBJECT } from "@mds/shared/eventstore/Subjects"
@@ -29,6 +30,8 @@ export interface ExtractorHarness {
   run<A, E>(effect: Effect.Effect<A, E, Services>): Promise<A>
   /** Asks the resolve RPC, as the gateway does. */
   resolve(url: string): Promise<ResolveReply>
+  /** resolve, for a test that needs the media: anything but a resolved media fails it with the reply's code. */
+  resolved(url: string): Promise<MediaResolved>
   /**
    * Records JobQueued and a claimed slot, then puts DownloadMedia on the work queue, as the gateway does; with
    * `mediaId`, as for a download by media id (`url` is then the URL the media was resolved from).
@@ -69,15 +72,22 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
     run(Effect.gen(function*() {
       return yield* (yield* EventStore).readSubject(JobEvent, jobSubject(projectId, jobId))
     }))
+  const resolve = async (url: string) =>
+    decodeReply((await client.request(RESOLVE_RPC_SUBJECT, JSON.stringify({ url }), { timeout: 90_000 })).string())
 
   return {
     nats,
     dataDir,
     client,
     run,
-    resolve: async (url) => decodeReply((await client.request(RESOLVE_RPC_SUBJECT, JSON.stringify({ url }), { timeout: 90_000 })).string()),
+    resolve,
     resolveFor: async (url, projectId) =>
       decodeReply((await client.request(RESOLVE_RPC_SUBJECT, JSON.stringify({ url, projectId }), { timeout: 90_000 })).string()),
+    resolved: async (url) => {
+      const reply = await resolve(url)
+      if (reply._tag !== "ResolveSucceeded") throw new Error(`resolve failed: ${reply.code} ${reply.message}`)
+      return reply.media
+    },
     queueJob: async (url, format, mediaId, platform = "generic", projectId = newId("prj")) => {
       const jobId = newId("job")
       const now = Date.now()

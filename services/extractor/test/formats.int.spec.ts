@@ -25,11 +25,7 @@ afterAll(async () => {
   await media?.close()
 })
 
-const resolved = async (url: string): Promise<MediaResolved> => {
-  const reply = await h.resolve(url)
-  if (reply._tag !== "ResolveSucceeded") throw new Error(`resolve failed: ${reply.code} ${reply.message}`)
-  return reply.media
-}
+const resolved = (url: string): Promise<MediaResolved> => h.resolved(url)
 
 interface Probe {
   readonly format: { readonly format_name: string }

@@ -3,6 +3,17 @@ import { Context, type Effect, type Option } from "effect"
 import type { JobView } from "../domain/job/JobView.ts"
 import type { ReadModelError } from "./ReadModelError.ts"
 
+/** A stored document with the store's revision of it, for a compare-and-set write. */
+export interface VersionedJobView {
+  readonly view: JobView
+  readonly revision: number
+}
+
+/** What a compare-and-set write did: stored (at this revision), or found the document changed by another writer. */
+export type JobViewWrite =
+  | { readonly _tag: "Written"; readonly revision: number }
+  | { readonly _tag: "Changed" }
+
 export class JobReadModel extends Context.Service<JobReadModel, {
   get(projectId: string, jobId: string): Effect.Effect<Option.Option<JobView>, ReadModelError>
   /**
@@ -15,6 +26,13 @@ export class JobReadModel extends Context.Service<JobReadModel, {
    * can create it in one step does so, without reading first. One stored after all (another writer's) is handled as put.
    */
   putNew(view: JobView): Effect.Effect<void, ReadModelError>
+  /** get, with the revision a later putAt compares against. */
+  getVersioned(projectId: string, jobId: string): Effect.Effect<Option.Option<VersionedJobView>, ReadModelError>
+  /**
+   * Writes the document only if the stored one is still at `revision` (null: none stored), in one step: a writer that
+   * keeps each job's document in memory (the job projector) writes without reading first, and reads again on Changed.
+   */
+  putAt(view: JobView, revision: number | null): Effect.Effect<JobViewWrite, ReadModelError>
   remove(projectId: string, jobId: string): Effect.Effect<void, ReadModelError>
   /** The project's most recent jobs, newest first. */
   listByProject(projectId: string, limit: number): Effect.Effect<ReadonlyArray<JobView>, ReadModelError>

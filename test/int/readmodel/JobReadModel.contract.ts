@@ -90,6 +90,31 @@ export const jobReadModelContract = (name: string, adapter: Layer.Layer<JobReadM
         assert.deepStrictEqual(yield* store.get(view.projectId, view.id), Option.some(view))
       }))
 
+    it.effect("putAt writes only over the revision it was given: none stored, then the one getVersioned returned", () =>
+      Effect.gen(function*() {
+        const store = yield* JobReadModel
+        const view = jobView(newId("prj"), { lastSeq: 2 })
+        const first = yield* store.putAt(view, null)
+        assert.strictEqual(first._tag, "Written")
+        // Stored meanwhile: a second first write finds it changed and leaves it.
+        assert.deepStrictEqual(yield* store.putAt({ ...view, lastSeq: 3 }, null), { _tag: "Changed" })
+        const stored = yield* store.getVersioned(view.projectId, view.id)
+        assert.isTrue(Option.isSome(stored))
+        if (Option.isNone(stored) || first._tag !== "Written") return
+        assert.deepStrictEqual(stored.value, { view, revision: first.revision })
+        const later: JobView = { ...view, status: "processing", lastSeq: 5 }
+        const second = yield* store.putAt(later, first.revision)
+        assert.strictEqual(second._tag, "Written")
+        // A writer still holding the first revision (another aggregator) is told the document changed.
+        assert.deepStrictEqual(yield* store.putAt({ ...view, lastSeq: 4 }, first.revision), { _tag: "Changed" })
+        assert.deepStrictEqual(yield* store.get(view.projectId, view.id), Option.some(later))
+        // After a removal there is nothing stored: a first write takes the key again.
+        yield* store.remove(view.projectId, view.id)
+        assert.isTrue(Option.isNone(yield* store.getVersioned(view.projectId, view.id)))
+        assert.strictEqual((yield* store.putAt(view, null))._tag, "Written")
+        assert.deepStrictEqual(yield* store.get(view.projectId, view.id), Option.some(view))
+      }))
+
     it.effect("a job is found only under its own project", () =>
       Effect.gen(function*() {
         const store = yield* JobReadModel

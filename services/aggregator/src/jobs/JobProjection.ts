@@ -1,56 +1,41 @@
-// Folds a job subject's events into its JobView document and stores it, with a download link once completed.
-import { Context, Effect, Layer, Option, Schema } from "effect"
+// The live job projection: every delivered job event goes through the job projector, one message at a time.
+import { Context, Effect, Layer, Schema } from "effect"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { ALL_JOBS_SUBJECT, JOBS_STREAM } from "@mds/shared/eventstore/Subjects"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
-import { foldJobMessages, parseJobSubject, withDownloadUrl } from "./JobDocumentFold.ts"
 import { projection } from "../projections/Projection.ts"
 import { SubjectHistory } from "../projections/SubjectHistory.ts"
+import { type DeliveredJobMessage, type JobProjectionOutcome, makeJobProjector } from "./JobProjector.ts"
 
-export type JobProjectionOutcome = "written" | "unchanged"
+/** About 1 KB a view: ~10 MB for the jobs in flight; a job dropped from memory costs one read when it goes on. */
+const LIVE_DOCUMENTS = 10_000
 
 /**
- * The projection does not trust delivery order. It reads every event of the subject between the document's
- * lastSeq and the delivered message from the stream, so a message nak'd and redelivered after a later one of
- * the same job is not lost (evolveJobView would skip an event with a sequence below lastSeq), and replaying
- * the stream from the start rebuilds the same documents.
+ * The durable consumer's lanes keep one job's events in order, but a message nak'd and redelivered can come after
+ * later ones: the projector then folds from the subject's history rather than trusting delivery order.
  */
 export class JobProjection extends Context.Service<JobProjection, {
-  catchUp(subject: string, uptoSeq: number): Effect.Effect<JobProjectionOutcome, unknown>
+  apply(message: DeliveredJobMessage): Effect.Effect<JobProjectionOutcome, unknown>
 }>()("mds/aggregator/JobProjection") {
   static readonly layer = Layer.effect(
     JobProjection,
     Effect.gen(function*() {
-      const readModel = yield* JobReadModel
-      const artifacts = yield* ArtifactStore
-      const history = yield* SubjectHistory
-
-      const linked = withDownloadUrl(artifacts)
-
-      const catchUp = Effect.fn("JobProjection.catchUp")(function*(subject: string, uptoSeq: number) {
-        const ids = parseJobSubject(subject)
-        if (Option.isNone(ids)) return "unchanged" as const
-        const stored = Option.getOrNull(yield* readModel.get(ids.value.projectId, ids.value.jobId))
-        if (stored !== null && stored.lastSeq >= uptoSeq) return "unchanged" as const
-
-        const raw = yield* history.range(JOBS_STREAM.name, subject, stored?.lastSeq ?? 0, uptoSeq)
-        const doc = foldJobMessages(stored, raw)
-        if (doc === null || doc === stored) return "unchanged" as const
-        yield* readModel.put(yield* linked(doc))
-        return "written" as const
+      const projector = makeJobProjector(yield* JobReadModel, yield* ArtifactStore, yield* SubjectHistory, {
+        documents: LIVE_DOCUMENTS,
+        concurrency: 1,
+        ordered: false
       })
-
-      return JobProjection.of({ catchUp })
+      return JobProjection.of({ apply: (message) => projector.projectSubject(message.subject, [message]) })
     })
   )
 }
 
-/** mds.job.> into the job read model: each delivered event makes the projection catch its job up to it. */
+/** mds.job.> into the job read model. */
 export const jobsProjection = projection({
   stream: JOBS_STREAM.name,
   durable: "aggregator-jobs",
   filter: ALL_JOBS_SUBJECT,
   decode: Schema.decodeUnknownEffect(Schema.fromJsonString(JobEvent)),
-  project: (_event, message) => Effect.flatMap(JobProjection, (jobs) => jobs.catchUp(message.subject, message.seq))
+  project: (_event, message) => Effect.flatMap(JobProjection, (jobs) => jobs.apply(message))
 })

@@ -2,7 +2,7 @@
 import type { JsMsg } from "@nats-io/jetstream"
 import { Effect, Layer } from "effect"
 import { type DurableConsumerOptions, ensureDurableConsumer, runDurableConsumer, type Verdict } from "../consumers/DurableConsumer.ts"
-import type { Projection } from "./Projection.ts"
+import { type Projection, previousSubjectSeq } from "./Projection.ts"
 
 export interface AggregatorOptions {
   /** Subjects projected at once per projection; events of one subject always stay in order on one lane. */
@@ -26,7 +26,7 @@ export const verdictOf = <A, R>(msg: JsMsg, definition: Projection<A, R>, retryD
     const data = msg.string()
     const decoded = yield* Effect.result(definition.decode(data))
     if (decoded._tag === "Failure") return { _tag: "Term", reason: `undecodable: ${String(decoded.failure)}`.slice(0, 500) } as const
-    return yield* definition.project(decoded.success, { subject: msg.subject, seq: msg.seq, data }).pipe(
+    return yield* definition.project(decoded.success, { subject: msg.subject, seq: msg.seq, data, previousSeq: previousSubjectSeq(msg.headers) }).pipe(
       Effect.as(ack),
       Effect.catchCause((cause) => Effect.succeed<Verdict>({ _tag: "Nak", delayMs: retryDelayMs, reason: String(cause).slice(0, 500) }))
     )

@@ -1,4 +1,5 @@
 // A projection as data: the stream and durable consumer it follows, how a message decodes, and how it is projected.
+import { PubHeaders } from "@nats-io/jetstream"
 import type { Effect } from "effect"
 
 /** A delivered message as a projection sees it. */
@@ -6,6 +7,19 @@ export interface ProjectedMessage {
   readonly subject: string
   readonly seq: number
   readonly data: string
+  /** The subject's sequence before this message, when it was appended expecting it (see previousSubjectSeq). */
+  readonly previousSeq: number | undefined
+}
+
+/**
+ * The event store appends every aggregate event expecting the subject's last sequence; the stream keeps that
+ * expectation as a header, so a message tells which one came before it on its subject (0: it is the first).
+ */
+export const previousSubjectSeq = (headers: { get(name: string): string } | undefined): number | undefined => {
+  const value = headers?.get(PubHeaders.ExpectedLastSubjectSequenceHdr)
+  if (value === undefined || value === "") return undefined
+  const seq = Number(value)
+  return Number.isSafeInteger(seq) && seq >= 0 ? seq : undefined
 }
 
 export interface Projection<A, R> {

@@ -10,7 +10,8 @@ import { ReadModelBackend, type ReadModelName } from "@mds/shared/readmodel/Read
 import { makeKeyCatchUp, makeKeyUseRecorder, makeProjectCatchUp } from "../accounts/AccountProjection.ts"
 import { MediaProjection } from "../media/MediaProjection.ts"
 import { SubjectHistory } from "../projections/SubjectHistory.ts"
-import { type JobBatchLimits, makeJobBatchProjector } from "./JobBatchProjector.ts"
+import { makeJobProjector } from "../jobs/JobProjector.ts"
+import { previousSubjectSeq } from "../projections/Projection.ts"
 
 /** One filtered stream to replay; a read model may need several (keys: their events and their usage). */
 export interface ReplaySource {
@@ -24,7 +25,11 @@ export interface ReplaySource {
 }
 
 /** How the read models rebuilt in batches (jobs) hold and write their documents. */
-export interface ReplayBatchLimits extends JobBatchLimits {
+export interface ReplayBatchLimits {
+  /** Documents kept in memory between batches; the least recently used beyond this are dropped (they are stored). */
+  readonly documents: number
+  /** Reads and writes of the read model in flight at once. */
+  readonly concurrency: number
   /** Messages folded before their documents are written (fewer when the stream's tip comes first). */
   readonly messages: number
 }
@@ -41,15 +46,24 @@ const decodeKeyUsed = Schema.decodeUnknownEffect(Schema.fromJsonString(KeyUsed))
 const whenDecoded = <A>(decode: (data: string) => Effect.Effect<A, unknown>, msg: JsMsg, project: (value: A) => Effect.Effect<unknown, unknown>) =>
   Effect.flatMap(Effect.option(decode(msg.string())), (value) => (Option.isSome(value) ? project(value.value) : Effect.void))
 
-/** The live aggregator's projections (for jobs its fold, batched), over the read model opened on the new store. */
+/** The live aggregator's projections (for jobs its projector, batched), over the read model opened on the new store. */
 export const replaySourcesFor = (name: ReadModelName, store: string, limits: ReplayBatchLimits) =>
   Effect.gen(function*() {
     const backend = yield* ReadModelBackend
     switch (name) {
       case "jobs": {
-        // Not the live JobProjection: the ordered replay lets documents be folded in memory and written once a batch.
-        const project = makeJobBatchProjector(yield* backend.openJobs(store), yield* ArtifactStore, limits)
-        const handle = (msgs: ReadonlyArray<JsMsg>) => project(msgs.map((msg) => ({ subject: msg.subject, seq: msg.seq, data: msg.string() })))
+        // The live job projector with a batch's messages at a time: each job's events of a batch folded and written once.
+        const projector = makeJobProjector(yield* backend.openJobs(store), yield* ArtifactStore, yield* Effect.provide(SubjectHistory, SubjectHistory.layer), {
+          documents: limits.documents,
+          concurrency: limits.concurrency,
+          // The replay's ordered consumer delivers every message of every job once, in order.
+          ordered: true
+        })
+        const handle = (msgs: ReadonlyArray<JsMsg>) =>
+          projector.project(msgs.map((msg) => ({ subject: msg.subject, seq: msg.seq, data: msg.string(), previousSeq: previousSubjectSeq(msg.headers) }))).pipe(
+            // A job already stored is left as it is on the next try.
+            Effect.retry({ times: 5 })
+          )
         return [{ stream: JOBS_STREAM.name, filter: JOBS_STREAM.subjects[0]!, projection: { _tag: "Batched", handle } }] satisfies ReadonlyArray<ReplaySource>
       }
       case "media": {

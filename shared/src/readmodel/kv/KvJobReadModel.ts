@@ -1,9 +1,10 @@
 // JobReadModel on NATS KV (embedded): bucket mds_jobs, key <projectId>.<jobId>, value the JobView as JSON.
+import { JetStreamApiCodes, JetStreamApiError } from "@nats-io/jetstream"
 import type { KV } from "@nats-io/kv"
 import { Effect, Layer, Option, Schema } from "effect"
 import { Lifetimes } from "../../config/Lifetimes.ts"
 import { JobView } from "../../domain/job/JobView.ts"
-import { JobReadModel } from "../JobReadModel.ts"
+import { JobReadModel, type JobViewWrite, type VersionedJobView } from "../JobReadModel.ts"
 import { openKvBucket, readModelError } from "./KvBucket.ts"
 import { putUnlessLater } from "./KvConditionalPut.ts"
 
@@ -17,14 +18,24 @@ const encodeView = Schema.encodeEffect(JobViewJson)
 
 const keyOf = (projectId: string, jobId: string) => `${projectId}.${jobId}`
 
-const readView = (kv: KV, key: string) =>
+const readVersioned = (kv: KV, key: string) =>
   Effect.tryPromise({ try: () => kv.get(key), catch: readModelError(`get ${key}`) }).pipe(
     Effect.flatMap((entry) =>
       entry === null || entry.operation !== "PUT"
-        ? Effect.succeed(Option.none<JobView>())
-        : decodeView(entry.string()).pipe(Effect.map(Option.some), Effect.mapError(readModelError(`decode ${key}`)))
+        ? Effect.succeed(Option.none<VersionedJobView>())
+        : decodeView(entry.string()).pipe(
+          Effect.map((view) => Option.some({ view, revision: entry.revision })),
+          Effect.mapError(readModelError(`decode ${key}`))
+        )
     )
   )
+
+const readView = (kv: KV, key: string) => Effect.map(readVersioned(kv, key), Option.map((stored) => stored.view))
+
+/** The entry's revision was not the one expected (or the key was created meanwhile). */
+const isChanged = (cause: unknown) =>
+  cause instanceof JetStreamApiError &&
+  (cause.code === JetStreamApiCodes.StreamWrongLastSequence || cause.code === JetStreamApiCodes.StreamWrongLastSequenceUnknown)
 
 export const makeKvJobReadModel = Effect.fn("makeKvJobReadModel")(function*(bucket: string) {
   const lifetimes = yield* Lifetimes
@@ -47,6 +58,22 @@ export const makeKvJobReadModel = Effect.fn("makeKvJobReadModel")(function*(buck
       // create fails when the key holds a document; then the conditional put decides.
       yield* Effect.tryPromise({
         try: () => kv.create(key, json).then(() => undefined, () => putUnlessLater(kv, key, json, view.lastSeq)),
+        catch: readModelError(`put ${key}`)
+      })
+    }),
+
+    getVersioned: (projectId, jobId) => readVersioned(kv, keyOf(projectId, jobId)),
+
+    putAt: Effect.fn("KvJobReadModel.putAt")(function*(view, revision) {
+      const key = keyOf(view.projectId, view.id)
+      const json = yield* encodeView(view).pipe(Effect.mapError(readModelError(`encode ${key}`)))
+      // create also takes a key whose document was removed (purged); update compares the entry's revision.
+      return yield* Effect.tryPromise({
+        try: () =>
+          (revision === null ? kv.create(key, json) : kv.update(key, json, revision)).then(
+            (written): JobViewWrite => ({ _tag: "Written", revision: written }),
+            (cause): JobViewWrite | Promise<never> => (isChanged(cause) ? { _tag: "Changed" } : Promise.reject(cause))
+          ),
         catch: readModelError(`put ${key}`)
       })
     }),

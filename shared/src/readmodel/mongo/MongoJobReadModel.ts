@@ -3,7 +3,7 @@ import type { Collection } from "mongodb"
 import { Clock, Effect, Layer, Option, Schema } from "effect"
 import { Lifetimes } from "../../config/Lifetimes.ts"
 import { JobView } from "../../domain/job/JobView.ts"
-import { JobReadModel } from "../JobReadModel.ts"
+import { JobReadModel, type JobViewWrite, type VersionedJobView } from "../JobReadModel.ts"
 import { isDuplicateKey, MongoDatabase, mongoError } from "./MongoDatabase.ts"
 
 export const JOBS_COLLECTION = "jobs"
@@ -14,17 +14,21 @@ interface JobDocument extends Record<string, unknown> {
   _id: string
   /** MongoDB's TTL monitor deletes the document once this date has passed (checked about once a minute). */
   purgeAt: Date
+  /** Raised by every putAt, for its compare-and-set; absent (0) on documents only ever written by put. */
+  revision?: number
 }
 
 const decodeView = Schema.decodeUnknownEffect(JobView)
 const encodeView = Schema.encodeEffect(JobView)
 const idOf = (projectId: string, jobId: string) => `${projectId}.${jobId}`
 
-const toView = (doc: JobDocument | null) => {
-  if (doc === null) return Effect.succeed(Option.none<JobView>())
-  const { _id, purgeAt: _purgeAt, ...fields } = doc
-  return decodeView(fields).pipe(Effect.map(Option.some), Effect.mapError(mongoError(`decode ${_id}`)))
+const toVersioned = (doc: JobDocument | null) => {
+  if (doc === null) return Effect.succeed(Option.none<VersionedJobView>())
+  const { _id, purgeAt: _purgeAt, revision = 0, ...fields } = doc
+  return decodeView(fields).pipe(Effect.map((view) => Option.some({ view, revision })), Effect.mapError(mongoError(`decode ${_id}`)))
 }
+
+const toView = (doc: JobDocument | null) => Effect.map(toVersioned(doc), Option.map((stored) => stored.view))
 
 export const makeMongoJobReadModel = Effect.fn("makeMongoJobReadModel")(function*(collectionName: string) {
   const { db } = yield* MongoDatabase
@@ -66,6 +70,32 @@ export const makeMongoJobReadModel = Effect.fn("makeMongoJobReadModel")(function
     put,
     // The conditional upsert is one step already.
     putNew: put,
+
+    getVersioned: (projectId, jobId) =>
+      Effect.tryPromise({ try: () => jobs.findOne({ _id: idOf(projectId, jobId) }), catch: mongoError(`get ${idOf(projectId, jobId)}`) }).pipe(
+        Effect.flatMap(toVersioned)
+      ),
+
+    putAt: Effect.fn("MongoJobReadModel.putAt")(function*(view, revision) {
+      const _id = idOf(view.projectId, view.id)
+      const fields = yield* encodeView(view).pipe(Effect.mapError(mongoError(`encode ${_id}`)))
+      const purgeAt = new Date((yield* Clock.currentTimeMillis) + lifetimeMs)
+      const next = (revision ?? 0) + 1
+      const document = { ...fields, _id, purgeAt, revision: next }
+      return yield* Effect.tryPromise({
+        try: async (): Promise<JobViewWrite> => {
+          if (revision === null) {
+            // A taken _id: another writer stored the job first.
+            return jobs.insertOne(document).then(() => ({ _tag: "Written", revision: next }), (cause) =>
+              isDuplicateKey(cause) ? { _tag: "Changed" } : Promise.reject(cause))
+          }
+          const filter = revision === 0 ? { _id, $or: [{ revision: 0 }, { revision: { $exists: false } }] } : { _id, revision }
+          const replaced = await jobs.replaceOne(filter, document)
+          return replaced.matchedCount === 1 ? { _tag: "Written", revision: next } : { _tag: "Changed" }
+        },
+        catch: mongoError(`put ${_id}`)
+      })
+    }),
 
     remove: (projectId, jobId) =>
       Effect.tryPromise({
