@@ -35,6 +35,10 @@ export interface ExtractorHarness {
   /** The job's events once it completed or failed (throws after `timeoutMs`). */
   waitForEnd(projectId: string, jobId: string, timeoutMs?: number): Promise<ReadonlyArray<JobEvent>>
   lastAdmission(projectId: string): Promise<AdmissionEvent>
+  /** The job's events so far. */
+  jobEvents(projectId: string, jobId: string): Promise<ReadonlyArray<JobEvent>>
+  /** Cancels the job as DELETE /v1/jobs does (the decider's CancelJob). */
+  cancelJob(projectId: string, jobId: string): Promise<void>
   close(): Promise<void>
 }
 
@@ -101,7 +105,7 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
       const deadline = Date.now() + timeoutMs
       while (Date.now() < deadline) {
         const events = (await readJob(projectId, jobId)).map((stored) => stored.event)
-        if (events.some((e) => e._tag === "JobCompleted" || e._tag === "JobFailed" || e._tag === "JobExpired")) return events
+        if (events.some((e) => e._tag === "JobCompleted" || e._tag === "JobFailed" || e._tag === "JobExpired" || e._tag === "JobCanceled")) return events
         await new Promise((r) => setTimeout(r, 250))
       }
       throw new Error(`job ${jobId} did not finish within ${timeoutMs} ms`)
@@ -110,6 +114,16 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
       Option.getOrThrow(await run(Effect.gen(function*() {
         return yield* (yield* EventStore).readLast(AdmissionEvent, admissionSubject(projectId))
       }))).event,
+    jobEvents: async (projectId, jobId) => (await readJob(projectId, jobId)).map((stored) => stored.event),
+    cancelJob: async (projectId, jobId) => {
+      await run(handleCommand({
+        decider: JobDecider,
+        codec: JobEvent,
+        subject: jobSubject(projectId, jobId),
+        command: { _tag: "CancelJob", jobId, now: Date.now() },
+        msgId: () => `${jobId}:cancel`
+      }))
+    },
     close: async () => {
       await client.drain().catch(() => undefined)
       await runtime.dispose()

@@ -21,6 +21,10 @@ export const errorCatalogue = {
     status: 409,
     description: "Extension: a request with this Idempotency-Key is still being carried out; retry shortly."
   },
+  job_already_finished: {
+    status: 409,
+    description: "Extension: DELETE /jobs/{jobId} of a job that already completed or failed (canceling twice is not this)."
+  },
   link_expired: { status: 410, description: "The download link is past its expiry." },
   payload_too_large: { status: 413, description: "The body is larger than 16 KiB." },
   unsupported_media_type: { status: 415, description: "A POST whose Content-Type is not application/json." },

@@ -21,6 +21,12 @@ export class InvalidJobTransition extends Schema.TaggedError<InvalidJobTransitio
   command: Schema.String
 }) {}
 
+/** Extension: cancel asked of a job that already ended (completed, failed or expired); canceling it twice is not this. */
+export class JobAlreadyFinished extends Schema.TaggedError<JobAlreadyFinished>()("JobAlreadyFinished", {
+  jobId: Schema.String,
+  status: Schema.String
+}) {}
+
 export class MediaNotFound extends Schema.TaggedError<MediaNotFound>()("MediaNotFound", {
   mediaId: Schema.String
 }) {}

@@ -26,7 +26,8 @@ const RETRYABLE: Readonly<Record<JobErrorCode, boolean>> = {
   download_failed: true,
   download_timeout: true,
   job_expired: true,
-  internal_error: true
+  internal_error: true,
+  canceled: true
 }
 
 export const isRetryableJobError = (code: JobErrorCode): boolean => RETRYABLE[code]

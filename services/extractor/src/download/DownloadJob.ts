@@ -21,6 +21,7 @@ import type { DownloadedFile } from "../ytdlp/ResultLine.ts"
 import { mimeTypeOf, safeFileName } from "./ArtifactFile.ts"
 import { type DownloadFailed, jobFailure } from "./DownloadFailed.ts"
 import { FetchMedia } from "./FetchMedia.ts"
+import { JobCancelWatch } from "./JobCancelWatch.ts"
 import { initialProgressThrottle, nextProgressReport } from "./ProgressThrottle.ts"
 
 export { DownloadFailed } from "./DownloadFailed.ts"
@@ -46,6 +47,7 @@ export class DownloadJob extends Context.Service<DownloadJob, {
       const lifetimes = yield* Lifetimes
       const config = yield* ExtractorConfig
       const outcomes = yield* PlatformOutcomes
+      const cancels = yield* JobCancelWatch
       const provideStore = Effect.provideService(EventStore, store)
       // Several heartbeats per ack wait, so one delayed by a busy event loop never lets the message be redelivered.
       const heartbeatMs = Math.max(250, Math.floor(config.workAckWaitMs / 4))
@@ -138,6 +140,8 @@ export class DownloadJob extends Context.Service<DownloadJob, {
             `The job was started ${config.workMaxAttempts} times and never finished (its worker stopped each time); it is not retried again.`
           ))
         }
+        // Watching before the start: a cancel that lands before StartJob makes the start fail, one after it is seen here.
+        const canceled = yield* cancels.watch(command.projectId, command.jobId)
         const started = yield* jobCommand(
           command,
           { _tag: "StartJob", jobId: command.jobId, workerId: config.workerId, now: Date.now() },
@@ -161,8 +165,14 @@ export class DownloadJob extends Context.Service<DownloadJob, {
           Effect.result,
           // At the end of the job's lifetime nobody can read the result any more: stop (killing yt-dlp) and free the slot.
           Effect.raceFirst(Effect.sleep(Math.max(0, started.state.expiresAt - Date.now())).pipe(Effect.as("expired" as const))),
+          // A client canceled the job: stop at once (killing yt-dlp and its ffmpeg); its partial files go with workDir.
+          Effect.raceFirst(canceled.wait.pipe(Effect.as("canceled" as const))),
           Effect.ensuring(Effect.promise(() => rm(workDir, { recursive: true, force: true })))
         )
+        if (outcome === "canceled") {
+          yield* Effect.logInfo("job canceled while processing; stopped")
+          return yield* finish(command, "canceled")
+        }
         if (outcome === "expired") {
           yield* jobCommand(command, { _tag: "ExpireJob", jobId: command.jobId, now: Date.now() }, `${command.jobId}:expire`)
           yield* Effect.logInfo("job expired while processing; stopped")
@@ -178,10 +188,10 @@ export class DownloadJob extends Context.Service<DownloadJob, {
         const completed = yield* jobCommand(command, { _tag: "CompleteJob", jobId: command.jobId, artifact, now: Date.now() }, `${command.jobId}:complete`)
           .pipe(Effect.catchTag("InvalidJobTransition", () => Effect.succeed(null)))
         if (completed === null) {
-          // The job ended meanwhile (expired): nobody can fetch the file, so it is not kept.
+          // The job ended meanwhile (expired or canceled): nobody can fetch the file, so it is not kept.
           yield* artifacts.remove(artifact.key).pipe(Effect.ignore)
           yield* Effect.logInfo("job ended before completion; artifact discarded")
-          return yield* finish(command, "expired")
+          return yield* finish(command, canceled.isCanceled() ? "canceled" : "expired")
         }
         yield* Effect.logInfo("job completed", { key: artifact.key, sizeBytes: artifact.sizeBytes })
         yield* outcomes.record(command.platform, null)

@@ -30,6 +30,20 @@ export interface YtDlpShape {
 
 const STDERR_LIMIT = 64 * 1024
 
+/** Kills yt-dlp and everything it started (ffmpeg merging, cutting or converting): a cancel stops all of it at once. */
+const killGroup = (child: { readonly pid?: number | undefined; kill(signal: NodeJS.Signals): boolean }) => {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL")
+  } catch {
+    // The group is already gone (yt-dlp exited and its children with it).
+  }
+  try {
+    child.kill("SIGKILL")
+  } catch {
+    // Already exited.
+  }
+}
+
 export const makeYtDlp = (binaryPath: string): YtDlpShape => {
   const ytdlp = create(binaryPath)
 
@@ -39,8 +53,9 @@ export const makeYtDlp = (binaryPath: string): YtDlpShape => {
       let stderr = ""
       let pending = ""
       let pendingError = ""
-      // reject: false is tinyspawn's option: a non-zero exit resolves and is judged below.
-      const child = ytdlp.exec(url, flags as Flags, { cwd: options.cwd, reject: false } as never)
+      // reject: false is tinyspawn's option: a non-zero exit resolves and is judged below. detached puts yt-dlp at
+      // the head of its own process group, so that stopping it also stops the ffmpeg it runs (see killGroup).
+      const child = ytdlp.exec(url, flags as Flags, { cwd: options.cwd, reject: false, detached: true } as never)
       child.stdout?.on("data", (chunk: Buffer) => {
         const text = chunk.toString("utf8")
         stdout.push(text)
@@ -68,9 +83,7 @@ export const makeYtDlp = (binaryPath: string): YtDlpShape => {
         },
         (error: unknown) => resume(Effect.fail(new YtDlpFailed({ exitCode: null, stderr: String(error) })))
       )
-      return Effect.sync(() => {
-        if (child.exitCode === null) child.kill("SIGKILL")
-      })
+      return Effect.sync(() => killGroup(child))
     })
 
   return {

@@ -8,6 +8,7 @@ import type {
   FormatUnavailable,
   InvalidJobTransition,
   JobAlreadyExists,
+  JobAlreadyFinished,
   JobNotFound,
   MediaNotFound,
   MediaUnavailable,
@@ -60,6 +61,7 @@ export type ApiFailure =
   | ConcurrencyLimitExceeded
   | JobNotFound
   | JobAlreadyExists
+  | JobAlreadyFinished
   | InvalidJobTransition
   | MediaNotFound
   | UnsupportedPlatform
@@ -149,6 +151,12 @@ export const toApiError = (failure: ApiFailure): ApiError => {
       }
     case "JobNotFound":
       return { status: 404, code: "job_not_found", message: `Job ${failure.jobId} does not exist or has expired.` }
+    case "JobAlreadyFinished":
+      return {
+        status: 409,
+        code: "job_already_finished",
+        message: `Job ${failure.jobId} already ended (${failure.status}); only a queued or processing job can be canceled.`
+      }
     case "MediaNotFound":
       return {
         status: 404,

@@ -1,7 +1,7 @@
 // Commands of the job aggregate and the pure decide function that turns them into JobEvents.
 import { Result } from "effect"
 import type { Decider } from "../Decider.ts"
-import { InvalidJobTransition, JobAlreadyExists } from "../DomainErrors.ts"
+import { InvalidJobTransition, JobAlreadyExists, JobAlreadyFinished, JobNotFound } from "../DomainErrors.ts"
 import type { JobArtifact, JobError, JobEvent, JobSource } from "./JobEvent.ts"
 import { evolveJob, initialJobState, isTerminal, type JobState } from "./JobState.ts"
 
@@ -21,8 +21,9 @@ export type JobCommand =
   | { readonly _tag: "CompleteJob"; readonly jobId: string; readonly artifact: JobArtifact; readonly now: number }
   | { readonly _tag: "FailJob"; readonly jobId: string; readonly error: JobError; readonly now: number }
   | { readonly _tag: "ExpireJob"; readonly jobId: string; readonly now: number }
+  | { readonly _tag: "CancelJob"; readonly jobId: string; readonly now: number }
 
-export type JobRejection = JobAlreadyExists | InvalidJobTransition
+export type JobRejection = JobAlreadyExists | InvalidJobTransition | JobNotFound | JobAlreadyFinished
 
 type Decision = Result.Result<ReadonlyArray<JobEvent>, JobRejection>
 
@@ -78,6 +79,14 @@ export const decideJob = (command: JobCommand, state: JobState): Decision => {
     case "ExpireJob":
       if (state.status === "none" || isTerminal(state.status) || !isOverdue(state, command.now)) return none
       return emit({ _tag: "JobExpired", v: 1, jobId: command.jobId, at: command.now })
+    case "CancelJob":
+      // A job past its lifetime is not found, as GET /jobs says; canceling twice changes nothing.
+      if (state.status === "none" || state.status === "expired" || isOverdue(state, command.now)) {
+        return Result.fail(new JobNotFound({ jobId: command.jobId }))
+      }
+      if (state.status === "canceled") return none
+      if (isTerminal(state.status)) return Result.fail(new JobAlreadyFinished({ jobId: command.jobId, status: state.status }))
+      return emit({ _tag: "JobCanceled", v: 1, jobId: command.jobId, at: command.now })
   }
 }
 

@@ -18,7 +18,9 @@ export const JobErrorCode = Schema.Literals([
   "file_too_large",
   "download_timeout",
   // The job's worker died (or lost NATS) on every one of its allowed runs.
-  "attempts_exhausted"
+  "attempts_exhausted",
+  // Extension: the project's client canceled the job (DELETE /v1/jobs/{jobId}).
+  "canceled"
 ])
 export type JobErrorCode = typeof JobErrorCode.Type
 
@@ -100,5 +102,20 @@ export const JobExpired = Schema.TaggedStruct("JobExpired", {
 })
 export type JobExpired = typeof JobExpired.Type
 
-export const JobEvent = Schema.Union([JobQueued, JobStarted, JobProgressed, JobCompleted, JobFailed, JobExpired])
+/** Extension: a client of the job's project canceled it while it was queued or processing; the job ends failed. */
+export const JobCanceled = Schema.TaggedStruct("JobCanceled", {
+  v: V1,
+  jobId: Schema.String,
+  at: EpochMillis
+})
+export type JobCanceled = typeof JobCanceled.Type
+
+/** The error a canceled job shows: it ends failed with error.code canceled. */
+export const CANCELED_ERROR: JobError = {
+  code: "canceled",
+  message: "The job was canceled by a client of its project.",
+  retryable: true
+}
+
+export const JobEvent = Schema.Union([JobQueued, JobStarted, JobProgressed, JobCompleted, JobFailed, JobExpired, JobCanceled])
 export type JobEvent = typeof JobEvent.Type

@@ -1,6 +1,6 @@
 // The job read model document and its projection: evolve(doc | null, event), replayable from the stream.
 import { Schema } from "effect"
-import { JobArtifact, JobError, type JobEvent, JobSource } from "./JobEvent.ts"
+import { CANCELED_ERROR, JobArtifact, JobError, type JobEvent, JobSource } from "./JobEvent.ts"
 
 export const JobViewStatus = Schema.Literals(["queued", "processing", "completed", "failed", "expired"])
 export type JobViewStatus = typeof JobViewStatus.Type
@@ -76,6 +76,8 @@ export const evolveJobView = (doc: JobView | null, event: JobEvent, seq: number)
       return { ...doc, status: "failed", completedAt: event.at, error: event.error, lastSeq: seq }
     case "JobExpired":
       return { ...doc, status: "expired", completedAt: event.at, lastSeq: seq }
+    case "JobCanceled":
+      return { ...doc, status: "failed", completedAt: event.at, error: CANCELED_ERROR, lastSeq: seq }
   }
 }
 
