@@ -9,6 +9,7 @@ import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { AdmissionDecider } from "@mds/shared/domain/admission/AdmissionDecider"
 import { AdmissionEvent } from "@mds/shared/domain/admission/AdmissionEvent"
 import { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
+import type { DownloadOptions } from "@mds/shared/domain/job/DownloadOptions"
 import { JobDecider } from "@mds/shared/domain/job/JobDecider"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { ResolveReply } from "@mds/shared/domain/media/ResolveRpc"
@@ -31,10 +32,12 @@ export interface ExtractorHarness {
   /** Asks the resolve RPC, as the gateway does. */
   resolve(url: string): Promise<ResolveReply>
   /** Records JobQueued and a claimed slot, then puts DownloadMedia on the work queue, as the gateway does. */
-  queueJob(url: string, format: string): Promise<{ readonly projectId: string; readonly jobId: string }>
+  queueJob(url: string, format: string, options?: DownloadOptions): Promise<{ readonly projectId: string; readonly jobId: string }>
   /** The job's events once it completed or failed (throws after `timeoutMs`). */
   waitForEnd(projectId: string, jobId: string, timeoutMs?: number): Promise<ReadonlyArray<JobEvent>>
   lastAdmission(projectId: string): Promise<AdmissionEvent>
+  /** The bytes of a stored artifact. */
+  artifactBytes(key: string): Promise<Buffer>
   /** The job's events so far. */
   jobEvents(projectId: string, jobId: string): Promise<ReadonlyArray<JobEvent>>
   /** Cancels the job as DELETE /v1/jobs does (the decider's CancelJob). */
@@ -76,7 +79,7 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
     client,
     run,
     resolve: async (url) => decodeReply((await client.request(RESOLVE_RPC_SUBJECT, JSON.stringify({ url }), { timeout: 90_000 })).string()),
-    queueJob: async (url, format) => {
+    queueJob: async (url, format, options) => {
       const projectId = newId("prj")
       const jobId = newId("job")
       const now = Date.now()
@@ -85,7 +88,7 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
           decider: JobDecider,
           codec: JobEvent,
           subject: jobSubject(projectId, jobId),
-          command: { _tag: "QueueJob", jobId, projectId, platform: "generic", format, source: { url, mediaId: null }, now, lifetimeMs: 3_600_000 },
+          command: { _tag: "QueueJob", jobId, projectId, platform: "generic", format, source: { url, mediaId: null }, now, lifetimeMs: 3_600_000, ...(options === undefined ? {} : { options }) },
           msgId: () => `${jobId}:queue`
         })
         yield* handleCommand({
@@ -97,7 +100,17 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
           msgId: () => `${jobId}:claim`
         })
       }))
-      const command: DownloadMedia = { _tag: "DownloadMedia", v: 1, jobId, projectId, url, mediaId: null, format, platform: "generic" }
+      const command: DownloadMedia = {
+        _tag: "DownloadMedia",
+        v: 1,
+        jobId,
+        projectId,
+        url,
+        mediaId: null,
+        format,
+        platform: "generic",
+        ...(options === undefined ? {} : { options })
+      }
       await jetstream(client).publish(DOWNLOAD_WORK_SUBJECT, encodeCommand(command), { msgID: jobId })
       return { projectId, jobId }
     },
@@ -114,6 +127,15 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
       Option.getOrThrow(await run(Effect.gen(function*() {
         return yield* (yield* EventStore).readLast(AdmissionEvent, admissionSubject(projectId))
       }))).event,
+    artifactBytes: (key) =>
+      run(Effect.gen(function*() {
+        const opened = yield* (yield* ArtifactStore).open(key)
+        return yield* Effect.promise(async () => {
+          const chunks: Array<Buffer> = []
+          for await (const chunk of opened.body) chunks.push(chunk as Buffer)
+          return Buffer.concat(chunks)
+        })
+      })),
     jobEvents: async (projectId, jobId) => (await readJob(projectId, jobId)).map((stored) => stored.event),
     cancelJob: async (projectId, jobId) => {
       await run(handleCommand({

@@ -62,6 +62,17 @@ describe("cancel", () => {
     expect(events.at(-1)?._tag).toBe("JobCanceled")
   })
 
+  it("stops the ffmpeg that cuts a clip too", async () => {
+    const { projectId, jobId } = await harness.queueJob(`${media.urls.slow}?rate=65536`, "video_best", {
+      section: { start: 1, end: 19, precise: true }
+    })
+    await waitUntil(() => processesOf(jobId), (lines) => lines.some((line) => /ffmpeg/.test(line.split(" ").slice(0, 3).join(" "))), "ffmpeg to run")
+    await harness.cancelJob(projectId, jobId)
+    await waitUntil(() => processesOf(jobId), (lines) => lines.length === 0, "yt-dlp and ffmpeg to end", 15_000)
+    await waitUntil(() => workDirsOf(jobId), (dirs) => dirs.length === 0, "the work directory to be removed", 15_000)
+    expect((await harness.jobEvents(projectId, jobId)).at(-1)?._tag).toBe("JobCanceled")
+  })
+
   it("a job canceled while queued is never started by a worker", async () => {
     // Both worker slots busy with slow downloads, so the third job waits on the queue.
     const busy = await Promise.all([1, 2].map(() => harness.queueJob(`${media.urls.slow}?rate=65536`, "video_best")))

@@ -32,6 +32,10 @@ export const errorCatalogue = {
   url_not_allowed: { status: 422, description: "The URL targets a private, loopback or reserved address (or carries credentials)." },
   media_unavailable: { status: 422, description: "The media is private, removed, geo-blocked or login-only." },
   format_unavailable: { status: 422, description: "The format is not one of the media's formats, or not a valid format id." },
+  section_out_of_range: {
+    status: 422,
+    description: "Extension: the clip section starts at or after the end of the media, or ends after it."
+  },
   concurrency_limit_exceeded: { status: 429, description: "The project already has the maximum number of jobs queued or processing." },
   rate_limit_exceeded: { status: 429, description: "The API key used up its requests per minute; wait for Retry-After (RateLimit-* headers)." },
   polling_too_fast: { status: 429, description: "The job was polled less than 2 s ago by this key; wait for Retry-After." },

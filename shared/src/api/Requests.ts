@@ -2,6 +2,8 @@
 import { Schema } from "effect"
 
 export const MAX_URL_LENGTH = 2048
+/** The longest position a clip section may name: a day, beyond any media this service downloads. */
+export const MAX_SECTION_SECONDS = 86_400
 
 /**
  * http(s)://host[:port][/path?query#fragment] without userinfo; the gateway parses it again (WHATWG URL), so this
@@ -39,14 +41,41 @@ const FormatField = Schema.String.check(Schema.isMinLength(1, { message: "must n
   description: "video_best, video_<height>p, audio_best, audio_m4a or audio_mp3 (with media_id: one of its formats)."
 })
 
+const Seconds = Schema.Number.check(
+  Schema.isFinite({ message: "must be a finite number of seconds" }),
+  Schema.isGreaterThanOrEqualTo(0, { message: "must be at least 0" }),
+  Schema.isLessThanOrEqualTo(MAX_SECTION_SECONDS, { message: `must be at most ${MAX_SECTION_SECONDS}` })
+)
+
+/** Extension: a clip of the media, in seconds from its start. */
+export const SectionRequest = Schema.Struct({
+  start: Seconds.annotate({ description: "Start of the clip in seconds (decimals allowed)." }),
+  end: Seconds.annotate({ description: "End of the clip in seconds; greater than start, at most the media's duration." }),
+  precise: Schema.optionalKey(Schema.Boolean).annotate({
+    description: "true: re-encode at the cuts, so the clip lasts end - start within half a second; false (default): " +
+      "cut at the nearest keyframes without re-encoding (faster, less exact)."
+  })
+}).check(Schema.makeFilter((section) => section.end > section.start || { path: ["end"], issue: "must be greater than start" })).annotate({
+  identifier: "Section",
+  description: "Extension: download only this part of the media."
+})
+export type SectionRequest = typeof SectionRequest.Type
+
+/** The opt-in fields of a download (extensions); a client that sends none of them gets today's download. */
+const downloadExtensions = {
+  section: Schema.optionalKey(SectionRequest)
+}
+
 export const DownloadByMediaId = Schema.Struct({
   format: FormatField,
-  media_id: Schema.String.annotate({ description: "data.id of a resolve response." })
+  media_id: Schema.String.annotate({ description: "data.id of a resolve response." }),
+  ...downloadExtensions
 }).annotate({ identifier: "DownloadByMediaId" })
 
 export const DownloadByUrl = Schema.Struct({
   format: FormatField,
-  url: HttpUrlString
+  url: HttpUrlString,
+  ...downloadExtensions
 }).annotate({ identifier: "DownloadByUrl" })
 
 /** Exactly one of media_id and url (a body with both matches both branches, which oneOf refuses; so does the gateway). */

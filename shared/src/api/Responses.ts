@@ -78,6 +78,12 @@ export const JobError = Schema.Struct({
   })
 }).annotate({ identifier: "JobError" })
 
+/** Extension: the opt-in fields the job was queued with, as the request spelled them; absent for a plain download. */
+export const JobOptions = Schema.Struct({
+  section: Schema.optionalKey(Schema.Struct({ start: Schema.Number, end: Schema.Number, precise: Schema.Boolean }))
+}).annotate({ identifier: "JobOptions", description: "Extension: the clip section and output preset of the job." })
+export type JobOptions = typeof JobOptions.Type
+
 export const Job = Schema.Struct({
   id: Schema.String,
   status: JobStatus,
@@ -90,7 +96,8 @@ export const Job = Schema.Struct({
   started_at: Schema.optionalKey(IsoDateTime),
   completed_at: Schema.optionalKey(IsoDateTime),
   result: Schema.optionalKey(JobResult),
-  error: Schema.optionalKey(JobError)
+  error: Schema.optionalKey(JobError),
+  options: Schema.optionalKey(JobOptions)
 }).annotate({ identifier: "Job" })
 export type Job = typeof Job.Type
 

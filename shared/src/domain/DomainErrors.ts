@@ -27,6 +27,11 @@ export class JobAlreadyFinished extends Schema.TaggedError<JobAlreadyFinished>()
   status: Schema.String
 }) {}
 
+/** Extension: the requested clip section lies outside the media's duration. */
+export class SectionOutOfRange extends Schema.TaggedError<SectionOutOfRange>()("SectionOutOfRange", {
+  message: Schema.String
+}) {}
+
 export class MediaNotFound extends Schema.TaggedError<MediaNotFound>()("MediaNotFound", {
   mediaId: Schema.String
 }) {}

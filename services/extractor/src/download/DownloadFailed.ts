@@ -27,7 +27,8 @@ const RETRYABLE: Readonly<Record<JobErrorCode, boolean>> = {
   download_timeout: true,
   job_expired: true,
   internal_error: true,
-  canceled: true
+  canceled: true,
+  section_out_of_range: false
 }
 
 export const isRetryableJobError = (code: JobErrorCode): boolean => RETRYABLE[code]

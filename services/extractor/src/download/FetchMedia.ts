@@ -15,6 +15,8 @@ import { parseProgressBytes, parseProgressLine } from "../ytdlp/ProgressLine.ts"
 import { type DownloadedFile, parseResultLine } from "../ytdlp/ResultLine.ts"
 import { YtDlp } from "../ytdlp/YtDlp.ts"
 import { downloadFlags } from "../ytdlp/YtDlpFlags.ts"
+import { clipDuration, sectionFlags } from "../ytdlp/SectionFlags.ts"
+import { sectionOutOfRange } from "@mds/shared/domain/job/DownloadOptions"
 import { type DownloadFailed, jobFailure } from "./DownloadFailed.ts"
 import { type JobLimits, limitBreach, type MediaFacts } from "./JobLimits.ts"
 
@@ -37,14 +39,20 @@ export class FetchMedia extends Context.Service<FetchMedia, {
       const config = yield* ExtractorConfig
       const limits: JobLimits = { maxDurationSeconds: config.maxDurationSeconds, maxFileBytes: config.maxFileBytes }
 
-      const runOnce = Effect.fn("FetchMedia.runOnce")(function*(url: URL, spec: FormatSpec, options: FetchOptions, platform: string) {
+      const runOnce = Effect.fn("FetchMedia.runOnce")(function*(url: URL, spec: FormatSpec, options: FetchOptions, command: DownloadMedia) {
+        const { platform } = command
+        const section = command.options?.section
         const proxy = yield* egressProxy(policy)
         // Completed from the line callback when a limit is crossed; racing it against yt-dlp kills the run at once.
         const overLimit = Deferred.makeUnsafe<never, DownloadFailed>()
         let announced: MediaFacts = {}
         let result: DownloadedFile | null = null
         const judge = (facts: MediaFacts) => {
-          const breach = limitBreach(limits, facts)
+          const mediaDuration = facts.durationSeconds ?? null
+          const outside = section === undefined ? null : sectionOutOfRange(section, mediaDuration)
+          if (outside !== null) Deferred.doneUnsafe(overLimit, Effect.fail(jobFailure("section_out_of_range", outside)))
+          // A clip is judged by its own length, not the whole media's.
+          const breach = limitBreach(limits, { ...facts, durationSeconds: clipDuration(section, mediaDuration) })
           if (breach !== null) Deferred.doneUnsafe(overLimit, Effect.fail(jobFailure(breach.code, breach.message)))
         }
         const onLine = (line: string) => {
@@ -68,7 +76,7 @@ export class FetchMedia extends Context.Service<FetchMedia, {
           judge({ bytes: meter.bytes })
         }
 
-        const flags = downloadFlags(spec, options.workDir, proxy.url, config.ffmpegPath)
+        const flags = { ...downloadFlags(spec, options.workDir, proxy.url, config.ffmpegPath), ...sectionFlags(section) }
         yield* timed(ytDlpDuration, { operation: "download", platform }, ytdlp.run(url.href, flags, { cwd: options.workDir, onLine, onErrorLine })).pipe(
           Effect.mapError((error) => {
             const code = classifyFailure(error.stderr, proxy.refusals.length > 0)
@@ -89,7 +97,7 @@ export class FetchMedia extends Context.Service<FetchMedia, {
         if (produced === null) return yield* jobFailure("download_failed", "the extractor reported no output file")
         // The finished file is judged too: conversion changes sizes, and direct files announce no duration.
         const size = yield* Effect.promise(() => stat(produced.filepath).then((s) => s.size, () => null))
-        const duration = announced.durationSeconds ?? (limits.maxDurationSeconds > 0
+        const duration = clipDuration(section, announced.durationSeconds ?? null) ?? (limits.maxDurationSeconds > 0
           ? (yield* ffmpeg.probeFile(produced.filepath).pipe(Effect.option)).pipe(Option.flatMapNullishOr((p) => p.durationSeconds), Option.getOrNull)
           : null)
         const breach = limitBreach(limits, { bytes: size, durationSeconds: duration })
@@ -106,7 +114,7 @@ export class FetchMedia extends Context.Service<FetchMedia, {
         let runs = 0
         return yield* Effect.suspend(() => {
           runs++
-          return runOnce(url, spec, options, command.platform)
+          return runOnce(url, spec, options, command)
         }).pipe(
           Effect.tapError((failure) =>
             failure.transient && runs <= config.downloadRetries

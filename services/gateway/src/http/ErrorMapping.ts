@@ -14,6 +14,7 @@ import type {
   MediaUnavailable,
   ProjectAlreadyExists,
   ProjectNotFound,
+  SectionOutOfRange,
   UnsupportedPlatform,
   UrlNotAllowed
 } from "@mds/shared/domain/DomainErrors"
@@ -68,6 +69,7 @@ export type ApiFailure =
   | MediaUnavailable
   | UrlNotAllowed
   | FormatUnavailable
+  | SectionOutOfRange
   | ProjectNotFound
   | ProjectAlreadyExists
   | ApiKeyNotFound
@@ -177,6 +179,8 @@ export const toApiError = (failure: ApiFailure): ApiError => {
           ? `Format ${failure.format} is not available; available formats: ${failure.available.join(", ")}.`
           : `Format ${failure.format} is not a known format id (video_best, video_<height>p, audio_best, audio_mp3, audio_m4a).`
       }
+    case "SectionOutOfRange":
+      return { status: 422, code: "section_out_of_range", message: failure.message }
     case "FailureWithHeaders": {
       const inner = toApiError(failure.failure as ApiFailure)
       return { ...inner, headers: { ...failure.headers, ...inner.headers } }

@@ -19,6 +19,8 @@ import { json, type RouteInput } from "../http/Route.ts"
 import { vetMediaUrl } from "../media/resolveMedia.ts"
 import { PlatformHealthBoard } from "../platforms/PlatformHealthBoard.ts"
 import { admitJob, releaseSlot } from "./admitJob.ts"
+import { checkOptions, requestedOptions } from "./requestedOptions.ts"
+import type { DownloadOptions } from "@mds/shared/domain/job/DownloadOptions"
 
 // The same schema the OpenAPI document describes.
 const DownloadBody = DownloadRequest
@@ -27,6 +29,8 @@ interface Target {
   readonly source: JobSource
   readonly platform: string
   readonly format: string
+  /** Whole seconds when a resolve told (0: the platform did not say), null when downloading by URL. */
+  readonly durationSeconds: number | null
 }
 
 const isMediaId = Schema.is(MediaId)
@@ -44,13 +48,13 @@ const targetFromMedia = Effect.fn("targetFromMedia")(function*(mediaId: string, 
   if (Option.isNone(media) || media.value.expiresAt <= now) return yield* new MediaNotFound({ mediaId })
   const available = media.value.formats.map((f) => f.id)
   if (!available.includes(format)) return yield* new FormatUnavailable({ format, available })
-  return { source: { url: media.value.url, mediaId }, platform: media.value.platform, format }
+  return { source: { url: media.value.url, mediaId }, platform: media.value.platform, format, durationSeconds: media.value.duration }
 })
 
 const targetFromUrl = Effect.fn("targetFromUrl")(function*(raw: string, format: string) {
   const { platform, url } = yield* vetMediaUrl("url", raw)
   if (Option.isNone(parseFormatId(format))) return yield* new FormatUnavailable({ format, available: [] })
-  return { source: { url: url.href, mediaId: null }, platform: platform.id, format }
+  return { source: { url: url.href, mediaId: null }, platform: platform.id, format, durationSeconds: null }
 })
 
 /** The schema (oneOf) has already refused bodies with both or neither of media_id and url. */
@@ -62,7 +66,7 @@ const chooseTarget = Effect.fn("chooseTarget")(function*(body: typeof DownloadBo
   return target
 })
 
-const recordJob = Effect.fn("recordJob")(function*(projectId: string, jobId: string, target: Target) {
+const recordJob = Effect.fn("recordJob")(function*(projectId: string, jobId: string, target: Target, options: DownloadOptions) {
   const lifetimes = yield* Lifetimes
   const now = yield* Clock.currentTimeMillis
   yield* handleCommand({
@@ -79,7 +83,8 @@ const recordJob = Effect.fn("recordJob")(function*(projectId: string, jobId: str
       format: target.format,
       source: target.source,
       now,
-      lifetimeMs: lifetimes.jobMs
+      lifetimeMs: lifetimes.jobMs,
+      options
     },
     msgId: (event) => `${event._tag}:${jobId}`
   })
@@ -95,7 +100,8 @@ const recordJob = Effect.fn("recordJob")(function*(projectId: string, jobId: str
       url: target.source.url,
       mediaId: target.source.mediaId,
       format: target.format,
-      platform: target.platform
+      platform: target.platform,
+      ...(Object.keys(options).length === 0 ? {} : { options })
     },
     { msgId: jobId }
   )
@@ -104,9 +110,11 @@ const recordJob = Effect.fn("recordJob")(function*(projectId: string, jobId: str
 export const queueDownload = Effect.fn("queueDownload")(function*(input: RouteInput, principal: Principal) {
   const body = yield* decodeBody(DownloadBody, input.body)
   const target: Target = yield* chooseTarget(body)
+  const options = requestedOptions(body)
+  yield* checkOptions(options, target.durationSeconds)
   const jobId = newId("job")
   yield* admitJob(principal.projectId, jobId)
-  yield* recordJob(principal.projectId, jobId, target).pipe(
+  yield* recordJob(principal.projectId, jobId, target, options).pipe(
     // The client gets an error and never learns the job id: fail the job (if JobQueued made it) and free its
     // slot, so that neither waits for the end of the job's lifetime.
     Effect.tapError(() =>

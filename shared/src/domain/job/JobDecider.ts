@@ -2,6 +2,7 @@
 import { Result } from "effect"
 import type { Decider } from "../Decider.ts"
 import { InvalidJobTransition, JobAlreadyExists, JobAlreadyFinished, JobNotFound } from "../DomainErrors.ts"
+import { type DownloadOptions, hasOptions } from "./DownloadOptions.ts"
 import type { JobArtifact, JobError, JobEvent, JobSource } from "./JobEvent.ts"
 import { evolveJob, initialJobState, isTerminal, type JobState } from "./JobState.ts"
 
@@ -15,6 +16,7 @@ export type JobCommand =
     readonly source: JobSource
     readonly now: number
     readonly lifetimeMs: number
+    readonly options?: DownloadOptions
   }
   | { readonly _tag: "StartJob"; readonly jobId: string; readonly workerId: string; readonly now: number }
   | { readonly _tag: "ReportProgress"; readonly jobId: string; readonly percent: number; readonly now: number }
@@ -47,7 +49,8 @@ export const decideJob = (command: JobCommand, state: JobState): Decision => {
         format: command.format,
         source: command.source,
         createdAt: command.now,
-        expiresAt: command.now + command.lifetimeMs
+        expiresAt: command.now + command.lifetimeMs,
+        ...(hasOptions(command.options) ? { options: command.options } : {})
       })
     case "StartJob":
       if (state.status === "none" || isTerminal(state.status)) return reject(state, command)

@@ -42,6 +42,12 @@ describe("JobDecider", () => {
     } as const
     it("queues a new job with its expiry", () => given([]).when(queue).then([queued]))
     it("rejects queueing the same job twice", () => given([queued]).when(queue).thenRejects("JobAlreadyExists"))
+    it("records the options a client asked for", () => {
+      const options = { section: { start: 30, end: 45, precise: true } }
+      given([]).when({ ...queue, options }).then([{ ...queued, options } as JobEvent])
+    })
+    it("records no options field for empty options (a plain download looks as before)", () =>
+      given([]).when({ ...queue, options: {} }).then([queued]))
   })
 
   describe("StartJob", () => {

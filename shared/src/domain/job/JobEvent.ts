@@ -1,5 +1,6 @@
 // Events of the job aggregate, one JetStream subject per job: mds.job.<projectId>.<jobId>.
 import { Schema } from "effect"
+import { DownloadOptions } from "./DownloadOptions.ts"
 
 /** Schema version carried by every event so that old streams stay readable after changes. */
 const V1 = Schema.Literal(1)
@@ -20,7 +21,9 @@ export const JobErrorCode = Schema.Literals([
   // The job's worker died (or lost NATS) on every one of its allowed runs.
   "attempts_exhausted",
   // Extension: the project's client canceled the job (DELETE /v1/jobs/{jobId}).
-  "canceled"
+  "canceled",
+  // Extension: the requested clip section lies outside the media (known only once the extractor read it).
+  "section_out_of_range"
 ])
 export type JobErrorCode = typeof JobErrorCode.Type
 
@@ -57,7 +60,9 @@ export const JobQueued = Schema.TaggedStruct("JobQueued", {
   format: Schema.String,
   source: JobSource,
   createdAt: EpochMillis,
-  expiresAt: EpochMillis
+  expiresAt: EpochMillis,
+  /** Extension: present only when the client asked for a clip or an output preset. */
+  options: Schema.optionalKey(DownloadOptions)
 })
 export type JobQueued = typeof JobQueued.Type
 

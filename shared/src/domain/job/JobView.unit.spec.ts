@@ -106,4 +106,10 @@ describe("evolveJobView", () => {
     expect(doc).toMatchObject({ status: "failed", progress: 30, completedAt: 350, artifact: null, lastSeq: 5 })
     expect(doc?.error).toEqual({ code: "canceled", message: expect.any(String), retryable: true })
   })
+
+  it("carries the options of JobQueued, and has none for a plain download", () => {
+    const options = { section: { start: 1, end: 2, precise: false } }
+    expect(project([{ ...queued, options } as JobEvent])?.options).toEqual(options)
+    expect(project([queued])).not.toHaveProperty("options")
+  })
 })

@@ -129,6 +129,7 @@ export const v1Operations: ReadonlyArray<Operation> = [
       "invalid_request",
       "media_not_found",
       "format_unavailable",
+      "section_out_of_range",
       "unsupported_platform",
       "url_not_allowed",
       "concurrency_limit_exceeded",

@@ -1,0 +1,31 @@
+// Extension: how a job shapes its file beyond the format id (a clip of the media, ...); absent means today's default.
+import { Schema } from "effect"
+
+/** A part of the media in seconds; `precise` re-encodes at the cuts, else the cuts fall on the nearest keyframes. */
+export const ClipSection = Schema.Struct({
+  start: Schema.Number,
+  end: Schema.Number,
+  precise: Schema.Boolean
+})
+export type ClipSection = typeof ClipSection.Type
+
+/** Every field is optional and stays absent when the client did not ask for it, so old jobs and clients see nothing new. */
+export const DownloadOptions = Schema.Struct({
+  section: Schema.optionalKey(ClipSection)
+})
+export type DownloadOptions = typeof DownloadOptions.Type
+
+export const hasOptions = (options: DownloadOptions | undefined): options is DownloadOptions =>
+  options !== undefined && Object.keys(options).length > 0
+
+/** Media shorter than the section's end by more than this are out of range (durations are whole seconds). */
+export const SECTION_TOLERANCE_SECONDS = 1
+
+/** Null when the section fits a media of this duration (unknown durations, 0 or null, always fit). */
+export const sectionOutOfRange = (section: ClipSection, durationSeconds: number | null): string | null => {
+  if (durationSeconds === null || durationSeconds <= 0) return null
+  if (section.start >= durationSeconds || section.end > durationSeconds + SECTION_TOLERANCE_SECONDS) {
+    return `The section ${section.start}-${section.end} s is outside the media, which lasts ${durationSeconds} s.`
+  }
+  return null
+}
