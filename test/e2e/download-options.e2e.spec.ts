@@ -81,3 +81,41 @@ describe("clips", () => {
     }
   })
 })
+
+describe("output presets", () => {
+  it("the preset shows in the job, its mime_type and its filename", async () => {
+    const { job, probed } = await completedDownload({ url: media.urls.mp4, format: "video_best", video_codec: "vp9", container: "webm", embed_metadata: true })
+    expect(job.options).toEqual({ video_codec: "vp9", container: "webm", embed_metadata: true })
+    expect(job.result.mime_type).toBe("video/webm")
+    expect(job.result.filename).toMatch(/\.webm$/)
+    expect(probed.codecNames).toEqual(expect.arrayContaining(["vp9", "opus"]))
+  })
+
+  it("a download without extension fields has no options and stays h264 in mp4", async () => {
+    const { job, probed } = await completedDownload({ url: media.urls.mp4, format: "video_best" })
+    expect(job).not.toHaveProperty("options")
+    expect(job.result.mime_type).toBe("video/mp4")
+    expect(probed.codecNames).toEqual(expect.arrayContaining(["h264", "aac"]))
+  })
+
+  it("fields that do not fit the format are 400 invalid_request naming the field", async () => {
+    const cases: ReadonlyArray<[Record<string, unknown>, string]> = [
+      [{ format: "audio_mp3", video_codec: "h264" }, "video_codec"],
+      [{ format: "audio_m4a", mute: true }, "mute"],
+      [{ format: "audio_best", audio_bitrate: 128 }, "audio_bitrate"],
+      [{ format: "video_best", audio_bitrate: 128 }, "audio_bitrate"],
+      [{ format: "audio_mp3", audio_bitrate: 500 }, "audio_bitrate"],
+      [{ format: "video_best", video_codec: "h264", container: "webm" }, "container"],
+      [{ format: "video_best", container: "avi" }, "container"],
+      [{ format: "video_best", video_codec: "h265" }, "video_codec"],
+      [{ format: "video_best", container: "webm", embed_thumbnail: true }, "embed_thumbnail"],
+      [{ format: "video_best", mute: "yes" }, "mute"]
+    ]
+    for (const [fields, field] of cases) {
+      const response = await download({ url: media.urls.mp4, ...fields })
+      expectError(response, 400, "invalid_request")
+      expect(response.body.error.message, JSON.stringify(fields)).toContain(field)
+    }
+  })
+})
+

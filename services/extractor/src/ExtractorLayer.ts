@@ -11,6 +11,7 @@ import { DownloadJob } from "./download/DownloadJob.ts"
 import { DownloadWorker } from "./download/DownloadWorker.ts"
 import { FetchMedia } from "./download/FetchMedia.ts"
 import { JobCancelWatch } from "./download/JobCancelWatch.ts"
+import { OutputConversion } from "./output/OutputConversion.ts"
 import { StaleWorkDirs } from "./download/StaleWorkDirs.ts"
 import { ExtractorConfig } from "./ExtractorConfig.ts"
 import { PlatformOutcomes } from "./health/PlatformOutcomes.ts"
@@ -32,7 +33,7 @@ const Infrastructure = Layer.mergeAll(
 ).pipe(Layer.provideMerge(Streams), Layer.provideMerge(Layer.mergeAll(NatsClient.layer, Lifetimes.layer)))
 
 const Workers = Layer.mergeAll(ResolveRpcServer, DownloadWorker).pipe(
-  Layer.provide(Layer.mergeAll(MediaResolver.layer, DownloadJob.layer.pipe(Layer.provide(Layer.merge(FetchMedia.layer, JobCancelWatch.layer))))),
+  Layer.provide(Layer.mergeAll(MediaResolver.layer, DownloadJob.layer.pipe(Layer.provide(Layer.merge(FetchMedia.layer.pipe(Layer.provide(OutputConversion.layer)), JobCancelWatch.layer))))),
   Layer.provide(PlatformOutcomes.layer)
 )
 

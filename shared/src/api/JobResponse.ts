@@ -13,7 +13,13 @@ const apiStatus = (status: JobView["status"]): ApiJobStatus => (status === "expi
 
 /** The options in the request's own spelling (snake_case), so a client reads back what it sent. */
 export const toJobOptions = (options: DownloadOptions): JobOptions => ({
-  ...(options.section === undefined ? {} : { section: options.section })
+  ...(options.section === undefined ? {} : { section: options.section }),
+  ...(options.videoCodec === undefined ? {} : { video_codec: options.videoCodec }),
+  ...(options.container === undefined ? {} : { container: options.container }),
+  ...(options.audioBitrate === undefined ? {} : { audio_bitrate: options.audioBitrate }),
+  ...(options.mute === undefined ? {} : { mute: options.mute }),
+  ...(options.embedMetadata === undefined ? {} : { embed_metadata: options.embedMetadata }),
+  ...(options.embedThumbnail === undefined ? {} : { embed_thumbnail: options.embedThumbnail })
 })
 
 /** `downloadUrl` is the link for a completed job's artifact (null otherwise). */

@@ -63,7 +63,25 @@ export type SectionRequest = typeof SectionRequest.Type
 
 /** The opt-in fields of a download (extensions); a client that sends none of them gets today's download. */
 const downloadExtensions = {
-  section: Schema.optionalKey(SectionRequest)
+  section: Schema.optionalKey(SectionRequest),
+  video_codec: Schema.optionalKey(Schema.Literals(["h264", "vp9", "av1", "any"])).annotate({
+    description: "Extension, video formats: h264 plays everywhere; vp9 and av1 are smaller; any takes what the " +
+      "platform serves best. The platform's own stream of that codec is preferred, else the video is converted."
+  }),
+  container: Schema.optionalKey(Schema.Literals(["mp4", "webm", "mkv"])).annotate({
+    description: "Extension, video formats: the file's container (default mp4). webm holds vp9 or av1 only (vp9 if " +
+      "video_codec is not given)."
+  }),
+  audio_bitrate: Schema.optionalKey(
+    Schema.Int.check(Schema.isBetween({ minimum: 32, maximum: 320 }, { message: "must be an integer from 32 to 320" }))
+  ).annotate({ description: "Extension, audio_mp3 and audio_m4a: kbit/s of the converted audio (default 192 for mp3)." }),
+  mute: Schema.optionalKey(Schema.Boolean).annotate({ description: "Extension, video formats: video without sound." }),
+  embed_metadata: Schema.optionalKey(Schema.Boolean).annotate({
+    description: "Extension: write title, artist, date and description into the file's tags."
+  }),
+  embed_thumbnail: Schema.optionalKey(Schema.Boolean).annotate({
+    description: "Extension: embed the thumbnail as cover art (mp4, mkv, audio_mp3, audio_m4a; not webm or audio_best)."
+  })
 }
 
 export const DownloadByMediaId = Schema.Struct({

@@ -80,7 +80,13 @@ export const JobError = Schema.Struct({
 
 /** Extension: the opt-in fields the job was queued with, as the request spelled them; absent for a plain download. */
 export const JobOptions = Schema.Struct({
-  section: Schema.optionalKey(Schema.Struct({ start: Schema.Number, end: Schema.Number, precise: Schema.Boolean }))
+  section: Schema.optionalKey(Schema.Struct({ start: Schema.Number, end: Schema.Number, precise: Schema.Boolean })),
+  video_codec: Schema.optionalKey(Schema.Literals(["h264", "vp9", "av1", "any"])),
+  container: Schema.optionalKey(Schema.Literals(["mp4", "webm", "mkv"])),
+  audio_bitrate: Schema.optionalKey(Schema.Number),
+  mute: Schema.optionalKey(Schema.Boolean),
+  embed_metadata: Schema.optionalKey(Schema.Boolean),
+  embed_thumbnail: Schema.optionalKey(Schema.Boolean)
 }).annotate({ identifier: "JobOptions", description: "Extension: the clip section and output preset of the job." })
 export type JobOptions = typeof JobOptions.Type
 

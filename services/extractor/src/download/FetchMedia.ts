@@ -16,6 +16,8 @@ import { type DownloadedFile, parseResultLine } from "../ytdlp/ResultLine.ts"
 import { YtDlp } from "../ytdlp/YtDlp.ts"
 import { downloadFlags } from "../ytdlp/YtDlpFlags.ts"
 import { clipDuration, sectionFlags } from "../ytdlp/SectionFlags.ts"
+import { presetFlags } from "../ytdlp/PresetFlags.ts"
+import { OutputConversion } from "../output/OutputConversion.ts"
 import { sectionOutOfRange } from "@mds/shared/domain/job/DownloadOptions"
 import { type DownloadFailed, jobFailure } from "./DownloadFailed.ts"
 import { type JobLimits, limitBreach, type MediaFacts } from "./JobLimits.ts"
@@ -36,6 +38,7 @@ export class FetchMedia extends Context.Service<FetchMedia, {
       const policy = yield* EgressPolicy
       const ytdlp = yield* YtDlp
       const ffmpeg = yield* Ffmpeg
+      const conversion = yield* OutputConversion
       const config = yield* ExtractorConfig
       const limits: JobLimits = { maxDurationSeconds: config.maxDurationSeconds, maxFileBytes: config.maxFileBytes }
 
@@ -76,7 +79,11 @@ export class FetchMedia extends Context.Service<FetchMedia, {
           judge({ bytes: meter.bytes })
         }
 
-        const flags = { ...downloadFlags(spec, options.workDir, proxy.url, config.ffmpegPath), ...sectionFlags(section) }
+        const flags = {
+          ...downloadFlags(spec, options.workDir, proxy.url, config.ffmpegPath),
+          ...sectionFlags(section),
+          ...presetFlags(spec, command.options)
+        }
         yield* timed(ytDlpDuration, { operation: "download", platform }, ytdlp.run(url.href, flags, { cwd: options.workDir, onLine, onErrorLine })).pipe(
           Effect.mapError((error) => {
             const code = classifyFailure(error.stderr, proxy.refusals.length > 0)
@@ -93,8 +100,14 @@ export class FetchMedia extends Context.Service<FetchMedia, {
           }),
           Effect.raceFirst(Deferred.await(overLimit))
         )
-        const produced = result as DownloadedFile | null
-        if (produced === null) return yield* jobFailure("download_failed", "the extractor reported no output file")
+        const downloaded = result as DownloadedFile | null
+        if (downloaded === null) return yield* jobFailure("download_failed", "the extractor reported no output file")
+        // Output presets: the codec, container or silence the job asked for, when the platform's file is not so.
+        const produced = spec.kind === "video"
+          ? yield* conversion.convert(downloaded, command.options).pipe(
+            Effect.mapError((error) => jobFailure("internal_error", `converting the file failed: ${error.message}`))
+          )
+          : downloaded
         // The finished file is judged too: conversion changes sizes, and direct files announce no duration.
         const size = yield* Effect.promise(() => stat(produced.filepath).then((s) => s.size, () => null))
         const duration = clipDuration(section, announced.durationSeconds ?? null) ?? (limits.maxDurationSeconds > 0

@@ -109,8 +109,8 @@ const recordJob = Effect.fn("recordJob")(function*(projectId: string, jobId: str
 
 export const queueDownload = Effect.fn("queueDownload")(function*(input: RouteInput, principal: Principal) {
   const body = yield* decodeBody(DownloadBody, input.body)
+  const options = yield* requestedOptions(body)
   const target: Target = yield* chooseTarget(body)
-  const options = requestedOptions(body)
   yield* checkOptions(options, target.durationSeconds)
   const jobId = newId("job")
   yield* admitJob(principal.projectId, jobId)

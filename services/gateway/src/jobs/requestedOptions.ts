@@ -1,14 +1,51 @@
-// Extension: the download request's opt-in fields as the job's DownloadOptions, judged against what is known of the media.
+// Extension: the download request's opt-in fields as the job's DownloadOptions, judged against the format and the media.
 import type { DownloadRequest } from "@mds/shared/api/Requests"
 import { SectionOutOfRange } from "@mds/shared/domain/DomainErrors"
-import { type DownloadOptions, sectionOutOfRange } from "@mds/shared/domain/job/DownloadOptions"
-import { Effect } from "effect"
+import { CONTAINERS_OF, type DownloadOptions, sectionOutOfRange } from "@mds/shared/domain/job/DownloadOptions"
+import { parseFormatId } from "@mds/shared/domain/media/FormatId"
+import { Effect, Option } from "effect"
+import { InvalidRequest } from "../http/GatewayErrors.ts"
+
+const invalid = (message: string) => Effect.fail(new InvalidRequest({ message: `Invalid request body: ${message}.` }))
 
 /** Only what the client sent: a plain download has no options at all. */
-export const requestedOptions = (body: DownloadRequest): DownloadOptions => ({
+const optionsOf = (body: DownloadRequest): DownloadOptions => ({
   ...(body.section === undefined
     ? {}
-    : { section: { start: body.section.start, end: body.section.end, precise: body.section.precise ?? false } })
+    : { section: { start: body.section.start, end: body.section.end, precise: body.section.precise ?? false } }),
+  ...(body.video_codec === undefined ? {} : { videoCodec: body.video_codec }),
+  ...(body.container === undefined ? {} : { container: body.container }),
+  ...(body.audio_bitrate === undefined ? {} : { audioBitrate: body.audio_bitrate }),
+  ...(body.mute === undefined ? {} : { mute: body.mute }),
+  ...(body.embed_metadata === undefined ? {} : { embedMetadata: body.embed_metadata }),
+  ...(body.embed_thumbnail === undefined ? {} : { embedThumbnail: body.embed_thumbnail })
+})
+
+/**
+ * The fields must fit the format: video fields with a video format, audio_bitrate with a converting audio format,
+ * a codec the container can hold, a thumbnail where yt-dlp can embed one. Mistakes are 400 invalid_request naming
+ * the field, like every other body mistake.
+ */
+export const requestedOptions = Effect.fnUntraced(function*(body: DownloadRequest) {
+  const options = optionsOf(body)
+  const spec = Option.getOrNull(parseFormatId(body.format))
+  if (spec === null) return options
+  const isVideo = spec.kind === "video"
+  if (!isVideo) {
+    for (const field of ["video_codec", "container", "mute"] as const) {
+      if (body[field] !== undefined) return yield* invalid(`${field}: only for video formats, not ${body.format}`)
+    }
+  }
+  if (body.audio_bitrate !== undefined && !(spec.kind === "audio" && spec.codec !== "best")) {
+    return yield* invalid(`audio_bitrate: only for audio_mp3 and audio_m4a (converted audio), not ${body.format}`)
+  }
+  if (body.container !== undefined && body.video_codec !== undefined && !CONTAINERS_OF[body.video_codec].includes(body.container)) {
+    return yield* invalid(`container: ${body.container} cannot hold ${body.video_codec}; use ${CONTAINERS_OF[body.video_codec].join(" or ")}`)
+  }
+  if (body.embed_thumbnail === true && (body.container === "webm" || (spec.kind === "audio" && spec.codec === "best"))) {
+    return yield* invalid(`embed_thumbnail: not possible in ${body.container === "webm" ? "webm" : "audio_best"}`)
+  }
+  return options
 })
 
 /**

@@ -9,9 +9,22 @@ export const ClipSection = Schema.Struct({
 })
 export type ClipSection = typeof ClipSection.Type
 
+export const VideoCodec = Schema.Literals(["h264", "vp9", "av1", "any"])
+export type VideoCodec = typeof VideoCodec.Type
+
+export const VideoContainer = Schema.Literals(["mp4", "webm", "mkv"])
+export type VideoContainer = typeof VideoContainer.Type
+
 /** Every field is optional and stays absent when the client did not ask for it, so old jobs and clients see nothing new. */
 export const DownloadOptions = Schema.Struct({
-  section: Schema.optionalKey(ClipSection)
+  section: Schema.optionalKey(ClipSection),
+  videoCodec: Schema.optionalKey(VideoCodec),
+  container: Schema.optionalKey(VideoContainer),
+  /** kbit/s of converted audio (audio_mp3, audio_m4a). */
+  audioBitrate: Schema.optionalKey(Schema.Number),
+  mute: Schema.optionalKey(Schema.Boolean),
+  embedMetadata: Schema.optionalKey(Schema.Boolean),
+  embedThumbnail: Schema.optionalKey(Schema.Boolean)
 })
 export type DownloadOptions = typeof DownloadOptions.Type
 
@@ -29,3 +42,14 @@ export const sectionOutOfRange = (section: ClipSection, durationSeconds: number 
   }
   return null
 }
+
+/** Containers each codec can be stored in: webm holds only VP9 and AV1 (with Opus or Vorbis sound). */
+export const CONTAINERS_OF: Readonly<Record<VideoCodec, ReadonlyArray<VideoContainer>>> = {
+  h264: ["mp4", "mkv"],
+  vp9: ["mp4", "webm", "mkv"],
+  av1: ["mp4", "webm", "mkv"],
+  any: ["mp4", "webm", "mkv"]
+}
+
+/** The container a video job produces: the one asked for, else mp4 (as today; it holds all three codecs). */
+export const containerOf = (options: DownloadOptions | undefined): VideoContainer => options?.container ?? "mp4"
