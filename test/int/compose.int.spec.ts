@@ -129,6 +129,10 @@ describe("docker-compose.yml", () => {
     expect(env("extractor")["WORKER_CONCURRENCY"]).toBeDefined()
   })
 
+  it("gives the services NATS_REPLICAS, 1 unless the environment says otherwise", () => {
+    for (const name of appServices) expect(env(name)["NATS_REPLICAS"], name).toBe("${NATS_REPLICAS:-1}")
+  })
+
   it("declares every named volume it mounts", () => {
     for (const [name, svc] of Object.entries(compose.services)) {
       for (const volume of svc.volumes ?? []) {
@@ -174,5 +178,38 @@ describe("Dockerfiles", () => {
     expect(dockerfile).toContain('"yt-dlp==${YT_DLP_VERSION}"')
     expect(dockerfile).toMatch(/apt-get install[^\n]*\bffmpeg\b/)
     expect(dockerfile).toContain("YT_DLP_PATH=/opt/yt-dlp/bin/yt-dlp")
+  })
+})
+
+describe("docker-compose.cluster.yml (3-node NATS cluster layered over docker-compose.yml)", () => {
+  const overlay = parse(readFileSync("docker-compose.cluster.yml", "utf8"), { merge: true }) as ComposeFile
+  const nodes = ["nats", "nats-2", "nats-3"]
+  const flag = (command: ReadonlyArray<string> | undefined, name: string) => command?.[command.indexOf(name) + 1]
+
+  it("runs three JetStream nodes of one cluster, each routing to the other two, each on its own volume", () => {
+    const names = new Set<string | undefined>()
+    for (const node of nodes) {
+      const svc = overlay.services[node]
+      expect(svc?.image, node).toBe(service("nats").image)
+      expect(svc?.command, node).toContain("-js")
+      expect(flag(svc?.command, "--cluster_name"), node).toBe("mds")
+      names.add(flag(svc?.command, "--name"))
+      const routes = flag(svc?.command, "--routes")?.split(",") ?? []
+      expect(routes.sort(), node).toEqual(nodes.filter((n) => n !== node).map((n) => `nats://${n}:6222`).sort())
+      expect(svc?.healthcheck?.test.join(" "), node).toContain("/healthz")
+      const volume = svc?.volumes?.[0]?.split(":")[0] ?? ""
+      expect([...Object.keys(compose.volumes), ...Object.keys(overlay.volumes)], node).toContain(volume)
+    }
+    expect(names.size).toBe(3)
+    expect(new Set(nodes.map((n) => overlay.services[n]?.volumes?.[0])).size).toBe(3)
+  })
+
+  it("gives every application all three addresses and 3 replicas", () => {
+    for (const name of appServices) {
+      expect(overlay.services[name]?.environment, name).toEqual({
+        NATS_URL: "nats://nats:4222,nats://nats-2:4222,nats://nats-3:4222",
+        NATS_REPLICAS: "3"
+      })
+    }
   })
 })

@@ -90,6 +90,18 @@ describe("Kubernetes manifests (deploy/k8s)", () => {
     expect(pod("StatefulSet", "nats").containers[0]?.command ?? (pod("StatefulSet", "nats").containers[0] as { args?: Array<string> }).args).toContain("-js")
   })
 
+  it("runs NATS as a 3-node JetStream cluster whose routes name every node, and the services replicate 3 times", () => {
+    const nats = find("StatefulSet", "nats")
+    expect(nats.spec?.replicas).toBe(3)
+    const args = (pod("StatefulSet", "nats").containers[0] as { args?: Array<string> }).args ?? []
+    const flag = (name: string) => args[args.indexOf(name) + 1]
+    expect(flag("--cluster_name")).toBe("mds")
+    const headless = (nats.spec as { serviceName?: string }).serviceName ?? ""
+    expect(find("Service", headless).spec?.ports?.map((p) => p.port)).toContain(6222)
+    expect(flag("--routes")?.split(",")).toEqual([0, 1, 2].map((i) => `nats://nats-${i}.${headless}:6222`))
+    expect(configMap["NATS_REPLICAS"]).toBe("3")
+  })
+
   it("every Service selects pods that exist, and the ingress reaches Services on their ports", () => {
     const podLabels = applied.flatMap((m) => (m.spec?.template?.metadata?.labels ? [m.spec.template.metadata.labels] : []))
     for (const service of applied.filter((m) => m.kind === "Service")) {

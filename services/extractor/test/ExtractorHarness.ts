@@ -1,4 +1,6 @@
 // Runs the extractor in-process on a throwaway nats-server with the pinned yt-dlp, and drives it like the gateway does.
+import { claimSlot } from "@mds/shared/domain/admission/AdmissionCommands"
+import { jobCommands } from "@mds/shared/domain/job/JobCommands"
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -6,14 +8,11 @@ import { jetstream } from "@nats-io/jetstream"
 import { connect, type NatsConnection } from "@nats-io/transport-node"
 import { ConfigProvider, Effect, Layer, ManagedRuntime, Option, References, Schema } from "effect"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
-import { AdmissionDecider } from "@mds/shared/domain/admission/AdmissionDecider"
 import { AdmissionEvent } from "@mds/shared/domain/admission/AdmissionEvent"
 import { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
 import type { DownloadOptions } from "@mds/shared/domain/job/DownloadOptions"
-import { JobDecider } from "@mds/shared/domain/job/JobDecider"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { ResolveReply } from "@mds/shared/domain/media/ResolveRpc"
-import { handleCommand } from "@mds/shared/eventstore/CommandHandler"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { admissionSubject, DOWNLOAD_WORK_SUBJECT, jobSubject, RESOLVE_RPC_SUBJECT } from "@mds/shared/eventstore/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
@@ -84,21 +83,11 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
       const jobId = newId("job")
       const now = Date.now()
       await run(Effect.gen(function*() {
-        yield* handleCommand({
-          decider: JobDecider,
-          codec: JobEvent,
-          subject: jobSubject(projectId, jobId),
-          command: { _tag: "QueueJob", jobId, projectId, platform: "generic", format, source: { url, mediaId: null }, now, lifetimeMs: 3_600_000, ...(options === undefined ? {} : { options }) },
-          msgId: () => `${jobId}:queue`
+        yield* jobCommands(projectId, jobId)({
+          _tag: "QueueJob", jobId, projectId, platform: "generic", format, source: { url, mediaId: null }, now, lifetimeMs: 3_600_000,
+          ...(options === undefined ? {} : { options })
         })
-        yield* handleCommand({
-          decider: AdmissionDecider,
-          codec: AdmissionEvent,
-          subject: admissionSubject(projectId),
-          hydrate: "last",
-          command: { _tag: "ClaimSlot", projectId, jobId, limit: 2, now, expiresAt: now + 3_600_000 },
-          msgId: () => `${jobId}:claim`
-        })
+        yield* claimSlot({ projectId, jobId, limit: 2, now, expiresAt: now + 3_600_000 })
       }))
       const command: DownloadMedia = {
         _tag: "DownloadMedia",
@@ -138,13 +127,7 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
       })),
     jobEvents: async (projectId, jobId) => (await readJob(projectId, jobId)).map((stored) => stored.event),
     cancelJob: async (projectId, jobId) => {
-      await run(handleCommand({
-        decider: JobDecider,
-        codec: JobEvent,
-        subject: jobSubject(projectId, jobId),
-        command: { _tag: "CancelJob", jobId, now: Date.now() },
-        msgId: () => `${jobId}:cancel`
-      }))
+      await run(jobCommands(projectId, jobId)({ _tag: "CancelJob", jobId, now: Date.now() }))
     },
     close: async () => {
       await client.drain().catch(() => undefined)

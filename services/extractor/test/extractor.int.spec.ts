@@ -1,4 +1,6 @@
 // The extractor in-process against a real nats-server, the pinned yt-dlp, ffmpeg and the local media server.
+import { claimSlot } from "@mds/shared/domain/admission/AdmissionCommands"
+import { jobCommands } from "@mds/shared/domain/job/JobCommands"
 import { execFile } from "node:child_process"
 import { mkdtemp, readFile, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
@@ -8,15 +10,12 @@ import { connect, type NatsConnection } from "@nats-io/transport-node"
 import { ConfigProvider, Effect, Layer, ManagedRuntime, Option, References, Schema } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
-import { AdmissionDecider } from "@mds/shared/domain/admission/AdmissionDecider"
 import { AdmissionEvent } from "@mds/shared/domain/admission/AdmissionEvent"
-import { JobDecider } from "@mds/shared/domain/job/JobDecider"
 import { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { MediaEvent } from "@mds/shared/domain/media/MediaEvent"
 import { ResolveReply } from "@mds/shared/domain/media/ResolveRpc"
 import { ExtractorCatalogPublished } from "@mds/shared/domain/platform/CatalogEvent"
-import { handleCommand } from "@mds/shared/eventstore/CommandHandler"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import {
   admissionSubject,
@@ -163,16 +162,10 @@ const queueJob = async (url: string, format: string) => {
   const jobId = newId("job")
   const now = Date.now()
   await run(Effect.gen(function*() {
-    yield* handleCommand({
-      decider: JobDecider, codec: JobEvent, subject: jobSubject(projectId, jobId),
-      command: { _tag: "QueueJob", jobId, projectId, platform: "generic", format, source: { url, mediaId: null }, now, lifetimeMs: 3_600_000 },
-      msgId: () => `${jobId}:queue`
+    yield* jobCommands(projectId, jobId)({
+      _tag: "QueueJob", jobId, projectId, platform: "generic", format, source: { url, mediaId: null }, now, lifetimeMs: 3_600_000
     })
-    yield* handleCommand({
-      decider: AdmissionDecider, codec: AdmissionEvent, subject: admissionSubject(projectId), hydrate: "last",
-      command: { _tag: "ClaimSlot", projectId, jobId, limit: 2, now, expiresAt: now + 3_600_000 },
-      msgId: () => `${jobId}:claim`
-    })
+    yield* claimSlot({ projectId, jobId, limit: 2, now, expiresAt: now + 3_600_000 })
   }))
   const command: DownloadMedia = { _tag: "DownloadMedia", v: 1, jobId, projectId, url, mediaId: null, format, platform: "generic" }
   const js = (await import("@nats-io/jetstream")).jetstream(client)

@@ -1,10 +1,8 @@
 // The per-project limit under concurrent POSTs, on one and on two gateway instances sharing a nats-server.
-import { AdmissionDecider } from "@mds/shared/domain/admission/AdmissionDecider"
-import { AdmissionEvent } from "@mds/shared/domain/admission/AdmissionEvent"
+import { releaseSlot } from "@mds/shared/domain/admission/AdmissionCommands"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
-import { handleCommand } from "@mds/shared/eventstore/CommandHandler"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { admissionSubject, jobSubject } from "@mds/shared/eventstore/Subjects"
+import { jobSubject } from "@mds/shared/eventstore/Subjects"
 import { Effect } from "effect"
 import type { LightMyRequestResponse } from "fastify"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -58,14 +56,7 @@ const completeJob = (projectId: string, jobId: string, release: boolean) =>
       at: now
     }, { msgId: `${jobId}:completed` })
     if (release) {
-      yield* handleCommand({
-        decider: AdmissionDecider,
-        codec: AdmissionEvent,
-        subject: admissionSubject(projectId),
-        hydrate: "last",
-        command: { _tag: "ReleaseSlot", projectId, jobId, reason: "completed", now },
-        msgId: (event) => `${event._tag}:${event.jobId}`
-      })
+      yield* releaseSlot(projectId, jobId, "completed")
     }
   }))
 

@@ -1,11 +1,11 @@
 // Platform health (extension) in the gateway: GET /platforms reports recorded outcomes, and a paused platform's
 // resolves and downloads are refused with 503 platform_paused until the stated time.
-import { defaultBreakerPolicy, PlatformHealthDecider } from "@mds/shared/domain/platform/PlatformHealthDecider"
-import { PlatformHealthEvent, type PlatformOutcome } from "@mds/shared/domain/platform/PlatformHealthEvent"
+import { recordPlatformOutcome } from "@mds/shared/domain/platform/PlatformHealthCommands"
+import { defaultBreakerPolicy, } from "@mds/shared/domain/platform/PlatformHealthDecider"
+import { type PlatformOutcome } from "@mds/shared/domain/platform/PlatformHealthEvent"
 import { ExtractorCatalogPublished } from "@mds/shared/domain/platform/CatalogEvent"
-import { handleCommand } from "@mds/shared/eventstore/CommandHandler"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { EXTRACTOR_CATALOG_SUBJECT, platformHealthSubject } from "@mds/shared/eventstore/Subjects"
+import { EXTRACTOR_CATALOG_SUBJECT, } from "@mds/shared/eventstore/Subjects"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Harness, startHarness } from "./GatewayHarness.ts"
@@ -33,14 +33,7 @@ afterAll(async () => {
 
 /** What the extractor records after a resolve or download of the platform. */
 const record = (platform: string, outcome: PlatformOutcome) =>
-  h.gateway.run(handleCommand({
-    decider: PlatformHealthDecider,
-    codec: PlatformHealthEvent,
-    subject: platformHealthSubject(platform),
-    hydrate: "last",
-    command: { _tag: "RecordOutcome", platform, outcome, now: Date.now(), policy: defaultBreakerPolicy },
-    msgId: (_event, index) => `${platform}:${outcome}:${Math.random()}:${index}`
-  }))
+  h.gateway.run(recordPlatformOutcome({ _tag: "RecordOutcome", platform, outcome, now: Date.now(), policy: defaultBreakerPolicy }))
 
 const platforms = async () => {
   const response = await h.gateway.app.inject({ method: "GET", url: "/v1/platforms", headers: { "x-api-key": key } })

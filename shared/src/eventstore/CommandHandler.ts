@@ -1,4 +1,5 @@
 // Read a subject, fold, decide, append with the expected last sequence; retry a bounded number of times on conflict.
+import { randomUUID } from "node:crypto"
 import { Effect, Option, Result } from "effect"
 import type { Decider } from "../domain/Decider.ts"
 import { AppendConflict, type EventCodec, EventStore, type EventStoreError } from "./EventStore.ts"
@@ -82,3 +83,47 @@ export const handleCommand = <Command, Event, State, Rejection>(
       })
     )
   })
+
+/** How one aggregate handles every command: its decider, its events' codec and its one deduplication rule. */
+export interface AggregateRules<Command, Event, State, Rejection> {
+  readonly decider: Decider<Command, Event, State, Rejection>
+  readonly codec: EventCodec<Event>
+  /** "replay" (the default) or "last", see HandleCommandOptions. */
+  readonly hydrate?: "replay" | "last"
+  /**
+   * The deduplication id of the n-th event a command appends, stable across the handler's retries. `invocation` is
+   * one random id per handled command, for aggregates whose events carry nothing that tells two commands apart.
+   */
+  readonly msgId: (event: Event, index: number, invocation: () => string) => string
+}
+
+/** What a single call may add: a state believed current, or that the subject cannot exist yet. */
+export interface CommandCallOptions<State> {
+  readonly known?: { readonly state: State; readonly lastSeq: number }
+  /** The subject's id was generated for this command: nothing to read, the append expects an empty subject. */
+  readonly isNew?: boolean
+}
+
+export type BoundCommandHandler<Command, Event, State, Rejection> = (
+  subject: string,
+  command: Command,
+  options?: CommandCallOptions<State>
+) => Effect.Effect<HandledCommand<Event, State>, Rejection | AppendConflict | EventStoreError, EventStore>
+
+/** Binds an aggregate's rules once (Emmett's `CommandHandler(evolve, initialState)`); call sites pass subject and command. */
+export const commandHandler = <Command, Event, State, Rejection>(
+  rules: AggregateRules<Command, Event, State, Rejection>
+): BoundCommandHandler<Command, Event, State, Rejection> =>
+(subject, command, options) => {
+  let id: string | undefined
+  const invocation = () => (id ??= randomUUID())
+  return handleCommand({
+    decider: rules.decider,
+    codec: rules.codec,
+    subject,
+    command,
+    msgId: (event, index) => rules.msgId(event, index, invocation),
+    hydrate: options?.isNew === true ? "new" : rules.hydrate ?? "replay",
+    ...(options?.known === undefined ? {} : { known: options.known })
+  })
+}

@@ -49,6 +49,23 @@ export const JetStreamEventStore = Layer.effect(
     const getMessage = (stream: string, query: { last_by_subj: string } | { seq: number; next_by_subj: string }) =>
       Effect.tryPromise({ try: () => jsm.direct.getMessage(stream, query), catch: storeError(`get ${stream}`) })
 
+    /**
+     * The message this append already stored, if any: nats-server 2.10+ checks the expected last sequence before the
+     * duplicate window (2.9 did the opposite), so a retried append whose first try was stored gets "wrong last
+     * sequence" instead of a duplicate ack. Only the messages after the expected sequence can be it.
+     */
+    const storedEarlier = (subject: string, msgId: string, afterSeq: number) =>
+      Effect.gen(function*() {
+        const stream = streamOf(subject).name
+        let next = afterSeq + 1
+        while (true) {
+          const msg = yield* getMessage(stream, { seq: next, next_by_subj: subject })
+          if (msg === null) return Option.none<number>()
+          if (msg.header.get("Nats-Msg-Id") === msgId) return Option.some(msg.seq)
+          next = msg.seq + 1
+        }
+      })
+
     return EventStore.of({
       append: (codec, subject, event, options) =>
         Effect.gen(function*() {
@@ -57,20 +74,25 @@ export const JetStreamEventStore = Layer.effect(
           )
           // The current span travels with the event, so a consumer (the download worker) continues the trace.
           const headers = yield* currentTraceHeaders
+          const expected = options.expectedLastSeq
           const ack = yield* Effect.tryPromise({
             try: () =>
               js.publish(subject, textEncoder.encode(payload), {
                 msgID: options.msgId,
                 ...(headers === undefined ? {} : { headers }),
-                ...(options.expectedLastSeq === undefined
-                  ? {}
-                  : { expect: { lastSubjectSequence: options.expectedLastSeq } })
+                ...(expected === undefined ? {} : { expect: { lastSubjectSequence: expected } })
               }),
             catch: (cause) =>
               cause instanceof JetStreamApiError && cause.code === WRONG_LAST_SEQUENCE
-                ? new AppendConflict({ subject, expectedLastSeq: options.expectedLastSeq ?? -1 })
+                ? new AppendConflict({ subject, expectedLastSeq: expected ?? -1 })
                 : storeError(`append ${subject}`)(cause)
-          })
+          }).pipe(
+            Effect.catchTag("AppendConflict", (conflict) =>
+              expected === undefined
+                ? Effect.fail(conflict)
+                : Effect.flatMap(storedEarlier(subject, options.msgId, expected), (seq) =>
+                  Option.isSome(seq) ? Effect.succeed({ seq: seq.value, duplicate: true }) : Effect.fail(conflict)))
+          )
           return { seq: ack.seq, duplicate: ack.duplicate }
         }),
 

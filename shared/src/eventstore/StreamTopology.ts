@@ -4,6 +4,7 @@ import { nanos } from "@nats-io/transport-node"
 import { Effect } from "effect"
 import { Lifetimes } from "../config/Lifetimes.ts"
 import { NatsClient } from "../nats/NatsClient.ts"
+import { replicasOnStart } from "../nats/StreamReplicas.ts"
 import { EventStoreError } from "./EventStore.ts"
 import {
   ACCOUNTS_STREAM,
@@ -24,9 +25,13 @@ const DEDUP_WINDOW_MS = 2 * 60_000
 /** Delivery attempts kept per project (and configuration changes, of which only the last matters). */
 export const WEBHOOK_LOG_LIMIT = 1000
 
-export const streamConfigs = (lifetimes: Lifetimes["Service"]): ReadonlyArray<Partial<StreamConfig> & { name: string }> => {
+export const streamConfigs = (
+  lifetimes: Lifetimes["Service"],
+  replicas = 1
+): ReadonlyArray<Partial<StreamConfig> & { name: string; num_replicas: number }> => {
   const base = (def: StreamDef, maxAgeMs: number) => ({
     name: def.name,
+    num_replicas: replicas,
     subjects: [...def.subjects],
     storage: StorageType.File,
     retention: RetentionPolicy.Limits,
@@ -57,9 +62,9 @@ export const streamConfigs = (lifetimes: Lifetimes["Service"]): ReadonlyArray<Pa
 }
 
 export const ensureStreams = Effect.gen(function*() {
-  const { jsm } = yield* NatsClient
+  const { jsm, replicas } = yield* NatsClient
   const lifetimes = yield* Lifetimes
-  for (const config of streamConfigs(lifetimes)) {
+  for (const config of streamConfigs(lifetimes, replicas)) {
     yield* Effect.tryPromise({
       try: async () => {
         const existing = await jsm.streams.info(config.name).catch(() => null)
@@ -69,9 +74,11 @@ export const ensureStreams = Effect.gen(function*() {
         }
         // Retention and storage cannot change on an existing stream; everything else follows the config.
         const { name, retention: _retention, storage: _storage, ...update } = config
-        await jsm.streams.update(name, update)
+        await jsm.streams.update(name, { ...update, num_replicas: replicasOnStart(existing.config.num_replicas, config.num_replicas) })
       },
-      catch: (cause) => new EventStoreError({ operation: `ensure stream ${config.name}`, message: String(cause) })
+      // Replicas above the cluster's size (or above 1 on a single server) fail here: the message names the setting.
+      catch: (cause) =>
+        new EventStoreError({ operation: `ensure stream ${config.name}`, message: `${String(cause)} (stream ${config.name}, NATS_REPLICAS=${replicas})` })
     })
   }
 })

@@ -2,6 +2,7 @@
 import { type JetStreamClient, type JetStreamManager, jetstream, jetstreamManager } from "@nats-io/jetstream"
 import { connect, type NatsConnection } from "@nats-io/transport-node"
 import { Config, Context, Effect, Layer, Schema } from "effect"
+import { unsupportedServerVersion } from "./NatsServerVersion.ts"
 
 export class NatsUnavailable extends Schema.TaggedError<NatsUnavailable>()("NatsUnavailable", {
   message: Schema.String
@@ -11,14 +12,18 @@ export interface NatsClientShape {
   readonly connection: NatsConnection
   readonly js: JetStreamClient
   readonly jsm: JetStreamManager
-  /** Version of the server we are connected to, for features newer than 2.9 that must be guarded. */
+  /** Version of the server we are connected to (at least MIN_NATS_SERVER_VERSION), for newer features that must be guarded. */
   readonly serverVersion: string
+  /** NATS_REPLICAS: replicas every stream and KV bucket is created with, and raised to on start (never lowered). */
+  readonly replicas: number
 }
 
 export class NatsClient extends Context.Service<NatsClient, NatsClientShape>()("mds/nats/NatsClient") {
   static readonly config = Config.all({
     url: Config.String("NATS_URL").pipe(Config.withDefault("nats://127.0.0.1:4222")),
-    name: Config.String("SERVICE_NAME").pipe(Config.withDefault("mds"))
+    name: Config.String("SERVICE_NAME").pipe(Config.withDefault("mds")),
+    // JetStream allows 1 to 5 replicas; 3 survives the loss of any one node of a 3-node cluster.
+    replicas: Config.schema(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 5 })), "NATS_REPLICAS").pipe(Config.withDefault(1))
   })
 
   /** Long-running services wait for NATS to come up (compose or systemd may start them first). */
@@ -31,7 +36,7 @@ export class NatsClient extends Context.Service<NatsClient, NatsClientShape>()("
     return Layer.effect(
       NatsClient,
       Effect.gen(function*() {
-        const { url, name } = yield* NatsClient.config
+        const { url, name, replicas } = yield* NatsClient.config
         const connection = yield* Effect.acquireRelease(
           Effect.tryPromise({
             try: () =>
@@ -49,6 +54,9 @@ export class NatsClient extends Context.Service<NatsClient, NatsClientShape>()("
           }),
           (nc) => Effect.promise(() => nc.drain().catch(() => undefined))
         )
+        // Refused before anything is created on it: an older server fails later in ways that say nothing about versions.
+        const tooOld = unsupportedServerVersion(connection.info?.version, url)
+        if (tooOld !== null) return yield* new NatsUnavailable({ message: tooOld })
         const jsm = yield* Effect.tryPromise({
           try: () => jetstreamManager(connection),
           catch: (cause) => new NatsUnavailable({ message: `JetStream is not enabled on ${url}: ${String(cause)}` })
@@ -57,7 +65,8 @@ export class NatsClient extends Context.Service<NatsClient, NatsClientShape>()("
           connection,
           js: jetstream(connection),
           jsm,
-          serverVersion: connection.info?.version ?? "unknown"
+          serverVersion: connection.info?.version ?? "unknown",
+          replicas
         })
       })
     )

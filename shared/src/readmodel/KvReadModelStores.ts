@@ -1,8 +1,7 @@
 // ReadModelStores on NATS KV: bucket mds_readmodels maps a read model's name to the KV bucket that holds it.
-import { Kvm } from "@nats-io/kv"
 import { Effect, Layer } from "effect"
 import { NatsClient } from "../nats/NatsClient.ts"
-import { readModelError } from "./KvBucket.ts"
+import { openKvBucket, readModelError } from "./KvBucket.ts"
 import { ReadModelStores } from "./ReadModelStores.ts"
 
 export const READ_MODEL_STORES_BUCKET = "mds_readmodels"
@@ -10,12 +9,9 @@ export const READ_MODEL_STORES_BUCKET = "mds_readmodels"
 const isMissingStream = (cause: unknown) => cause instanceof Error && /stream not found/i.test(cause.message)
 
 export const makeKvReadModelStores = Effect.fn("makeKvReadModelStores")(function*(bucket: string) {
-  const { js, jsm } = yield* NatsClient
+  const { jsm } = yield* NatsClient
   // Pointers never expire: losing one would send readers back to the default store.
-  const kv = yield* Effect.tryPromise({
-    try: () => new Kvm(js).create(bucket, { history: 1 }),
-    catch: readModelError(`open bucket ${bucket}`)
-  })
+  const kv = yield* openKvBucket(bucket, 0)
   const current = (readModel: string, fallback: string) =>
     Effect.tryPromise({ try: () => kv.get(readModel), catch: readModelError(`get pointer ${readModel}`) }).pipe(
       Effect.map((entry) => entry !== null && entry.operation === "PUT" && entry.string() !== "" ? entry.string() : fallback)

@@ -1,11 +1,12 @@
-// handleCommand under contention on a real nats-server: the admission limit holds with concurrent claims.
+// The aggregates' bound command handlers on a real nats-server: the admission limit holds with concurrent claims,
+// and each aggregate's deduplication rule makes a repeated command append nothing twice.
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { type AdmissionCommand, AdmissionDecider, type AdmissionState } from "@mds/shared/domain/admission/AdmissionDecider"
+import { claimSlot, releaseSlot } from "@mds/shared/domain/admission/AdmissionCommands"
+import { AdmissionDecider, type AdmissionState } from "@mds/shared/domain/admission/AdmissionDecider"
 import { AdmissionEvent } from "@mds/shared/domain/admission/AdmissionEvent"
-import { JobDecider } from "@mds/shared/domain/job/JobDecider"
+import { jobCommands, jobEventId } from "@mds/shared/domain/job/JobCommands"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
-import { handleCommand } from "@mds/shared/eventstore/CommandHandler"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
 import { admissionSubject, jobSubject } from "@mds/shared/eventstore/Subjects"
@@ -13,34 +14,19 @@ import { newId } from "@mds/shared/ids/Ids"
 import { TestNats } from "../support/TestNats.ts"
 
 const claim = (projectId: string, jobId: string, now: number, known?: { state: AdmissionState; lastSeq: number }) =>
-  handleCommand({
-    decider: AdmissionDecider,
-    codec: AdmissionEvent,
-    subject: admissionSubject(projectId),
-    hydrate: "last",
-    command: { _tag: "ClaimSlot", projectId, jobId, limit: 2, now, expiresAt: now + 3_600_000 } satisfies AdmissionCommand,
-    msgId: (event) => `${event._tag}-${event.jobId}-${event.at}`,
-    ...(known === undefined ? {} : { known })
-  })
+  claimSlot({ projectId, jobId, limit: 2, now, expiresAt: now + 3_600_000 }, known === undefined ? {} : { known })
 
-const queueJob = (projectId: string, jobId: string, hydrate?: "new") =>
-  handleCommand({
-    decider: JobDecider,
-    codec: JobEvent,
-    subject: jobSubject(projectId, jobId),
-    command: {
-      _tag: "QueueJob",
-      jobId,
-      projectId,
-      platform: "vimeo",
-      format: "video_best",
-      source: { url: "https://vimeo.com/1", mediaId: null },
-      now: 1_000,
-      lifetimeMs: 3_600_000
-    },
-    msgId: (event, i) => `${jobId}-${event._tag}-${i}`,
-    ...(hydrate === undefined ? {} : { hydrate })
-  })
+const queueJob = (projectId: string, jobId: string, isNew = false) =>
+  jobCommands(projectId, jobId)({
+    _tag: "QueueJob",
+    jobId,
+    projectId,
+    platform: "vimeo",
+    format: "video_best",
+    source: { url: "https://vimeo.com/1", mediaId: null },
+    now: 1_000,
+    lifetimeMs: 3_600_000
+  }, { isNew })
 
 layer(JetStreamEventStore.pipe(Layer.provideMerge(TestNats)), { timeout: 60_000 })("handleCommand", (it) => {
   it.effect("10 concurrent claims with a limit of 2: exactly 2 succeed, 8 are over the limit", () =>
@@ -73,22 +59,7 @@ layer(JetStreamEventStore.pipe(Layer.provideMerge(TestNats)), { timeout: 60_000 
       const projectId = newId("prj")
       const jobId = newId("job")
       const subject = jobSubject(projectId, jobId)
-      const queue = handleCommand({
-        decider: JobDecider,
-        codec: JobEvent,
-        subject,
-        command: {
-          _tag: "QueueJob",
-          jobId,
-          projectId,
-          platform: "vimeo",
-          format: "video_best",
-          source: { url: "https://vimeo.com/1", mediaId: null },
-          now: 1_000,
-          lifetimeMs: 3_600_000
-        },
-        msgId: (event, i) => `${jobId}-${event._tag}-${i}`
-      })
+      const queue = queueJob(projectId, jobId)
       const first = yield* queue
       assert.strictEqual(first.events.length, 1)
       const again = yield* Effect.flip(queue)
@@ -113,14 +84,7 @@ layer(JetStreamEventStore.pipe(Layer.provideMerge(TestNats)), { timeout: 60_000 
       const second = yield* claim(projectB, newId("job"), now)
       const store = yield* EventStore
       const releasedJob = full.events[0]!.jobId
-      yield* handleCommand({
-        decider: AdmissionDecider,
-        codec: AdmissionEvent,
-        subject: admissionSubject(projectB),
-        hydrate: "last",
-        command: { _tag: "ReleaseSlot", projectId: projectB, jobId: releasedJob, reason: "completed", now },
-        msgId: (event) => `${event._tag}-${event.jobId}`
-      })
+      yield* releaseSlot(projectB, releasedJob, "completed")
       const third = yield* claim(projectB, newId("job"), now, { state: second.state, lastSeq: second.lastSeq })
       assert.strictEqual(third.events.length, 1)
       const last = yield* store.readLast(AdmissionEvent, admissionSubject(projectB))
@@ -133,21 +97,52 @@ layer(JetStreamEventStore.pipe(Layer.provideMerge(TestNats)), { timeout: 60_000 
       const projectId = newId("prj")
       const jobId = newId("job")
       const subject = jobSubject(projectId, jobId)
-      const first = yield* queueJob(projectId, jobId, "new")
+      const first = yield* queueJob(projectId, jobId, true)
       assert.strictEqual(first.events.length, 1)
       // The same command again is the same message id: JetStream keeps one copy.
-      yield* queueJob(projectId, jobId, "new")
+      yield* queueJob(projectId, jobId, true)
       assert.strictEqual((yield* store.readSubject(JobEvent, subject)).length, 1)
       // From the assumed empty state FailJob is rejected, so the subject is read and the job really fails.
-      const failed = yield* handleCommand({
-        decider: JobDecider,
-        codec: JobEvent,
-        subject,
-        hydrate: "new",
-        command: { _tag: "FailJob", jobId, error: { code: "internal_error", message: "x", retryable: false }, now: 2_000 },
-        msgId: (event) => `${jobId}-${event._tag}`
-      })
+      const failed = yield* jobCommands(projectId, jobId)(
+        { _tag: "FailJob", jobId, error: { code: "internal_error", message: "x", retryable: false }, now: 2_000 },
+        { isNew: true }
+      )
       assert.deepStrictEqual(failed.events.map((e) => e._tag), ["JobFailed"])
       assert.deepStrictEqual((yield* store.readSubject(JobEvent, subject)).map((e) => e.event._tag), ["JobQueued", "JobFailed"])
+    }))
+
+  it.effect("a slot is released once whoever releases it (worker, gateway, sweeper): one SlotReleased", () =>
+    Effect.gen(function*() {
+      const store = yield* EventStore
+      const projectId = newId("prj")
+      const jobId = newId("job")
+      yield* claim(projectId, jobId, Date.now())
+      const first = yield* releaseSlot(projectId, jobId, "completed")
+      const second = yield* releaseSlot(projectId, jobId, "expired")
+      assert.deepStrictEqual(first.events.map((e) => e._tag), ["SlotReleased"])
+      assert.deepStrictEqual(second.events, [])
+      const stored = yield* store.readSubject(AdmissionEvent, admissionSubject(projectId))
+      assert.deepStrictEqual(stored.map((e) => e.event._tag), ["SlotClaimed", "SlotReleased"])
+    }))
+
+  it.effect("job events are named by the job's one rule: progress per percentage, a start per attempt", () =>
+    Effect.gen(function*() {
+      const store = yield* EventStore
+      const projectId = newId("prj")
+      const jobId = newId("job")
+      const job = jobCommands(projectId, jobId)
+      yield* queueJob(projectId, jobId, true)
+      yield* job({ _tag: "StartJob", jobId, workerId: "w1", now: 1_100 })
+      yield* job({ _tag: "ReportProgress", jobId, percent: 10, now: 1_200 })
+      yield* job({ _tag: "ReportProgress", jobId, percent: 20, now: 1_300 })
+      yield* job({ _tag: "StartJob", jobId, workerId: "w2", now: 1_400 })
+      const stored = yield* store.readSubject(JobEvent, jobSubject(projectId, jobId))
+      assert.deepStrictEqual(stored.map((e) => jobEventId(e.event)), [
+        `JobQueued:${jobId}`,
+        `JobStarted:${jobId}:1`,
+        `JobProgressed:${jobId}:10`,
+        `JobProgressed:${jobId}:20`,
+        `JobStarted:${jobId}:2`
+      ])
     }))
 })

@@ -72,6 +72,23 @@ layer(JetStreamEventStore.pipe(Layer.provideMerge(TestNats)), { timeout: 60_000 
       assert.strictEqual((yield* store.readSubject(JobEvent, subject)).length, 1)
     }))
 
+  it.effect("a conditional append retried after it was stored reports duplicate, not a conflict (nats-server 2.10+ checks the sequence first)", () =>
+    Effect.gen(function*() {
+      const store = yield* EventStore
+      const { jobId, subject } = freshSubject()
+      const first = yield* store.append(JobEvent, subject, progressed(jobId, 1), { msgId: `${jobId}-a`, expectedLastSeq: 0 })
+      const second = yield* store.append(JobEvent, subject, progressed(jobId, 2), { msgId: `${jobId}-b`, expectedLastSeq: first.seq })
+      // Both retried with their original expectations: each finds its own message, even the one no longer last.
+      const retriedFirst = yield* store.append(JobEvent, subject, progressed(jobId, 1), { msgId: `${jobId}-a`, expectedLastSeq: 0 })
+      const retriedSecond = yield* store.append(JobEvent, subject, progressed(jobId, 2), { msgId: `${jobId}-b`, expectedLastSeq: first.seq })
+      assert.deepStrictEqual(retriedFirst, { seq: first.seq, duplicate: true })
+      assert.deepStrictEqual(retriedSecond, { seq: second.seq, duplicate: true })
+      // Another message with the same stale expectation is still a conflict.
+      const stale = yield* Effect.flip(store.append(JobEvent, subject, progressed(jobId, 3), { msgId: `${jobId}-c`, expectedLastSeq: first.seq }))
+      assert.strictEqual(stale._tag, "AppendConflict")
+      assert.strictEqual((yield* store.readSubject(JobEvent, subject)).length, 2)
+    }))
+
   it.effect("readSubject(afterSeq) returns only the later events", () =>
     Effect.gen(function*() {
       const store = yield* EventStore

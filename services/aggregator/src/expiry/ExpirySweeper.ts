@@ -1,15 +1,13 @@
 // Expires jobs past their lifetime (slot freed), then deletes their read-model documents, files and thumbnails.
 import { Config, Effect, Layer, Option, Schedule, Schema } from "effect"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
-import { AdmissionDecider } from "@mds/shared/domain/admission/AdmissionDecider"
-import { AdmissionEvent } from "@mds/shared/domain/admission/AdmissionEvent"
-import { JobDecider } from "@mds/shared/domain/job/JobDecider"
+import { releaseSlot } from "@mds/shared/domain/admission/AdmissionCommands"
+import { jobCommands } from "@mds/shared/domain/job/JobCommands"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { evolveJobView, type JobView } from "@mds/shared/domain/job/JobView"
 import { MediaEvent } from "@mds/shared/domain/media/MediaEvent"
-import { handleCommand } from "@mds/shared/eventstore/CommandHandler"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { ALL_JOBS_SUBJECT, admissionSubject, JOBS_STREAM, jobSubject, MEDIA_STREAM } from "@mds/shared/eventstore/Subjects"
+import { ALL_JOBS_SUBJECT, JOBS_STREAM, MEDIA_STREAM } from "@mds/shared/eventstore/Subjects"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
 import { dueSweepActions, isFullySwept, nothingSwept, type SweepAction, type SweepProgress } from "./SweepActions.ts"
 import { type FollowedMessage, followStream } from "./StreamFollower.ts"
@@ -65,22 +63,9 @@ export const ExpirySweeper = Layer.effectDiscard(Effect.gen(function*() {
       const { view } = tracked
       switch (action._tag) {
         case "ExpireJob": {
-          yield* handleCommand({
-            decider: JobDecider,
-            codec: JobEvent,
-            subject: jobSubject(view.projectId, view.id),
-            command: { _tag: "ExpireJob", jobId: view.id, now },
-            msgId: (event) => `${event._tag}:${view.id}`
-          })
+          yield* jobCommands(view.projectId, view.id)({ _tag: "ExpireJob", jobId: view.id, now })
           // Normally a no-op: the slot stops counting at the same instant. It matters for a slot claimed later.
-          yield* handleCommand({
-            decider: AdmissionDecider,
-            codec: AdmissionEvent,
-            subject: admissionSubject(view.projectId),
-            hydrate: "last",
-            command: { _tag: "ReleaseSlot", projectId: view.projectId, jobId: view.id, reason: "expired", now },
-            msgId: (event) => `${event._tag}:${view.id}`
-          })
+          yield* releaseSlot(view.projectId, view.id, "expired")
           yield* Effect.logInfo("job expired", { jobId: view.id, projectId: view.projectId, status: view.status })
           return
         }

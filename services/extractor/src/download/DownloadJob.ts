@@ -5,15 +5,14 @@ import { extname, join } from "node:path"
 import { Context, Effect, Layer, Option, Schedule } from "effect"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
-import { AdmissionDecider } from "@mds/shared/domain/admission/AdmissionDecider"
-import { AdmissionEvent, type SlotReleaseReason } from "@mds/shared/domain/admission/AdmissionEvent"
+import { releaseSlot } from "@mds/shared/domain/admission/AdmissionCommands"
+import type { SlotReleaseReason } from "@mds/shared/domain/admission/AdmissionEvent"
 import type { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
-import { JobDecider } from "@mds/shared/domain/job/JobDecider"
-import { type JobErrorCode, JobEvent } from "@mds/shared/domain/job/JobEvent"
+import { jobCommands } from "@mds/shared/domain/job/JobCommands"
+import type { JobCommand } from "@mds/shared/domain/job/JobDecider"
+import type { JobErrorCode } from "@mds/shared/domain/job/JobEvent"
 import { parseFormatId } from "@mds/shared/domain/media/FormatId"
-import { handleCommand } from "@mds/shared/eventstore/CommandHandler"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { admissionSubject, jobSubject } from "@mds/shared/eventstore/Subjects"
 import { countOne, extractionFailures } from "@mds/shared/observability/Metrics"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
 import { PlatformOutcomes } from "../health/PlatformOutcomes.ts"
@@ -52,24 +51,8 @@ export class DownloadJob extends Context.Service<DownloadJob, {
       // Several heartbeats per ack wait, so one delayed by a busy event loop never lets the message be redelivered.
       const heartbeatMs = Math.max(250, Math.floor(config.workAckWaitMs / 4))
 
-      const jobCommand = (command: DownloadMedia, jobCmd: Parameters<typeof JobDecider.decide>[0], msgId: string) =>
-        handleCommand({
-          decider: JobDecider,
-          codec: JobEvent,
-          subject: jobSubject(command.projectId, command.jobId),
-          command: jobCmd,
-          msgId: (_event, index) => (index === 0 ? msgId : `${msgId}:${index}`)
-        }).pipe(provideStore)
-
-      const releaseSlot = (command: DownloadMedia, reason: SlotReleaseReason) =>
-        handleCommand({
-          decider: AdmissionDecider,
-          codec: AdmissionEvent,
-          subject: admissionSubject(command.projectId),
-          hydrate: "last",
-          command: { _tag: "ReleaseSlot", projectId: command.projectId, jobId: command.jobId, reason, now: Date.now() },
-          msgId: () => `${command.jobId}:release`
-        }).pipe(provideStore)
+      const jobCommand = (command: DownloadMedia, jobCmd: JobCommand) =>
+        jobCommands(command.projectId, command.jobId)(jobCmd).pipe(provideStore)
 
       /** Fetches the media; progress goes through a mutable reading that a ticker reports, so output never waits on NATS. */
       const download = Effect.fn("DownloadJob.download")(function*(command: DownloadMedia, workDir: string) {
@@ -84,7 +67,7 @@ export class DownloadJob extends Context.Service<DownloadJob, {
           const percent = nextProgressReport(throttle, latest, now)
           if (percent === null) return Effect.void
           throttle = { reported: percent, reportedAt: now }
-          return jobCommand(command, { _tag: "ReportProgress", jobId: command.jobId, percent, now }, `${command.jobId}:progress:${percent}`)
+          return jobCommand(command, { _tag: "ReportProgress", jobId: command.jobId, percent, now })
             .pipe(Effect.catchCause((cause) => Effect.logWarning("progress report failed", cause)))
         })
         yield* reportProgress.pipe(Effect.repeat(Schedule.spaced(1000)), Effect.forkScoped)
@@ -105,7 +88,7 @@ export class DownloadJob extends Context.Service<DownloadJob, {
       })
 
       const finish = (command: DownloadMedia, reason: SlotReleaseReason) =>
-        releaseSlot(command, reason).pipe(Effect.as<DownloadOutcome>("ack"))
+        releaseSlot(command.projectId, command.jobId, reason).pipe(provideStore, Effect.as<DownloadOutcome>("ack"))
 
       const fail = Effect.fn("DownloadJob.fail")(function*(command: DownloadMedia, failure: DownloadFailed) {
         const handled = yield* jobCommand(
@@ -115,8 +98,7 @@ export class DownloadJob extends Context.Service<DownloadJob, {
             jobId: command.jobId,
             error: { code: failure.code as JobErrorCode, message: failure.message, retryable: failure.retryable },
             now: Date.now()
-          },
-          `${command.jobId}:fail`
+          }
         ).pipe(Effect.catchTag("InvalidJobTransition", () => Effect.succeed(null)))
         if (handled !== null && handled.events.length > 0) {
           yield* Effect.logInfo("job failed", { code: failure.code, message: failure.message })
@@ -144,8 +126,7 @@ export class DownloadJob extends Context.Service<DownloadJob, {
         const canceled = yield* cancels.watch(command.projectId, command.jobId)
         const started = yield* jobCommand(
           command,
-          { _tag: "StartJob", jobId: command.jobId, workerId: config.workerId, now: Date.now() },
-          `${command.jobId}:start:${delivery.deliveryCount}`
+          { _tag: "StartJob", jobId: command.jobId, workerId: config.workerId, now: Date.now() }
         ).pipe(Effect.catchTag("InvalidJobTransition", () => Effect.succeed(null)))
         if (started === null) {
           yield* Effect.logInfo("job is not runnable (finished or unknown); skipping")
@@ -174,7 +155,7 @@ export class DownloadJob extends Context.Service<DownloadJob, {
           return yield* finish(command, "canceled")
         }
         if (outcome === "expired") {
-          yield* jobCommand(command, { _tag: "ExpireJob", jobId: command.jobId, now: Date.now() }, `${command.jobId}:expire`)
+          yield* jobCommand(command, { _tag: "ExpireJob", jobId: command.jobId, now: Date.now() })
           yield* Effect.logInfo("job expired while processing; stopped")
           return yield* finish(command, "expired")
         }
@@ -185,7 +166,7 @@ export class DownloadJob extends Context.Service<DownloadJob, {
         }
 
         const artifact = outcome.success
-        const completed = yield* jobCommand(command, { _tag: "CompleteJob", jobId: command.jobId, artifact, now: Date.now() }, `${command.jobId}:complete`)
+        const completed = yield* jobCommand(command, { _tag: "CompleteJob", jobId: command.jobId, artifact, now: Date.now() })
           .pipe(Effect.catchTag("InvalidJobTransition", () => Effect.succeed(null)))
         if (completed === null) {
           // The job ended meanwhile (expired or canceled): nobody can fetch the file, so it is not kept.

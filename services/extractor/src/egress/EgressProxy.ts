@@ -1,6 +1,9 @@
 // A local HTTP forward proxy (absolute-form requests and CONNECT) that lets yt-dlp and ffmpeg reach only permitted addresses.
+import { mkdtempSync, rmSync } from "node:fs"
 import { createServer, type IncomingMessage } from "node:http"
-import { type AddressInfo, connect as tcpConnect, type Socket } from "node:net"
+import { type AddressInfo, connect as tcpConnect, createServer as createNetServer, type Socket } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { Effect, Exit } from "effect"
 import type { EgressPolicyShape, ResolvedAddress } from "@mds/shared/egress/EgressPolicy"
 import { socketRelay } from "./SocketRelay.ts"
@@ -11,8 +14,13 @@ export interface EgressRefusal {
 }
 
 export interface EgressProxy {
-  /** e.g. http://127.0.0.1:41234, for `--proxy` and ffmpeg's `-http_proxy`. */
+  /**
+   * e.g. http://127.0.0.1:41234, for `--proxy` and ffmpeg's `-http_proxy`. Confined children reach the same address
+   * inside their network namespace, where a relay bridges it to `socketPath`.
+   */
   readonly url: string
+  /** The Unix socket the proxy also listens on: the one way out of a confined child's network namespace. */
+  readonly socketPath: string
   /** Every hop the proxy refused; a failed run with refusals is reported as url_not_allowed. */
   readonly refusals: ReadonlyArray<EgressRefusal>
   close(): Promise<void>
@@ -73,6 +81,23 @@ const parseAuthority = (authority: string): { host: string; port: number } | nul
   const port = Number(match[2])
   return port > 0 && port <= 65535 ? { host: match[1] ?? "", port } : null
 }
+
+/** One private directory per process for the proxies' sockets (short paths: a socket path has at most 107 bytes). */
+let socketDir: string | null = null
+const socketDirectory = () => {
+  if (socketDir === null) {
+    socketDir = mkdtempSync(join(tmpdir(), "mds-egress-"))
+    const dir = socketDir
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }))
+  }
+  return socketDir
+}
+
+/** The open proxies by URL, so the process runner finds the socket behind the `--proxy`/`-http_proxy` it is given. */
+const openProxies = new Map<string, EgressProxy>()
+
+/** The socket behind a proxy URL this process opened, or undefined (a URL the runner must not bridge to). */
+export const egressSocketPath = (url: string): string | undefined => openProxies.get(url)?.socketPath
 
 export const startEgressProxy = async (policy: EgressPolicyShape): Promise<EgressProxy> => {
   const refusals: Array<EgressRefusal> = []
@@ -182,16 +207,30 @@ export const startEgressProxy = async (policy: EgressPolicyShape): Promise<Egres
     server.listen(0, "127.0.0.1", () => resolve())
   })
   const { port } = server.address() as AddressInfo
+  // Connections on the Unix socket are served by the same HTTP server, exactly like TCP ones.
+  const socketPath = join(socketDirectory(), `${port}.sock`)
+  const unixServer = createNetServer((socket) => server.emit("connection", socket))
+  await new Promise<void>((resolve, reject) => {
+    unixServer.once("error", reject)
+    unixServer.listen(socketPath, () => resolve())
+  })
 
-  return {
-    url: `http://127.0.0.1:${port}`,
+  const url = `http://127.0.0.1:${port}`
+  const proxy: EgressProxy = {
+    url,
+    socketPath,
     refusals,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy()
-        server.close(() => resolve())
-      })
+    close: () => {
+      openProxies.delete(url)
+      for (const socket of sockets) socket.destroy()
+      return Promise.all([
+        new Promise<void>((resolve) => unixServer.close(() => resolve())),
+        new Promise<void>((resolve) => server.close(() => resolve()))
+      ]).then(() => undefined)
+    }
   }
+  openProxies.set(url, proxy)
+  return proxy
 }
 
 /** The proxy as a scoped resource: started for one yt-dlp/ffmpeg run and closed after it. */

@@ -1,13 +1,9 @@
 // Records each resolve and download outcome on its platform's health subject; the decider opens the breaker.
-import { randomUUID } from "node:crypto"
 import { PlatformBreakerConfig } from "@mds/shared/config/PlatformBreaker"
-import { PlatformHealthDecider } from "@mds/shared/domain/platform/PlatformHealthDecider"
-import { PlatformHealthEvent } from "@mds/shared/domain/platform/PlatformHealthEvent"
+import { recordPlatformOutcome } from "@mds/shared/domain/platform/PlatformHealthCommands"
 import { platformOutcomeOf } from "@mds/shared/domain/platform/PlatformOutcomeOf"
-import { handleCommand } from "@mds/shared/eventstore/CommandHandler"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { platformHealthSubject } from "@mds/shared/eventstore/Subjects"
-import { Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer } from "effect"
 
 export class PlatformOutcomes extends Context.Service<PlatformOutcomes, {
   /** `failure` null for a success. Never fails: health bookkeeping must not fail the work it describes. */
@@ -21,15 +17,8 @@ export class PlatformOutcomes extends Context.Service<PlatformOutcomes, {
       const record = (platform: string, failure: { readonly code: string; readonly message: string } | null) => {
         const outcome = platformOutcomeOf(failure)
         if (outcome === null) return Effect.void
-        const attempt = randomUUID()
-        return handleCommand({
-          decider: PlatformHealthDecider,
-          codec: PlatformHealthEvent,
-          subject: platformHealthSubject(platform),
-          hydrate: "last",
-          command: { _tag: "RecordOutcome", platform, outcome, now: Date.now(), policy },
-          msgId: (_event, index) => `${attempt}:${index}`
-        }).pipe(
+        return Clock.currentTimeMillis.pipe(
+          Effect.flatMap((now) => recordPlatformOutcome({ _tag: "RecordOutcome", platform, outcome, now, policy })),
           Effect.provideService(EventStore, store),
           Effect.tap(({ events }) =>
             Effect.forEach(events, (event) =>

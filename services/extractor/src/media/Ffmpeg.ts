@@ -1,6 +1,6 @@
-// ffprobe and ffmpeg on remote media, always through the egress proxy: stream facts and generated thumbnails.
-import { execFile } from "node:child_process"
+// ffprobe and ffmpeg on remote media, confined to the egress proxy: stream facts and generated thumbnails.
 import { Config, Context, Effect, Layer, Schema } from "effect"
+import { Confinement, type ConfinementShape } from "../sandbox/Confinement.ts"
 import { FfprobeOutput, type MediaProbeResult, summarizeProbe } from "../ytdlp/MediaProbeResult.ts"
 
 export class FfmpegFailed extends Schema.TaggedError<FfmpegFailed>()("FfmpegFailed", {
@@ -8,25 +8,49 @@ export class FfmpegFailed extends Schema.TaggedError<FfmpegFailed>()("FfmpegFail
   message: Schema.String
 }) {}
 
-const run = (tool: string, args: ReadonlyArray<string>, url: string, localFile = false) =>
+const OUTPUT_LIMIT = 8 * 1024 * 1024
+const TIMEOUT_MS = 60_000
+
+const run = (confinement: ConfinementShape, tool: string, args: ReadonlyArray<string>, url: string, proxyUrl: string | null) =>
   Effect.callback<string, FfmpegFailed>((resume) => {
     // Only http(s) URLs are handed over (never a local path or another protocol); -http_proxy carries the proxy,
-    // and the HLS demuxer passes it on to the playlists and segments it opens. The one exception is probeFile,
-    // which names a file the service itself wrote and allows no protocol but "file".
-    if (!(localFile ? url.startsWith("file:/") : /^https?:\/\//i.test(url))) {
+    // and the HLS demuxer passes it on to the playlists and segments it opens. The one exception is probeFile
+    // (no proxy, so no network at all), which names a file the service itself wrote and allows no protocol but "file".
+    if (!(proxyUrl === null ? url.startsWith("file:/") : /^https?:\/\//i.test(url))) {
       resume(Effect.fail(new FfmpegFailed({ tool, message: `refusing to open a non-http input: ${url.slice(0, 100)}` })))
       return
     }
-    const child = execFile(
-      tool,
-      [...args],
-      { maxBuffer: 8 * 1024 * 1024, timeout: 60_000 },
-      (error, stdout, stderr) => {
-        if (error === null) resume(Effect.succeed(stdout))
-        else resume(Effect.fail(new FfmpegFailed({ tool, message: (stderr || error.message).slice(-2000) })))
-      }
-    )
+    let child: ReturnType<ConfinementShape["spawn"]>
+    try {
+      child = confinement.spawn(tool, args, { proxyUrl })
+    } catch (error) {
+      resume(Effect.fail(new FfmpegFailed({ tool, message: String(error) })))
+      return
+    }
+    const stdout: Array<Buffer> = []
+    let stdoutBytes = 0
+    let stderr = ""
+    child.stdin.end()
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdoutBytes += chunk.length
+      if (stdoutBytes > OUTPUT_LIMIT) child.kill("SIGKILL")
+      else stdout.push(chunk)
+    })
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString("utf8")).slice(-2000)
+    })
+    const timer = setTimeout(() => child.kill("SIGKILL"), TIMEOUT_MS)
+    child.once("error", (error) => {
+      clearTimeout(timer)
+      resume(Effect.fail(new FfmpegFailed({ tool, message: error.message })))
+    })
+    child.once("close", (exitCode, signal) => {
+      clearTimeout(timer)
+      if (exitCode === 0) resume(Effect.succeed(Buffer.concat(stdout).toString("utf8")))
+      else resume(Effect.fail(new FfmpegFailed({ tool, message: stderr || `${tool} ended with ${signal ?? `exit code ${exitCode}`}` })))
+    })
     return Effect.sync(() => {
+      clearTimeout(timer)
       if (child.exitCode === null) child.kill("SIGKILL")
     })
   })
@@ -56,16 +80,16 @@ const summarize = (stdout: string) =>
     Effect.map(summarizeProbe)
   )
 
-export const makeFfmpeg = (ffmpegPath: string, ffprobePath: string): FfmpegShape => ({
+export const makeFfmpeg = (ffmpegPath: string, ffprobePath: string, confinement: ConfinementShape): FfmpegShape => ({
   probe: (url, proxyUrl) =>
-    run(ffprobePath, [
+    run(confinement, ffprobePath, [
       "-v", "error", ...PROTOCOLS, "-http_proxy", proxyUrl, "-print_format", "json", "-show_format", "-show_streams", url
-    ], url).pipe(Effect.flatMap(summarize)),
+    ], url, proxyUrl).pipe(Effect.flatMap(summarize)),
   probeFile: (path) => {
     const input = `file:${path}`
-    return run(ffprobePath, [
+    return run(confinement, ffprobePath, [
       "-v", "error", "-protocol_whitelist", "file", "-print_format", "json", "-show_format", "-show_streams", input
-    ], input, true).pipe(Effect.flatMap(summarize))
+    ], input, null).pipe(Effect.flatMap(summarize))
   },
   thumbnail: (url, kind, outputPath, proxyUrl, durationSeconds) => {
     const seek = durationSeconds !== null && durationSeconds > 2 ? Math.min(5, durationSeconds / 3) : 0
@@ -73,7 +97,7 @@ export const makeFfmpeg = (ffmpegPath: string, ffprobePath: string): FfmpegShape
     const args = kind === "video"
       ? ["-ss", seek.toFixed(2), ...input, "-frames:v", "1", "-vf", "scale=480:-2", "-q:v", "4"]
       : [...input, "-filter_complex", "showwavespic=s=640x240:colors=0x3b82f6", "-frames:v", "1", "-q:v", "4"]
-    return run(ffmpegPath, ["-hide_banner", "-loglevel", "error", "-nostdin", "-y", ...args, "-f", "image2", outputPath], url)
+    return run(confinement, ffmpegPath, ["-hide_banner", "-loglevel", "error", "-nostdin", "-y", ...args, "-f", "image2", outputPath], url, proxyUrl)
       .pipe(Effect.asVoid)
   }
 })
@@ -85,6 +109,9 @@ export class Ffmpeg extends Context.Service<Ffmpeg, FfmpegShape>()("mds/extracto
   })
   static readonly layer = Layer.effect(
     Ffmpeg,
-    Effect.map(Ffmpeg.config, ({ ffmpeg, ffprobe }) => Ffmpeg.of(makeFfmpeg(ffmpeg, ffprobe)))
+    Effect.gen(function*() {
+      const { ffmpeg, ffprobe } = yield* Ffmpeg.config
+      return Ffmpeg.of(makeFfmpeg(ffmpeg, ffprobe, yield* Confinement))
+    })
   )
 }

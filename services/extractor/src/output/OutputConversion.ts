@@ -1,9 +1,9 @@
 // Extension: puts a finished video into the codec and container its job asked for (local files only, ffprobe + ffmpeg).
-import { execFile } from "node:child_process"
 import { join } from "node:path"
 import { Config, Context, Effect, Layer, Schema } from "effect"
 import type { DownloadOptions } from "@mds/shared/domain/job/DownloadOptions"
 import type { DownloadedFile } from "../ytdlp/ResultLine.ts"
+import { Confinement, type ConfinementShape } from "../sandbox/Confinement.ts"
 import { planConversion, type ProducedStreams } from "./ConversionPlan.ts"
 
 export class ConversionFailed extends Schema.TaggedError<ConversionFailed>()("ConversionFailed", {
@@ -19,12 +19,35 @@ const ProbedStreams = Schema.Struct({
 })
 const decodeProbe = Schema.decodeUnknownEffect(Schema.fromJsonString(ProbedStreams))
 
-/** The tool reads and writes only files of the job's own directory ("file" is its only protocol). */
-const runTool = (tool: string, args: ReadonlyArray<string>) =>
+const OUTPUT_LIMIT = 1024 * 1024
+
+/**
+ * The tool reads and writes only files of the job's own directory ("file" is its only protocol), confined like every
+ * media tool and without any network (no proxy).
+ */
+const runTool = (confinement: ConfinementShape, tool: string, args: ReadonlyArray<string>) =>
   Effect.callback<string, ConversionFailed>((resume) => {
-    const child = execFile(tool, [...args], { maxBuffer: 8 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error === null) resume(Effect.succeed(stdout))
-      else resume(Effect.fail(new ConversionFailed({ message: (stderr || error.message).slice(-1000) })))
+    let child: ReturnType<ConfinementShape["spawn"]>
+    try {
+      child = confinement.spawn(tool, args, { proxyUrl: null })
+    } catch (error) {
+      resume(Effect.fail(new ConversionFailed({ message: String(error) })))
+      return
+    }
+    let stdout = ""
+    let stderr = ""
+    child.stdin.end()
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8")
+      if (stdout.length > OUTPUT_LIMIT) child.kill("SIGKILL")
+    })
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString("utf8")).slice(-1000)
+    })
+    child.once("error", (error) => resume(Effect.fail(new ConversionFailed({ message: error.message }))))
+    child.once("close", (exitCode, signal) => {
+      if (exitCode === 0) resume(Effect.succeed(stdout))
+      else resume(Effect.fail(new ConversionFailed({ message: stderr || `${tool} ended with ${signal ?? `exit code ${exitCode}`}` })))
     })
     // A canceled or timed-out job stops its conversion at once.
     return Effect.sync(() => {
@@ -45,9 +68,10 @@ export class OutputConversion extends Context.Service<OutputConversion, {
     OutputConversion,
     Effect.gen(function*() {
       const tools = yield* OutputConversion.config
+      const confinement = yield* Confinement
 
       const streamsOf = (file: DownloadedFile) =>
-        runTool(tools.ffprobe, [
+        runTool(confinement, tools.ffprobe, [
           "-v", "error", "-protocol_whitelist", "file", "-show_entries",
           "stream=codec_type,codec_name:stream_disposition=attached_pic", "-of", "json", `file:${file.filepath}`
         ]).pipe(
@@ -65,7 +89,7 @@ export class OutputConversion extends Context.Service<OutputConversion, {
         const plan = planConversion(options, yield* streamsOf(file))
         if (plan === null) return file
         const output = join(file.filepath, "..", `converted.${plan.ext}`)
-        yield* runTool(tools.ffmpeg, [
+        yield* runTool(confinement, tools.ffmpeg, [
           "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-protocol_whitelist", "file",
           "-i", `file:${file.filepath}`, ...plan.args, `file:${output}`
         ])

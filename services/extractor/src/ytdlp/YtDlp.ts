@@ -1,6 +1,7 @@
-// Runs the pinned yt-dlp binary through youtube-dl-exec, streaming its output lines and killing it when interrupted.
-import { create, type Flags } from "youtube-dl-exec"
+// Runs the pinned yt-dlp binary confined to its egress proxy, streaming its output lines and killing it when interrupted.
+import youtubeDlExec from "youtube-dl-exec"
 import { Config, Context, Effect, Layer, Schema } from "effect"
+import { Confinement, type ConfinementShape } from "../sandbox/Confinement.ts"
 import type { YtDlpFlags } from "./YtDlpFlags.ts"
 
 export class YtDlpFailed extends Schema.TaggedError<YtDlpFailed>()("YtDlpFailed", {
@@ -24,39 +25,34 @@ export interface YtDlpRunOptions {
 export interface YtDlpShape {
   readonly version: Effect.Effect<string, YtDlpFailed>
   readonly listExtractors: Effect.Effect<ReadonlyArray<string>, YtDlpFailed>
-  /** `url` goes after "--", so it can never be read as an option. */
+  /**
+   * `url` goes after "--", so it can never be read as an option. The run's network is `flags.proxy` (an open egress
+   * proxy) and nothing else; without `proxy` the run has no network at all.
+   */
   run(url: string, flags: YtDlpFlags, options?: YtDlpRunOptions): Effect.Effect<YtDlpRun, YtDlpFailed>
 }
 
 const STDERR_LIMIT = 64 * 1024
 
-/** Kills yt-dlp and everything it started (ffmpeg merging, cutting or converting): a cancel stops all of it at once. */
-const killGroup = (child: { readonly pid?: number | undefined; kill(signal: NodeJS.Signals): boolean }) => {
-  try {
-    if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL")
-  } catch {
-    // The group is already gone (yt-dlp exited and its children with it).
-  }
-  try {
-    child.kill("SIGKILL")
-  } catch {
-    // Already exited.
-  }
-}
+/** youtube-dl-exec's own flag conversion (camelCase to --kebab-case, `false` to --no-x), which its types omit. */
+const toArgs = (youtubeDlExec as unknown as { args: (flags: YtDlpFlags) => Array<string> }).args
 
-export const makeYtDlp = (binaryPath: string): YtDlpShape => {
-  const ytdlp = create(binaryPath)
-
+export const makeYtDlp = (binaryPath: string, confinement: ConfinementShape): YtDlpShape => {
   const run = (url: string, flags: YtDlpFlags, options: YtDlpRunOptions = {}) =>
     Effect.callback<YtDlpRun, YtDlpFailed>((resume) => {
       const stdout: Array<string> = []
       let stderr = ""
       let pending = ""
       let pendingError = ""
-      // reject: false is tinyspawn's option: a non-zero exit resolves and is judged below. detached puts yt-dlp at
-      // the head of its own process group, so that stopping it also stops the ffmpeg it runs (see killGroup).
-      const child = ytdlp.exec(url, flags as Flags, { cwd: options.cwd, reject: false, detached: true } as never)
-      child.stdout?.on("data", (chunk: Buffer) => {
+      const proxyUrl = typeof flags.proxy === "string" ? flags.proxy : null
+      let child: ReturnType<ConfinementShape["spawn"]>
+      try {
+        child = confinement.spawn(binaryPath, [...toArgs(flags), "--", url].filter((arg) => arg !== ""), { cwd: options.cwd, proxyUrl })
+      } catch (error) {
+        resume(Effect.fail(new YtDlpFailed({ exitCode: null, stderr: String(error) })))
+        return
+      }
+      child.stdout.on("data", (chunk: Buffer) => {
         const text = chunk.toString("utf8")
         stdout.push(text)
         if (options.onLine === undefined) return
@@ -65,7 +61,7 @@ export const makeYtDlp = (binaryPath: string): YtDlpShape => {
         pending = lines.pop() ?? ""
         for (const line of lines) options.onLine(line)
       })
-      child.stderr?.on("data", (chunk: Buffer) => {
+      child.stderr.on("data", (chunk: Buffer) => {
         const text = chunk.toString("utf8")
         stderr = (stderr + text).slice(-STDERR_LIMIT)
         if (options.onErrorLine === undefined) return
@@ -74,16 +70,16 @@ export const makeYtDlp = (binaryPath: string): YtDlpShape => {
         pendingError = (lines.pop() ?? "").slice(-STDERR_LIMIT)
         for (const line of lines) options.onErrorLine(line)
       })
-      child.then(
-        (done) => {
-          if (pending !== "" && options.onLine !== undefined) options.onLine(pending)
-          const exitCode = typeof done.exitCode === "number" ? done.exitCode : null
-          if (exitCode === 0) resume(Effect.succeed({ stdout: stdout.join(""), stderr }))
-          else resume(Effect.fail(new YtDlpFailed({ exitCode, stderr })))
-        },
-        (error: unknown) => resume(Effect.fail(new YtDlpFailed({ exitCode: null, stderr: String(error) })))
-      )
-      return Effect.sync(() => killGroup(child))
+      child.stdin.end()
+      child.once("error", (error) => resume(Effect.fail(new YtDlpFailed({ exitCode: null, stderr: String(error) }))))
+      child.once("close", (exitCode) => {
+        if (pending !== "" && options.onLine !== undefined) options.onLine(pending)
+        if (exitCode === 0) resume(Effect.succeed({ stdout: stdout.join(""), stderr }))
+        else resume(Effect.fail(new YtDlpFailed({ exitCode, stderr })))
+      })
+      return Effect.sync(() => {
+        if (child.exitCode === null) child.kill("SIGKILL")
+      })
     })
 
   return {
@@ -96,5 +92,10 @@ export const makeYtDlp = (binaryPath: string): YtDlpShape => {
 
 export class YtDlp extends Context.Service<YtDlp, YtDlpShape>()("mds/extractor/YtDlp") {
   static readonly config = Config.String("YT_DLP_PATH").pipe(Config.withDefault("yt-dlp"))
-  static readonly layer = Layer.effect(YtDlp, Effect.map(YtDlp.config, (path) => YtDlp.of(makeYtDlp(path))))
+  static readonly layer = Layer.effect(
+    YtDlp,
+    Effect.gen(function*() {
+      return YtDlp.of(makeYtDlp(yield* YtDlp.config, yield* Confinement))
+    })
+  )
 }

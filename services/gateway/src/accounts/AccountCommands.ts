@@ -1,11 +1,11 @@
 // The account commands both the admin CLI and the dashboard carry out: projects, members, keys and users, via the deciders.
+import { keyCommands, projectCommands, userCommands } from "@mds/shared/domain/account/AccountCommands"
 import { KeyEvent, type KeyEnvironment, type ProjectMember, ProjectEvent, type Scope, UserEvent } from "@mds/shared/domain/account/AccountEvent"
 import { KeyDecider, type KeyState } from "@mds/shared/domain/account/KeyDecider"
 import { ProjectDecider, type ProjectState } from "@mds/shared/domain/account/ProjectDecider"
 import { UserDecider, type UserState } from "@mds/shared/domain/account/UserDecider"
 import { foldEvents } from "@mds/shared/domain/Decider"
 import { ProjectNotFound, UserNotFound } from "@mds/shared/domain/DomainErrors"
-import { handleCommand } from "@mds/shared/eventstore/CommandHandler"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { keySubject, projectSubject, userSubject } from "@mds/shared/eventstore/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
@@ -36,25 +36,13 @@ export const loadKey = Effect.fn("loadKey")(function*(keyId: string) {
 export const createProject = Effect.fn("createProject")(function*(name: string, owner: ProjectMember | null) {
   const now = yield* Clock.currentTimeMillis
   const projectId = newId("prj")
-  yield* handleCommand({
-    decider: ProjectDecider,
-    codec: ProjectEvent,
-    subject: projectSubject(projectId),
-    command: { _tag: "CreateProject", projectId, name, owner, now },
-    msgId: () => `ProjectCreated:${projectId}`
-  })
+  yield* projectCommands(projectId)({ _tag: "CreateProject", projectId, name, owner, now })
   return projectId
 })
 
 export const renameProject = Effect.fn("renameProject")(function*(projectId: string, name: string) {
   const now = yield* Clock.currentTimeMillis
-  yield* handleCommand({
-    decider: ProjectDecider,
-    codec: ProjectEvent,
-    subject: projectSubject(projectId),
-    command: { _tag: "RenameProject", projectId, name, now },
-    msgId: () => `ProjectRenamed:${projectId}:${now}`
-  })
+  yield* projectCommands(projectId)({ _tag: "RenameProject", projectId, name, now })
 })
 
 /** Adds an existing dashboard user (by email) to the project. */
@@ -62,13 +50,7 @@ export const addProjectMember = Effect.fn("addProjectMember")(function*(projectI
   const user = (yield* loadUser(email)).user
   if (user === null) return yield* new UserNotFound({ email: normalizeEmail(email) })
   const now = yield* Clock.currentTimeMillis
-  yield* handleCommand({
-    decider: ProjectDecider,
-    codec: ProjectEvent,
-    subject: projectSubject(projectId),
-    command: { _tag: "AddProjectMember", projectId, member: { userId: user.userId, email: user.email }, now },
-    msgId: () => `ProjectMemberAdded:${projectId}:${user.userId}`
-  })
+  yield* projectCommands(projectId)({ _tag: "AddProjectMember", projectId, member: { userId: user.userId, email: user.email }, now })
   return user
 })
 
@@ -90,26 +72,14 @@ export const createKey = Effect.fn("createKey")(function*(options: {
   const secret = generateSecret(options.environment)
   const hash = hashSecret(Redacted.value(pepper), secret)
   const keyId = keyIdFromHash(hash)
-  yield* handleCommand({
-    decider: KeyDecider,
-    codec: KeyEvent,
-    subject: keySubject(keyId),
-    command: { _tag: "CreateKey", keyId, ...options, hash, prefix: displayPrefix(secret), now },
-    msgId: () => `KeyCreated:${keyId}`
-  })
+  yield* keyCommands(keyId)({ _tag: "CreateKey", keyId, ...options, hash, prefix: displayPrefix(secret), now })
   return { keyId, secret } satisfies IssuedKey
 })
 
 /** `projectId` null: the operator, who may revoke any key; otherwise only a key of that project. */
 export const revokeKey = Effect.fn("revokeKey")(function*(keyId: string, projectId: string | null) {
   const now = yield* Clock.currentTimeMillis
-  yield* handleCommand({
-    decider: KeyDecider,
-    codec: KeyEvent,
-    subject: keySubject(keyId),
-    command: { _tag: "RevokeKey", keyId, projectId, now },
-    msgId: () => `KeyRevoked:${keyId}`
-  })
+  yield* keyCommands(keyId)({ _tag: "RevokeKey", keyId, projectId, now })
 })
 
 export const createUser = Effect.fn("createUser")(function*(email: string, password: string) {
@@ -117,13 +87,7 @@ export const createUser = Effect.fn("createUser")(function*(email: string, passw
   const userId = userIdFromEmail(normalized)
   const passwordHash = yield* Effect.promise(() => hashPassword(password))
   const now = yield* Clock.currentTimeMillis
-  yield* handleCommand({
-    decider: UserDecider,
-    codec: UserEvent,
-    subject: userSubject(userId),
-    command: { _tag: "CreateUser", userId, email: normalized, passwordHash, now },
-    msgId: () => `UserCreated:${userId}`
-  })
+  yield* userCommands(userId)({ _tag: "CreateUser", userId, email: normalized, passwordHash, now })
   return userId
 })
 
@@ -132,11 +96,5 @@ export const changePassword = Effect.fn("changePassword")(function*(email: strin
   const userId = userIdFromEmail(normalized)
   const passwordHash = yield* Effect.promise(() => hashPassword(password))
   const now = yield* Clock.currentTimeMillis
-  yield* handleCommand({
-    decider: UserDecider,
-    codec: UserEvent,
-    subject: userSubject(userId),
-    command: { _tag: "ChangePassword", userId, email: normalized, passwordHash, now },
-    msgId: () => `UserPasswordChanged:${userId}:${now}`
-  })
+  yield* userCommands(userId)({ _tag: "ChangePassword", userId, email: normalized, passwordHash, now })
 })

@@ -2,11 +2,10 @@
 // show the delivery log.
 import { ProjectEvent } from "@mds/shared/domain/account/AccountEvent"
 import { ProjectNotFound } from "@mds/shared/domain/DomainErrors"
-import { WebhookDecider } from "@mds/shared/domain/webhook/WebhookDecider"
-import { WebhookConfigEvent, type WebhookEventType } from "@mds/shared/domain/webhook/WebhookEvent"
-import { handleCommand } from "@mds/shared/eventstore/CommandHandler"
+import { webhookCommands } from "@mds/shared/domain/webhook/WebhookCommands"
+import type { WebhookEventType } from "@mds/shared/domain/webhook/WebhookEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { projectSubject, webhookConfigSubject } from "@mds/shared/eventstore/Subjects"
+import { projectSubject } from "@mds/shared/eventstore/Subjects"
 import { webhookSecret, WebhookServerSecret } from "@mds/shared/webhooks/WebhookSignature"
 import { randomBytes } from "node:crypto"
 import { Clock, Effect, Option, Redacted } from "effect"
@@ -31,26 +30,19 @@ export const runWebhookCommand = Effect.fn("runWebhookCommand")(function*(comman
     case "SetWebhook": {
       // A new id for every configuration: setting the endpoint again rotates its secret.
       const webhookId = `whk_${randomBytes(12).toString("hex")}`
-      yield* handleCommand({
-        decider: WebhookDecider,
-        codec: WebhookConfigEvent,
-        subject: webhookConfigSubject(command.projectId),
-        hydrate: "last",
-        command: { _tag: "ConfigureWebhook", projectId: command.projectId, webhookId, url: command.url, events: command.events, now },
-        msgId: () => `WebhookConfigured:${webhookId}`
+      yield* webhookCommands(command.projectId)({
+        _tag: "ConfigureWebhook",
+        projectId: command.projectId,
+        webhookId,
+        url: command.url,
+        events: command.events,
+        now
       })
       const serverSecret = yield* WebhookServerSecret
       return webhookSecret(Redacted.value(serverSecret), command.projectId, webhookId)
     }
     case "RemoveWebhook":
-      yield* handleCommand({
-        decider: WebhookDecider,
-        codec: WebhookConfigEvent,
-        subject: webhookConfigSubject(command.projectId),
-        hydrate: "last",
-        command: { _tag: "RemoveWebhook", projectId: command.projectId, now },
-        msgId: () => `WebhookRemoved:${command.projectId}:${now}`
-      })
+      yield* webhookCommands(command.projectId)({ _tag: "RemoveWebhook", projectId: command.projectId, now })
       return ""
     case "ListDeliveries": {
       const deliveries = yield* readDeliveryLog(command.projectId, command.limit)

@@ -1,5 +1,6 @@
-// A /v1 route as data: method, path, who may call it, and the Effect that answers it.
+// A served route: the method and path of an endpoint (or a page), and the Effect that answers it.
 import type { Readable } from "node:stream"
+import type { Endpoint } from "@mds/shared/api/Endpoint"
 import type { Scope } from "@mds/shared/domain/account/AccountEvent"
 import { type Context, Effect } from "effect"
 import { ApiKeyAuth, type Principal } from "../auth/ApiKeyAuth.ts"
@@ -28,7 +29,7 @@ export const json = (status: number, data: unknown, headers?: Readonly<Record<st
   headers === undefined ? { _tag: "Json", status, data } : { _tag: "Json", status, data, headers }
 
 export interface Route<R> {
-  readonly method: "GET" | "POST"
+  readonly method: "GET" | "POST" | "DELETE"
   readonly path: string
   /** POST bodies must be JSON. */
   readonly run: (input: RouteInput) => Effect.Effect<RouteReply, ApiFailure, R>
@@ -56,7 +57,8 @@ export const withShortcut = <R, I extends MemoryShortcut, S>(route: Route<R>, sh
   shortcut
 })
 
-export const publicRoute = <R>(
+/** A route outside the API's document (the /docs pages): anyone may call it. */
+export const pageRoute = <R>(
   method: Route<R>["method"],
   path: string,
   handle: (input: RouteInput) => Effect.Effect<RouteReply, ApiFailure, R>
@@ -71,7 +73,7 @@ export const failureWithQuota = (failure: ApiFailure, quota: RateQuota): ApiFail
   Object.keys(quota.headers).length === 0 ? failure : new FailureWithHeaders({ failure, headers: quota.headers })
 
 /** A route that needs a valid key; with a scope, a key holding that scope. Every request counts toward the key's rate. */
-export const keyedRoute = <R>(
+const keyedRoute = <R>(
   method: Route<R>["method"],
   path: string,
   scope: Scope | null,
@@ -88,3 +90,23 @@ export const keyedRoute = <R>(
       return withQuotaHeaders(reply, quota)
     })
 })
+
+/** What answers an endpoint: keyed endpoints' handlers also get the authenticated principal. */
+export type Handler<E extends Endpoint> = E["access"] extends { readonly _tag: "Keyed" }
+  ? (input: RouteInput, principal: Principal) => Effect.Effect<RouteReply, ApiFailure, any>
+  : (input: RouteInput) => Effect.Effect<RouteReply, ApiFailure, any>
+
+/** The services a handler needs. */
+export type HandlerServices<H> = H extends (...args: ReadonlyArray<any>) => Effect.Effect<any, any, infer R> ? R : never
+
+/** The endpoint served by its handler, behind the key check its access asks for. */
+export const endpointRoute = <R>(
+  endpoint: Endpoint,
+  handle: (input: RouteInput, principal: Principal) => Effect.Effect<RouteReply, ApiFailure, R>
+): Route<R | ApiKeyAuth | RequestRateLimiter> =>
+  endpoint.access._tag === "Keyed"
+    ? keyedRoute(endpoint.method, endpoint.path, endpoint.access.scope, handle)
+    : { method: endpoint.method, path: endpoint.path, run: (input) => handle(input, ANONYMOUS) }
+
+/** Public handlers never read it: their type takes no principal. */
+const ANONYMOUS = undefined as unknown as Principal

@@ -1,8 +1,11 @@
-// The /v1 route table: every public endpoint, who may call it, and the use case that answers it.
+// The served routes: a handler bound to every /v1 endpoint of shared/src/api/V1Endpoints.ts, plus the /docs pages.
+import type { Endpoint } from "@mds/shared/api/Endpoint"
+import { type OperationId, type V1, v1Endpoints } from "@mds/shared/api/V1Endpoints"
 import { serveDocsAsset, serveDocsPage } from "../docs/serveDocs.ts"
 import { serveFile } from "../files/serveFile.ts"
 import { listDeliveries } from "../webhooks/listDeliveries.ts"
 import { checkHealth } from "../health/checkHealth.ts"
+import { cancelJob } from "../jobs/cancelJob.ts"
 import { getJob } from "../jobs/getJob.ts"
 import { JobReadShortcut } from "../jobs/JobReadShortcut.ts"
 import { limitPolling } from "../limits/limitPolling.ts"
@@ -11,22 +14,38 @@ import { queueDownloadOnce } from "../jobs/queueDownloadOnce.ts"
 import { resolveMedia } from "../media/resolveMedia.ts"
 import { listPlatforms } from "../platforms/listPlatforms.ts"
 import { serveOpenApi } from "./api/serveOpenApi.ts"
-import { keyedRoute, publicRoute, type Route, withShortcut } from "./Route.ts"
+import { endpointRoute, type Handler, type HandlerServices, pageRoute, type Route, withShortcut } from "./Route.ts"
+
+/**
+ * One handler per endpoint, under the endpoint's name: an endpoint without a handler does not compile. Method, path
+ * and access (key, scope) come from the endpoint; the handler only answers.
+ */
+const handlers = {
+  getHealth: () => checkHealth(),
+  getOpenApi: serveOpenApi,
+  listPlatforms: () => listPlatforms(),
+  resolveMedia,
+  downloadMedia: queueDownloadOnce,
+  getJob: limitPolling(getJob),
+  cancelJob,
+  streamJobEvents,
+  listWebhookDeliveries: listDeliveries,
+  // The signature in the link is the credential: no API key, so links work in browsers.
+  downloadFile: serveFile
+} satisfies { readonly [K in OperationId]: Handler<(typeof V1)[K]> }
+
+type V1Services = HandlerServices<(typeof handlers)[OperationId]>
+
+const boundRoute = (id: OperationId, endpoint: Endpoint) => {
+  const route = endpointRoute<V1Services>(endpoint, handlers[id] as Handler<typeof V1.getJob>)
+  return id === "getJob" ? withShortcut(route, JobReadShortcut) : route
+}
 
 export const v1Routes = [
-  publicRoute("GET", "/v1/health", () => checkHealth()),
-  keyedRoute("GET", "/v1/platforms", null, () => listPlatforms()),
-  keyedRoute("POST", "/v1/media/resolve", "media:resolve", resolveMedia),
-  keyedRoute("POST", "/v1/media/download", "media:download", queueDownloadOnce),
-  withShortcut(keyedRoute("GET", "/v1/jobs/:jobId", null, limitPolling(getJob)), JobReadShortcut),
-  keyedRoute("GET", "/v1/jobs/:jobId/events", null, streamJobEvents),
-  // The signature in the link is the credential: no API key, so links work in browsers.
-  publicRoute("GET", "/v1/files/*", serveFile),
-  keyedRoute("GET", "/v1/webhooks/deliveries", null, listDeliveries),
-  publicRoute("GET", "/v1/openapi.json", serveOpenApi),
+  ...v1Endpoints.map(([id, endpoint]) => boundRoute(id, endpoint)),
   // The human-readable API reference; outside /v1 because it is a page, not part of the API.
-  publicRoute("GET", "/docs", serveDocsPage),
-  publicRoute("GET", "/docs/*", serveDocsAsset)
+  pageRoute("GET", "/docs", serveDocsPage),
+  pageRoute("GET", "/docs/*", serveDocsAsset)
 ]
 
 /** Every service some route needs: what the application layer must provide. */

@@ -12,7 +12,7 @@ const CAPACITY = 10_000
 
 /**
  * Only a hint: the claim's append still expects this sequence, so a state another gateway or a worker has moved
- * on conflicts and is read again (handleCommand's `known`); a refusal is never decided from it alone.
+ * on conflicts and is read again (the command handler's `known`); a refusal is never decided from it alone.
  */
 export class AdmissionStates extends Context.Service<AdmissionStates, {
   get(projectId: string): KnownAdmission | undefined

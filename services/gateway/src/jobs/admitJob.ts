@@ -1,9 +1,9 @@
 // Claims one of the project's job slots; when full, frees slots of jobs that already finished and tries once more.
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
+import { claimSlot, releaseSlot } from "@mds/shared/domain/admission/AdmissionCommands"
 import { AdmissionDecider, liveSlots } from "@mds/shared/domain/admission/AdmissionDecider"
 import { AdmissionEvent, type SlotReleaseReason } from "@mds/shared/domain/admission/AdmissionEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { handleCommand } from "@mds/shared/eventstore/CommandHandler"
 import { admissionSubject } from "@mds/shared/eventstore/Subjects"
 import { Clock, Effect, Option } from "effect"
 import { AdmissionStates } from "./AdmissionStates.ts"
@@ -20,40 +20,20 @@ const claim = (projectId: string, jobId: string) =>
     const lifetimes = yield* Lifetimes
     const states = yield* AdmissionStates
     const now = yield* Clock.currentTimeMillis
-    const claimed = yield* handleCommand({
-      decider: AdmissionDecider,
-      codec: AdmissionEvent,
-      subject: admissionSubject(projectId),
-      hydrate: "last",
+    const claimed = yield* claimSlot(
+      { projectId, jobId, limit: lifetimes.maxConcurrentJobs, now, expiresAt: now + lifetimes.jobMs },
       // Usually right, which saves the read; when another writer moved on, the append conflicts and reads. A
       // project not seen yet is assumed empty: a wrong guess costs one conflict, the same round trip as a read.
-      known: states.get(projectId) ?? { state: AdmissionDecider.initialState(), lastSeq: 0 },
-      command: {
-        _tag: "ClaimSlot",
-        projectId,
-        jobId,
-        limit: lifetimes.maxConcurrentJobs,
-        now,
-        expiresAt: now + lifetimes.jobMs
-      },
-      msgId: (event) => `${event._tag}:${event.jobId}`
-    }).pipe(Effect.tapError(() => Effect.sync(() => states.forget(projectId))))
+      { known: states.get(projectId) ?? { state: AdmissionDecider.initialState(), lastSeq: 0 } }
+    ).pipe(Effect.tapError(() => Effect.sync(() => states.forget(projectId))))
     states.set(projectId, { state: claimed.state, lastSeq: claimed.lastSeq })
     return claimed
   })
 
-export const releaseSlot = Effect.fn("releaseSlot")(function*(projectId: string, jobId: string, reason: SlotReleaseReason) {
-  const now = yield* Clock.currentTimeMillis
-  const states = yield* AdmissionStates
-  states.forget(projectId)
-  yield* handleCommand({
-    decider: AdmissionDecider,
-    codec: AdmissionEvent,
-    subject: admissionSubject(projectId),
-    hydrate: "last",
-    command: { _tag: "ReleaseSlot", projectId, jobId, reason, now },
-    msgId: (event) => `${event._tag}:${event.jobId}`
-  })
+/** Releases a slot this gateway may hold in its admission cache: the cached state stops being current. */
+export const releaseAdmittedSlot = Effect.fn("releaseAdmittedSlot")(function*(projectId: string, jobId: string, reason: SlotReleaseReason) {
+  ;(yield* AdmissionStates).forget(projectId)
+  yield* releaseSlot(projectId, jobId, reason)
 })
 
 /** Why a held slot no longer counts, or null when its job is still queued or processing. */
@@ -80,7 +60,7 @@ const releaseFinished = Effect.fn("releaseFinished")(function*(projectId: string
   for (const slot of liveSlots({ held: last.value.event.held }, now)) {
     const reason = yield* finishedReason(projectId, slot.jobId, slot.expiresAt)
     if (reason === null) continue
-    yield* releaseSlot(projectId, slot.jobId, reason)
+    yield* releaseAdmittedSlot(projectId, slot.jobId, reason)
     freed++
   }
   return freed

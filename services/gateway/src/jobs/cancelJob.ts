@@ -1,16 +1,15 @@
 // Extension, DELETE /v1/jobs/:jobId: cancel a queued or processing job of the key's project and free its slot at once.
 import { JobNotFound } from "@mds/shared/domain/DomainErrors"
-import { JobDecider } from "@mds/shared/domain/job/JobDecider"
+import { jobCommands } from "@mds/shared/domain/job/JobCommands"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { evolveJobView, type JobView } from "@mds/shared/domain/job/JobView"
-import { handleCommand } from "@mds/shared/eventstore/CommandHandler"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { jobSubject } from "@mds/shared/eventstore/Subjects"
 import { JobId } from "@mds/shared/ids/Ids"
 import { Clock, Effect, Schema } from "effect"
 import type { Principal } from "../auth/ApiKeyAuth.ts"
 import { json, type RouteInput } from "../http/Route.ts"
-import { releaseSlot } from "./admitJob.ts"
+import { releaseAdmittedSlot } from "./admitJob.ts"
 import { toJobResponse } from "./JobResponse.ts"
 
 const isJobId = Schema.is(JobId)
@@ -25,15 +24,9 @@ export const cancelJob = Effect.fn("cancelJob")(function*(input: RouteInput, pri
   if (!isJobId(jobId)) return yield* new JobNotFound({ jobId })
   const subject = jobSubject(principal.projectId, jobId)
   const now = yield* Clock.currentTimeMillis
-  yield* handleCommand({
-    decider: JobDecider,
-    codec: JobEvent,
-    subject,
-    command: { _tag: "CancelJob", jobId, now },
-    msgId: (event) => `${event._tag}:${jobId}`
-  })
+  yield* jobCommands(principal.projectId, jobId)({ _tag: "CancelJob", jobId, now })
   // Idempotent: releasing a slot that is not held (already released, or a repeated DELETE) changes nothing.
-  yield* releaseSlot(principal.projectId, jobId, "canceled")
+  yield* releaseAdmittedSlot(principal.projectId, jobId, "canceled")
   const stored = yield* (yield* EventStore).readSubject(JobEvent, subject)
   const view = stored.reduce<JobView | null>((doc, item) => evolveJobView(doc, item.event, item.seq), null)
   if (view === null) return yield* new JobNotFound({ jobId })

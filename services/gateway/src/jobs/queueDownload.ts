@@ -3,13 +3,12 @@ import { DownloadRequest } from "@mds/shared/api/Requests"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { FormatUnavailable, MediaNotFound } from "@mds/shared/domain/DomainErrors"
 import { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
-import { JobDecider } from "@mds/shared/domain/job/JobDecider"
-import { JobEvent, type JobSource } from "@mds/shared/domain/job/JobEvent"
+import { jobCommands } from "@mds/shared/domain/job/JobCommands"
+import type { JobSource } from "@mds/shared/domain/job/JobEvent"
 import { MediaEvent } from "@mds/shared/domain/media/MediaEvent"
 import { parseFormatId } from "@mds/shared/domain/media/FormatId"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { handleCommand } from "@mds/shared/eventstore/CommandHandler"
-import { DOWNLOAD_WORK_SUBJECT, jobSubject, mediaSubject } from "@mds/shared/eventstore/Subjects"
+import { DOWNLOAD_WORK_SUBJECT, mediaSubject } from "@mds/shared/eventstore/Subjects"
 import { MediaId, newId } from "@mds/shared/ids/Ids"
 import { MediaReadModel } from "@mds/shared/readmodel/MediaReadModel"
 import { Clock, Effect, Option, Schema } from "effect"
@@ -18,7 +17,7 @@ import { decodeBody } from "../http/RequestBody.ts"
 import { json, type RouteInput } from "../http/Route.ts"
 import { vetMediaUrl } from "../media/resolveMedia.ts"
 import { PlatformHealthBoard } from "../platforms/PlatformHealthBoard.ts"
-import { admitJob, releaseSlot } from "./admitJob.ts"
+import { admitJob, releaseAdmittedSlot } from "./admitJob.ts"
 import { checkOptions, requestedOptions } from "./requestedOptions.ts"
 import type { DownloadOptions } from "@mds/shared/domain/job/DownloadOptions"
 
@@ -69,25 +68,17 @@ const chooseTarget = Effect.fn("chooseTarget")(function*(body: typeof DownloadBo
 const recordJob = Effect.fn("recordJob")(function*(projectId: string, jobId: string, target: Target, options: DownloadOptions) {
   const lifetimes = yield* Lifetimes
   const now = yield* Clock.currentTimeMillis
-  yield* handleCommand({
-    decider: JobDecider,
-    codec: JobEvent,
-    subject: jobSubject(projectId, jobId),
-    // The job id was generated for this request: nothing to read.
-    hydrate: "new",
-    command: {
-      _tag: "QueueJob",
-      jobId,
-      projectId,
-      platform: target.platform,
-      format: target.format,
-      source: target.source,
-      now,
-      lifetimeMs: lifetimes.jobMs,
-      options
-    },
-    msgId: (event) => `${event._tag}:${jobId}`
-  })
+  yield* jobCommands(projectId, jobId)({
+    _tag: "QueueJob",
+    jobId,
+    projectId,
+    platform: target.platform,
+    format: target.format,
+    source: target.source,
+    now,
+    lifetimeMs: lifetimes.jobMs,
+    options
+  }, { isNew: true }) // The job id was generated for this request: nothing to read.
   const store = yield* EventStore
   yield* store.append(
     DownloadMedia,
@@ -120,19 +111,13 @@ export const queueDownload = Effect.fn("queueDownload")(function*(input: RouteIn
     Effect.tapError(() =>
       Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
-        yield* handleCommand({
-          decider: JobDecider,
-          codec: JobEvent,
-          subject: jobSubject(principal.projectId, jobId),
-          command: {
-            _tag: "FailJob",
-            jobId,
-            error: { code: "internal_error", message: "The job could not be handed to a worker.", retryable: true },
-            now
-          },
-          msgId: (event) => `${event._tag}:${jobId}`
+        yield* jobCommands(principal.projectId, jobId)({
+          _tag: "FailJob",
+          jobId,
+          error: { code: "internal_error", message: "The job could not be handed to a worker.", retryable: true },
+          now
         }).pipe(Effect.ignore)
-        yield* releaseSlot(principal.projectId, jobId, "failed").pipe(Effect.ignore)
+        yield* releaseAdmittedSlot(principal.projectId, jobId, "failed").pipe(Effect.ignore)
       })
     )
   )

@@ -1,12 +1,9 @@
 // POST /v1/media/download with an Idempotency-Key (extension): the same key and body answer with the same job,
 // another body with 409; without the header the request is queued as usual.
-import { createHash, randomUUID } from "node:crypto"
+import { createHash } from "node:crypto"
 import { DownloadRequest } from "@mds/shared/api/Requests"
 import { JobAccepted } from "@mds/shared/api/Responses"
-import { IdempotencyDecider } from "@mds/shared/domain/idempotency/IdempotencyDecider"
-import { IdempotencyEvent } from "@mds/shared/domain/idempotency/IdempotencyEvent"
-import { handleCommand } from "@mds/shared/eventstore/CommandHandler"
-import { idempotencySubject } from "@mds/shared/eventstore/Subjects"
+import { idempotencyCommands } from "@mds/shared/domain/idempotency/IdempotencyCommands"
 import { Clock, Effect, Schedule, Schema } from "effect"
 import type { Principal } from "../auth/ApiKeyAuth.ts"
 import { InvalidRequest } from "../http/GatewayErrors.ts"
@@ -49,11 +46,7 @@ export const queueDownloadOnce = Effect.fn("queueDownloadOnce")(function*(input:
   if (key === null) return yield* queueDownload(input, principal)
   const body = yield* decodeBody(DownloadRequest, input.body)
   const requestHash = requestHashOf(body)
-  const subject = idempotencySubject(principal.projectId, sha256(key).slice(0, 32))
-  const keyCommand = (command: Parameters<typeof IdempotencyDecider.decide>[0]) => {
-    const msgId = `${command._tag}:${randomUUID()}`
-    return handleCommand({ decider: IdempotencyDecider, codec: IdempotencyEvent, subject, command, msgId: () => msgId })
-  }
+  const keyCommand = idempotencyCommands(principal.projectId, sha256(key).slice(0, 32))
 
   const claim = yield* Effect.gen(function*() {
     const now = yield* Clock.currentTimeMillis

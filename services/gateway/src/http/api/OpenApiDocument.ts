@@ -1,8 +1,9 @@
-// Builds the OpenAPI 3.1 document of /v1 from the operation table and the Effect schemas the gateway decodes and answers with.
+// Builds the OpenAPI 3.1 document of /v1 from the endpoint table (shared/src/api/V1Endpoints.ts) and the Effect schemas the gateway decodes and answers with.
 import { type ApiErrorCode, apiErrorCodes, errorCatalogue } from "@mds/shared/api/ErrorCodes"
 import { envelope, errorEnvelope } from "@mds/shared/api/Responses"
 import { JsonSchema, Schema, SchemaRepresentation } from "effect"
-import { type Operation, v1Operations } from "./V1Operations.ts"
+import type { Endpoint } from "@mds/shared/api/Endpoint"
+import { type OperationId, v1Endpoints } from "@mds/shared/api/V1Endpoints"
 
 type Json = Record<string, unknown>
 
@@ -10,7 +11,7 @@ const KEY_ERRORS: ReadonlyArray<ApiErrorCode> = ["missing_api_key", "invalid_api
 const BODY_ERRORS: ReadonlyArray<ApiErrorCode> = ["invalid_json", "payload_too_large", "unsupported_media_type"]
 
 /** Every code an operation can answer with: its own plus those of its access, its method and every route. */
-export const operationErrors = (operation: Operation): ReadonlyArray<ApiErrorCode> => {
+export const operationErrors = (operation: Endpoint): ReadonlyArray<ApiErrorCode> => {
   const codes = new Set<ApiErrorCode>(operation.errors)
   if (operation.access._tag === "Keyed") {
     for (const code of KEY_ERRORS) codes.add(code)
@@ -33,8 +34,8 @@ const byStatus = (codes: ReadonlyArray<ApiErrorCode>): ReadonlyMap<number, Reado
 }
 
 /** `/v1/jobs/:jobId` -> `/v1/jobs/{jobId}`; the file route's wildcard is the `key` parameter. */
-export const openApiPath = (routePath: string): string =>
-  routePath.replace(/:([A-Za-z]+)/g, "{$1}").replace(/\*$/, "{key}")
+export const openApiPath = (path: string): string =>
+  path.replace(/:([A-Za-z]+)/g, "{$1}").replace(/\*$/, "{key}")
 
 const REQUEST_ID_HEADER = {
   "X-Request-Id": { description: "Request id (req_ + 24 hex), also in error bodies.", schema: { type: "string" } }
@@ -67,7 +68,7 @@ class SchemaSlots {
   }
 }
 
-const successContent = (operation: Operation, slots: SchemaSlots): Json | undefined => {
+const successContent = (operation: Endpoint, slots: SchemaSlots): Json | undefined => {
   const data = operation.success.data
   switch (data) {
     case "binary":
@@ -83,7 +84,7 @@ const successContent = (operation: Operation, slots: SchemaSlots): Json | undefi
   }
 }
 
-const operationObject = (operation: Operation, slots: SchemaSlots): Json => {
+const operationObject = (operationId: string, operation: Endpoint, slots: SchemaSlots): Json => {
   const headers = Object.fromEntries(
     Object.entries(operation.success.headers ?? {}).map(([name, value]) => [
       name,
@@ -112,7 +113,7 @@ const operationObject = (operation: Operation, slots: SchemaSlots): Json => {
     }
   }
   return {
-    operationId: operation.operationId,
+    operationId,
     tags: [operation.tag],
     summary: operation.summary,
     ...(operation.description === undefined ? {} : { description: operation.description }),
@@ -156,15 +157,15 @@ const INTRO = [
 
 export interface OpenApiOptions {
   readonly version: string
-  readonly operations?: ReadonlyArray<Operation>
+  readonly endpoints?: ReadonlyArray<readonly [OperationId | string, Endpoint]>
 }
 
 export const buildOpenApiDocument = (options: OpenApiOptions): Json => {
   const slots = new SchemaSlots()
   const paths: Record<string, Record<string, Json>> = {}
-  for (const operation of options.operations ?? v1Operations) {
-    const path = openApiPath(operation.routePath)
-    paths[path] = { ...paths[path], [operation.method.toLowerCase()]: operationObject(operation, slots) }
+  for (const [operationId, endpoint] of options.endpoints ?? v1Endpoints) {
+    const path = openApiPath(endpoint.path)
+    paths[path] = { ...paths[path], [endpoint.method.toLowerCase()]: operationObject(operationId, endpoint, slots) }
   }
   // The full envelope names ErrorCode, so every code lands in components whichever operations exist.
   const envelopeSlot = slots.add(errorEnvelope())

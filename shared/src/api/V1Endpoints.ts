@@ -1,56 +1,16 @@
-// What each /v1 route accepts, answers and may fail with: the description the OpenAPI document is generated from.
-import type { ApiErrorCode } from "@mds/shared/api/ErrorCodes"
-import { DownloadRequest, ResolveRequest } from "@mds/shared/api/Requests"
-import { Health, Job, JobAccepted, Media, Platform } from "@mds/shared/api/Responses"
-import { WebhookDelivery } from "@mds/shared/api/WebhookDeliveries"
-import type { Scope } from "@mds/shared/domain/account/AccountEvent"
+// The /v1 API as data: every endpoint with its access, request and answer schemas and errors. The gateway binds a
+// handler to each (services/gateway/src/http/v1Routes.ts), the OpenAPI document is generated from them and the
+// typed client (packages/client) calls them; a new endpoint is one entry here plus its handler there.
+import { DownloadRequest, ResolveRequest } from "./Requests.ts"
+import { Health, Job, JobAccepted, Media, Platform } from "./Responses.ts"
+import { WebhookDelivery } from "./WebhookDeliveries.ts"
 import { Schema } from "effect"
+import { type Endpoint, keyed, PUBLIC } from "./Endpoint.ts"
 
-export type Access = { readonly _tag: "Public" } | { readonly _tag: "Keyed"; readonly scope: Scope | null }
-
-export interface Parameter {
-  readonly name: string
-  readonly in: "path" | "query" | "header"
-  readonly required: boolean
-  readonly description: string
-  readonly schema: Schema.Top
-}
-
-export interface Operation {
-  readonly method: "GET" | "POST"
-  /** The path as the route table writes it (`:param`, trailing `*`). */
-  readonly routePath: string
-  readonly operationId: string
-  readonly tag: string
-  readonly summary: string
-  readonly description?: string
-  readonly access: Access
-  readonly parameters?: ReadonlyArray<Parameter>
-  readonly requestBody?: Schema.Top
-  readonly success: {
-    readonly status: number
-    readonly description: string
-    /**
-     * The payload inside `{"data": ...}`; `json` for raw JSON, `binary` for a file stream, `html` for a page,
-     * `events` for a server-sent event stream.
-     */
-    readonly data: Schema.Top | "json" | "binary" | "html" | "events"
-    readonly headers?: Readonly<Record<string, string>>
-  }
-  /** Additional documented answers that are not errors (e.g. the degraded health report). */
-  readonly alternatives?: ReadonlyArray<{ readonly status: number; readonly description: string; readonly data: Schema.Top }>
-  /** Errors of this operation beyond those every keyed route, POST route or route at all can give. */
-  readonly errors: ReadonlyArray<ApiErrorCode>
-}
-
-const keyed = (scope: Scope | null): Access => ({ _tag: "Keyed", scope })
-const PUBLIC: Access = { _tag: "Public" }
-
-export const v1Operations: ReadonlyArray<Operation> = [
-  {
+export const V1 = {
+  getHealth: {
     method: "GET",
-    routePath: "/v1/health",
-    operationId: "getHealth",
+    path: "/v1/health",
     tag: "Service",
     summary: "Service health",
     description: "ok while the gateway's NATS connection answers a ping within 1 s.",
@@ -59,20 +19,18 @@ export const v1Operations: ReadonlyArray<Operation> = [
     alternatives: [{ status: 503, description: "The gateway runs but NATS does not answer.", data: Health }],
     errors: []
   },
-  {
+  getOpenApi: {
     method: "GET",
-    routePath: "/v1/openapi.json",
-    operationId: "getOpenApi",
+    path: "/v1/openapi.json",
     tag: "Service",
     summary: "This OpenAPI 3.1 document",
     access: PUBLIC,
     success: { status: 200, description: "The document (not wrapped in data).", data: "json" },
     errors: []
   },
-  {
+  listPlatforms: {
     method: "GET",
-    routePath: "/v1/platforms",
-    operationId: "listPlatforms",
+    path: "/v1/platforms",
     tag: "Media",
     summary: "Supported platforms",
     description: "The curated platforms the installed extractor can handle, plus generic.",
@@ -85,10 +43,9 @@ export const v1Operations: ReadonlyArray<Operation> = [
     },
     errors: ["service_unavailable"]
   },
-  {
+  resolveMedia: {
     method: "POST",
-    routePath: "/v1/media/resolve",
-    operationId: "resolveMedia",
+    path: "/v1/media/resolve",
     tag: "Media",
     summary: "Resolve a media URL to its metadata and formats",
     access: keyed("media:resolve"),
@@ -105,10 +62,9 @@ export const v1Operations: ReadonlyArray<Operation> = [
       "service_unavailable"
     ]
   },
-  {
+  downloadMedia: {
     method: "POST",
-    routePath: "/v1/media/download",
-    operationId: "downloadMedia",
+    path: "/v1/media/download",
     tag: "Jobs",
     summary: "Queue a download job",
     description: "Send format plus exactly one of media_id (from resolve) and url.",
@@ -137,10 +93,9 @@ export const v1Operations: ReadonlyArray<Operation> = [
       "service_unavailable"
     ]
   },
-  {
+  getJob: {
     method: "GET",
-    routePath: "/v1/jobs/:jobId",
-    operationId: "getJob",
+    path: "/v1/jobs/:jobId",
     tag: "Jobs",
     summary: "A job's status, progress and result",
     description: "Poll every 2 to 5 seconds, not faster.",
@@ -149,10 +104,22 @@ export const v1Operations: ReadonlyArray<Operation> = [
     success: { status: 200, description: "The job.", data: Job },
     errors: ["job_not_found", "polling_too_fast", "service_unavailable"]
   },
-  {
+  cancelJob: {
+    method: "DELETE",
+    path: "/v1/jobs/:jobId",
+    tag: "Jobs",
+    summary: "Extension: cancel a queued or processing job",
+    description: "The worker stops at once (yt-dlp and ffmpeg are killed, partial files removed) and the project's " +
+      "slot frees. The answer is the job as GET /jobs/{jobId} shows it: failed, error.code canceled. Canceling a " +
+      "canceled job answers the same again; a job that completed or failed otherwise is 409 job_already_finished.",
+    access: keyed("media:download"),
+    parameters: [{ name: "jobId", in: "path", required: true, description: "job_id from POST /media/download.", schema: Schema.String }],
+    success: { status: 200, description: "The canceled job.", data: Job },
+    errors: ["job_not_found", "job_already_finished", "service_unavailable"]
+  },
+  streamJobEvents: {
     method: "GET",
-    routePath: "/v1/jobs/:jobId/events",
-    operationId: "streamJobEvents",
+    path: "/v1/jobs/:jobId/events",
     tag: "Jobs",
     summary: "Extension: the job's changes as server-sent events",
     description: "A `job` event (data: the Job object of GET /jobs/{jobId}, id: its event sequence) now and after every " +
@@ -162,10 +129,9 @@ export const v1Operations: ReadonlyArray<Operation> = [
     success: { status: 200, description: "The event stream.", data: "events" },
     errors: ["job_not_found", "service_unavailable"]
   },
-  {
+  listWebhookDeliveries: {
     method: "GET",
-    routePath: "/v1/webhooks/deliveries",
-    operationId: "listWebhookDeliveries",
+    path: "/v1/webhooks/deliveries",
     tag: "Webhooks",
     summary: "Extension: the project's latest webhook delivery attempts, newest first",
     description: "Endpoints are set with the admin CLI (webhook set); every attempt to POST job.completed/job.failed is logged.",
@@ -180,10 +146,9 @@ export const v1Operations: ReadonlyArray<Operation> = [
     success: { status: 200, description: "The attempts.", data: Schema.Array(WebhookDelivery) },
     errors: ["invalid_request", "service_unavailable"]
   },
-  {
+  downloadFile: {
     method: "GET",
-    routePath: "/v1/files/*",
-    operationId: "downloadFile",
+    path: "/v1/files/*",
     tag: "Jobs",
     summary: "Download a job's file through its signed link",
     description: "The link in result.download_url; the signature is the credential (no API key). HEAD gives the headers only.",
@@ -200,4 +165,9 @@ export const v1Operations: ReadonlyArray<Operation> = [
     },
     errors: ["invalid_signature", "link_expired", "not_found"]
   }
-]
+} as const satisfies Readonly<Record<string, Endpoint>>
+
+/** The operationId of each endpoint is its key in V1. */
+export type OperationId = keyof typeof V1
+
+export const v1Endpoints = Object.entries(V1) as ReadonlyArray<readonly [OperationId, Endpoint]>

@@ -1,0 +1,107 @@
+// The one way the extractor starts yt-dlp, ffmpeg and ffprobe: each run in its own network namespace whose only way out is its egress proxy.
+import { type ChildProcessWithoutNullStreams, execFile, spawn } from "node:child_process"
+import { existsSync } from "node:fs"
+import { dirname, join } from "node:path"
+import { Config, Context, Effect, Layer, Schema } from "effect"
+import { egressSocketPath } from "../egress/EgressProxy.ts"
+import { childEnvironment } from "./ChildEnvironment.ts"
+
+/**
+ * - `namespace` (default): every run gets a fresh network namespace (and PID namespace, so the whole process tree dies
+ *   with the tool) with loopback only; a relay inside bridges the proxy's address to the proxy's Unix socket.
+ * - `network-policy`: the operator confines the extractor's egress outside the process (a Kubernetes NetworkPolicy, a
+ *   firewall); runs start directly, with the application-layer checks only.
+ */
+export const ConfinementMode = Schema.Literals(["namespace", "network-policy"])
+export type ConfinementMode = typeof ConfinementMode.Type
+
+export class ConfinementUnavailable extends Schema.TaggedError<ConfinementUnavailable>()("ConfinementUnavailable", {
+  message: Schema.String
+}) {}
+
+export interface ConfinedSpawnOptions {
+  readonly cwd?: string | undefined
+  /** The run's egress proxy (an open `EgressProxy`'s url), or null: the run gets no network at all. */
+  readonly proxyUrl: string | null
+}
+
+export interface ConfinementShape {
+  /** How runs are confined, for the startup log: e.g. "network namespace (user namespace, unprivileged)". */
+  readonly description: string
+  /** Same shape as node's `spawn`; throws when `proxyUrl` is not a proxy this process has open. */
+  spawn(command: string, args: ReadonlyArray<string>, options: ConfinedSpawnOptions): ChildProcessWithoutNullStreams
+}
+
+const LAUNCHER = join(import.meta.dirname, "confine.py")
+
+/** Least privilege first: an unprivileged user namespace needs no capability; `unshare --net` alone needs CAP_SYS_ADMIN. */
+const NAMESPACE_VARIANTS = [
+  { flags: ["--user", "--map-root-user"], description: "user namespace, unprivileged" },
+  { flags: [], description: "CAP_SYS_ADMIN" }
+] as const
+
+const COMMON_FLAGS = ["--net", "--pid", "--fork", "--kill-child"]
+
+/** The relay runs on the yt-dlp venv's own python when YT_DLP_PATH points into a venv, else python3 from PATH. */
+const pythonFor = (ytDlpPath: string) => {
+  const sibling = join(dirname(ytDlpPath), "python3")
+  return ytDlpPath.includes("/") && existsSync(sibling) ? sibling : "python3"
+}
+
+const tryVariant = (flags: ReadonlyArray<string>, python: string) =>
+  new Promise<string | null>((resolve) => {
+    execFile("unshare", [...flags, ...COMMON_FLAGS, python, "-I", "-S", LAUNCHER, "-", "0", "true"], { timeout: 10_000 }, (error, _stdout, stderr) =>
+      resolve(error === null ? null : (stderr.trim() || error.message).slice(0, 300)))
+  })
+
+const whyUnavailable = (attempts: ReadonlyArray<string>) =>
+  "EGRESS_CONFINEMENT=namespace: this host cannot create a network namespace for yt-dlp/ffmpeg runs " +
+  `(${attempts.join("; ")}). Allow unprivileged user namespaces (Docker: a seccomp profile that permits unshare ` +
+  "with CLONE_NEWUSER|CLONE_NEWNET|CLONE_NEWPID; see docs/security.md), or grant CAP_SYS_ADMIN, or set " +
+  "EGRESS_CONFINEMENT=network-policy if a network policy already limits this process's egress. The extractor does not " +
+  "start without one of them."
+
+const makeSpawn = (prefix: ReadonlyArray<string> | null) =>
+  (command: string, args: ReadonlyArray<string>, options: ConfinedSpawnOptions): ChildProcessWithoutNullStreams => {
+    const socketPath = options.proxyUrl === null ? null : egressSocketPath(options.proxyUrl)
+    if (socketPath === undefined) throw new Error(`refusing to start ${command}: ${options.proxyUrl} is not an open egress proxy`)
+    // The children inherit a filtered copy of the process environment: not configuration, so not read through Config.
+    const env = childEnvironment(process.env, options.proxyUrl)
+    if (prefix === null) return spawn(command, [...args], { cwd: options.cwd, env })
+    const port = options.proxyUrl === null ? "0" : new URL(options.proxyUrl).port
+    return spawn("unshare", [...prefix, socketPath ?? "-", port, command, ...args], { cwd: options.cwd, env })
+  }
+
+export class Confinement extends Context.Service<Confinement, ConfinementShape>()("mds/extractor/Confinement") {
+  static readonly config = Config.all({
+    mode: Config.Literals(["namespace", "network-policy"], "EGRESS_CONFINEMENT").pipe(Config.withDefault("namespace" as const)),
+    ytDlpPath: Config.String("YT_DLP_PATH").pipe(Config.withDefault("yt-dlp"))
+  })
+
+  /** Fails (and the extractor does not start) when the chosen confinement cannot be had on this host. */
+  static readonly layer = Layer.effect(
+    Confinement,
+    Effect.gen(function*() {
+      const { mode, ytDlpPath } = yield* Confinement.config
+      if (mode === "network-policy") {
+        yield* Effect.logWarning("EGRESS_CONFINEMENT=network-policy: media tools run without a network namespace; their egress must be limited outside this process")
+        return Confinement.of({ description: "network policy (outside the process)", spawn: makeSpawn(null) })
+      }
+      const python = pythonFor(ytDlpPath)
+      const attempts: Array<string> = []
+      for (const variant of NAMESPACE_VARIANTS) {
+        const failure = yield* Effect.promise(() => tryVariant(variant.flags, python))
+        if (failure === null) {
+          const description = `network namespace (${variant.description})`
+          yield* Effect.logInfo(`media tools confined: ${description}`)
+          return Confinement.of({
+            description,
+            spawn: makeSpawn([...variant.flags, ...COMMON_FLAGS, python, "-I", "-S", LAUNCHER])
+          })
+        }
+        attempts.push(`unshare ${[...variant.flags, ...COMMON_FLAGS].join(" ")}: ${failure}`)
+      }
+      return yield* new ConfinementUnavailable({ message: whyUnavailable(attempts) })
+    })
+  )
+}

@@ -1,0 +1,26 @@
+// The admission aggregate's command handler, bound once: claiming and releasing a project's job slots.
+import { Clock, Effect } from "effect"
+import { type CommandCallOptions, commandHandler } from "../../eventstore/CommandHandler.ts"
+import { admissionSubject } from "../../eventstore/Subjects.ts"
+import { AdmissionDecider, type AdmissionState } from "./AdmissionDecider.ts"
+import { AdmissionEvent, type SlotReleaseReason } from "./AdmissionEvent.ts"
+
+/** A job claims its slot once and releases it once, whoever releases it (the worker, the gateway or the sweeper). */
+const handleAdmission = commandHandler({
+  decider: AdmissionDecider,
+  codec: AdmissionEvent,
+  // Each event carries every held slot: the last one is the state.
+  hydrate: "last",
+  msgId: (event) => `${event._tag}:${event.jobId}`
+})
+
+export const claimSlot = (
+  command: { readonly projectId: string; readonly jobId: string; readonly limit: number; readonly now: number; readonly expiresAt: number },
+  options?: CommandCallOptions<AdmissionState>
+) => handleAdmission(admissionSubject(command.projectId), { _tag: "ClaimSlot", ...command }, options)
+
+/** Frees the job's slot (a no-op when it holds none). */
+export const releaseSlot = Effect.fn("releaseSlot")(function*(projectId: string, jobId: string, reason: SlotReleaseReason) {
+  const now = yield* Clock.currentTimeMillis
+  return yield* handleAdmission(admissionSubject(projectId), { _tag: "ReleaseSlot", projectId, jobId, reason, now })
+})

@@ -1,0 +1,84 @@
+// NATS_REPLICAS on a 3-node cluster: every stream and KV bucket is created with it, raised to it on start, never lowered.
+import { ConfigProvider, Effect, Layer } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Lifetimes } from "@mds/shared/config/Lifetimes"
+import { ensureStreams, streamConfigs } from "@mds/shared/eventstore/StreamTopology"
+import { NatsClient } from "@mds/shared/nats/NatsClient"
+import { openKvBucket } from "@mds/shared/readmodel/KvBucket"
+import { makeKvReadModelStores } from "@mds/shared/readmodel/KvReadModelStores"
+import { type NatsCluster, startNatsCluster } from "../../support/NatsCluster.ts"
+import { startNatsServer } from "../../support/NatsServer.ts"
+import { testLifetimes } from "../support/TestNats.ts"
+
+const streamNames = streamConfigs(testLifetimes).map((c) => c.name)
+
+/** Runs `effect` as a service started with these settings would: NatsClient from NATS_URL and NATS_REPLICAS. */
+const asService = <A, E>(env: Record<string, string>, effect: Effect.Effect<A, E, NatsClient | Lifetimes>) =>
+  Effect.runPromise(
+    effect.pipe(
+      Effect.provide(Layer.mergeAll(
+        NatsClient.layerFailFast.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))),
+        Layer.succeed(Lifetimes, testLifetimes)
+      )),
+      Effect.scoped
+    )
+  )
+
+const replicasOf = (url: string, stream: string) =>
+  asService({ NATS_URL: url }, Effect.flatMap(NatsClient, ({ jsm }) => Effect.promise(() => jsm.streams.info(stream)))).then(
+    (info) => info.config.num_replicas
+  )
+
+const startServices = (url: string, replicas: string) =>
+  asService({ NATS_URL: url, NATS_REPLICAS: replicas }, Effect.gen(function*() {
+    yield* ensureStreams
+    yield* openKvBucket("mds_jobs_test", 60_000)
+    yield* makeKvReadModelStores("mds_readmodels_test")
+  }))
+
+describe("NATS_REPLICAS on a 3-node cluster", () => {
+  let cluster: NatsCluster
+  beforeAll(async () => {
+    cluster = await startNatsCluster(3)
+  }, 60_000)
+  afterAll(() => cluster?.close())
+
+  it("creates with one replica by default, raises every stream and bucket to NATS_REPLICAS, and never lowers it", async () => {
+    const everything = [...streamNames, "KV_mds_jobs_test", "KV_mds_readmodels_test"]
+    await startServices(cluster.url, "1")
+    for (const stream of everything) expect(await replicasOf(cluster.url, stream), stream).toBe(1)
+
+    await startServices(cluster.url, "3")
+    for (const stream of everything) expect(await replicasOf(cluster.url, stream), stream).toBe(3)
+
+    // A service started with a smaller setting (a forgotten default) leaves what is there.
+    await startServices(cluster.url, "1")
+    for (const stream of everything) expect(await replicasOf(cluster.url, stream), stream).toBe(3)
+  }, 120_000)
+
+  it("keeps a replica count an operator raised by hand above NATS_REPLICAS", async () => {
+    await asService({ NATS_URL: cluster.url }, Effect.flatMap(NatsClient, ({ jsm }) =>
+      Effect.promise(async () => {
+        await jsm.streams.add({ name: "KV_mds_by_hand", subjects: ["$KV.mds_by_hand.>"], num_replicas: 1, max_msgs_per_subject: 1, allow_rollup_hdrs: true, deny_delete: true, allow_direct: true })
+        await jsm.streams.update("KV_mds_by_hand", { num_replicas: 3 })
+      })))
+    await asService({ NATS_URL: cluster.url, NATS_REPLICAS: "2" }, openKvBucket("mds_by_hand", 0))
+    expect(await replicasOf(cluster.url, "KV_mds_by_hand")).toBe(3)
+  }, 60_000)
+})
+
+describe("NATS_REPLICAS", () => {
+  it("is refused outside 1 to 5 at start", async () => {
+    await expect(startServices("nats://127.0.0.1:1", "0")).rejects.toThrow(/NATS_REPLICAS/)
+    await expect(startServices("nats://127.0.0.1:1", "7")).rejects.toThrow(/NATS_REPLICAS/)
+  })
+
+  it("above 1 on a single server fails at start, saying why", async () => {
+    const server = await startNatsServer()
+    try {
+      await expect(startServices(server.url, "3")).rejects.toThrow(/replicas > 1 not supported in non-clustered mode \(stream MDS_\w+, NATS_REPLICAS=3\)/)
+    } finally {
+      await server.close()
+    }
+  })
+})

@@ -1,0 +1,131 @@
+// Starts a throwaway JetStream cluster of the pinned nats-server on loopback (free ports, temporary stores), for tests
+// and benchmarks that kill, restart and roll its nodes.
+import { type ChildProcess, spawn } from "node:child_process"
+import { mkdtemp, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { freePort, natsServerBinary, waitUntilListening } from "./NatsServer.ts"
+
+export interface NatsClusterNode {
+  /** Server name (`n1`, `n2`, ...): what JetStream reports as a stream's or consumer's leader. */
+  readonly name: string
+  readonly url: string
+  readonly port: number
+  /** Monitoring port (HTTP: /healthz, /jsz). */
+  readonly monitorPort: number
+  /** SIGKILL: no shutdown at all, as when a machine dies. Resolves once the process is gone. */
+  kill(): Promise<void>
+  /** SIGTERM, waiting for a clean exit (a rolling restart's stop). */
+  stop(): Promise<void>
+  /** Starts it again on the same ports and store. */
+  start(): Promise<void>
+  /** Whether JetStream on this node answers healthy (it knows a meta leader and its streams are current). */
+  healthy(): Promise<boolean>
+  running(): boolean
+  pid(): number | null
+}
+
+export interface NatsCluster {
+  readonly nodes: ReadonlyArray<NatsClusterNode>
+  /** Every node's URL, comma-separated: the NATS_URL a service gets, so it reconnects to any survivor. */
+  readonly url: string
+  node(name: string): NatsClusterNode
+  close(): Promise<void>
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+const fetchHealthy = async (monitorPort: number): Promise<boolean> => {
+  try {
+    const response = await fetch(`http://127.0.0.1:${monitorPort}/healthz`, { signal: AbortSignal.timeout(2_000) })
+    return response.ok
+  } catch {
+    return false
+  }
+}
+
+/** Waits until every running node answers /healthz (JetStream up, meta leader known, assets current). */
+export const waitUntilHealthy = async (nodes: ReadonlyArray<NatsClusterNode>, timeoutMs = 30_000): Promise<void> => {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    const states = await Promise.all(nodes.filter((n) => n.running()).map((n) => n.healthy()))
+    if (states.every(Boolean)) return
+    await sleep(100)
+  }
+  throw new Error(`the NATS cluster was not healthy within ${timeoutMs} ms`)
+}
+
+export const startNatsCluster = async (size = 3): Promise<NatsCluster> => {
+  const specs: Array<{ name: string; port: number; clusterPort: number; monitorPort: number; storeDir: string }> = []
+  for (let i = 1; i <= size; i++) {
+    specs.push({
+      name: `n${i}`,
+      port: await freePort(),
+      clusterPort: await freePort(),
+      monitorPort: await freePort(),
+      storeDir: await mkdtemp(join(tmpdir(), `mds-nats-n${i}-`))
+    })
+  }
+  const routes = specs.map((s) => `nats://127.0.0.1:${s.clusterPort}`).join(",")
+  const binary = natsServerBinary()
+
+  const nodes = specs.map((spec): NatsClusterNode => {
+    let child: ChildProcess | null = null
+    let stderr = ""
+    const exited = (proc: ChildProcess) =>
+      proc.exitCode !== null || proc.signalCode !== null
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => proc.once("exit", () => resolve()))
+    const halt = async (signal: NodeJS.Signals) => {
+      const proc = child
+      child = null
+      if (proc === null) return
+      const gone = exited(proc)
+      proc.kill(signal)
+      await gone
+    }
+    return {
+      name: spec.name,
+      url: `nats://127.0.0.1:${spec.port}`,
+      port: spec.port,
+      monitorPort: spec.monitorPort,
+      start: async () => {
+        const proc = spawn(binary, [
+          "-a", "127.0.0.1", "-p", String(spec.port), "-m", String(spec.monitorPort),
+          "-n", spec.name, "-js", "-sd", spec.storeDir,
+          "--cluster_name", "mds", "--cluster", `nats://127.0.0.1:${spec.clusterPort}`, "--routes", routes
+        ], { stdio: ["ignore", "ignore", "pipe"] })
+        proc.stderr?.on("data", (chunk: Buffer) => {
+          stderr = (stderr + chunk.toString()).slice(-4000)
+        })
+        child = proc
+        try {
+          await waitUntilListening(spec.port, proc)
+        } catch (error) {
+          throw new Error(`${spec.name}: ${String(error)}\n${stderr}`)
+        }
+      },
+      kill: () => halt("SIGKILL"),
+      stop: () => halt("SIGTERM"),
+      healthy: () => fetchHealthy(spec.monitorPort),
+      running: () => child !== null,
+      pid: () => child?.pid ?? null
+    }
+  })
+
+  await Promise.all(nodes.map((n) => n.start()))
+  await waitUntilHealthy(nodes)
+  return {
+    nodes,
+    url: nodes.map((n) => n.url).join(","),
+    node: (name) => {
+      const found = nodes.find((n) => n.name === name)
+      if (found === undefined) throw new Error(`no node ${name}`)
+      return found
+    },
+    close: async () => {
+      await Promise.all(nodes.map((n) => n.kill()))
+      await Promise.all(specs.map((s) => rm(s.storeDir, { recursive: true, force: true })))
+    }
+  }
+}
