@@ -1,9 +1,11 @@
 // The download extensions end to end on the running stack: clips (and, below, cancel), checked with ffprobe.
+import { readdir } from "node:fs/promises"
+import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { clipPage, type MediaServer, startMediaServer } from "../support/MediaServer.ts"
 import { startServiceStack, type ServiceStack } from "../support/ServiceStack.ts"
 import { type ApiResponse, apiRequest, describeResponse } from "./ApiClient.ts"
-import { pollJobUntilFinished } from "./JobPolling.ts"
+import { pollJobUntil, pollJobUntilFinished } from "./JobPolling.ts"
 import { fetchFile, probeBytes } from "./MediaProbe.ts"
 
 let media: MediaServer
@@ -116,6 +118,60 @@ describe("output presets", () => {
       expectError(response, 400, "invalid_request")
       expect(response.body.error.message, JSON.stringify(fields)).toContain(field)
     }
+  })
+})
+
+describe("cancel", () => {
+  const cancel = (jobId: string, withKey = key) => apiRequest(stack.baseUrl, "DELETE", `/jobs/${jobId}`, { key: withKey })
+  const slowUrl = () => `${media.urls.slow}?rate=65536&n=${Math.random()}`
+
+  it("cancels a processing job: failed with error.code canceled, its slot and files freed at once", async () => {
+    const queued = await download({ url: slowUrl(), format: "video_best" })
+    expect(queued.status, context(queued)).toBe(202)
+    const jobId = queued.body.data.job_id
+    await pollJobUntil(stack.baseUrl, key, jobId, (r) => r.body?.data?.status === "processing", { logs: stack.logs })
+
+    const canceled = await cancel(jobId)
+    expect(canceled.status, context(canceled)).toBe(200)
+    expect(canceled.body.data).toMatchObject({ id: jobId, status: "failed", error: { code: "canceled", retryable: true } })
+    expect(canceled.body.data.completed_at).toEqual(expect.any(String))
+
+    // The project's two slots are free again right away: two more jobs are admitted, not 429.
+    const more = await Promise.all([1, 2].map(() => download({ url: slowUrl(), format: "video_best" })))
+    expect(more.map((r) => r.status), more.map(describeResponse).join("\n")).toEqual([202, 202])
+
+    const { job } = await pollJobUntilFinished(stack.baseUrl, key, jobId, { logs: stack.logs })
+    expect(job).toMatchObject({ status: "failed", error: { code: "canceled" } })
+    expect(job).not.toHaveProperty("result")
+    const workDirs = async () => (await readdir(join(stack.dataDir, "work")).catch(() => [] as Array<string>)).filter((d) => d.startsWith(jobId))
+    const deadline = Date.now() + 15_000
+    while ((await workDirs()).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200))
+    expect(await workDirs()).toEqual([])
+
+    // Canceling again answers the same; the others are canceled while queued or processing.
+    const again = await cancel(jobId)
+    expect(again.status).toBe(200)
+    expect(again.body.data.error.code).toBe("canceled")
+    for (const r of more) expect((await cancel(r.body.data.job_id)).body.data.error.code).toBe("canceled")
+  })
+
+  it("a finished job is a 409 job_already_finished; unknown, foreign and malformed ids are 404; the scope is media:download", async () => {
+    const { job } = await completedDownload({ url: media.urls.mp4, format: "audio_m4a" })
+    const finished = await cancel(job.id)
+    expectError(finished, 409, "job_already_finished")
+    expect(finished.body.error.message).toContain("completed")
+    // Still completed (after the 2 s polling interval since the last read).
+    await new Promise((r) => setTimeout(r, 2_200))
+    expect((await apiRequest(stack.baseUrl, "GET", `/jobs/${job.id}`, { key })).body.data.status).toBe("completed")
+
+    expectError(await cancel("job_aaaaaaaaaaaaaaaaaaaaaaaa"), 404, "job_not_found")
+    expectError(await cancel("not-a-job"), 404, "job_not_found")
+    const other = await stack.provisionKey()
+    expectError(await cancel(job.id, other.key), 404, "job_not_found")
+    const readOnly = await stack.provisionKey({ scopes: ["media:resolve"] })
+    expectError(await cancel(job.id, readOnly.key), 403, "insufficient_scope")
+    const noKey = await apiRequest(stack.baseUrl, "DELETE", `/jobs/${job.id}`)
+    expectError(noKey, 401, "missing_api_key")
   })
 })
 
