@@ -102,3 +102,6 @@ export const DownloadRequest = Schema.Union([DownloadByMediaId, DownloadByUrl], 
   description: "format plus exactly one of media_id and url."
 })
 export type DownloadRequest = typeof DownloadRequest.Type
+
+/** The opt-in fields of a download, as a client sends them beside format and media_id/url. */
+export type DownloadExtensions = Omit<typeof DownloadByUrl.Type, "format" | "url">

@@ -1,10 +1,11 @@
-// The `mds` command line: resolve, download with progress, platforms, jobs get; the key comes from MDS_API_KEY only.
+// The `mds` command line: resolve, download with progress, cancel, platforms, jobs get; the key comes from MDS_API_KEY only.
 import { createWriteStream } from "node:fs"
 import { rename, rm } from "node:fs/promises"
 import { basename, resolve as resolvePath } from "node:path"
 import { Readable, Transform } from "node:stream"
 import { pipeline } from "node:stream/promises"
 import { parseArgs } from "node:util"
+import type { DownloadExtensions } from "@mds/shared/api/Requests"
 import type { Job, Media, Platform } from "@mds/shared/api/Responses"
 import { MdsApiError, MdsConnectionError, MdsProtocolError } from "../MdsApiError.ts"
 import { MdsClient } from "../MdsClient.ts"
@@ -24,6 +25,11 @@ Commands:
   download URL|MEDIA_ID --format F  Queue a download, show its progress, then save the file.
       -o, --output FILE             Where to save (default: the file name the service gives, in this directory).
       --progress bar|plain|none     bar on a terminal (default there), plain lines otherwise.
+      --start S --end E [--precise] Only seconds S to E (--precise re-encodes at the cuts: exact to 0.5 s).
+      --video-codec h264|vp9|av1|any, --container mp4|webm|mkv, --mute   Video output preset.
+      --audio-bitrate KBPS          kbit/s of audio_mp3/audio_m4a.
+      --embed-metadata, --embed-thumbnail   Tags and cover art in the file.
+  cancel JOB_ID                     Cancel a queued or processing job.
   platforms                         List the supported platforms.
   jobs get JOB_ID                   Show a job.
 
@@ -99,13 +105,41 @@ const saveFile = async (client: MdsClient, job: Job, output: string, display: Pr
   return received
 }
 
+const seconds = (flag: string, value: string) => {
+  const number = Number(value)
+  if (value.trim() === "" || !Number.isFinite(number) || number < 0) throw new UsageError(`${flag} must be a number of seconds (got ${value})`)
+  return number
+}
+
+/** The download's extension fields from the flags; the service judges the combinations (and says which field is wrong). */
+export const extensionsOf = (values: Record<string, any>): DownloadExtensions => {
+  const start: string | undefined = values["start"]
+  const end: string | undefined = values["end"]
+  if (start !== undefined && end === undefined) throw new UsageError("--start needs --end")
+  if (values["precise"] === true && end === undefined) throw new UsageError("--precise needs --start/--end")
+  const bitrate: string | undefined = values["audio-bitrate"]
+  if (bitrate !== undefined && !/^[0-9]+$/.test(bitrate)) throw new UsageError(`--audio-bitrate must be a whole number of kbit/s (got ${bitrate})`)
+  return {
+    ...(end === undefined
+      ? {}
+      : { section: { start: start === undefined ? 0 : seconds("--start", start), end: seconds("--end", end), ...(values["precise"] === true ? { precise: true } : {}) } }),
+    ...(values["video-codec"] === undefined ? {} : { video_codec: values["video-codec"] }),
+    ...(values["container"] === undefined ? {} : { container: values["container"] }),
+    ...(bitrate === undefined ? {} : { audio_bitrate: Number(bitrate) }),
+    ...(values["mute"] === true ? { mute: true } : {}),
+    ...(values["embed-metadata"] === true ? { embed_metadata: true } : {}),
+    ...(values["embed-thumbnail"] === true ? { embed_thumbnail: true } : {})
+  } as DownloadExtensions
+}
+
 const runDownload = async (client: MdsClient, target: string, values: Record<string, any>, io: CliIo) => {
   const format: string | undefined = values["format"]
   if (format === undefined) throw new UsageError("download needs --format (e.g. video_best, video_720p, audio_mp3)")
+  const extensions = extensionsOf(values)
   const mode = progressMode(values["progress"], io)
   const display = new ProgressDisplay(mode, io.stderr)
   const source = /^med_[a-z2-7]{24}$/.test(target) ? { mediaId: target } : { url: target }
-  const accepted = await client.download(source, format)
+  const accepted = await client.download(source, format, { extensions })
   if (mode !== "none") io.stderr.write(`job ${accepted.job_id} queued\n`)
   const job = await client.waitForJob(accepted.job_id, {
     onUpdate: (current) => display.update(current.status, current.progress)
@@ -131,6 +165,15 @@ const execute = async (argv: ReadonlyArray<string>, io: CliIo): Promise<number> 
       format: { type: "string", short: "f" },
       output: { type: "string", short: "o" },
       progress: { type: "string" },
+      start: { type: "string" },
+      end: { type: "string" },
+      precise: { type: "boolean" },
+      "video-codec": { type: "string" },
+      container: { type: "string" },
+      "audio-bitrate": { type: "string" },
+      mute: { type: "boolean" },
+      "embed-metadata": { type: "boolean" },
+      "embed-thumbnail": { type: "boolean" },
       json: { type: "boolean" },
       help: { type: "boolean", short: "h" }
     }
@@ -154,6 +197,12 @@ const execute = async (argv: ReadonlyArray<string>, io: CliIo): Promise<number> 
     case "download":
       if (rest.length !== 1) throw new UsageError("usage: mds download URL|MEDIA_ID --format FORMAT [-o FILE]")
       return runDownload(client, rest[0] ?? "", values, io)
+    case "cancel": {
+      if (rest.length !== 1) throw new UsageError("usage: mds cancel JOB_ID")
+      const job = await client.cancel(rest[0] ?? "")
+      print(job, jobText(job))
+      return 0
+    }
     case "platforms": {
       const platforms = await client.platforms()
       print(platforms, platformsText(platforms))
