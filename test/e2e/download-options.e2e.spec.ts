@@ -2,7 +2,7 @@
 import { readdir } from "node:fs/promises"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { clipPage, type MediaServer, startMediaServer } from "../support/MediaServer.ts"
+import { clipPage, type MediaServer, startMediaServer, subtitleCues } from "../support/MediaServer.ts"
 import { startServiceStack, type ServiceStack } from "../support/ServiceStack.ts"
 import { type ApiResponse, apiRequest, describeResponse } from "./ApiClient.ts"
 import { pollJobUntil, pollJobUntilFinished } from "./JobPolling.ts"
@@ -33,15 +33,21 @@ const expectError = (response: ApiResponse, status: number, code: string) => {
   expect(response.body.error.request_id).toBe(response.headers.get("x-request-id"))
 }
 
-/** Queues, waits for the end, and returns the completed job and its probed file. */
-const completedDownload = async (body: Record<string, unknown>) => {
+/** Queues, waits for the end, and returns the completed job and its file's bytes. */
+const completedDownloadOf = async (body: Record<string, unknown>) => {
   const queued = await download(body)
   expect(queued.status, context(queued)).toBe(202)
   const { job } = await pollJobUntilFinished(stack.baseUrl, key, queued.body.data.job_id, { logs: stack.logs })
   expect(job.status, `${JSON.stringify(job)}\n${stack.logs()}`).toBe("completed")
   const file = await fetchFile(job.result.download_url)
   expect(file.status).toBe(200)
-  return { job, probed: await probeBytes(file.bytes, `.${job.result.filename.split(".").at(-1)}`) }
+  return { job, bytes: file.bytes }
+}
+
+/** Queues, waits for the end, and returns the completed job and its probed file. */
+const completedDownload = async (body: Record<string, unknown>) => {
+  const { job, bytes } = await completedDownloadOf(body)
+  return { job, probed: await probeBytes(bytes, `.${job.result.filename.split(".").at(-1)}`) }
 }
 
 describe("clips", () => {
@@ -172,6 +178,35 @@ describe("cancel", () => {
     expectError(await cancel(job.id, readOnly.key), 403, "insufficient_scope")
     const noKey = await apiRequest(stack.baseUrl, "DELETE", `/jobs/${job.id}`)
     expectError(noKey, 401, "missing_api_key")
+  })
+})
+
+describe("subtitles", () => {
+  it("resolve lists them; a download embeds them or delivers one as .vtt; languages the media lacks are a 422", async () => {
+    const resolved = await apiRequest(stack.baseUrl, "POST", "/media/resolve", { key, json: { url: media.urls.subtitledPage } })
+    expect(resolved.status, context(resolved)).toBe(200)
+    expect(resolved.body.data.subtitles).toEqual([
+      { language: "de", name: "de", automatic: false },
+      { language: "en", name: "en", automatic: false }
+    ])
+    const mediaId = resolved.body.data.id
+
+    const vtt = await completedDownloadOf({ media_id: mediaId, format: "subtitles_en" })
+    expect(vtt.job.result.mime_type).toBe("text/vtt")
+    expect(vtt.job.result.filename).toMatch(/\.en\.vtt$/)
+    expect(vtt.bytes.toString("utf8")).toContain(subtitleCues.en)
+
+    const { job, probed } = await completedDownload({ media_id: mediaId, format: "video_best", subtitles: ["de"] })
+    expect(job.options).toEqual({ subtitles: ["de"] })
+    expect(probed.codecTypes).toContain("subtitle")
+
+    const missing = await download({ media_id: mediaId, format: "video_best", subtitles: ["de", "fr"] })
+    expectError(missing, 422, "subtitles_unavailable")
+    expect(missing.body.error.message).toContain("fr")
+    expectError(await download({ media_id: mediaId, format: "subtitles_fr" }), 422, "subtitles_unavailable")
+    expectError(await download({ media_id: mediaId, format: "audio_mp3", subtitles: ["en"] }), 400, "invalid_request")
+    expectError(await download({ media_id: mediaId, format: "subtitles_en", section: { start: 1, end: 2 } }), 400, "invalid_request")
+    expectError(await download({ media_id: mediaId, format: "video_best", subtitles: ["not a language"] }), 400, "invalid_request")
   })
 })
 

@@ -18,6 +18,8 @@ export interface MediaServer {
     readonly thumbnail: string
     readonly notFound: string
     readonly gone: string
+    /** A page whose <video> carries two WebVTT <track>s (en "English", de "Deutsch"), as HTML5 players do. */
+    readonly subtitledPage: string
     /** Always 429 Too Many Requests, as a platform that rate-limits us would answer. */
     readonly rateLimited: string
     redirectTo(target: string): string
@@ -127,6 +129,31 @@ document.getElementById("player").src = JSON.parse(document.querySelector("scrip
 `
 }
 
+/** The cues of the subtitled page's tracks, so tests compare against the same text. */
+export const subtitleCues = { en: "Hello from the test pattern", de: "Hallo vom Testbild" } as const
+
+const webVtt = (text: string) => `WEBVTT
+
+00:00:00.500 --> 00:00:02.000
+${text}
+
+00:00:02.500 --> 00:00:03.500
+${text} (2)
+`
+
+const subtitledPage = (origin: string) => `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>MDS Subtitled Clip</title></head>
+<body>
+<video controls width="${fixtureFacts.clipWidth}" height="${fixtureFacts.clipHeight}">
+<source src="${origin}/media/clip.mp4" type="video/mp4">
+<track kind="subtitles" src="${origin}/subs/clip.en.vtt" srclang="en" label="English">
+<track kind="captions" src="${origin}/subs/clip.de.vtt" srclang="de" label="Deutsch">
+</video>
+</body>
+</html>
+`
+
 /** Starts the server on a free port; fixtures are generated on first use and cached per machine. */
 export const startMediaServer = async (options?: { readonly throttleBytesPerSecond?: number }): Promise<MediaServer> => {
   const fixtures: MediaFixtures = await ensureMediaFixtures()
@@ -226,6 +253,13 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
         const body = await load(fixtures.clipMp4)
         return body === null ? sendStatus(res, 500, "fixture missing") : sendBody(req, res, body, "video/mp4", false)
       }
+      case "/watch/subtitled.html":
+        return sendBody(req, res, Buffer.from(subtitledPage(origin)), contentTypes[".html"] ?? "text/html", false)
+      case "/subs/clip.en.vtt":
+      case "/subs/clip.de.vtt": {
+        const language = url.pathname.endsWith(".en.vtt") ? "en" : "de"
+        return sendBody(req, res, Buffer.from(webVtt(subtitleCues[language])), "text/vtt; charset=utf-8", false)
+      }
       case "/watch/clip.html":
         // ?duration=<seconds> makes the page announce another duration than the clip's (the limits judge the announcement).
         return sendBody(req, res, Buffer.from(watchPage(origin, Number(url.searchParams.get("duration") ?? clipPage.durationSeconds))), contentTypes[".html"] ?? "text/html", false)
@@ -266,6 +300,7 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
       notFound: `${origin}/media/missing.mp4`,
       gone: `${origin}/media/removed.mp4`,
       rateLimited: `${origin}/media/ratelimited.mp4`,
+      subtitledPage: `${origin}/watch/subtitled.html`,
       redirectTo: (target: string) => `${origin}/redirect?to=${encodeURIComponent(target)}`,
       flaky: (name: string, failures: number, status = 503) =>
         `${origin}/flaky?name=${encodeURIComponent(name)}&fail=${failures}&status=${status}`

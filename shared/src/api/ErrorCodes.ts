@@ -36,6 +36,11 @@ export const errorCatalogue = {
     status: 422,
     description: "Extension: the clip section starts at or after the end of the media, or ends after it."
   },
+  subtitles_unavailable: {
+    status: 422,
+    description: "Extension: a subtitle language (subtitles field or subtitles_<lang> format) the media does not offer; " +
+      "the message lists those it does."
+  },
   concurrency_limit_exceeded: { status: 429, description: "The project already has the maximum number of jobs queued or processing." },
   rate_limit_exceeded: { status: 429, description: "The API key used up its requests per minute; wait for Retry-After (RateLimit-* headers)." },
   polling_too_fast: { status: 429, description: "The job was polled less than 2 s ago by this key; wait for Retry-After." },

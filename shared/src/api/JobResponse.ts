@@ -19,7 +19,8 @@ export const toJobOptions = (options: DownloadOptions): JobOptions => ({
   ...(options.audioBitrate === undefined ? {} : { audio_bitrate: options.audioBitrate }),
   ...(options.mute === undefined ? {} : { mute: options.mute }),
   ...(options.embedMetadata === undefined ? {} : { embed_metadata: options.embedMetadata }),
-  ...(options.embedThumbnail === undefined ? {} : { embed_thumbnail: options.embedThumbnail })
+  ...(options.embedThumbnail === undefined ? {} : { embed_thumbnail: options.embedThumbnail }),
+  ...(options.subtitles === undefined ? {} : { subtitles: options.subtitles })
 })
 
 /** `downloadUrl` is the link for a completed job's artifact (null otherwise). */

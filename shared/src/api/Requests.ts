@@ -1,5 +1,6 @@
 // The /v1 request bodies: the gateway decodes with these schemas and the OpenAPI document is generated from them.
 import { Schema } from "effect"
+import { LanguageCode } from "../domain/media/SubtitleTrack.ts"
 
 export const MAX_URL_LENGTH = 2048
 /** The longest position a clip section may name: a day, beyond any media this service downloads. */
@@ -81,6 +82,12 @@ const downloadExtensions = {
   }),
   embed_thumbnail: Schema.optionalKey(Schema.Boolean).annotate({
     description: "Extension: embed the thumbnail as cover art (mp4, mkv, audio_mp3, audio_m4a; not webm or audio_best)."
+  }),
+  subtitles: Schema.optionalKey(
+    Schema.Array(LanguageCode).check(Schema.isMinLength(1), Schema.isMaxLength(10))
+  ).annotate({
+    description: "Extension, video formats: subtitle languages (from resolve's subtitles) to embed: mov_text in mp4, " +
+      "natively in mkv and webm."
   })
 }
 

@@ -49,7 +49,12 @@ export const Media = Schema.Struct({
   thumbnail: Schema.String.annotate({ description: "A URL, or an empty string when there is none." }),
   duration: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)).annotate({ description: "Whole seconds; 0 when unknown." }),
   author: Schema.Struct({ name: Schema.String, username: Schema.String }),
-  formats: Schema.Array(MediaFormat)
+  formats: Schema.Array(MediaFormat),
+  subtitles: Schema.optionalKey(Schema.Array(Schema.Struct({
+    language: Schema.String.annotate({ description: "Language code; download it as format subtitles_<language>, or embed it with subtitles: [language]." }),
+    name: Schema.String,
+    automatic: Schema.Boolean.annotate({ description: "true for the platform's automatic captions (speech recognition)." })
+  }).annotate({ identifier: "SubtitleTrack" }))).annotate({ description: "Extension: the subtitle languages; absent when there are none." })
 }).annotate({ identifier: "Media" })
 export type Media = typeof Media.Type
 
@@ -86,7 +91,8 @@ export const JobOptions = Schema.Struct({
   audio_bitrate: Schema.optionalKey(Schema.Number),
   mute: Schema.optionalKey(Schema.Boolean),
   embed_metadata: Schema.optionalKey(Schema.Boolean),
-  embed_thumbnail: Schema.optionalKey(Schema.Boolean)
+  embed_thumbnail: Schema.optionalKey(Schema.Boolean),
+  subtitles: Schema.optionalKey(Schema.Array(Schema.String))
 }).annotate({ identifier: "JobOptions", description: "Extension: the clip section and output preset of the job." })
 export type JobOptions = typeof JobOptions.Type
 

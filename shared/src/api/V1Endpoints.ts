@@ -86,6 +86,7 @@ export const V1 = {
       "media_not_found",
       "format_unavailable",
       "section_out_of_range",
+      "subtitles_unavailable",
       "unsupported_platform",
       "url_not_allowed",
       "concurrency_limit_exceeded",

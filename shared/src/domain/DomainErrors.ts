@@ -32,6 +32,12 @@ export class SectionOutOfRange extends Schema.TaggedError<SectionOutOfRange>()("
   message: Schema.String
 }) {}
 
+/** Extension: subtitle languages the media does not offer. */
+export class SubtitlesUnavailable extends Schema.TaggedError<SubtitlesUnavailable>()("SubtitlesUnavailable", {
+  missing: Schema.Array(Schema.String),
+  available: Schema.Array(Schema.String)
+}) {}
+
 export class MediaNotFound extends Schema.TaggedError<MediaNotFound>()("MediaNotFound", {
   mediaId: Schema.String
 }) {}

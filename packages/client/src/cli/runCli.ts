@@ -29,6 +29,7 @@ Commands:
       --video-codec h264|vp9|av1|any, --container mp4|webm|mkv, --mute   Video output preset.
       --audio-bitrate KBPS          kbit/s of audio_mp3/audio_m4a.
       --embed-metadata, --embed-thumbnail   Tags and cover art in the file.
+      --subtitles en,de             Embed these subtitle languages (--format subtitles_en: the .vtt file alone).
   cancel JOB_ID                     Cancel a queued or processing job.
   platforms                         List the supported platforms.
   jobs get JOB_ID                   Show a job.
@@ -128,7 +129,8 @@ export const extensionsOf = (values: Record<string, any>): DownloadExtensions =>
     ...(bitrate === undefined ? {} : { audio_bitrate: Number(bitrate) }),
     ...(values["mute"] === true ? { mute: true } : {}),
     ...(values["embed-metadata"] === true ? { embed_metadata: true } : {}),
-    ...(values["embed-thumbnail"] === true ? { embed_thumbnail: true } : {})
+    ...(values["embed-thumbnail"] === true ? { embed_thumbnail: true } : {}),
+    ...(values["subtitles"] === undefined ? {} : { subtitles: String(values["subtitles"]).split(",").map((l) => l.trim()).filter((l) => l !== "") })
   } as DownloadExtensions
 }
 
@@ -174,6 +176,7 @@ const execute = async (argv: ReadonlyArray<string>, io: CliIo): Promise<number> 
       mute: { type: "boolean" },
       "embed-metadata": { type: "boolean" },
       "embed-thumbnail": { type: "boolean" },
+      subtitles: { type: "string" },
       json: { type: "boolean" },
       help: { type: "boolean", short: "h" }
     }

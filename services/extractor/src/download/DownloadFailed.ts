@@ -28,7 +28,8 @@ const RETRYABLE: Readonly<Record<JobErrorCode, boolean>> = {
   job_expired: true,
   internal_error: true,
   canceled: true,
-  section_out_of_range: false
+  section_out_of_range: false,
+  subtitles_unavailable: false
 }
 
 export const isRetryableJobError = (code: JobErrorCode): boolean => RETRYABLE[code]

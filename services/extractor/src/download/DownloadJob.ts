@@ -12,6 +12,7 @@ import { jobCommands } from "@mds/shared/domain/job/JobCommands"
 import type { JobCommand } from "@mds/shared/domain/job/JobDecider"
 import type { JobErrorCode } from "@mds/shared/domain/job/JobEvent"
 import { parseFormatId } from "@mds/shared/domain/media/FormatId"
+import { parseSubtitleFormatId } from "@mds/shared/domain/media/SubtitleTrack"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { countOne, extractionFailures } from "@mds/shared/observability/Metrics"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
@@ -56,7 +57,8 @@ export class DownloadJob extends Context.Service<DownloadJob, {
 
       /** Fetches the media; progress goes through a mutable reading that a ticker reports, so output never waits on NATS. */
       const download = Effect.fn("DownloadJob.download")(function*(command: DownloadMedia, workDir: string) {
-        const spec = yield* Option.match(parseFormatId(command.format), {
+        const subtitleLanguage = parseSubtitleFormatId(command.format)
+        const spec = Option.isSome(subtitleLanguage) ? null : yield* Option.match(parseFormatId(command.format), {
           onNone: () => Effect.fail(jobFailure("format_unavailable", `unknown format ${command.format}`)),
           onSome: Effect.succeed
         })
@@ -71,9 +73,13 @@ export class DownloadJob extends Context.Service<DownloadJob, {
             .pipe(Effect.catchCause((cause) => Effect.logWarning("progress report failed", cause)))
         })
         yield* reportProgress.pipe(Effect.repeat(Schedule.spaced(1000)), Effect.forkScoped)
-        const file = yield* media.fetch(command, spec, { workDir, onPercent: (percent) => (latest = percent) })
+        const fetchOptions = { workDir, onPercent: (percent: number) => (latest = percent) }
+        // Extension: subtitles_<language> delivers one WebVTT file instead of the media.
+        const file = spec === null
+          ? yield* media.fetchSubtitles(command, Option.getOrThrow(subtitleLanguage), fetchOptions)
+          : yield* media.fetch(command, spec, fetchOptions)
         yield* reportProgress
-        return { file, kind: spec.kind }
+        return { file, kind: spec?.kind ?? ("video" as const) }
       }, Effect.scoped)
 
       const store_ = Effect.fn("DownloadJob.store")(function*(command: DownloadMedia, file: DownloadedFile, kind: "video" | "audio") {

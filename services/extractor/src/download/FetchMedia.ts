@@ -1,5 +1,6 @@
 // One yt-dlp run of a job through the egress proxy: progress, limits judged while it runs, transient failures retried.
 import { stat } from "node:fs/promises"
+import { join } from "node:path"
 import { Context, Deferred, Effect, Layer, Option, Schedule } from "effect"
 import type { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
 import { type FormatSpec } from "@mds/shared/domain/media/FormatId"
@@ -17,6 +18,7 @@ import { YtDlp } from "../ytdlp/YtDlp.ts"
 import { downloadFlags } from "../ytdlp/YtDlpFlags.ts"
 import { clipDuration, sectionFlags } from "../ytdlp/SectionFlags.ts"
 import { presetFlags } from "../ytdlp/PresetFlags.ts"
+import { embedSubtitleFlags, parseSubtitleTitle, subtitleFileFlags } from "../ytdlp/SubtitleFlags.ts"
 import { OutputConversion } from "../output/OutputConversion.ts"
 import { sectionOutOfRange } from "@mds/shared/domain/job/DownloadOptions"
 import { type DownloadFailed, jobFailure } from "./DownloadFailed.ts"
@@ -31,6 +33,8 @@ export interface FetchOptions {
 export class FetchMedia extends Context.Service<FetchMedia, {
   /** Downloads into `workDir` within the job's limits; the finished file, or the failure that ends the job. */
   fetch(command: DownloadMedia, spec: FormatSpec, options: FetchOptions): Effect.Effect<DownloadedFile, DownloadFailed>
+  /** Extension: one subtitle language as a WebVTT file (format subtitles_<language>). */
+  fetchSubtitles(command: DownloadMedia, language: string, options: FetchOptions): Effect.Effect<DownloadedFile, DownloadFailed>
 }>()("mds/extractor/FetchMedia") {
   static readonly layer = Layer.effect(
     FetchMedia,
@@ -82,7 +86,8 @@ export class FetchMedia extends Context.Service<FetchMedia, {
         const flags = {
           ...downloadFlags(spec, options.workDir, proxy.url, config.ffmpegPath),
           ...sectionFlags(section),
-          ...presetFlags(spec, command.options)
+          ...presetFlags(spec, command.options),
+          ...(spec.kind === "video" ? embedSubtitleFlags(command.options?.subtitles) : {})
         }
         yield* timed(ytDlpDuration, { operation: "download", platform }, ytdlp.run(url.href, flags, { cwd: options.workDir, onLine, onErrorLine })).pipe(
           Effect.mapError((error) => {
@@ -103,11 +108,19 @@ export class FetchMedia extends Context.Service<FetchMedia, {
         const downloaded = result as DownloadedFile | null
         if (downloaded === null) return yield* jobFailure("download_failed", "the extractor reported no output file")
         // Output presets: the codec, container or silence the job asked for, when the platform's file is not so.
-        const produced = spec.kind === "video"
+        const converted = spec.kind === "video"
           ? yield* conversion.convert(downloaded, command.options).pipe(
             Effect.mapError((error) => jobFailure("internal_error", `converting the file failed: ${error.message}`))
           )
-          : downloaded
+          : { file: downloaded, subtitleTracks: null }
+        const produced = converted.file
+        const wantedSubtitles = command.options?.subtitles ?? []
+        if (converted.subtitleTracks !== null && converted.subtitleTracks < wantedSubtitles.length) {
+          return yield* jobFailure(
+            "subtitles_unavailable",
+            `The media has no subtitles in some of ${wantedSubtitles.join(", ")} (found ${converted.subtitleTracks} of ${wantedSubtitles.length}).`
+          )
+        }
         // The finished file is judged too: conversion changes sizes, and direct files announce no duration.
         const size = yield* Effect.promise(() => stat(produced.filepath).then((s) => s.size, () => null))
         const duration = clipDuration(section, announced.durationSeconds ?? null) ?? (limits.maxDurationSeconds > 0
@@ -150,7 +163,39 @@ export class FetchMedia extends Context.Service<FetchMedia, {
         )
       })
 
-      return FetchMedia.of({ fetch })
+      const fetchSubtitles = Effect.fn("FetchMedia.fetchSubtitles")(function*(command: DownloadMedia, language: string, options: FetchOptions) {
+        const url = yield* Effect.try({
+          try: () => new URL(command.url),
+          catch: () => jobFailure("url_not_allowed", "the URL is not valid")
+        })
+        yield* policy.check(url).pipe(Effect.mapError((error) => jobFailure("url_not_allowed", error.message)))
+        const proxy = yield* egressProxy(policy)
+        let title: string | null = null
+        const onLine = (line: string) => {
+          title = parseSubtitleTitle(line) ?? title
+        }
+        yield* ytdlp.run(url.href, subtitleFileFlags(language, options.workDir, proxy.url, config.ffmpegPath), { cwd: options.workDir, onLine }).pipe(
+          Effect.mapError((error) => {
+            const code = classifyFailure(error.stderr, proxy.refusals.length > 0)
+            if (code === "url_not_allowed") return jobFailure(code, `a request was refused: ${proxy.refusals[0]?.message ?? "private address"}`)
+            if (code === "transient" || code === "failed") return jobFailure("download_failed", failureMessage(error.stderr), code === "transient")
+            return jobFailure(code, failureMessage(error.stderr))
+          }),
+          Effect.timeoutOrElse({
+            duration: config.downloadTimeoutMs,
+            orElse: () => Effect.fail(jobFailure("download_timeout", `The download took longer than ${config.downloadTimeoutMs / 1000} s.`))
+          })
+        )
+        // yt-dlp skips a language the media lacks without failing: the file's absence says so.
+        const filepath = join(options.workDir, `media.${language}.vtt`)
+        const size = yield* Effect.promise(() => stat(filepath).then((s) => s.size, () => null))
+        if (size === null) return yield* jobFailure("subtitles_unavailable", `The media has no subtitles in ${language}.`)
+        options.onPercent(100)
+        const named = title as string | null
+        return { filepath, title: `${named ?? "subtitles"}.${language}`, ext: "vtt" }
+      }, Effect.scoped)
+
+      return FetchMedia.of({ fetch, fetchSubtitles })
     })
   )
 }

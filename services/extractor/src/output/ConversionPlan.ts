@@ -6,6 +6,7 @@ export interface ProducedStreams {
   readonly ext: string
   readonly videoCodecs: ReadonlyArray<string>
   readonly audioCodecs: ReadonlyArray<string>
+  readonly subtitleCodecs: ReadonlyArray<string>
 }
 
 export interface ConversionPlan {
@@ -26,6 +27,14 @@ const ENCODER: Readonly<Record<Exclude<VideoCodec, "any">, ReadonlyArray<string>
 
 const WEBM_AUDIO = ["opus", "vorbis"]
 
+/** Subtitle codecs each container holds; the first is what others are converted to. */
+const SUBTITLES_IN: Readonly<Record<VideoContainer, ReadonlyArray<string>>> = {
+  mp4: ["mov_text"],
+  webm: ["webvtt"],
+  mkv: ["subrip", "webvtt", "ass", "ssa"]
+}
+const SUBTITLE_ENCODER: Readonly<Record<VideoContainer, string>> = { mp4: "mov_text", webm: "webvtt", mkv: "srt" }
+
 /** The codec a job must deliver: the one asked for, VP9 for a webm without one, else whatever the platform served. */
 export const wantedCodec = (options: DownloadOptions): Exclude<VideoCodec, "any"> | null => {
   if (options.videoCodec !== undefined) return options.videoCodec === "any" ? null : options.videoCodec
@@ -44,7 +53,8 @@ export const planConversion = (options: DownloadOptions | undefined, streams: Pr
   const dropAudio = options.mute === true && streams.audioCodecs.length > 0
   const keptAudio = options.mute === true ? [] : streams.audioCodecs
   const reencodeAudio = ext === "webm" && keptAudio.some((name) => !WEBM_AUDIO.includes(name))
-  if (!recode && !dropAudio && !reencodeAudio && ext === streams.ext) return null
+  const convertSubtitles = streams.subtitleCodecs.some((name) => !SUBTITLES_IN[ext].includes(name))
+  if (!recode && !dropAudio && !reencodeAudio && !convertSubtitles && ext === streams.ext) return null
   return {
     ext,
     args: [
@@ -52,6 +62,7 @@ export const planConversion = (options: DownloadOptions | undefined, streams: Pr
       ...(dropAudio ? ["-map", "-0:a"] : []),
       ...(recode && codec !== null ? ["-c:V", ...ENCODER[codec]] : []),
       ...(reencodeAudio ? ["-c:a", "libopus", "-b:a", "128k"] : []),
+      ...(convertSubtitles ? ["-c:s", SUBTITLE_ENCODER[ext]] : []),
       ...(ext === "mp4" ? ["-movflags", "+faststart"] : [])
     ]
   }

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest"
 import { planConversion } from "./ConversionPlan.ts"
 
-const h264Mp4 = { ext: "mp4", videoCodecs: ["h264"], audioCodecs: ["aac"] }
+const h264Mp4 = { ext: "mp4", videoCodecs: ["h264"], audioCodecs: ["aac"], subtitleCodecs: [] }
 
 describe("planConversion", () => {
   it("leaves a plain download alone", () => expect(planConversion(undefined, h264Mp4)).toBeNull())
@@ -30,5 +30,11 @@ describe("planConversion", () => {
   it("mute drops the sound of a file that has some, and nothing else", () => {
     expect(planConversion({ mute: true }, h264Mp4)?.args).toEqual(["-map", "0", "-dn", "-c", "copy", "-map", "-0:a", "-movflags", "+faststart"])
     expect(planConversion({ mute: true }, { ...h264Mp4, audioCodecs: [] })).toBeNull()
+  })
+  it("subtitles follow the container: mov_text into mkv becomes srt, into webm webvtt", () => {
+    const withSubs = { ...h264Mp4, subtitleCodecs: ["mov_text"] }
+    expect(planConversion({ subtitles: ["en"] }, withSubs)).toBeNull()
+    expect(planConversion({ container: "mkv", subtitles: ["en"] }, withSubs)?.args.join(" ")).toContain("-c:s srt")
+    expect(planConversion({ container: "webm", subtitles: ["en"] }, withSubs)?.args.join(" ")).toContain("-c:s webvtt")
   })
 })

@@ -56,8 +56,14 @@ const runTool = (confinement: ConfinementShape, tool: string, args: ReadonlyArra
   })
 
 export class OutputConversion extends Context.Service<OutputConversion, {
-  /** The file as the job asked for it: the same file when nothing had to change, else a converted one beside it. */
-  convert(file: DownloadedFile, options: DownloadOptions | undefined): Effect.Effect<DownloadedFile, ConversionFailed>
+  /**
+   * The file as the job asked for it: the same file when nothing had to change, else a converted one beside it; with
+   * how many subtitle tracks it holds (null when no option asked, so nothing was looked at).
+   */
+  convert(
+    file: DownloadedFile,
+    options: DownloadOptions | undefined
+  ): Effect.Effect<{ readonly file: DownloadedFile; readonly subtitleTracks: number | null }, ConversionFailed>
 }>()("mds/extractor/OutputConversion") {
   static readonly config = Config.all({
     ffmpeg: Config.String("FFMPEG_PATH").pipe(Config.withDefault("ffmpeg")),
@@ -80,20 +86,27 @@ export class OutputConversion extends Context.Service<OutputConversion, {
             const streams = probed.streams ?? []
             const named = (type: string) =>
               streams.filter((s) => s.codec_type === type && s.disposition?.attached_pic !== 1).map((s) => s.codec_name ?? "?")
-            return { ext: (file.ext ?? file.filepath.split(".").at(-1) ?? "").toLowerCase(), videoCodecs: named("video"), audioCodecs: named("audio") }
+            return {
+              ext: (file.ext ?? file.filepath.split(".").at(-1) ?? "").toLowerCase(),
+              videoCodecs: named("video"),
+              audioCodecs: named("audio"),
+              subtitleCodecs: named("subtitle")
+            }
           })
         )
 
       const convert = Effect.fn("OutputConversion.convert")(function*(file: DownloadedFile, options: DownloadOptions | undefined) {
-        if (options === undefined) return file
-        const plan = planConversion(options, yield* streamsOf(file))
-        if (plan === null) return file
+        if (options === undefined) return { file, subtitleTracks: null }
+        const streams = yield* streamsOf(file)
+        const subtitleTracks = streams.subtitleCodecs.length
+        const plan = planConversion(options, streams)
+        if (plan === null) return { file, subtitleTracks }
         const output = join(file.filepath, "..", `converted.${plan.ext}`)
         yield* runTool(confinement, tools.ffmpeg, [
           "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-protocol_whitelist", "file",
           "-i", `file:${file.filepath}`, ...plan.args, `file:${output}`
         ])
-        return { ...file, filepath: output, ext: plan.ext }
+        return { file: { ...file, filepath: output, ext: plan.ext }, subtitleTracks }
       })
 
       return OutputConversion.of({ convert })

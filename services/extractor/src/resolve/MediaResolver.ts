@@ -18,6 +18,7 @@ import { Ffmpeg } from "../media/Ffmpeg.ts"
 import { countOne, extractionFailures, timed, ytDlpDuration } from "@mds/shared/observability/Metrics"
 import { classifyFailure, failureMessage } from "../ytdlp/classifyFailure.ts"
 import { describeMedia, mediaEntry, needsProbe, probeableUrl } from "../ytdlp/describeMedia.ts"
+import { describeSubtitles } from "../ytdlp/describeSubtitles.ts"
 import { YtDlp } from "../ytdlp/YtDlp.ts"
 import { baseFlags } from "../ytdlp/YtDlpFlags.ts"
 import { decodeYtDlpInfo } from "../ytdlp/YtDlpInfo.ts"
@@ -28,6 +29,12 @@ export class ResolveFailure extends Schema.TaggedError<ResolveFailure>()("Resolv
 }) {}
 
 const failWith = (code: ResolveFailureCode, message: string) => new ResolveFailure({ code, message })
+
+/** Extension: listed only when there are some, so media without subtitles look as before. */
+const subtitlesOf = (info: Parameters<typeof mediaEntry>[0]) => {
+  const subtitles = describeSubtitles(mediaEntry(info))
+  return subtitles.length === 0 ? {} : { subtitles }
+}
 
 export class MediaResolver extends Context.Service<MediaResolver, {
   /** Concurrent calls for the same URL share one extraction and get the same media. */
@@ -93,7 +100,8 @@ export class MediaResolver extends Context.Service<MediaResolver, {
           author: described.author,
           formats: described.formats,
           resolvedAt: now,
-          expiresAt
+          expiresAt,
+          ...subtitlesOf(info)
         }
         yield* store.append(MediaEvent, mediaSubject(mediaId), media, { msgId: mediaId }).pipe(
           Effect.mapError((error) => failWith("extraction_failed", `could not record the media: ${error.message}`))

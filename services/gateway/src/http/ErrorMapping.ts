@@ -15,6 +15,7 @@ import type {
   ProjectAlreadyExists,
   ProjectNotFound,
   SectionOutOfRange,
+  SubtitlesUnavailable,
   UnsupportedPlatform,
   UrlNotAllowed
 } from "@mds/shared/domain/DomainErrors"
@@ -70,6 +71,7 @@ export type ApiFailure =
   | UrlNotAllowed
   | FormatUnavailable
   | SectionOutOfRange
+  | SubtitlesUnavailable
   | ProjectNotFound
   | ProjectAlreadyExists
   | ApiKeyNotFound
@@ -178,6 +180,13 @@ export const toApiError = (failure: ApiFailure): ApiError => {
         message: failure.available.length > 0
           ? `Format ${failure.format} is not available; available formats: ${failure.available.join(", ")}.`
           : `Format ${failure.format} is not a known format id (video_best, video_<height>p, audio_best, audio_mp3, audio_m4a).`
+      }
+    case "SubtitlesUnavailable":
+      return {
+        status: 422,
+        code: "subtitles_unavailable",
+        message: `No subtitles in ${failure.missing.join(", ")}; ` +
+          (failure.available.length === 0 ? "this media has none." : `available: ${failure.available.join(", ")}.`)
       }
     case "SectionOutOfRange":
       return { status: 422, code: "section_out_of_range", message: failure.message }

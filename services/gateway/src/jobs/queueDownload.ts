@@ -1,7 +1,8 @@
 // POST /v1/media/download: pick the media and format, claim a project slot, record JobQueued, hand the job to a worker.
 import { DownloadRequest } from "@mds/shared/api/Requests"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
-import { FormatUnavailable, MediaNotFound } from "@mds/shared/domain/DomainErrors"
+import { FormatUnavailable, MediaNotFound, SubtitlesUnavailable } from "@mds/shared/domain/DomainErrors"
+import { parseSubtitleFormatId } from "@mds/shared/domain/media/SubtitleTrack"
 import { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
 import { jobCommands } from "@mds/shared/domain/job/JobCommands"
 import type { JobSource } from "@mds/shared/domain/job/JobEvent"
@@ -30,6 +31,8 @@ interface Target {
   readonly format: string
   /** Whole seconds when a resolve told (0: the platform did not say), null when downloading by URL. */
   readonly durationSeconds: number | null
+  /** Extension: the media's subtitle languages when a resolve told, null when downloading by URL. */
+  readonly subtitleLanguages: ReadonlyArray<string> | null
 }
 
 const isMediaId = Schema.is(MediaId)
@@ -45,15 +48,31 @@ const targetFromMedia = Effect.fn("targetFromMedia")(function*(mediaId: string, 
     media = Option.map(yield* store.readLast(MediaEvent, mediaSubject(mediaId)), (stored) => stored.event)
   }
   if (Option.isNone(media) || media.value.expiresAt <= now) return yield* new MediaNotFound({ mediaId })
-  const available = media.value.formats.map((f) => f.id)
-  if (!available.includes(format)) return yield* new FormatUnavailable({ format, available })
-  return { source: { url: media.value.url, mediaId }, platform: media.value.platform, format, durationSeconds: media.value.duration }
+  const subtitleLanguages = (media.value.subtitles ?? []).map((track) => track.language)
+  const subtitleFormat = parseSubtitleFormatId(format)
+  if (Option.isSome(subtitleFormat)) {
+    if (!subtitleLanguages.includes(subtitleFormat.value)) {
+      return yield* new SubtitlesUnavailable({ missing: [subtitleFormat.value], available: subtitleLanguages })
+    }
+  } else {
+    const available = media.value.formats.map((f) => f.id)
+    if (!available.includes(format)) return yield* new FormatUnavailable({ format, available })
+  }
+  return {
+    source: { url: media.value.url, mediaId },
+    platform: media.value.platform,
+    format,
+    durationSeconds: media.value.duration,
+    subtitleLanguages
+  }
 })
 
 const targetFromUrl = Effect.fn("targetFromUrl")(function*(raw: string, format: string) {
   const { platform, url } = yield* vetMediaUrl("url", raw)
-  if (Option.isNone(parseFormatId(format))) return yield* new FormatUnavailable({ format, available: [] })
-  return { source: { url: url.href, mediaId: null }, platform: platform.id, format, durationSeconds: null }
+  if (Option.isNone(parseFormatId(format)) && Option.isNone(parseSubtitleFormatId(format))) {
+    return yield* new FormatUnavailable({ format, available: [] })
+  }
+  return { source: { url: url.href, mediaId: null }, platform: platform.id, format, durationSeconds: null, subtitleLanguages: null }
 })
 
 /** The schema (oneOf) has already refused bodies with both or neither of media_id and url. */
@@ -102,7 +121,7 @@ export const queueDownload = Effect.fn("queueDownload")(function*(input: RouteIn
   const body = yield* decodeBody(DownloadBody, input.body)
   const options = yield* requestedOptions(body)
   const target: Target = yield* chooseTarget(body)
-  yield* checkOptions(options, target.durationSeconds)
+  yield* checkOptions(options, target.durationSeconds, target.subtitleLanguages)
   const jobId = newId("job")
   yield* admitJob(principal.projectId, jobId)
   yield* recordJob(principal.projectId, jobId, target, options).pipe(

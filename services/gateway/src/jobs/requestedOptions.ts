@@ -1,8 +1,9 @@
 // Extension: the download request's opt-in fields as the job's DownloadOptions, judged against the format and the media.
 import type { DownloadRequest } from "@mds/shared/api/Requests"
-import { SectionOutOfRange } from "@mds/shared/domain/DomainErrors"
+import { SectionOutOfRange, SubtitlesUnavailable } from "@mds/shared/domain/DomainErrors"
 import { CONTAINERS_OF, type DownloadOptions, sectionOutOfRange } from "@mds/shared/domain/job/DownloadOptions"
 import { parseFormatId } from "@mds/shared/domain/media/FormatId"
+import { parseSubtitleFormatId } from "@mds/shared/domain/media/SubtitleTrack"
 import { Effect, Option } from "effect"
 import { InvalidRequest } from "../http/GatewayErrors.ts"
 
@@ -18,7 +19,8 @@ const optionsOf = (body: DownloadRequest): DownloadOptions => ({
   ...(body.audio_bitrate === undefined ? {} : { audioBitrate: body.audio_bitrate }),
   ...(body.mute === undefined ? {} : { mute: body.mute }),
   ...(body.embed_metadata === undefined ? {} : { embedMetadata: body.embed_metadata }),
-  ...(body.embed_thumbnail === undefined ? {} : { embedThumbnail: body.embed_thumbnail })
+  ...(body.embed_thumbnail === undefined ? {} : { embedThumbnail: body.embed_thumbnail }),
+  ...(body.subtitles === undefined ? {} : { subtitles: [...new Set(body.subtitles)] })
 })
 
 /**
@@ -28,11 +30,17 @@ const optionsOf = (body: DownloadRequest): DownloadOptions => ({
  */
 export const requestedOptions = Effect.fnUntraced(function*(body: DownloadRequest) {
   const options = optionsOf(body)
+  if (Option.isSome(parseSubtitleFormatId(body.format))) {
+    // A subtitles_<lang> download is one WebVTT file: nothing to cut, convert or embed.
+    const extra = Object.keys(body).filter((field) => !["format", "url", "media_id"].includes(field))
+    if (extra.length > 0) return yield* invalid(`${extra[0]}: not with a subtitles format (${body.format})`)
+    return options
+  }
   const spec = Option.getOrNull(parseFormatId(body.format))
   if (spec === null) return options
   const isVideo = spec.kind === "video"
   if (!isVideo) {
-    for (const field of ["video_codec", "container", "mute"] as const) {
+    for (const field of ["video_codec", "container", "mute", "subtitles"] as const) {
       if (body[field] !== undefined) return yield* invalid(`${field}: only for video formats, not ${body.format}`)
     }
   }
@@ -49,11 +57,18 @@ export const requestedOptions = Effect.fnUntraced(function*(body: DownloadReques
 })
 
 /**
- * A section must lie within the media. With a media id the duration is known now (0 when the platform did not say);
- * with a URL only the extractor learns it, and the job fails section_out_of_range instead.
+ * A section must lie within the media, and subtitles must be offered by it. With a media id both are known now (a
+ * duration of 0: the platform did not say); with a URL only the extractor learns them, and the job fails
+ * section_out_of_range or subtitles_unavailable instead.
  */
-export const checkOptions = (options: DownloadOptions, durationSeconds: number | null): Effect.Effect<void, SectionOutOfRange> => {
-  if (options.section === undefined) return Effect.void
-  const problem = sectionOutOfRange(options.section, durationSeconds)
-  return problem === null ? Effect.void : Effect.fail(new SectionOutOfRange({ message: problem }))
+export const checkOptions = (
+  options: DownloadOptions,
+  durationSeconds: number | null,
+  subtitleLanguages: ReadonlyArray<string> | null
+): Effect.Effect<void, SectionOutOfRange | SubtitlesUnavailable> => {
+  const problem = options.section === undefined ? null : sectionOutOfRange(options.section, durationSeconds)
+  if (problem !== null) return Effect.fail(new SectionOutOfRange({ message: problem }))
+  const missing = subtitleLanguages === null ? [] : (options.subtitles ?? []).filter((language) => !subtitleLanguages.includes(language))
+  if (missing.length > 0) return Effect.fail(new SubtitlesUnavailable({ missing, available: subtitleLanguages ?? [] }))
+  return Effect.void
 }

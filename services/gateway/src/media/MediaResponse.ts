@@ -15,5 +15,6 @@ export const toMediaResponse = (media: MediaResolved): Media => ({
     type: format.type,
     quality: format.quality,
     container: format.container
-  }))
+  })),
+  ...(media.subtitles === undefined ? {} : { subtitles: media.subtitles.map((t) => ({ language: t.language, name: t.name, automatic: t.automatic })) })
 })

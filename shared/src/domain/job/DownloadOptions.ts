@@ -24,7 +24,9 @@ export const DownloadOptions = Schema.Struct({
   audioBitrate: Schema.optionalKey(Schema.Number),
   mute: Schema.optionalKey(Schema.Boolean),
   embedMetadata: Schema.optionalKey(Schema.Boolean),
-  embedThumbnail: Schema.optionalKey(Schema.Boolean)
+  embedThumbnail: Schema.optionalKey(Schema.Boolean),
+  /** Languages of subtitle tracks to embed (mp4: mov_text, mkv/webm: natively). */
+  subtitles: Schema.optionalKey(Schema.Array(Schema.String))
 })
 export type DownloadOptions = typeof DownloadOptions.Type
 

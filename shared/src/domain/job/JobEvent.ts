@@ -23,7 +23,9 @@ export const JobErrorCode = Schema.Literals([
   // Extension: the project's client canceled the job (DELETE /v1/jobs/{jobId}).
   "canceled",
   // Extension: the requested clip section lies outside the media (known only once the extractor read it).
-  "section_out_of_range"
+  "section_out_of_range",
+  // Extension: a subtitle language the job asked for is not offered by the media.
+  "subtitles_unavailable"
 ])
 export type JobErrorCode = typeof JobErrorCode.Type
 

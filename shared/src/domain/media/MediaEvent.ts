@@ -1,5 +1,6 @@
 // The resolved-media event, one subject per media id: mds.media.<mediaId>; the media never changes after it.
 import { Schema } from "effect"
+import { SubtitleTrack } from "./SubtitleTrack.ts"
 
 export const MediaType = Schema.Literals(["video", "audio", "image"])
 export type MediaType = typeof MediaType.Type
@@ -33,7 +34,9 @@ export const MediaResolved = Schema.TaggedStruct("MediaResolved", {
   author: MediaAuthor,
   formats: Schema.Array(MediaFormat),
   resolvedAt: Schema.Number,
-  expiresAt: Schema.Number
+  expiresAt: Schema.Number,
+  /** Extension: the subtitle languages; absent when there are none (and in events written before). */
+  subtitles: Schema.optionalKey(Schema.Array(SubtitleTrack))
 })
 export type MediaResolved = typeof MediaResolved.Type
 
