@@ -2,6 +2,7 @@
 // HTTP request through JetStream to the download worker, and JSON logs with request ids and no credentials.
 import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { eventually as waitUntil } from "../support/Eventually.ts"
 import { type MediaServer, startMediaServer } from "../support/MediaServer.ts"
 import { freePort } from "../support/NatsServer.ts"
 import { type OtlpCollector, startOtlpCollector } from "../support/OtlpCollector.ts"
@@ -50,16 +51,8 @@ const scrape = async (service: ServiceName) => {
   return parsePrometheusText(await response.text())
 }
 
-const eventually = async <A>(read: () => Promise<A>, done: (a: A) => boolean, what: string): Promise<A> => {
-  const deadline = Date.now() + 30_000
-  let last = await read()
-  while (!done(last)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last).slice(0, 2000)}\n${stack.logs()}`)
-    await new Promise((r) => setTimeout(r, 500))
-    last = await read()
-  }
-  return last
-}
+const eventually = <A>(read: () => Promise<A>, done: (a: A) => boolean, what: string): Promise<A> =>
+  waitUntil(read, done, () => `${what}\n${stack.logs()}`, 30_000)
 
 const download = async (url: string, headers: Record<string, string> = {}) => {
   const queued = await apiRequest(stack.baseUrl, "POST", "/media/download", { key, json: { url, format: "video_best" }, headers })

@@ -9,7 +9,7 @@ import { AdmissionEvent } from "@mds/shared/domain/admission/AdmissionEvent"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { evolveJobView, JobView } from "@mds/shared/domain/job/JobView"
 import { ADMISSION_STREAM, admissionSubject, JOBS_STREAM, jobSubject } from "@mds/shared/eventstore/Subjects"
-import { JOBS_BUCKET } from "@mds/shared/readmodel/KvJobReadModel"
+import { JOBS_BUCKET } from "@mds/shared/readmodel/kv/KvJobReadModel"
 
 const decodeJobEvent = Schema.decodeUnknownSync(Schema.fromJsonString(JobEvent))
 const decodeAdmission = Schema.decodeUnknownSync(Schema.fromJsonString(AdmissionEvent))

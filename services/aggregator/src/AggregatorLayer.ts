@@ -5,26 +5,25 @@ import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { ReadModelLayer } from "@mds/shared/readmodel/ReadModelLayer"
-import { accountAggregatorWith } from "./AccountAggregator.ts"
+import { AccountProjection, accountsProjection, keyUsageProjection } from "./accounts/AccountProjection.ts"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
 import { AggregatorMetrics } from "./metrics/AggregatorMetrics.ts"
 import { WebhookDispatcher } from "./webhooks/WebhookDispatcher.ts"
 import { WebhookSettings } from "./webhooks/WebhookSettings.ts"
-import { type AggregatorOptions, defaultAggregatorOptions, makeAggregator } from "./Aggregator.ts"
+import { runProjections } from "./projections/Aggregator.ts"
 import { ExpirySweeper } from "./expiry/ExpirySweeper.ts"
-import { JobProjection } from "./JobProjection.ts"
-import { MediaProjection } from "./MediaProjection.ts"
-import { SubjectHistory } from "./SubjectHistory.ts"
+import { JobProjection, jobsProjection } from "./jobs/JobProjection.ts"
+import { MediaProjection, mediaProjection } from "./media/MediaProjection.ts"
+import { SubjectHistory } from "./projections/SubjectHistory.ts"
 
-/** The projections over whatever JobReadModel, MediaReadModel, ArtifactStore and NatsClient are provided. */
-export const Projections = Layer.mergeAll(JobProjection.layer, MediaProjection.layer).pipe(
+/** Every read model the aggregator keeps, as data: stream, durable consumer, decoding and projection. */
+export const PROJECTIONS = [jobsProjection, mediaProjection, accountsProjection, keyUsageProjection] as const
+
+/** What the projections write with, over whatever read models, ArtifactStore and NatsClient are provided. */
+export const ProjectionServices = Layer.mergeAll(JobProjection.layer, MediaProjection.layer, AccountProjection.layer).pipe(
   Layer.provide(SubjectHistory.layer)
 )
-
-/** Consumers plus projections; needs NatsClient, the read models and the ArtifactStore. */
-export const aggregatorWith = (options: AggregatorOptions = defaultAggregatorOptions) =>
-  makeAggregator(options).pipe(Layer.provide(Projections))
 
 const StreamsEnsured = Layer.effectDiscard(ensureStreams)
 
@@ -46,8 +45,7 @@ const Webhooks = WebhookDispatcher.pipe(
 
 /** Also exposes the infrastructure services, so in-process tests can read and write what the aggregator sees. */
 export const AggregatorLayer = Layer.mergeAll(
-  aggregatorWith(),
-  accountAggregatorWith(),
+  runProjections(PROJECTIONS).pipe(Layer.provide(ProjectionServices)),
   Webhooks,
   AggregatorMetrics,
   ExpirySweeper

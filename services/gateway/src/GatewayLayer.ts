@@ -17,7 +17,6 @@ import { KeyDirectory } from "./auth/KeyDirectory.ts"
 import { KeyUsageRecorder } from "./auth/KeyUsageRecorder.ts"
 import { DashboardLayer } from "./dashboard/DashboardLayer.ts"
 import { AdmissionStates } from "./jobs/AdmissionStates.ts"
-import { JobReadShortcut } from "./jobs/JobReadShortcut.ts"
 import { JobViewCache } from "./jobs/JobViewCache.ts"
 import { PlatformHealthBoard } from "./platforms/PlatformHealthBoard.ts"
 import { PollingGuard } from "./limits/PollingGuard.ts"
@@ -54,13 +53,8 @@ const Adapters = Layer.mergeAll(
   PollingGuard.layer
 )
 
-/** Answers from memory in front of the use cases that are nearly always served from it. */
-const Shortcuts = JobReadShortcut.layer
-
 /** The whole gateway with a given egress policy (tests replace DNS; production uses the system resolver). */
 export const makeGatewayLayer = <E, R>(egress: Layer.Layer<EgressPolicy, E, R>) =>
-  Layer.mergeAll(Shortcuts.pipe(Layer.provideMerge(Adapters)), egress).pipe(Layer.provide(StreamsReady), Layer.provideMerge(Infrastructure))
+  Layer.mergeAll(Adapters, egress).pipe(Layer.provide(StreamsReady), Layer.provideMerge(Infrastructure))
 
 export const GatewayLayer = makeGatewayLayer(EgressPolicy.layer)
-
-/** JSON log lines on stdout, filtered by LOG_LEVEL (default Info). */

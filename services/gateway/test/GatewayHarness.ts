@@ -42,7 +42,7 @@ export const gatewayEnv = (nats: NatsServer, dataDir: string): Record<string, st
 
 export const startGateway = async (env: Record<string, string>): Promise<GatewayInstance> => {
   const layer = makeGatewayLayer(EgressPolicy.layerWith("", fakeDns)).pipe(
-    // As in main.ts: no spans unless an OTLP endpoint is configured (which also decides whether shortcuts run).
+    // As in main.ts: no spans unless an OTLP endpoint is configured.
     Layer.provideMerge(OtlpTracing("mds-gateway")),
     Layer.provideMerge(ConfigProvider.layer(ConfigProvider.fromEnvRecord(env))),
     Layer.provideMerge(Layer.succeed(References.MinimumLogLevel, "Error")),

@@ -28,8 +28,8 @@ const cli = (args: ReadonlyArray<string>, stdin?: string) =>
     if (stdin !== undefined) child.stdin?.end(stdin)
     let stdout = ""
     let stderr = ""
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+    child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
     child.once("error", reject)
     child.once("close", (code) => resolve({ code, stdout, stderr }))
   })

@@ -69,7 +69,7 @@ const queueJob = async () => {
     body: JSON.stringify({ url: "https://vimeo.com/777", format: "video_best" })
   })
   expect(response.status).toBe(202)
-  const jobId = (await response.json()).data.job_id as string
+  const jobId = ((await response.json()) as { data: { job_id: string } }).data.job_id
   return { jobId, key, projectId }
 }
 
@@ -130,7 +130,7 @@ describe("GET /v1/jobs/:jobId/events", () => {
     const other = await h.provisionKey()
     const foreign = await fetch(`${base}/v1/jobs/${jobId}/events`, { headers: { "x-api-key": other.key } })
     expect(foreign.status).toBe(404)
-    expect((await foreign.json()).error.code).toBe("job_not_found")
+    expect(((await foreign.json()) as { error: { code: string } }).error.code).toBe("job_not_found")
     const unknown = await fetch(`${base}/v1/jobs/job_aaaaaaaaaaaaaaaaaaaaaaaa/events`, { headers: { "x-api-key": key } })
     expect(unknown.status).toBe(404)
     expect((await fetch(`${base}/v1/jobs/${jobId}/events`)).status).toBe(401)

@@ -4,7 +4,7 @@ import { followStore } from "./FollowedStore.ts"
 import { JobReadModel } from "./JobReadModel.ts"
 import { KeyReadModel } from "./KeyReadModel.ts"
 import { MediaReadModel } from "./MediaReadModel.ts"
-import { MONGO_URL } from "./MongoSettings.ts"
+import { MONGO_URL } from "./mongo/MongoSettings.ts"
 import { ProjectReadModel } from "./ProjectReadModel.ts"
 import { ReadModelBackend, type ReadModelBackendKind } from "./ReadModelBackend.ts"
 import { ReadModelStores } from "./ReadModelStores.ts"
@@ -20,7 +20,7 @@ export const configuredBackend = Config.option(MONGO_URL).pipe(
  */
 export const backendLayer = (kind: ReadModelBackendKind) =>
   kind === "mongo"
-    ? Layer.unwrap(Effect.promise(() => import("./MongoReadModelBackend.ts")).pipe(Effect.map((mongo) => mongo.MongoReadModelBackendFromConfig)))
+    ? Layer.unwrap(Effect.promise(() => import("./mongo/MongoReadModelBackend.ts")).pipe(Effect.map((mongo) => mongo.MongoReadModelBackendFromConfig)))
     : ReadModelBackend.kv
 
 /** The backend the configuration selects. */

@@ -1,8 +1,8 @@
 // Runs the project and key read-model contracts against the in-memory and the NATS KV adapters.
 import { Layer } from "effect"
-import { InMemoryKeyReadModel, InMemoryProjectReadModel } from "@mds/shared/readmodel/InMemoryAccountReadModels"
-import { KvKeyReadModel } from "@mds/shared/readmodel/KvKeyReadModel"
-import { KvProjectReadModel } from "@mds/shared/readmodel/KvProjectReadModel"
+import { InMemoryKeyReadModel, InMemoryProjectReadModel } from "@mds/shared/readmodel/memory/InMemoryAccountReadModels"
+import { KvKeyReadModel } from "@mds/shared/readmodel/kv/KvKeyReadModel"
+import { KvProjectReadModel } from "@mds/shared/readmodel/kv/KvProjectReadModel"
 import { TestNats } from "../support/TestNats.ts"
 import { keyReadModelContract, projectReadModelContract } from "./AccountReadModels.contract.ts"
 

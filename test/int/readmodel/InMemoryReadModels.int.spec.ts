@@ -1,9 +1,9 @@
 // Runs the read-model contract suites against the in-memory adapters (and the media cache in front of one).
 import { Layer } from "effect"
 import { CachedMediaReadModel } from "@mds/shared/readmodel/CachedMediaReadModel"
-import { InMemoryJobReadModel } from "@mds/shared/readmodel/InMemoryJobReadModel"
-import { InMemoryMediaReadModel } from "@mds/shared/readmodel/InMemoryMediaReadModel"
-import { InMemoryReadModelStores } from "@mds/shared/readmodel/InMemoryReadModelStores"
+import { InMemoryJobReadModel } from "@mds/shared/readmodel/memory/InMemoryJobReadModel"
+import { InMemoryMediaReadModel } from "@mds/shared/readmodel/memory/InMemoryMediaReadModel"
+import { InMemoryReadModelStores } from "@mds/shared/readmodel/memory/InMemoryReadModelStores"
 import { jobReadModelContract } from "./JobReadModel.contract.ts"
 import { mediaReadModelContract } from "./MediaReadModel.contract.ts"
 import { readModelStoresContract } from "./ReadModelStores.contract.ts"

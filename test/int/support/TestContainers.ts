@@ -1,6 +1,6 @@
 // Containers for the adapters of the production topology (MongoDB, MinIO), started through testcontainers when Docker answers.
 import { Effect, Layer, Redacted } from "effect"
-import { MongoDatabase } from "@mds/shared/readmodel/MongoDatabase"
+import { MongoDatabase } from "@mds/shared/readmodel/mongo/MongoDatabase"
 
 export const MONGO_IMAGE = "mongo:8.0"
 export const MINIO_IMAGE = "minio/minio:latest"

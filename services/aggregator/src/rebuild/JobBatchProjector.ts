@@ -3,7 +3,7 @@ import { Effect, Option } from "effect"
 import type { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import type { JobView } from "@mds/shared/domain/job/JobView"
 import type { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
-import { foldJobMessages, type JobMessage, parseJobSubject, withDownloadUrl } from "../JobDocumentFold.ts"
+import { foldJobMessages, type JobMessage, parseJobSubject, withDownloadUrl } from "../jobs/JobDocumentFold.ts"
 import { makeSubjectBloomFilter } from "./SubjectBloomFilter.ts"
 
 /** 2 MiB: a few percent of needless reads at a few million dropped jobs. */

@@ -8,7 +8,7 @@ import type { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { evolveJobView, type JobView } from "@mds/shared/domain/job/JobView"
 import { jobSubject } from "@mds/shared/eventstore/Subjects"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
-import { InMemoryJobReadModel } from "@mds/shared/readmodel/InMemoryJobReadModel"
+import { InMemoryJobReadModel } from "@mds/shared/readmodel/memory/InMemoryJobReadModel"
 import { type DeliveredJobMessage, type JobBatchLimits, makeJobBatchProjector } from "./JobBatchProjector.ts"
 
 const T = 1_700_000_000_000

@@ -7,9 +7,9 @@ import { MediaEvent } from "@mds/shared/domain/media/MediaEvent"
 import { ACCOUNTS_STREAM, ALL_KEYS_SUBJECT, ALL_PROJECTS_SUBJECT, JOBS_STREAM, KEY_USAGE_STREAM, MEDIA_STREAM } from "@mds/shared/eventstore/Subjects"
 import { MediaReadModel } from "@mds/shared/readmodel/MediaReadModel"
 import { ReadModelBackend, type ReadModelName } from "@mds/shared/readmodel/ReadModelBackend"
-import { makeKeyCatchUp, makeKeyUseRecorder, makeProjectCatchUp } from "../AccountProjection.ts"
-import { MediaProjection } from "../MediaProjection.ts"
-import { SubjectHistory } from "../SubjectHistory.ts"
+import { makeKeyCatchUp, makeKeyUseRecorder, makeProjectCatchUp } from "../accounts/AccountProjection.ts"
+import { MediaProjection } from "../media/MediaProjection.ts"
+import { SubjectHistory } from "../projections/SubjectHistory.ts"
 import { type JobBatchLimits, makeJobBatchProjector } from "./JobBatchProjector.ts"
 
 /** One filtered stream to replay; a read model may need several (keys: their events and their usage). */

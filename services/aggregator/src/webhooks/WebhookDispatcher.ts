@@ -26,7 +26,7 @@ import {
   webhookSecret
 } from "@mds/shared/webhooks/WebhookSignature"
 import { Effect, Layer, Option, Redacted, Schema } from "effect"
-import { type DurableConsumerOptions, ensureDurableConsumer, runDurableConsumer, type Verdict } from "../DurableConsumer.ts"
+import { type DurableConsumerOptions, ensureDurableConsumer, runDurableConsumer, type Verdict } from "../consumers/DurableConsumer.ts"
 import { WebhookSettings } from "./WebhookSettings.ts"
 
 export const WEBHOOKS_DURABLE = "aggregator-webhooks"

@@ -20,13 +20,13 @@ export type AuthFailure = MissingApiKey | InvalidApiKey | RevokedApiKey | Insuff
 const unknownKey = new InvalidApiKey({ message: "The API key is not valid." })
 
 export class ApiKeyAuth extends Context.Service<ApiKeyAuth, {
-  /** The key's principal; with `scope`, also requires the key to hold that scope. */
-  authenticate(sources: CredentialSources, scope: Scope | null): Effect.Effect<Principal, AuthFailure>
   /**
-   * The same answer, synchronously, when it needs no I/O: undefined when the key is not in the followed directory
-   * (then authenticate reads its stream). Used for answers served from memory (JobReadShortcut).
+   * The key's principal (with `scope`, also requires the key to hold that scope), synchronously from the followed
+   * directory: undefined when the key is not in it, and then `authenticate` reads the key's stream.
    */
   authenticateFromMemory(sources: CredentialSources, scope: Scope | null, now: number): Principal | AuthFailure | undefined
+  /** The same verdict for a key the directory does not hold yet (created a moment ago, or the directory restarting). */
+  authenticate(sources: CredentialSources, scope: Scope | null): Effect.Effect<Principal, AuthFailure>
 }>()("mds/gateway/auth/ApiKeyAuth") {
   static readonly layer = Layer.effect(
     ApiKeyAuth,
@@ -63,8 +63,7 @@ export class ApiKeyAuth extends Context.Service<ApiKeyAuth, {
 
       const isFailure = (outcome: Principal | AuthFailure | { readonly hash: string }): outcome is AuthFailure => "_tag" in outcome
 
-      // Untraced: runs from memory on every request; the request's span covers it (a traced call costs ~6 µs).
-      const authenticate = Effect.fnUntraced(function*(sources: CredentialSources, scope: Scope | null) {
+      const authenticate = Effect.fn("ApiKeyAuth.authenticate")(function*(sources: CredentialSources, scope: Scope | null) {
         const presented = present(sources)
         if (isFailure(presented)) return yield* presented
         const found = yield* directory.lookup(presented.keyId)

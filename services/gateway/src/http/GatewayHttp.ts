@@ -1,20 +1,21 @@
-// The fastify server: runs each /v1 route (its in-memory shortcut first, where it has one, else its Effect on the shared runtime) and writes every failure as the error envelope.
+// The fastify server: answers each route by its bound steps (I/O on the shared runtime, under the request's span when
+// traces are exported) and writes every failure as the error envelope.
 import { retryHints } from "@mds/shared/api/RetryableErrors"
 import { maskSecrets } from "@mds/shared/runtime/SecretMasking"
-import { Cause, Effect, Exit, LogLevel, type ManagedRuntime, Option, References } from "effect"
+import { Cause, Clock, Effect, Exit, LogLevel, type ManagedRuntime, Option, References, type Tracer } from "effect"
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify"
 import { type ApiError, type ApiFailure, internalError, isServerSide, toApiError } from "./ErrorMapping.ts"
 import { InvalidJson, MethodNotAllowed, PayloadTooLarge, RouteNotFound, UnsupportedMediaType } from "./GatewayErrors.ts"
 import { endLiveStreams } from "./LiveStreams.ts"
 import { newRequestId } from "./RequestIds.ts"
-import { runFromMemory } from "./runFromMemory.ts"
 import { recordRequestDuration, withRequestTelemetry } from "./RequestTelemetry.ts"
-import type { MemoryShortcut, RouteInput, RouteReply } from "./Route.ts"
+import type { Answer, Io, RouteInput, RouteReply, Step } from "./Route.ts"
 import { type GatewayServices, v1Routes } from "./v1Routes.ts"
 import type { DashboardServices } from "../dashboard/DashboardRoutes.ts"
 import { registerDashboard } from "../dashboard/DashboardHttp.ts"
 
 export const BODY_LIMIT_BYTES = 16 * 1024
+const JSON_TYPE = "application/json; charset=utf-8"
 
 const pathPattern = (path: string) =>
   new RegExp(`^${path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[A-Za-z]+/g, "[^/]+").replace(/\*/g, ".*")}$`)
@@ -104,6 +105,8 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
     switch (result._tag) {
       case "Json":
         return reply.code(result.status).headers(result.headers ?? {}).send({ data: result.data })
+      case "EncodedJson":
+        return reply.code(result.status).headers(result.headers ?? {}).type(JSON_TYPE).send(result.body)
       case "File":
         return reply.code(200).headers(result.headers).send(result.body)
     }
@@ -149,20 +152,35 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
 
   app.setNotFoundHandler((request, reply) => sendError(request, reply, toApiError(routingFailure(request))))
 
-  // Shortcuts answer without the Effect runtime, so without a span: they stand aside while traces are exported.
-  let tracing: boolean | undefined
-  const shortcutOf = (route: (typeof v1Routes)[number]): MemoryShortcut | undefined => {
-    if (route.shortcut === undefined) return undefined
-    tracing ??= runtime.runSync(References.TracerEnabled)
-    return tracing ? undefined : runtime.runSync(route.shortcut)
+  const services = runtime.runSync(Effect.context<GatewayServices>())
+  const clock = runtime.runSync(Clock.Clock)
+  // With traces exported, each request runs inside its server span; the steps are the same either way.
+  const tracing = runtime.runSync(References.TracerEnabled)
+
+  /** I/O of one request: log lines name the request, and spans hang under its span when there is one. */
+  const ioFor = (requestId: string, span: Tracer.Span | undefined): Io<GatewayServices> => (effect) =>
+    runtime.runPromiseExit(
+      (span === undefined ? effect : Effect.withParentSpan(effect, span)).pipe(Effect.annotateLogs({ request_id: requestId }))
+    )
+
+  const sendAnswer = (request: FastifyRequest, reply: FastifyReply, answer: Answer) => {
+    if (Exit.isSuccess(answer)) return sendReply(reply, answer.value)
+    const failure = Cause.findErrorOption(answer.cause)
+    const error = Option.isSome(failure) ? toApiError(failure.value) : internalError
+    if (isServerSide(error)) {
+      log(Effect.logError("request failed", Cause.pretty(answer.cause)).pipe(
+        Effect.annotateLogs({ request_id: request.id, code: error.code })
+      ))
+    }
+    return sendError(request, reply, error)
   }
 
   for (const route of v1Routes) {
-    let shortcut: MemoryShortcut | undefined | null = null
+    const serve = route.bind(services)
     app.route({
       method: route.method,
       url: route.path,
-      handler: async (request, reply) => {
+      handler: (request, reply) => {
         if (route.method === "POST" && !isJson(request.headers["content-type"])) {
           return sendError(request, reply, toApiError(new UnsupportedMediaType({ contentType: request.headers["content-type"] ?? "" })))
         }
@@ -173,22 +191,20 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
           params: (request.params ?? {}) as Record<string, string | undefined>,
           body: request.body
         }
-        if (shortcut === null) shortcut = shortcutOf(route)
-        const answered = shortcut?.tryAnswer(input)
-        if (answered?._tag === "Replied") return sendReply(reply, answered.reply)
-        if (answered?._tag === "Refused") return sendError(request, reply, toApiError(answered.failure))
-        const run: Effect.Effect<RouteReply, ApiFailure, GatewayServices> = route.run(input)
-        const effect = withRequestTelemetry(request, route.path)(run)
-        const exit = route.shortcut !== undefined ? await runFromMemory(runtime, effect) : await runtime.runPromiseExit(effect)
-        if (Exit.isSuccess(exit)) return sendReply(reply, exit.value)
-        const failure = Cause.findErrorOption(exit.cause)
-        const error = Option.isSome(failure) ? toApiError(failure.value) : internalError
-        if (isServerSide(error)) {
-          log(Effect.logError("request failed", Cause.pretty(exit.cause)).pipe(
-            Effect.annotateLogs({ request_id: request.id, code: error.code })
-          ))
+        const now = clock.currentTimeMillisUnsafe()
+        if (!tracing) {
+          const answer = serve(input, ioFor(request.id, undefined), now)
+          return answer instanceof Promise
+            ? answer.then((settled) => sendAnswer(request, reply, settled))
+            : sendAnswer(request, reply, answer)
         }
-        return sendError(request, reply, error)
+        const traced = Effect.flatMap(Effect.orDie(Effect.currentSpan), (span) => {
+          const answer: Step<Answer> = serve(input, ioFor(request.id, span), now)
+          return answer instanceof Promise ? Effect.flatten(Effect.promise(() => answer)) : answer
+        })
+        return runtime.runPromiseExit(withRequestTelemetry(request, route.path)(traced)).then((answer) =>
+          sendAnswer(request, reply, answer)
+        )
       }
     })
   }

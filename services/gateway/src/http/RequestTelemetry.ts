@@ -17,7 +17,7 @@ export const withRequestTelemetry = (request: FastifyRequest, routePath: string)
 <R>(effect: Effect.Effect<RouteReply, ApiFailure, R>): Effect.Effect<RouteReply, ApiFailure, R> => {
   const parent = parentSpanFrom((name) => header(request, name))
   return effect.pipe(
-    Effect.tap((reply) => Effect.annotateCurrentSpan("http.response.status_code", reply._tag === "Json" ? reply.status : 200)),
+    Effect.tap((reply) => Effect.annotateCurrentSpan("http.response.status_code", reply._tag === "File" ? 200 : reply.status)),
     Effect.tapError((failure) => Effect.annotateCurrentSpan("http.response.status_code", toApiError(failure).status)),
     Effect.withSpan(`${request.method} ${routePath}`, {
       kind: "server",

@@ -1,10 +1,11 @@
-// A served route: the method and path of an endpoint (or a page), and the Effect that answers it.
+// A served route as data: method, path, and how it answers: plain steps over in-memory state, I/O the only async branch.
 import type { Readable } from "node:stream"
 import type { Endpoint } from "@mds/shared/api/Endpoint"
 import type { Scope } from "@mds/shared/domain/account/AccountEvent"
-import { type Context, Effect } from "effect"
+import { Context, type Effect, Exit } from "effect"
 import { ApiKeyAuth, type Principal } from "../auth/ApiKeyAuth.ts"
 import type { HeaderValue } from "../auth/PresentedKey.ts"
+import { RateLimitExceeded } from "../limits/LimitErrors.ts"
 import { type RateQuota, RequestRateLimiter } from "../limits/RequestRateLimiter.ts"
 import type { ApiFailure } from "./ErrorMapping.ts"
 import { FailureWithHeaders } from "./FailureWithHeaders.ts"
@@ -19,6 +20,8 @@ export interface RouteInput {
 
 export type RouteReply =
   | { readonly _tag: "Json"; readonly status: number; readonly data: unknown; readonly headers?: Readonly<Record<string, string>> }
+  /** A JSON body encoded beforehand (`{"data": ...}`), for answers served many times over. */
+  | { readonly _tag: "EncodedJson"; readonly status: number; readonly body: string; readonly headers?: Readonly<Record<string, string>> }
   | {
     readonly _tag: "File"
     readonly body: Readable
@@ -28,85 +31,129 @@ export type RouteReply =
 export const json = (status: number, data: unknown, headers?: Readonly<Record<string, string>>): RouteReply =>
   headers === undefined ? { _tag: "Json", status, data } : { _tag: "Json", status, data, headers }
 
+export const encodedJson = (status: number, body: string): RouteReply => ({ _tag: "EncodedJson", status, body })
+
+/** A value now, or later when a step had to wait for I/O. */
+export type Step<A> = A | Promise<A>
+
+export const andThen = <A, B>(step: Step<A>, next: (value: A) => Step<B>): Step<B> =>
+  step instanceof Promise ? step.then(next) : next(step)
+
+/** Runs an Effect that does I/O (a cache miss, a store call) under the request's span and log annotations. */
+export type Io<R> = <A, E>(effect: Effect.Effect<A, E, R>) => Promise<Exit.Exit<A, E>>
+
+/** What a request gets: a reply, or a failure the gateway maps to the error envelope (a defect is a 500). */
+export type Answer = Exit.Exit<RouteReply, ApiFailure>
+
+/** A bound route: answers at `now`, synchronously unless a step needs I/O. */
+export type Serve<R> = (input: RouteInput, io: Io<R>, now: number) => Step<Answer>
+
 export interface Route<R> {
   readonly method: "GET" | "POST" | "DELETE"
   readonly path: string
-  /** POST bodies must be JSON. */
-  readonly run: (input: RouteInput) => Effect.Effect<RouteReply, ApiFailure, R>
-  /**
-   * Answers nearly always from in-process state: a service that answers synchronously when it can (same answer
-   * as `run`), so such requests skip the Effect runtime; `run` serves the rest (see MemoryShortcut).
-   */
-  readonly shortcut?: Context.Key<any, MemoryShortcut>
+  /** Called once at start-up with the application's services: takes what its steps use synchronously. */
+  readonly bind: (services: Context.Context<R>) => Serve<R>
 }
 
-/** What a shortcut makes of a request: an answer or a failure, or "not from memory" (then `run` answers). */
-export type ShortcutOutcome =
-  | { readonly _tag: "Replied"; readonly reply: RouteReply }
-  | { readonly _tag: "Refused"; readonly failure: ApiFailure }
-  | { readonly _tag: "NeedsIo" }
-
-export interface MemoryShortcut {
-  /** Must answer exactly as the route's `run` would, and change nothing when it answers NeedsIo. */
-  tryAnswer(input: RouteInput): ShortcutOutcome
+/**
+ * A handler written as plain steps over the services' synchronous methods, for a route answered from memory nearly
+ * always (a polled job): it runs no Effect unless it needs I/O.
+ */
+export interface StepHandler<R> {
+  readonly _tag: "StepHandler"
+  readonly bind: (services: Context.Context<R>) => (input: RouteInput, principal: Principal, io: Io<R>, now: number) => Step<Answer>
 }
 
-/** A route whose answers nearly always come from memory, with the service that gives them synchronously. */
-export const withShortcut = <R, I extends MemoryShortcut, S>(route: Route<R>, shortcut: Context.Key<S, I>): Route<R | S> => ({
-  ...route,
-  shortcut
-})
+export const stepHandler = <R>(bind: StepHandler<R>["bind"]): StepHandler<R> => ({ _tag: "StepHandler", bind })
+
+/** A handler as an Effect: whatever it does runs on the runtime (most routes: they do I/O anyway). */
+export type EffectHandler<R> = (input: RouteInput, principal: Principal) => Effect.Effect<RouteReply, ApiFailure, R>
 
 /** A route outside the API's document (the /docs pages): anyone may call it. */
 export const pageRoute = <R>(
   method: Route<R>["method"],
   path: string,
   handle: (input: RouteInput) => Effect.Effect<RouteReply, ApiFailure, R>
-): Route<R> => ({ method, path, run: handle })
+): Route<R> => ({ method, path, bind: () => (input, io) => io(handle(input)) })
 
 /** A keyed route's reply carries the key's rate-limit headers. */
-export const withQuotaHeaders = (reply: RouteReply, quota: RateQuota): RouteReply =>
-  reply._tag === "Json" ? { ...reply, headers: { ...quota.headers, ...reply.headers } } : reply
+const withQuotaHeaders = (reply: RouteReply, quota: RateQuota): RouteReply =>
+  reply._tag === "File" ? reply : { ...reply, headers: { ...quota.headers, ...reply.headers } }
 
 /** So does its failure, once the request was counted. */
-export const failureWithQuota = (failure: ApiFailure, quota: RateQuota): ApiFailure =>
+const failureWithQuota = (failure: ApiFailure, quota: RateQuota): ApiFailure =>
   Object.keys(quota.headers).length === 0 ? failure : new FailureWithHeaders({ failure, headers: quota.headers })
 
-/** A route that needs a valid key; with a scope, a key holding that scope. Every request counts toward the key's rate. */
-const keyedRoute = <R>(
-  method: Route<R>["method"],
-  path: string,
-  scope: Scope | null,
-  handle: (input: RouteInput, principal: Principal) => Effect.Effect<RouteReply, ApiFailure, R>
-): Route<R | ApiKeyAuth | RequestRateLimiter> => ({
-  method,
-  path,
-  run: (input) =>
-    Effect.gen(function*() {
-      const auth = yield* ApiKeyAuth
-      const principal = yield* auth.authenticate({ headers: input.headers, query: input.query }, scope)
-      const quota = yield* (yield* RequestRateLimiter).take(principal.keyId)
-      const reply = yield* handle(input, principal).pipe(Effect.mapError((failure) => failureWithQuota(failure, quota)))
-      return withQuotaHeaders(reply, quota)
-    })
-})
+const withQuota = (answer: Answer, quota: RateQuota): Answer =>
+  Exit.isSuccess(answer)
+    ? Exit.succeed(withQuotaHeaders(answer.value, quota))
+    : Exit.mapError(answer, (failure) => failureWithQuota(failure, quota))
+
+interface Admitted {
+  readonly principal: Principal
+  readonly quota: RateQuota
+}
+
+const isPrincipal = (outcome: object): outcome is Principal => !("_tag" in outcome)
+
+/**
+ * The key check of every keyed route: the key from the followed directory (read from its stream when not there),
+ * the route's scope, then one request counted toward the key's rate.
+ */
+const admission = (services: Context.Context<ApiKeyAuth | RequestRateLimiter>, scope: Scope | null) => {
+  const auth = Context.get(services, ApiKeyAuth)
+  const rates = Context.get(services, RequestRateLimiter)
+  const count = (principal: Principal, now: number): Exit.Exit<Admitted, ApiFailure> => {
+    const quota = rates.take(principal.keyId, now)
+    return quota instanceof RateLimitExceeded ? Exit.fail(quota) : Exit.succeed({ principal, quota })
+  }
+  return <R>(input: RouteInput, io: Io<R>, now: number): Step<Exit.Exit<Admitted, ApiFailure>> => {
+    const sources = { headers: input.headers, query: input.query }
+    const known = auth.authenticateFromMemory(sources, scope, now)
+    if (known === undefined) {
+      return io(auth.authenticate(sources, scope)).then((found) =>
+        Exit.isSuccess(found) ? count(found.value, now) : Exit.failCause(found.cause)
+      )
+    }
+    return isPrincipal(known) ? count(known, now) : Exit.fail(known)
+  }
+}
 
 /** What answers an endpoint: keyed endpoints' handlers also get the authenticated principal. */
-export type Handler<E extends Endpoint> = E["access"] extends { readonly _tag: "Keyed" }
-  ? (input: RouteInput, principal: Principal) => Effect.Effect<RouteReply, ApiFailure, any>
+export type Handler<E extends Endpoint> = E["access"] extends { readonly _tag: "Keyed" } ? EffectHandler<any> | StepHandler<any>
   : (input: RouteInput) => Effect.Effect<RouteReply, ApiFailure, any>
 
 /** The services a handler needs. */
-export type HandlerServices<H> = H extends (...args: ReadonlyArray<any>) => Effect.Effect<any, any, infer R> ? R : never
+export type HandlerServices<H> = H extends StepHandler<infer R> ? R
+  : H extends (...args: ReadonlyArray<any>) => Effect.Effect<any, any, infer R> ? R
+  : never
 
 /** The endpoint served by its handler, behind the key check its access asks for. */
 export const endpointRoute = <R>(
   endpoint: Endpoint,
-  handle: (input: RouteInput, principal: Principal) => Effect.Effect<RouteReply, ApiFailure, R>
-): Route<R | ApiKeyAuth | RequestRateLimiter> =>
-  endpoint.access._tag === "Keyed"
-    ? keyedRoute(endpoint.method, endpoint.path, endpoint.access.scope, handle)
-    : { method: endpoint.method, path: endpoint.path, run: (input) => handle(input, ANONYMOUS) }
+  handler: EffectHandler<R> | StepHandler<R>
+): Route<R | ApiKeyAuth | RequestRateLimiter> => {
+  const { method, path, access } = endpoint
+  if (access._tag === "Public") {
+    if (typeof handler !== "function") throw new Error(`${method} ${path}: a public endpoint takes an Effect handler`)
+    return { method, path, bind: () => (input, io) => io(handler(input, ANONYMOUS)) }
+  }
+  return {
+    method,
+    path,
+    bind: (services) => {
+      const admit = admission(services, access.scope)
+      const answer = typeof handler === "function"
+        ? (input: RouteInput, principal: Principal, io: Io<R>) => io(handler(input, principal))
+        : handler.bind(services)
+      return (input, io, now) =>
+        andThen(admit(input, io, now), (admitted) =>
+          Exit.isFailure(admitted)
+            ? Exit.failCause(admitted.cause)
+            : andThen(answer(input, admitted.value.principal, io, now), (answered) => withQuota(answered, admitted.value.quota)))
+    }
+  }
+}
 
 /** Public handlers never read it: their type takes no principal. */
 const ANONYMOUS = undefined as unknown as Principal

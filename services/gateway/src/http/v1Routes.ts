@@ -1,20 +1,17 @@
 // The served routes: a handler bound to every /v1 endpoint of shared/src/api/V1Endpoints.ts, plus the /docs pages.
-import type { Endpoint } from "@mds/shared/api/Endpoint"
 import { type OperationId, type V1, v1Endpoints } from "@mds/shared/api/V1Endpoints"
 import { serveDocsAsset, serveDocsPage } from "../docs/serveDocs.ts"
 import { serveFile } from "../files/serveFile.ts"
 import { listDeliveries } from "../webhooks/listDeliveries.ts"
 import { checkHealth } from "../health/checkHealth.ts"
 import { cancelJob } from "../jobs/cancelJob.ts"
-import { getJob } from "../jobs/getJob.ts"
-import { JobReadShortcut } from "../jobs/JobReadShortcut.ts"
-import { limitPolling } from "../limits/limitPolling.ts"
+import { readJob } from "../jobs/readJob.ts"
 import { streamJobEvents } from "../jobs/streamJobEvents.ts"
 import { queueDownloadOnce } from "../jobs/queueDownloadOnce.ts"
 import { resolveMedia } from "../media/resolveMedia.ts"
 import { listPlatforms } from "../platforms/listPlatforms.ts"
 import { serveOpenApi } from "./api/serveOpenApi.ts"
-import { endpointRoute, type Handler, type HandlerServices, pageRoute, type Route, withShortcut } from "./Route.ts"
+import { endpointRoute, type Handler, type HandlerServices, pageRoute, type Route } from "./Route.ts"
 
 /**
  * One handler per endpoint, under the endpoint's name: an endpoint without a handler does not compile. Method, path
@@ -26,7 +23,7 @@ const handlers = {
   listPlatforms: () => listPlatforms(),
   resolveMedia,
   downloadMedia: queueDownloadOnce,
-  getJob: limitPolling(getJob),
+  getJob: readJob,
   cancelJob,
   streamJobEvents,
   listWebhookDeliveries: listDeliveries,
@@ -36,13 +33,8 @@ const handlers = {
 
 type V1Services = HandlerServices<(typeof handlers)[OperationId]>
 
-const boundRoute = (id: OperationId, endpoint: Endpoint) => {
-  const route = endpointRoute<V1Services>(endpoint, handlers[id] as Handler<typeof V1.getJob>)
-  return id === "getJob" ? withShortcut(route, JobReadShortcut) : route
-}
-
 export const v1Routes = [
-  ...v1Endpoints.map(([id, endpoint]) => boundRoute(id, endpoint)),
+  ...v1Endpoints.map(([id, endpoint]) => endpointRoute<V1Services>(endpoint, handlers[id] as Handler<typeof V1.getJob>)),
   // The human-readable API reference; outside /v1 because it is a page, not part of the API.
   pageRoute("GET", "/docs", serveDocsPage),
   pageRoute("GET", "/docs/*", serveDocsAsset)

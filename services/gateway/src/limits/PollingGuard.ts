@@ -1,5 +1,5 @@
 // Answers 429 to a key polling one job faster than every 2 s (the spec's client rule), per gateway process.
-import { Clock, Config, Context, Effect, Layer } from "effect"
+import { Config, Context, Effect, Layer } from "effect"
 import { PollingTooFast } from "./LimitErrors.ts"
 import { judgePoll, type PollPolicy } from "./PollInterval.ts"
 
@@ -7,14 +7,10 @@ import { judgePoll, type PollPolicy } from "./PollInterval.ts"
 const MAX_TRACKED = 100_000
 
 export class PollingGuard extends Context.Service<PollingGuard, {
-  /** Fails with PollingTooFast when the key's last answered poll of this job is too recent. */
-  check(keyId: string, jobId: string): Effect.Effect<void, PollingTooFast>
+  /** PollingTooFast when the key's last answered poll of this job is too recent at `now`, else undefined. */
+  check(keyId: string, jobId: string, now: number): PollingTooFast | undefined
   /** Records an answered poll (only found jobs count: an unknown id is a 404 at any pace). */
-  record(keyId: string, jobId: string): Effect.Effect<void>
-  /** check, synchronously at `now`: the failure, or undefined when the poll is on time (see JobReadShortcut). */
-  checkNow(keyId: string, jobId: string, now: number): PollingTooFast | undefined
-  /** record, synchronously at `now`. */
-  recordNow(keyId: string, jobId: string, now: number): void
+  record(keyId: string, jobId: string, now: number): void
 }>()("mds/gateway/limits/PollingGuard") {
   static readonly config = Config.Number("API_MIN_POLL_INTERVAL_SECONDS").pipe(
     Config.withDefault(2),
@@ -36,13 +32,13 @@ export class PollingGuard extends Context.Service<PollingGuard, {
         }
       }
 
-      const checkNow = (keyId: string, jobId: string, now: number): PollingTooFast | undefined => {
+      const check = (keyId: string, jobId: string, now: number): PollingTooFast | undefined => {
         const verdict = judgePoll(policy, lastPoll.get(keyOf(keyId, jobId)), now)
         if (verdict._tag === "OnTime") return undefined
         return new PollingTooFast({ jobId, minIntervalSeconds: policy.minIntervalMs / 1000, retryAfterSeconds: verdict.retryAfterSeconds })
       }
 
-      const recordNow = (keyId: string, jobId: string, now: number) => {
+      const record = (keyId: string, jobId: string, now: number) => {
         if (policy.minIntervalMs <= 0) return
         const key = keyOf(keyId, jobId)
         lastPoll.delete(key)
@@ -50,17 +46,7 @@ export class PollingGuard extends Context.Service<PollingGuard, {
         forgetStale(now)
       }
 
-      // Untraced: runs from memory on every request; the request's span covers it (a traced call costs ~6 µs).
-      const check = Effect.fnUntraced(function*(keyId: string, jobId: string) {
-        const tooFast = checkNow(keyId, jobId, yield* Clock.currentTimeMillis)
-        if (tooFast !== undefined) return yield* tooFast
-      })
-
-      const record = Effect.fnUntraced(function*(keyId: string, jobId: string) {
-        recordNow(keyId, jobId, yield* Clock.currentTimeMillis)
-      })
-
-      return PollingGuard.of({ check, record, checkNow, recordNow })
+      return PollingGuard.of({ check, record })
     })
   )
 }

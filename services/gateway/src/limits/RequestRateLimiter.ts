@@ -1,5 +1,5 @@
 // Per-key request rate limit of this gateway process: a fixed window per key, with RateLimit-* headers.
-import { Clock, Config, Context, Effect, Layer } from "effect"
+import { Config, Context, Effect, Layer } from "effect"
 import { RateLimitExceeded } from "./LimitErrors.ts"
 import { type RateDecision, type RatePolicy, rateLimitHeaders, type RateWindow, takeRequest } from "./RateWindow.ts"
 
@@ -14,10 +14,8 @@ const UNLIMITED: RateQuota = { headers: {} }
 const SWEEP_THRESHOLD = 10_000
 
 export class RequestRateLimiter extends Context.Service<RequestRateLimiter, {
-  /** Counts one request of the key; fails with RateLimitExceeded (429) when its window is used up. */
-  take(keyId: string): Effect.Effect<RateQuota, RateLimitExceeded>
-  /** The same, synchronously at `now` (for answers served from memory, see JobReadShortcut). */
-  takeNow(keyId: string, now: number): RateQuota | RateLimitExceeded
+  /** Counts one request of the key at `now`; RateLimitExceeded (429) when its window is used up. */
+  take(keyId: string, now: number): RateQuota | RateLimitExceeded
 }>()("mds/gateway/limits/RequestRateLimiter") {
   static readonly config = Config.all({
     limit: Config.Int("API_RATE_LIMIT_PER_MINUTE").pipe(Config.withDefault(600)),
@@ -35,7 +33,7 @@ export class RequestRateLimiter extends Context.Service<RequestRateLimiter, {
         for (const [keyId, window] of windows) if (now >= window.startedAt + policy.windowMs) windows.delete(keyId)
       }
 
-      const takeNow = (keyId: string, now: number): RateQuota | RateLimitExceeded => {
+      const take = (keyId: string, now: number): RateQuota | RateLimitExceeded => {
         if (policy.limit <= 0) return UNLIMITED
         sweep(now)
         const decision: RateDecision = takeRequest(policy, windows.get(keyId), now)
@@ -50,14 +48,7 @@ export class RequestRateLimiter extends Context.Service<RequestRateLimiter, {
         return { headers: rateLimitHeaders(policy, decision) }
       }
 
-      // Untraced: runs from memory on every request; the request's span covers it (a traced call costs ~6 µs).
-      const take = Effect.fnUntraced(function*(keyId: string) {
-        const outcome = takeNow(keyId, yield* Clock.currentTimeMillis)
-        if (outcome instanceof RateLimitExceeded) return yield* outcome
-        return outcome
-      })
-
-      return RequestRateLimiter.of({ take, takeNow })
+      return RequestRateLimiter.of({ take })
     })
   )
 }

@@ -1,5 +1,5 @@
 // SessionStore adapters: NATS KV (bucket mds_sessions, shared by every gateway, entries expire with the session TTL), in-memory.
-import { openKvBucket, readModelError } from "@mds/shared/readmodel/KvBucket"
+import { openKvBucket, readModelError } from "@mds/shared/readmodel/kv/KvBucket"
 import { Effect, Layer, Option, Schema } from "effect"
 import { DashboardConfig } from "../DashboardConfig.ts"
 import { Session, SessionStore } from "./SessionStore.ts"

@@ -1,0 +1,112 @@
+// Folds project and key subjects into the project and key read models, and key usage into last-used times.
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { KeyEvent, KeyUsed, ProjectEvent } from "@mds/shared/domain/account/AccountEvent"
+import { evolveKeyRecord, evolveProjectView, type KeyRecord, type ProjectView } from "@mds/shared/domain/account/AccountViews"
+import { ACCOUNTS_STREAM, ALL_ACCOUNT_SUBJECTS, KEY_USAGE_STREAM } from "@mds/shared/eventstore/Subjects"
+import { KeyReadModel } from "@mds/shared/readmodel/KeyReadModel"
+import { ProjectReadModel } from "@mds/shared/readmodel/ProjectReadModel"
+import { projection } from "../projections/Projection.ts"
+import { SubjectHistory } from "../projections/SubjectHistory.ts"
+
+const decodeProjectEvent = Schema.decodeUnknownEffect(Schema.fromJsonString(ProjectEvent))
+const decodeKeyEvent = Schema.decodeUnknownEffect(Schema.fromJsonString(KeyEvent))
+
+export type AccountProjectionOutcome = "written" | "unchanged"
+
+/** Folds a project subject's events after the stored document's lastSeq, up to `uptoSeq`, into the project read model. */
+export const makeProjectCatchUp = (projects: ProjectReadModel["Service"], history: SubjectHistory["Service"]) =>
+  Effect.fn("AccountProjection.project")(function*(projectId: string, subject: string, uptoSeq: number) {
+    const stored = Option.getOrNull(yield* projects.get(projectId))
+    if (stored !== null && stored.lastSeq >= uptoSeq) return "unchanged" as const
+    const raw = yield* history.range(ACCOUNTS_STREAM.name, subject, stored?.lastSeq ?? 0, uptoSeq)
+    let doc: ProjectView | null = stored
+    for (const message of raw) {
+      const event = yield* decodeProjectEvent(message.data).pipe(Effect.option)
+      if (Option.isSome(event)) doc = evolveProjectView(doc, event.value, message.seq)
+    }
+    if (doc === null || doc === stored) return "unchanged" as const
+    yield* projects.put(doc)
+    return "written" as const
+  })
+
+/** The same for a key subject (whose project comes from its events); the last-used time is not touched. */
+export const makeKeyCatchUp = (keys: KeyReadModel["Service"], history: SubjectHistory["Service"]) =>
+  Effect.fn("AccountProjection.key")(function*(projectId: string, subject: string, uptoSeq: number) {
+    const view = Option.getOrNull(yield* keys.get(projectId, subject.split(".")[3] ?? ""))
+    // The last-used time is kept beside the record by the read model; the key events never touch it.
+    let stored: KeyRecord | null = null
+    if (view !== null) {
+      const { lastUsedAt: _lastUsedAt, ...record } = view
+      stored = record
+    }
+    if (stored !== null && stored.lastSeq >= uptoSeq) return "unchanged" as const
+    const raw = yield* history.range(ACCOUNTS_STREAM.name, subject, stored?.lastSeq ?? 0, uptoSeq)
+    let doc: KeyRecord | null = stored
+    for (const message of raw) {
+      const event = yield* decodeKeyEvent(message.data).pipe(Effect.option)
+      if (Option.isSome(event)) doc = evolveKeyRecord(doc, event.value, message.seq)
+    }
+    if (doc === null || doc === stored) return "unchanged" as const
+    yield* keys.put(doc)
+    return "written" as const
+  })
+
+/** Raises the key's last-used time; usage may arrive before the key's own events. */
+export const makeKeyUseRecorder = (keys: KeyReadModel["Service"]) => (event: KeyUsed) => keys.recordUse(event.projectId, event.keyId, event.at)
+
+/**
+ * Like the job projection, it does not trust delivery order: for a delivered message it folds every event of the
+ * subject between the document's lastSeq and the message, read from the stream. Users are not projected: sign-in
+ * reads a user's own subject, and nothing lists users.
+ */
+export class AccountProjection extends Context.Service<AccountProjection, {
+  /** The kind and id come from the subject mds.account.<kind>.<id>; a key's project from its decoded event. */
+  catchUp(subject: string, uptoSeq: number, data: string): Effect.Effect<AccountProjectionOutcome, unknown>
+  recordUse(event: KeyUsed): Effect.Effect<void, unknown>
+}>()("mds/aggregator/AccountProjection") {
+  static readonly layer = Layer.effect(
+    AccountProjection,
+    Effect.gen(function*() {
+      const projects = yield* ProjectReadModel
+      const keys = yield* KeyReadModel
+      const history = yield* SubjectHistory
+
+      const catchUpProject = makeProjectCatchUp(projects, history)
+      const catchUpKey = makeKeyCatchUp(keys, history)
+
+      const catchUp = Effect.fn("AccountProjection.catchUp")(function*(subject: string, uptoSeq: number, data: string) {
+        const [, , kind, id] = subject.split(".")
+        if (kind === "project" && id !== undefined) return yield* catchUpProject(id, subject, uptoSeq)
+        if (kind === "key") {
+          const event = yield* decodeKeyEvent(data)
+          return yield* catchUpKey(event.projectId, subject, uptoSeq)
+        }
+        return "unchanged" as const
+      })
+
+      return AccountProjection.of({
+        catchUp,
+        recordUse: makeKeyUseRecorder(keys)
+      })
+    })
+  )
+}
+
+/** mds.account.> into the project and key read models; any JSON object decodes (the kind comes from the subject). */
+export const accountsProjection = projection({
+  stream: ACCOUNTS_STREAM.name,
+  durable: "aggregator-accounts",
+  filter: ALL_ACCOUNT_SUBJECTS,
+  decode: Schema.decodeUnknownEffect(Schema.fromJsonString(Schema.Record(Schema.String, Schema.Unknown))),
+  project: (_event, message) =>
+    Effect.flatMap(AccountProjection, (accounts) => accounts.catchUp(message.subject, message.seq, message.data))
+})
+
+/** mds.keyuse.> into the keys' last-used times. */
+export const keyUsageProjection = projection({
+  stream: KEY_USAGE_STREAM.name,
+  durable: "aggregator-key-usage",
+  filter: KEY_USAGE_STREAM.subjects[0]!,
+  decode: Schema.decodeUnknownEffect(Schema.fromJsonString(KeyUsed)),
+  project: (event: KeyUsed) => Effect.flatMap(AccountProjection, (accounts) => accounts.recordUse(event))
+})

@@ -1,0 +1,182 @@
+// The aggregator end to end on a real nats-server: the KV read models equal the fold of the streams, rebuild identically, survive poison.
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { assert, layer } from "@effect/vitest"
+import { Effect, Layer, Option } from "effect"
+import { ArtifactStore, ArtifactStoreError } from "@mds/shared/artifacts/ArtifactStore"
+import { makeDownloadLinkSigner } from "@mds/shared/artifacts/DownloadLinkSigner"
+import { makeFsArtifactStore } from "@mds/shared/artifacts/FsArtifactStore"
+import { type JobEvent, JobEvent as JobEventCodec } from "@mds/shared/domain/job/JobEvent"
+import { evolveJobView, type JobView } from "@mds/shared/domain/job/JobView"
+import { type MediaResolved, MediaEvent } from "@mds/shared/domain/media/MediaEvent"
+import { EventStore } from "@mds/shared/eventstore/EventStore"
+import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
+import { JOBS_STREAM, jobSubject, MEDIA_STREAM, mediaSubject } from "@mds/shared/eventstore/Subjects"
+import { newId } from "@mds/shared/ids/Ids"
+import { NatsClient } from "@mds/shared/nats/NatsClient"
+import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
+import { KvJobReadModel } from "@mds/shared/readmodel/kv/KvJobReadModel"
+import { KvMediaReadModel } from "@mds/shared/readmodel/kv/KvMediaReadModel"
+import { MediaReadModel } from "@mds/shared/readmodel/MediaReadModel"
+import { defaultAggregatorOptions, runProjections } from "../src/projections/Aggregator.ts"
+import { withDurablePrefix } from "../src/projections/Projection.ts"
+import { JobProjection, jobsProjection } from "../src/jobs/JobProjection.ts"
+import { MediaProjection, mediaProjection } from "../src/media/MediaProjection.ts"
+import { SubjectHistory } from "../src/projections/SubjectHistory.ts"
+import { TestNats } from "../../../test/int/support/TestNats.ts"
+import { resolvedMedia } from "../../../test/int/readmodel/MediaReadModel.contract.ts"
+import { eventuallyEffect } from "../../../test/support/Eventually.ts"
+
+const signer = makeDownloadLinkSigner("test-secret", "http://files.test")
+
+/** The filesystem store, except that presign fails the first `failures` times (a store that is briefly down). */
+const flakyArtifactStore = (failures: number) =>
+  Layer.sync(ArtifactStore, () => {
+    const fs = makeFsArtifactStore(join(tmpdir(), "mds-agg-artifacts"), signer)
+    let left = failures
+    return ArtifactStore.of({
+      ...fs,
+      presign: (key, options) =>
+        left-- > 0 ? Effect.fail(new ArtifactStoreError({ operation: "presign", message: "store briefly down" })) : fs.presign(key, options)
+    })
+  })
+
+/** One aggregator instance with its own consumers and buckets, as a fresh deployment would have. */
+const aggregatorInstance = (name: string, presignFailures = 0) =>
+  runProjections(withDurablePrefix(name, [jobsProjection, mediaProjection]), { ...defaultAggregatorOptions, retryDelayMs: 200 }).pipe(
+    Layer.provide(Layer.mergeAll(JobProjection.layer, MediaProjection.layer).pipe(Layer.provide(SubjectHistory.layer))),
+    Layer.provideMerge(Layer.mergeAll(
+      KvJobReadModel.layerWithBucket(`${name}_jobs`),
+      KvMediaReadModel.layerWithBucket(`${name}_media`),
+      flakyArtifactStore(presignFailures)
+    ))
+  )
+
+interface Recorded {
+  readonly projectId: string
+  readonly jobId: string
+  readonly events: Array<readonly [number, JobEvent]>
+}
+
+const T = 1_700_000_000_000
+const queued = (projectId: string, jobId: string): JobEvent => ({
+  _tag: "JobQueued",
+  v: 1,
+  jobId,
+  projectId,
+  platform: "vimeo",
+  format: "video_best",
+  source: { url: "https://vimeo.com/1", mediaId: null },
+  createdAt: T,
+  expiresAt: T + 3_600_000
+})
+const started = (jobId: string): JobEvent => ({ _tag: "JobStarted", v: 1, jobId, attempt: 1, workerId: "w1", at: T + 10 })
+const progressed = (jobId: string, percent: number): JobEvent => ({ _tag: "JobProgressed", v: 1, jobId, percent, at: T + 20 + percent })
+const completed = (jobId: string): JobEvent => ({
+  _tag: "JobCompleted",
+  v: 1,
+  jobId,
+  artifact: { key: `prj/${jobId}/clip.mp4`, filename: "clip.mp4", mimeType: "video/mp4", sizeBytes: 1234, availableUntil: T + 7_200_000 },
+  at: T + 200
+})
+const failed = (jobId: string): JobEvent => ({
+  _tag: "JobFailed",
+  v: 1,
+  jobId,
+  error: { code: "media_unavailable", message: "gone", retryable: false },
+  at: T + 150
+})
+
+/** What the read model must hold: the fold of the recorded events, plus the signed link of a completed job. */
+const expectedView = (job: Recorded): JobView | null => {
+  const doc = job.events.reduce<JobView | null>((view, [seq, event]) => evolveJobView(view, event, seq), null)
+  if (doc?.status !== "completed" || doc.artifact === null) return doc
+  return { ...doc, downloadUrl: signer.url(doc.artifact.key, doc.artifact.availableUntil, doc.artifact.filename) }
+}
+
+const shared = JetStreamEventStore.pipe(Layer.provideMerge(TestNats))
+
+layer(shared, { timeout: 120_000, excludeTestServices: true })("aggregator", (it) => {
+  it.effect("projects job and media streams, steps over poison, retries failed writes, and rebuilds identically", () =>
+    Effect.gen(function*() {
+      const store = yield* EventStore
+      const { js, jsm } = yield* NatsClient
+      const record = (job: Recorded, event: JobEvent) =>
+        Effect.map(
+          store.append(JobEventCodec, jobSubject(job.projectId, job.jobId), event, { msgId: `${job.jobId}-${job.events.length}` }),
+          (appended) => void job.events.push([appended.seq, event])
+        )
+      const poison = (subject: string) => Effect.promise(() => js.publish(subject, "{\"_tag\":\"JobStarted\",\"v\":99}"))
+
+      const projectA = newId("prj")
+      const projectB = newId("prj")
+      const done: Recorded = { projectId: projectA, jobId: newId("job"), events: [] }
+      const broken: Recorded = { projectId: projectA, jobId: newId("job"), events: [] }
+      const poisoned: Recorded = { projectId: projectB, jobId: newId("job"), events: [] }
+      const orphan: Recorded = { projectId: projectB, jobId: newId("job"), events: [] }
+
+      // Written before any aggregator runs: a fresh instance must catch up from the start of the streams.
+      for (const event of [queued(projectA, done.jobId), started(done.jobId), progressed(done.jobId, 40), progressed(done.jobId, 90), completed(done.jobId)]) {
+        yield* record(done, event)
+      }
+      for (const event of [queued(projectA, broken.jobId), started(broken.jobId), failed(broken.jobId), progressed(broken.jobId, 50)]) {
+        yield* record(broken, event)
+      }
+      yield* record(poisoned, queued(projectB, poisoned.jobId))
+      yield* poison(jobSubject(projectB, poisoned.jobId))
+      yield* record(poisoned, started(poisoned.jobId))
+      // Events of a job whose JobQueued is missing produce no document.
+      yield* record(orphan, started(orphan.jobId))
+
+      const media: MediaResolved = resolvedMedia()
+      yield* store.append(MediaEvent, mediaSubject(media.mediaId), media, { msgId: media.mediaId })
+      yield* Effect.promise(() => js.publish(mediaSubject(newId("med")), "not json"))
+
+      const jobs = [done, broken, poisoned, orphan]
+      const readAll = Effect.gen(function*() {
+        const readModel = yield* JobReadModel
+        return yield* Effect.forEach(jobs, (job) => Effect.map(readModel.get(job.projectId, job.jobId), Option.getOrNull))
+      })
+      const matchesFold = (docs: ReadonlyArray<JobView | null>) =>
+        docs.every((doc, i) => JSON.stringify(doc) === JSON.stringify(expectedView(jobs[i]!)))
+
+      const firstRun = yield* Effect.gen(function*() {
+        // The first two presigns fail: the completion is nak'd, redelivered and projected later.
+        yield* eventuallyEffect(readAll, matchesFold, "the read model to equal the fold of the stream")
+        assert.deepStrictEqual(yield* readAll, jobs.map(expectedView))
+        assert.isNull((yield* readAll)[3])
+        assert.isString((yield* readAll)[0]?.downloadUrl)
+
+        const mediaModel = yield* MediaReadModel
+        const found = yield* eventuallyEffect(mediaModel.get(media.mediaId), Option.isSome, "the media document")
+        assert.deepStrictEqual(found, Option.some(media))
+        assert.deepStrictEqual(yield* mediaModel.findByUrl(media.url), Option.some(media))
+
+        // Live events after start are projected too, past the poison message in the same subject.
+        yield* record(poisoned, progressed(poisoned.jobId, 30))
+        yield* record(poisoned, completed(poisoned.jobId))
+        const docs = yield* eventuallyEffect(readAll, matchesFold, "live events to be projected")
+        assert.strictEqual(docs[2]?.status, "completed")
+
+        // Poison messages were terminated, not left pending or redelivered forever.
+        const consumerIdle = (stream: string, durable: string) =>
+          eventuallyEffect(
+            Effect.promise(() => jsm.consumers.info(stream, durable)),
+            (info) => info.num_ack_pending === 0 && info.num_pending === 0,
+            `${durable} to have nothing pending`
+          )
+        yield* consumerIdle(JOBS_STREAM.name, "first-aggregator-jobs")
+        yield* consumerIdle(MEDIA_STREAM.name, "first-aggregator-media")
+        return docs
+      }).pipe(Effect.provide(aggregatorInstance("first", 2)))
+
+      // A second deployment with new consumers and buckets replays everything and ends with the same documents.
+      const rebuilt = yield* Effect.gen(function*() {
+        const docs = yield* eventuallyEffect(readAll, matchesFold, "the rebuilt read model")
+        const mediaModel = yield* MediaReadModel
+        assert.deepStrictEqual(yield* eventuallyEffect(mediaModel.get(media.mediaId), Option.isSome, "rebuilt media"), Option.some(media))
+        return docs
+      }).pipe(Effect.provide(aggregatorInstance("second")))
+      assert.deepStrictEqual(rebuilt, firstRun)
+    }))
+})

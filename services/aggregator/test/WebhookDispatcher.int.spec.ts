@@ -1,0 +1,195 @@
+// Webhook deliveries (extension) on a real nats-server and HTTP endpoint: signed payloads (checked by Python's hmac),
+// retries with backoff, giving up, and the delivery log.
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
+import { makeDownloadLinkSigner } from "@mds/shared/artifacts/DownloadLinkSigner"
+import { makeFsArtifactStore } from "@mds/shared/artifacts/FsArtifactStore"
+import { type JobEvent, JobEvent as JobEventCodec } from "@mds/shared/domain/job/JobEvent"
+import { WebhookDeliveryAttempted, WebhookConfigEvent } from "@mds/shared/domain/webhook/WebhookEvent"
+import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
+import { EventStore } from "@mds/shared/eventstore/EventStore"
+import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
+import { jobSubject, webhookConfigSubject, webhookDeliverySubject } from "@mds/shared/eventstore/Subjects"
+import { newId } from "@mds/shared/ids/Ids"
+import { webhookSecret } from "@mds/shared/webhooks/WebhookSignature"
+import { ConfigProvider, Effect, Layer, ManagedRuntime } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { WebhookDispatcher } from "../src/webhooks/WebhookDispatcher.ts"
+import { WebhookSettings } from "../src/webhooks/WebhookSettings.ts"
+import { startWebhookReceiver, verifyWithPython, type WebhookReceiver } from "../../../test/support/WebhookReceiver.ts"
+import { TestNats } from "../../../test/int/support/TestNats.ts"
+
+const PEPPER = "webhook-test-pepper"
+let receiver: WebhookReceiver
+let runtime: ManagedRuntime.ManagedRuntime<EventStore, never>
+
+beforeAll(async () => {
+  receiver = await startWebhookReceiver()
+  const settings = WebhookSettings.layer.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown({
+    API_KEY_PEPPER: PEPPER,
+    WEBHOOK_MAX_ATTEMPTS: "3",
+    WEBHOOK_RETRY_BASE_MS: "300",
+    WEBHOOK_TIMEOUT_MS: "2000"
+  }))))
+  const signer = makeDownloadLinkSigner("link-secret", "http://files.test")
+  const artifacts = Layer.succeed(ArtifactStore, ArtifactStore.of(makeFsArtifactStore(join(tmpdir(), "mds-webhook-artifacts"), signer)))
+  const egress = EgressPolicy.layerWith(receiver.hostPort, async () => [{ address: "10.1.2.3", family: 4 as const }])
+  const base = JetStreamEventStore.pipe(Layer.provideMerge(TestNats))
+  const layer = WebhookDispatcher.pipe(
+    Layer.provide(Layer.mergeAll(settings, artifacts, egress)),
+    Layer.provideMerge(base),
+    Layer.orDie
+  )
+  runtime = ManagedRuntime.make(layer)
+  await runtime.runPromise(Effect.void)
+})
+afterAll(async () => {
+  await runtime?.dispose()
+  await receiver?.close()
+})
+
+const T = Date.now()
+const run = <A, E>(effect: Effect.Effect<A, E, EventStore>) => runtime.runPromise(effect)
+
+const configure = (projectId: string, url: string, events: ReadonlyArray<"job.completed" | "job.failed">) =>
+  run(Effect.gen(function*() {
+    const store = yield* EventStore
+    const webhookId = `whk_${newId("key").slice(4)}`
+    yield* store.append(WebhookConfigEvent, webhookConfigSubject(projectId), {
+      _tag: "WebhookConfigured",
+      v: 1,
+      projectId,
+      webhookId,
+      url,
+      events: [...events],
+      at: T
+    }, { msgId: webhookId })
+    return webhookSecret(PEPPER, projectId, webhookId)
+  }))
+
+const recordJob = (projectId: string, jobId: string, ending: "completed" | "failed") =>
+  run(Effect.gen(function*() {
+    const store = yield* EventStore
+    const events: ReadonlyArray<JobEvent> = [
+      {
+        _tag: "JobQueued",
+        v: 1,
+        jobId,
+        projectId,
+        platform: "generic",
+        format: "video_best",
+        source: { url: "https://example.com/a.mp4", mediaId: null },
+        createdAt: T,
+        expiresAt: T + 3_600_000
+      },
+      { _tag: "JobStarted", v: 1, jobId, attempt: 1, workerId: "w", at: T + 1 },
+      ending === "completed"
+        ? {
+          _tag: "JobCompleted",
+          v: 1,
+          jobId,
+          artifact: { key: `jobs/${projectId}/${jobId}/a.mp4`, filename: "a.mp4", mimeType: "video/mp4", sizeBytes: 42, availableUntil: T + 3_600_000 },
+          at: T + 2
+        }
+        : { _tag: "JobFailed", v: 1, jobId, error: { code: "download_failed", message: "broken", retryable: true }, at: T + 2 }
+    ]
+    for (const [index, event] of events.entries()) {
+      yield* store.append(JobEventCodec, jobSubject(projectId, jobId), event, { msgId: `${jobId}:${index}` })
+    }
+  }))
+
+const deliveryLog = (projectId: string) =>
+  run(Effect.gen(function*() {
+    const store = yield* EventStore
+    const stored = yield* store.readSubject(WebhookDeliveryAttempted, webhookDeliverySubject(projectId))
+    return stored.map((item) => item.event)
+  }))
+
+const waitForLog = async (projectId: string, count: number) => {
+  const deadline = Date.now() + 20_000
+  while (Date.now() < deadline) {
+    const log = await deliveryLog(projectId)
+    if (log.length >= count) return log
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error(`delivery log of ${projectId} did not reach ${count} entries`)
+}
+
+describe("WebhookDispatcher", () => {
+  it("POSTs job.completed with the job as GET /jobs shows it, signed so that Python's hmac accepts it", async () => {
+    const projectId = newId("prj")
+    const jobId = newId("job")
+    const secret = await configure(projectId, receiver.url, ["job.completed", "job.failed"])
+    const before = receiver.received.length
+    await recordJob(projectId, jobId, "completed")
+    const delivery = (await receiver.waitFor(before + 1))[before]!
+    const payload = JSON.parse(delivery.body)
+    expect(payload).toMatchObject({
+      type: "job.completed",
+      data: { job: { id: jobId, status: "completed", progress: 100, result: { filename: "a.mp4", size_bytes: 42 } } }
+    })
+    expect(payload.id).toMatch(/^dlv_[0-9a-f]{24}$/)
+    expect(payload.data.job.result.download_url).toContain("http://files.test/")
+    expect(delivery.headers["content-type"]).toBe("application/json")
+    expect(delivery.headers["mds-event"]).toBe("job.completed")
+    expect(delivery.headers["mds-delivery-id"]).toBe(payload.id)
+    expect(verifyWithPython(secret, delivery)).toBe("valid")
+    expect(verifyWithPython(`${secret}x`, delivery)).toBe("invalid")
+    expect(verifyWithPython(secret, { ...delivery, body: delivery.body.replace("completed", "failed") })).toBe("invalid")
+    const log = await waitForLog(projectId, 1)
+    expect(log).toMatchObject([{ outcome: "delivered", attempt: 1, statusCode: 204, jobId, eventType: "job.completed", error: null }])
+  })
+
+  it("retries a failing endpoint with growing waits and logs every attempt until it is delivered", async () => {
+    const projectId = newId("prj")
+    const jobId = newId("job")
+    await configure(projectId, receiver.url, ["job.failed"])
+    const before = receiver.received.length
+    receiver.answerWith([500, 503])
+    await recordJob(projectId, jobId, "failed")
+    const deliveries = (await receiver.waitFor(before + 3)).slice(before)
+    expect(deliveries.map((d) => d.status)).toEqual([500, 503, 204])
+    expect(new Set(deliveries.map((d) => JSON.parse(d.body).id)).size).toBe(1)
+    // Waits of 300 ms, then 6 x 300 ms.
+    expect(deliveries[1]!.at - deliveries[0]!.at).toBeGreaterThanOrEqual(250)
+    expect(deliveries[2]!.at - deliveries[1]!.at).toBeGreaterThanOrEqual(1_700)
+    const log = await waitForLog(projectId, 3)
+    expect(log.map((entry) => [entry.attempt, entry.outcome, entry.statusCode])).toEqual([
+      [1, "will_retry", 500],
+      [2, "will_retry", 503],
+      [3, "delivered", 204]
+    ])
+    expect(log[0]!.nextAttemptAt).toBeGreaterThan(log[0]!.at)
+  })
+
+  it("gives up after the last attempt", async () => {
+    const projectId = newId("prj")
+    await configure(projectId, receiver.url, ["job.failed"])
+    receiver.answerWith([500, 500, 500, 500, 500])
+    const before = receiver.received.length
+    await recordJob(projectId, newId("job"), "failed")
+    await receiver.waitFor(before + 3)
+    const log = await waitForLog(projectId, 3)
+    expect(log.map((entry) => entry.outcome)).toEqual(["will_retry", "will_retry", "failed"])
+    await new Promise((r) => setTimeout(r, 2_500))
+    expect(receiver.received.length).toBe(before + 3)
+    receiver.answerWith([])
+  })
+
+  it("sends nothing to projects without an endpoint or for events they did not choose; refuses private addresses", async () => {
+    const before = receiver.received.length
+    await recordJob(newId("prj"), newId("job"), "completed")
+    const selective = newId("prj")
+    await configure(selective, receiver.url, ["job.failed"])
+    await recordJob(selective, newId("job"), "completed")
+    const internal = newId("prj")
+    await configure(internal, "http://10.0.0.9:8080/hook", ["job.completed"])
+    await recordJob(internal, newId("job"), "completed")
+    const log = await waitForLog(internal, 1)
+    expect(log[0]).toMatchObject({ statusCode: null, outcome: "will_retry" })
+    expect(log[0]!.error).toMatch(/^refused/)
+    expect(receiver.received.length).toBe(before)
+    expect(await deliveryLog(selective)).toEqual([])
+  })
+})
