@@ -1,4 +1,5 @@
-// Download: a ~300 MB local file from POST to `completed`, against raw yt-dlp and curl writing the same file to disk.
+// Download: a ~300 MB local file from POST to `completed` (by url, and by media_id from the stored resolve), against raw
+// yt-dlp and curl writing the same file to disk.
 import { execFile } from "node:child_process"
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
@@ -48,10 +49,15 @@ try {
     }
   }
 
-  const viaService = async () => {
+  // One resolve; every download by media_id then runs from the info it stored.
+  const resolved = await api(stack.baseUrl, "POST", "/media/resolve", key, { url: files.url })
+  if (resolved.status !== 200) throw new Error(`resolve failed: ${resolved.text}`)
+  const mediaId: string = resolved.json.data.id
+
+  const viaService = async (source: { url: string } | { media_id: string }) => {
     const rss = sampleRss(extractorPid, 50)
     const [seconds, done] = await timed(async () => {
-      const queued = await api(stack.baseUrl, "POST", "/media/download", key, { url: files.url, format: "video_best" })
+      const queued = await api(stack.baseUrl, "POST", "/media/download", key, { ...source, format: "video_best" })
       if (queued.status !== 202) throw new Error(`queueing failed: ${queued.text}`)
       return waitForJob(stack.baseUrl, key, queued.json.data.job_id, { intervalMs: 50, timeoutMs: 300_000 })
     })
@@ -74,23 +80,27 @@ try {
   }
 
   const service: Array<number> = []
+  const byMedia: Array<number> = []
   const ytdlp: Array<number> = []
   const curl: Array<number> = []
   const peaks: Array<number> = []
   const progress: Array<number> = []
   for (let i = 0; i < SAMPLES; i++) {
-    note(`sample ${i + 1}/${SAMPLES}: service, yt-dlp, curl`)
-    const s = await viaService()
+    note(`sample ${i + 1}/${SAMPLES}: service by url, service by media_id, yt-dlp, curl`)
+    const s = await viaService({ url: files.url })
     service.push(s.seconds)
     peaks.push(s.peak)
     progress.push(s.progress)
+    const m = await viaService({ media_id: mediaId })
+    byMedia.push(m.seconds)
+    peaks.push(m.peak)
     ytdlp.push(await viaYtDlp(i))
     curl.push(await viaCurl(i))
   }
   await nc.drain()
 
   const mb = big.sizeBytes / 1e6
-  note(`file: ${mb.toFixed(0)} MB; service ${service.map((s) => s.toFixed(2)).join(", ")} s; yt-dlp ${ytdlp.map((s) => s.toFixed(2)).join(", ")} s; curl ${curl.map((s) => s.toFixed(2)).join(", ")} s`)
+  note(`file: ${mb.toFixed(0)} MB; service by url ${service.map((s) => s.toFixed(2)).join(", ")} s; by media_id ${byMedia.map((s) => s.toFixed(2)).join(", ")} s; yt-dlp ${ytdlp.map((s) => s.toFixed(2)).join(", ")} s; curl ${curl.map((s) => s.toFixed(2)).join(", ")} s`)
   printTable(`download: ${mb.toFixed(0)} MB local mp4, POST to completed (median of ${SAMPLES}, interleaved)`, [
     {
       metric: "POST to completed",
@@ -107,6 +117,22 @@ try {
       reference: { label: "curl to disk", value: median(curl) },
       target: "≤ 2× curl",
       met: median(service) <= 2 * median(curl)
+    },
+    {
+      metric: "POST by media_id to completed",
+      value: median(byMedia),
+      unit: "s",
+      reference: { label: "curl to disk", value: median(curl) },
+      target: "≤ 2× curl",
+      met: median(byMedia) <= 2 * median(curl)
+    },
+    {
+      metric: "POST by media_id to completed",
+      value: median(byMedia),
+      unit: "s",
+      reference: { label: "the same by url", value: median(service) },
+      target: "< 1× by url",
+      met: median(byMedia) < median(service)
     },
     {
       metric: "JobProgressed events per job (throttled to ≤ 1/s, whole percents)",

@@ -119,7 +119,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
  * Parallel test files call this at once: one takes the lock (mkdir is atomic), builds into a private
  * directory and renames it into place; the others wait for the finished directory to appear.
  */
-const buildOnce = async (): Promise<MediaFixtures> => {
+const buildOnce = async <F>(
+  fixturesDir: string,
+  generate: (dir: string) => Promise<void>,
+  describe: (dir: string) => F
+): Promise<F> => {
   const lockDir = `${fixturesDir}.lock`
   const deadline = Date.now() + WAIT_TIMEOUT_MS
   while (Date.now() < deadline) {
@@ -160,10 +164,112 @@ let pending: Promise<MediaFixtures> | null = null
 /** Returns the fixture paths, generating them first if this machine has none yet. */
 export const ensureMediaFixtures = (): Promise<MediaFixtures> => {
   if (pending === null) {
-    pending = buildOnce()
+    pending = buildOnce(fixturesDir, generate, describe)
     pending.catch(() => {
       pending = null
     })
   }
   return pending
+}
+
+/** Media shaped like real platforms serve it, in a cache directory of their own (bump its suffix with the recipes). */
+export const streamingFixturesDir = join(tmpdir(), "mds-fixtures-streaming-v1")
+
+export interface StreamingFixtures {
+  readonly dir: string
+  /** manifest.mpd: two video-only representations (240p, 360p) and one separate AAC audio adaptation set. */
+  readonly dashDir: string
+  /** master.m3u8: two video-only variants (s240, s360) and an EXT-X-MEDIA TYPE=AUDIO rendition (saudio). */
+  readonly hlsAudioDir: string
+  /** VP9 video with Opus audio in WebM. */
+  readonly vp9Webm: string
+  /** MP3 with ID3 title and artist and an embedded cover picture. */
+  readonly episodeMp3: string
+}
+
+export const streamingFacts = {
+  seconds: 6,
+  heights: [240, 360],
+  webmSeconds: 4,
+  webmHeight: 240,
+  episodeSeconds: 4,
+  episodeTitle: "MDS Test Episode",
+  episodeArtist: "MDS Podcast Host"
+} as const
+
+const generateStreaming = async (dir: string) => {
+  const s = streamingFacts.seconds
+  const ladder = [
+    ...h264,
+    "-s:v:0", "320x240", "-b:v:0", "300k",
+    "-s:v:1", "640x360", "-b:v:1", "600k",
+    "-g", "25", "-keyint_min", "25", "-sc_threshold", "0",
+    ...aac
+  ]
+  await mkdir(join(dir, "dash"))
+  await ffmpeg(
+    [
+      ...pattern(s, "640x360"), ...tone(s),
+      "-map", "0:v", "-map", "0:v", "-map", "1:a", ...ladder,
+      "-f", "dash", "-seg_duration", "2", "-use_template", "1", "-use_timeline", "0",
+      "-adaptation_sets", "id=0,streams=v id=1,streams=a",
+      "manifest.mpd"
+    ],
+    join(dir, "dash")
+  )
+  await mkdir(join(dir, "hls-audio"))
+  await ffmpeg(
+    [
+      ...pattern(s, "640x360"), ...tone(s),
+      "-map", "0:v", "-map", "0:v", "-map", "1:a", ...ladder,
+      "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod",
+      "-hls_segment_filename", "s%v/seg%d.ts", "-master_pl_name", "master.m3u8",
+      "-var_stream_map", "a:0,agroup:aud,default:yes,name:audio v:0,agroup:aud,name:240 v:1,agroup:aud,name:360",
+      "s%v/index.m3u8"
+    ],
+    join(dir, "hls-audio")
+  )
+  const w = streamingFacts.webmSeconds
+  await ffmpeg(
+    [
+      ...pattern(w, `320x${streamingFacts.webmHeight}`), ...tone(w),
+      "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "200k",
+      "-c:a", "libopus", "-b:a", "48k", "-shortest", "clip.webm"
+    ],
+    dir
+  )
+  const e = streamingFacts.episodeSeconds
+  await ffmpeg([...pattern(1, "320x320"), "-frames:v", "1", "cover.jpg"], dir)
+  await ffmpeg(
+    [
+      ...tone(e), "-i", "cover.jpg",
+      "-map", "0:a", "-map", "1:v", "-c:a", "libmp3lame", "-b:a", "64k", "-c:v", "copy",
+      "-disposition:v", "attached_pic", "-id3v2_version", "3",
+      "-metadata", `title=${streamingFacts.episodeTitle}`, "-metadata", `artist=${streamingFacts.episodeArtist}`,
+      "episode.mp3"
+    ],
+    dir
+  )
+  await writeFile(join(dir, COMPLETE_MARKER), new Date().toISOString())
+}
+
+const describeStreaming = (dir: string): StreamingFixtures => ({
+  dir,
+  dashDir: join(dir, "dash"),
+  hlsAudioDir: join(dir, "hls-audio"),
+  vp9Webm: join(dir, "clip.webm"),
+  episodeMp3: join(dir, "episode.mp3")
+})
+
+let pendingStreaming: Promise<StreamingFixtures> | null = null
+
+/** Returns the streaming fixture paths, generating them first if this machine has none yet. */
+export const ensureStreamingFixtures = (): Promise<StreamingFixtures> => {
+  if (pendingStreaming === null) {
+    pendingStreaming = buildOnce(streamingFixturesDir, generateStreaming, describeStreaming)
+    pendingStreaming.catch(() => {
+      pendingStreaming = null
+    })
+  }
+  return pendingStreaming
 }

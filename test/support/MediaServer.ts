@@ -1,9 +1,10 @@
 // A local HTTP server on 127.0.0.1 serving ffmpeg-made media (files, an HTML watch page, HLS), for extractor and end-to-end tests.
+import { createHmac, randomBytes } from "node:crypto"
 import { readFile } from "node:fs/promises"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { extname, join, normalize } from "node:path"
-import { ensureMediaFixtures, fixtureFacts, type MediaFixtures } from "./MediaFixtures.ts"
+import { ensureMediaFixtures, ensureStreamingFixtures, fixtureFacts, type MediaFixtures, streamingFacts } from "./MediaFixtures.ts"
 
 export interface MediaServer {
   readonly origin: string
@@ -25,11 +26,29 @@ export interface MediaServer {
     redirectTo(target: string): string
     /** clip.mp4, after the first `failures` requests of this exact URL were answered with `status` (a flaky platform). */
     flaky(name: string, failures: number, status?: number): string
+    /** DASH: two video-only heights and a separate audio adaptation set. */
+    readonly dash: string
+    /** HLS master with two video-only variants and an EXT-X-MEDIA TYPE=AUDIO rendition. */
+    readonly hlsAudio: string
+    /** VP9/Opus WebM. */
+    readonly webm: string
+    /** MP3 with ID3 tags and a cover picture. */
+    readonly mp3: string
+    /** A podcast episode page whose JSON-LD names the episode, its author and the MP3. */
+    readonly podcastPage: string
+    /** An HTML5 page with a <video> of two <source>s (clip.mp4 and clip.webm). */
+    readonly html5Page: string
+    /** A page whose media URL is signed to stop working `ttlMs` after the page was served, or at `expireSignedUrls()` (403). */
+    signedPage(ttlMs: number): string
   }
   /** Paths requested so far, in order. */
   readonly requests: ReadonlyArray<string>
   /** How many requests the server has seen for a URL it handed out (path and query). */
   requestCount(url: string): number
+  /** How many requests the server has seen for a path, whatever the query. */
+  pathCount(path: string): number
+  /** Makes every signed media URL handed out so far expire now (the page signs fresh ones afterwards). */
+  expireSignedUrls(): void
   close(): Promise<void>
 }
 
@@ -47,6 +66,10 @@ const contentTypes: Record<string, string> = {
   ".jpg": "image/jpeg",
   ".m3u8": "application/vnd.apple.mpegurl",
   ".ts": "video/mp2t",
+  ".webm": "video/webm",
+  ".mp3": "audio/mpeg",
+  ".mpd": "application/dash+xml",
+  ".m4s": "video/iso.segment",
   ".html": "text/html; charset=utf-8"
 }
 
@@ -154,9 +177,72 @@ const subtitledPage = (origin: string) => `<!doctype html>
 </html>
 `
 
+/** The metadata the podcast page announces. */
+export const podcastPage = {
+  title: streamingFacts.episodeTitle,
+  author: "MDS Podcast Network",
+  series: "MDS Test Podcast"
+} as const
+
+const podcastEpisodePage = (origin: string) => {
+  const jsonLd = {
+    "@context": "https://schema.org",
+    "@graph": [
+      {
+        "@type": "PodcastEpisode",
+        name: podcastPage.title,
+        description: "A four second tone.",
+        partOfSeries: { "@type": "PodcastSeries", name: podcastPage.series }
+      },
+      {
+        "@type": "AudioObject",
+        name: podcastPage.title,
+        author: { "@type": "Person", name: podcastPage.author },
+        duration: `PT${streamingFacts.episodeSeconds}S`,
+        contentUrl: `${origin}/media/episode.mp3`
+      }
+    ]
+  }
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${podcastPage.title}</title>
+<script type="application/ld+json">${JSON.stringify(jsonLd)}</script>
+</head><body><h1>${podcastPage.title}</h1><audio id="player" controls></audio></body></html>
+`
+}
+
+const html5VideoPage = (origin: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>MDS HTML5 Page</title></head>
+<body><video controls poster="${origin}/media/thumb.jpg">
+<source src="${origin}/media/clip.mp4" type="video/mp4">
+<source src="${origin}/media/clip.webm" type="video/webm">
+</video></body></html>
+`
+
+/** Like a platform's page: the media link is signed and carries its expiry; the JSON-LD keeps the title stable. */
+const signedWatchPage = (mediaUrl: string) => {
+  const jsonLd = {
+    "@context": "https://schema.org",
+    "@type": "VideoObject",
+    name: "MDS Signed Clip",
+    author: { "@type": "Person", name: clipPage.author },
+    duration: `PT${clipPage.durationSeconds}S`,
+    contentUrl: mediaUrl
+  }
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>MDS Signed Clip</title>
+<script type="application/ld+json">${JSON.stringify(jsonLd)}</script>
+</head><body><video id="player" controls></video></body></html>
+`
+}
+
 /** Starts the server on a free port; fixtures are generated on first use and cached per machine. */
 export const startMediaServer = async (options?: { readonly throttleBytesPerSecond?: number }): Promise<MediaServer> => {
   const fixtures: MediaFixtures = await ensureMediaFixtures()
+  const streaming = await ensureStreamingFixtures()
+  const signingKey = randomBytes(16)
+  const sign = (expires: string) => createHmac("sha256", signingKey).update(expires).digest("hex")
+  // Links signed before this instant count as expired, whatever their own expiry says.
+  let signedNotBefore = 0
   const throttle = options?.throttleBytesPerSecond ?? DEFAULT_THROTTLE
   const requests: Array<string> = []
   const cache = new Map<string, Buffer>()
@@ -169,17 +255,25 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
     "/media/silent.mp4": fixtures.silentMp4,
     "/media/tone.m4a": fixtures.toneM4a,
     "/media/slow.mp4": fixtures.slowMp4,
-    "/media/thumb.jpg": fixtures.thumbJpg
+    "/media/thumb.jpg": fixtures.thumbJpg,
+    "/media/clip.webm": streaming.vp9Webm,
+    "/media/episode.mp3": streaming.episodeMp3
+  }
+  const directories: Record<string, string> = {
+    "/hls/": fixtures.hlsDir,
+    "/dash/": streaming.dashDir,
+    "/hls-audio/": streaming.hlsAudioDir
   }
 
   const resolveFile = (path: string): string | null => {
     const direct = files[path]
     if (direct !== undefined) return direct
-    if (path.startsWith("/hls/")) {
-      // normalize() collapses "..", so a request cannot climb out of the HLS directory.
-      const relative = normalize(path.slice("/hls/".length))
+    for (const [prefix, dir] of Object.entries(directories)) {
+      if (!path.startsWith(prefix)) continue
+      // normalize() collapses "..", so a request cannot climb out of the fixture directory.
+      const relative = normalize(path.slice(prefix.length))
       if (relative.startsWith("..") || relative.startsWith("/")) return null
-      return join(fixtures.hlsDir, relative)
+      return join(dir, relative)
     }
     return null
   }
@@ -260,6 +354,24 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
         const language = url.pathname.endsWith(".en.vtt") ? "en" : "de"
         return sendBody(req, res, Buffer.from(webVtt(subtitleCues[language])), "text/vtt; charset=utf-8", false)
       }
+      case "/podcast/episode.html":
+        return sendBody(req, res, Buffer.from(podcastEpisodePage(origin)), contentTypes[".html"] ?? "text/html", false)
+      case "/watch/html5.html":
+        return sendBody(req, res, Buffer.from(html5VideoPage(origin)), contentTypes[".html"] ?? "text/html", false)
+      case "/signed/watch.html": {
+        const issued = Date.now()
+        const expires = `${issued + Number(url.searchParams.get("ttl") ?? "60000")}.${issued}`
+        const mediaUrl = `${origin}/signed/clip.mp4?expires=${expires}&sig=${sign(expires)}`
+        return sendBody(req, res, Buffer.from(signedWatchPage(mediaUrl)), contentTypes[".html"] ?? "text/html", false)
+      }
+      case "/signed/clip.mp4": {
+        const expires = url.searchParams.get("expires") ?? ""
+        if (url.searchParams.get("sig") !== sign(expires)) return sendStatus(res, 403, "bad signature")
+        const [until = "0", issued = "0"] = expires.split(".")
+        if (!(Number(until) > Date.now()) || Number(issued) < signedNotBefore) return sendStatus(res, 403, "Signature expired")
+        const body = await load(fixtures.clipMp4)
+        return body === null ? sendStatus(res, 500, "fixture missing") : sendBody(req, res, body, "video/mp4", false)
+      }
       case "/watch/clip.html":
         // ?duration=<seconds> makes the page announce another duration than the clip's (the limits judge the announcement).
         return sendBody(req, res, Buffer.from(watchPage(origin, Number(url.searchParams.get("duration") ?? clipPage.durationSeconds))), contentTypes[".html"] ?? "text/html", false)
@@ -303,12 +415,23 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
       subtitledPage: `${origin}/watch/subtitled.html`,
       redirectTo: (target: string) => `${origin}/redirect?to=${encodeURIComponent(target)}`,
       flaky: (name: string, failures: number, status = 503) =>
-        `${origin}/flaky?name=${encodeURIComponent(name)}&fail=${failures}&status=${status}`
+        `${origin}/flaky?name=${encodeURIComponent(name)}&fail=${failures}&status=${status}`,
+      dash: `${origin}/dash/manifest.mpd`,
+      hlsAudio: `${origin}/hls-audio/master.m3u8`,
+      webm: `${origin}/media/clip.webm`,
+      mp3: `${origin}/media/episode.mp3`,
+      podcastPage: `${origin}/podcast/episode.html`,
+      html5Page: `${origin}/watch/html5.html`,
+      signedPage: (ttlMs: number) => `${origin}/signed/watch.html?ttl=${ttlMs}`
     },
     requests,
     requestCount: (target: string) => {
       const wanted = new URL(target)
       return requestedUrls.filter((seen) => seen === `${wanted.pathname}${wanted.search}`).length
+    },
+    pathCount: (path: string) => requests.filter((seen) => seen === path).length,
+    expireSignedUrls: () => {
+      signedNotBefore = Date.now() + 1
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

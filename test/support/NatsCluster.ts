@@ -4,7 +4,7 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { freePort, natsServerBinary, waitUntilListening } from "./NatsServer.ts"
+import { freePort, type NatsServer, natsServerBinary, waitUntilListening } from "./NatsServer.ts"
 
 export interface NatsClusterNode {
   /** Server name (`n1`, `n2`, ...): what JetStream reports as a stream's or consumer's leader. */
@@ -129,3 +129,22 @@ export const startNatsCluster = async (size = 3): Promise<NatsCluster> => {
     }
   }
 }
+
+/**
+ * The cluster seen as the one NATS of a ServiceStack: its URL lists every node; stop and start act on every node
+ * (a whole-cluster outage), close is left to the cluster's owner.
+ */
+export const clusterAsNatsServer = (cluster: NatsCluster): NatsServer => ({
+  url: cluster.url,
+  port: cluster.nodes[0]?.port ?? 0,
+  storeDir: "",
+  stop: async () => {
+    await Promise.all(cluster.nodes.map((n) => n.stop()))
+  },
+  start: async () => {
+    await Promise.all(cluster.nodes.map((n) => n.start()))
+    await waitUntilHealthy(cluster.nodes)
+  },
+  close: async () => undefined,
+  pid: () => cluster.nodes[0]?.pid() ?? null
+})

@@ -173,10 +173,12 @@ export const startServiceStack = async (options?: {
   readonly gateways?: number
   /** Extractor processes; each gets WORKER_ID = its label, so JobStarted.workerId names the process. */
   readonly extractors?: number
+  /** A NATS the caller owns (e.g. a cluster, see NatsCluster.ts): the stack neither starts nor closes it. */
+  readonly nats?: NatsServer
 }): Promise<ServiceStack> => {
   const gatewayCount = options?.gateways ?? 1
   const extractorCount = options?.extractors ?? 1
-  const nats = await startNatsServer()
+  const nats = options?.nats ?? await startNatsServer()
   const dataDir = await mkdtemp(join(tmpdir(), "mds-e2e-"))
   const ports = await Promise.all(Array.from({ length: gatewayCount }, () => freePort()))
   const urlOf = (index: number) => `http://127.0.0.1:${ports[index]}/v1`
@@ -260,7 +262,7 @@ export const startServiceStack = async (options?: {
 
   const close = async () => {
     await Promise.all([...services.values()].map((s) => stopChild(s.child, "SIGTERM")))
-    await nats.close()
+    if (options?.nats === undefined) await nats.close()
     await rm(dataDir, { recursive: true, force: true })
   }
 

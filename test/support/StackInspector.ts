@@ -44,7 +44,7 @@ export const finishedEvent = (events: ReadonlyArray<StoredJobEvent>): JobEvent |
   events.map((stored) => stored.event).find(isTerminal)
 
 export const connectInspector = async (natsUrl: string): Promise<StackInspector> => {
-  const nc: NatsConnection = await connect({ servers: natsUrl, maxReconnectAttempts: -1, reconnectTimeWait: 250, waitOnFirstConnect: true })
+  const nc: NatsConnection = await connect({ servers: natsUrl.split(","), maxReconnectAttempts: -1, reconnectTimeWait: 250, waitOnFirstConnect: true })
   const jsm: JetStreamManager = await jetstreamManager(nc)
 
   const readSubject = async (stream: string, subject: string) => {

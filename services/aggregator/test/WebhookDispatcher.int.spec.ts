@@ -21,6 +21,8 @@ import { startWebhookReceiver, verifyWithPython, type WebhookReceiver } from "..
 import { TestNats } from "../../../test/int/support/TestNats.ts"
 
 const PEPPER = "webhook-test-pepper"
+const PINNED_HOST = "hooks.pinned.test"
+let lookups = 0
 let receiver: WebhookReceiver
 let runtime: ManagedRuntime.ManagedRuntime<EventStore, never>
 
@@ -34,7 +36,15 @@ beforeAll(async () => {
   }))))
   const signer = makeDownloadLinkSigner("link-secret", "http://files.test")
   const artifacts = Layer.succeed(ArtifactStore, ArtifactStore.of(makeFsArtifactStore(join(tmpdir(), "mds-webhook-artifacts"), signer)))
-  const egress = EgressPolicy.layerWith(receiver.hostPort, async () => [{ address: "10.1.2.3", family: 4 as const }])
+  // Only the guard knows PINNED_HOST (no DNS server or hosts file does): a delivery there proves the POST connected
+  // to the address the guard checked instead of looking the name up again.
+  const port = receiver.hostPort.split(":")[1]
+  lookups = 0
+  const egress = EgressPolicy.layerWith(`${receiver.hostPort},${PINNED_HOST}:${port}`, async (name) => {
+    if (name !== PINNED_HOST) return [{ address: "10.1.2.3", family: 4 as const }]
+    lookups++
+    return [{ address: "127.0.0.1", family: 4 as const }]
+  })
   const base = JetStreamEventStore.pipe(Layer.provideMerge(TestNats))
   const layer = WebhookDispatcher.pipe(
     Layer.provide(Layer.mergeAll(settings, artifacts, egress)),
@@ -175,6 +185,17 @@ describe("WebhookDispatcher", () => {
     await new Promise((r) => setTimeout(r, 2_500))
     expect(receiver.received.length).toBe(before + 3)
     receiver.answerWith([])
+  })
+
+  it("connects to the address the egress guard checked: the name is looked up once, by the guard", async () => {
+    const projectId = newId("prj")
+    await configure(projectId, receiver.url.replace("127.0.0.1", PINNED_HOST), ["job.completed"])
+    const before = receiver.received.length
+    const lookupsBefore = lookups
+    await recordJob(projectId, newId("job"), "completed")
+    const delivery = (await receiver.waitFor(before + 1))[before]!
+    expect(delivery.headers.host).toBe(`${PINNED_HOST}:${receiver.hostPort.split(":")[1]}`)
+    expect(lookups - lookupsBefore).toBe(1)
   })
 
   it("sends nothing to projects without an endpoint or for events they did not choose; refuses private addresses", async () => {

@@ -17,6 +17,7 @@ import { ExtractorConfig } from "./ExtractorConfig.ts"
 import { PlatformOutcomes } from "./health/PlatformOutcomes.ts"
 import { Ffmpeg } from "./media/Ffmpeg.ts"
 import { MediaResolver } from "./resolve/MediaResolver.ts"
+import { ObjectStoreResolvedInfoStore } from "./resolve/info/ObjectStoreResolvedInfoStore.ts"
 import { ResolveRpcServer } from "./resolve/ResolveRpcServer.ts"
 import { Confinement } from "./sandbox/Confinement.ts"
 import { YtDlp } from "./ytdlp/YtDlp.ts"
@@ -34,7 +35,7 @@ const Infrastructure = Layer.mergeAll(
 
 const Workers = Layer.mergeAll(ResolveRpcServer, DownloadWorker).pipe(
   Layer.provide(Layer.mergeAll(MediaResolver.layer, DownloadJob.layer.pipe(Layer.provide(Layer.merge(FetchMedia.layer.pipe(Layer.provide(OutputConversion.layer)), JobCancelWatch.layer))))),
-  Layer.provide(PlatformOutcomes.layer)
+  Layer.provide(Layer.mergeAll(PlatformOutcomes.layer, ObjectStoreResolvedInfoStore.layer))
 )
 
 const Ready = Layer.effectDiscard(Effect.logInfo("extractor ready"))

@@ -30,8 +30,12 @@ export interface ExtractorHarness {
   run<A, E>(effect: Effect.Effect<A, E, Services>): Promise<A>
   /** Asks the resolve RPC, as the gateway does. */
   resolve(url: string): Promise<ResolveReply>
-  /** Records JobQueued and a claimed slot, then puts DownloadMedia on the work queue, as the gateway does. */
-  queueJob(url: string, format: string, options?: DownloadOptions): Promise<{ readonly projectId: string; readonly jobId: string }>
+  /**
+   * Records JobQueued and a claimed slot, then puts DownloadMedia on the work queue, as the gateway does; with
+   * `mediaId`, as for a download by media id (`url` is then the URL the media was resolved from); `options` are the
+   * job's extensions (clip, preset, subtitles).
+   */
+  queueJob(url: string, format: string, mediaId?: string, options?: DownloadOptions): Promise<{ readonly projectId: string; readonly jobId: string }>
   /** The job's events once it completed or failed (throws after `timeoutMs`). */
   waitForEnd(projectId: string, jobId: string, timeoutMs?: number): Promise<ReadonlyArray<JobEvent>>
   lastAdmission(projectId: string): Promise<AdmissionEvent>
@@ -78,13 +82,13 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
     client,
     run,
     resolve: async (url) => decodeReply((await client.request(RESOLVE_RPC_SUBJECT, JSON.stringify({ url }), { timeout: 90_000 })).string()),
-    queueJob: async (url, format, options) => {
+    queueJob: async (url, format, mediaId, options) => {
       const projectId = newId("prj")
       const jobId = newId("job")
       const now = Date.now()
       await run(Effect.gen(function*() {
         yield* jobCommands(projectId, jobId)({
-          _tag: "QueueJob", jobId, projectId, platform: "generic", format, source: { url, mediaId: null }, now, lifetimeMs: 3_600_000,
+          _tag: "QueueJob", jobId, projectId, platform: "generic", format, source: { url, mediaId: mediaId ?? null }, now, lifetimeMs: 3_600_000,
           ...(options === undefined ? {} : { options })
         })
         yield* claimSlot({ projectId, jobId, limit: 2, now, expiresAt: now + 3_600_000 })
@@ -95,7 +99,7 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
         jobId,
         projectId,
         url,
-        mediaId: null,
+        mediaId: mediaId ?? null,
         format,
         platform: "generic",
         ...(options === undefined ? {} : { options })

@@ -94,9 +94,12 @@ describe("start-up", () => {
     const last = await withStore((s) => s.readLast(ExtractorCatalogPublished, EXTRACTOR_CATALOG_SUBJECT))
     const event = Option.getOrThrow(last).event
     expect(event.ytDlpVersion).toBe("2026.10.26")
-    expect(event.extractors).toContain("generic")
-    expect(event.extractors).toContain("vimeo")
-    expect(event.extractors.length).toBeGreaterThan(500)
+    if (event.v !== 2) throw new Error(`expected a version 2 catalog, got ${event.v}`)
+    // Keys, names and working flags, read through yt-dlp's Python API (--list-extractors has names only).
+    expect(event.extractors).toContainEqual({ key: "Generic", name: "generic", description: "Generic downloader that works on some sites", working: true })
+    expect(event.extractors).toContainEqual(expect.objectContaining({ key: "TwitchVod", name: "twitch:vod", working: true }))
+    expect(event.extractors.filter((e) => !e.working).length).toBeGreaterThan(10)
+    expect(event.extractors.length).toBeGreaterThan(1500)
   })
 })
 

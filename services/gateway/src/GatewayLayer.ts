@@ -5,6 +5,7 @@ import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
 import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
+import { Followers } from "@mds/shared/nats/Followers"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { CachedMediaReadModel } from "@mds/shared/readmodel/CachedMediaReadModel"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
@@ -22,7 +23,7 @@ import { PlatformHealthBoard } from "./platforms/PlatformHealthBoard.ts"
 import { PollingGuard } from "./limits/PollingGuard.ts"
 import { RequestRateLimiter } from "./limits/RequestRateLimiter.ts"
 
-const Infrastructure = Layer.mergeAll(JetStreamEventStore, Lifetimes.layer, DownloadLinkSigner.layer).pipe(
+const Infrastructure = Layer.mergeAll(JetStreamEventStore, Lifetimes.layer, DownloadLinkSigner.layer, Followers.layer).pipe(
   Layer.provideMerge(NatsClient.layer)
 )
 
@@ -31,7 +32,7 @@ const StreamsReady = Layer.effectDiscard(ensureStreams)
 
 /**
  * The configured read models, with the gateway's in-process caches in front of jobs and media: media are cached
- * as they never change, and job views are served from memory kept current by the job event stream.
+ * as they never change, and job views are served from a mirror of the job read model (a watch of its KV bucket).
  */
 const ReadModels = Layer.mergeAll(
   CachedMediaReadModel.layer,

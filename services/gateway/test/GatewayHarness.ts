@@ -17,6 +17,7 @@ import { type NatsServer, startNatsServer } from "../../../test/support/NatsServ
 import { runAdminCommand } from "../src/cli/runAdminCommand.ts"
 import { makeGatewayLayer } from "../src/GatewayLayer.ts"
 import { buildGatewayHttp } from "../src/http/GatewayHttp.ts"
+import { JobProjectionStandIn } from "./JobProjectionStandIn.ts"
 
 export const PEPPER = "test-pepper"
 export const LINK_SECRET = "test-link-secret"
@@ -41,7 +42,8 @@ export const gatewayEnv = (nats: NatsServer, dataDir: string): Record<string, st
 })
 
 export const startGateway = async (env: Record<string, string>): Promise<GatewayInstance> => {
-  const layer = makeGatewayLayer(EgressPolicy.layerWith("", fakeDns)).pipe(
+  // The job views the gateway mirrors are written by the aggregator, which the harness replaces with a stand-in.
+  const layer = JobProjectionStandIn.pipe(Layer.provideMerge(makeGatewayLayer(EgressPolicy.layerWith("", fakeDns)))).pipe(
     // As in main.ts: no spans unless an OTLP endpoint is configured.
     Layer.provideMerge(OtlpTracing("mds-gateway")),
     Layer.provideMerge(ConfigProvider.layer(ConfigProvider.fromEnvRecord(env))),

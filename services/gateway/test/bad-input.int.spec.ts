@@ -1,5 +1,6 @@
 // Bad input for every endpoint: malformed bodies, hostile URLs, odd ids and paths, broken headers. Every answer is a
 // documented 4xx with the error envelope (never a 5xx, never a hang), and matches the OpenAPI document.
+import { type AddressInfo, connect } from "node:net"
 import type { LightMyRequestResponse } from "fastify"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type OpenApiConformance, openApiConformance } from "../../../test/support/OpenApiConformance.ts"
@@ -70,12 +71,18 @@ const HOSTILE_URLS: ReadonlyArray<readonly [string, unknown, string]> = [
   ["file:", "file:///etc/passwd", "invalid_request"],
   ["data:", "data:video/mp4;base64,AAAA", "invalid_request"],
   ["gopher:", "gopher://127.0.0.1:25/", "invalid_request"],
-  ["with credentials", "https://user:pass@vimeo.com/1", "invalid_request"],
+  ["with credentials", "https://user:pass@vimeo.com/1", "url_not_allowed"],
+  ["with credentials and a private host", "http://user:pass@127.0.0.1/a.mp4", "url_not_allowed"],
   ["an unclosed IPv6 host", "http://[::1/", "invalid_request"],
   ["loopback", "http://127.0.0.1/a.mp4", "url_not_allowed"],
   ["loopback in decimal", "http://2130706433/a.mp4", "url_not_allowed"],
   ["loopback in hex", "http://0x7f.1/a.mp4", "url_not_allowed"],
   ["IPv4-mapped IPv6", "http://[::ffff:a9fe:a9fe]/latest/meta-data/", "url_not_allowed"],
+  ["IPv4-mapped IPv6 with a dotted tail", "http://[::ffff:127.0.0.1]/a.mp4", "url_not_allowed"],
+  ["a full-width (IDN) spelling of loopback", "http://\uff11\uff12\uff17.\uff10.\uff10.\uff11/a.mp4", "url_not_allowed"],
+  ["a full-width spelling of localhost", "http://\uff4c\uff4f\uff43\uff41\uff4c\uff48\uff4f\uff53\uff54/a.mp4", "url_not_allowed"],
+  ["a tab in the host", "http://127.0.\t0.1/a.mp4", "url_not_allowed"],
+  ["a backslash after the host", "http://169.254.169.254\\latest\\meta-data", "url_not_allowed"],
   ["localhost", "http://localhost:8080/", "url_not_allowed"],
   ["a name that resolves privately", "https://media.internal/clip.mp4", "url_not_allowed"],
   ["a shortened link", "https://bit.ly/abc", "unsupported_platform"],
@@ -184,5 +191,43 @@ describe("GET /health, /platforms and /openapi.json ignore what they do not read
     expect(conformance.problems({ method: "GET", path: "/v1/platforms", status: 503, body: platforms.json() })).toEqual([])
     const document = await h.gateway.app.inject({ method: "GET", url: "/v1/openapi.json?format=yaml" })
     expect(document.statusCode).toBe(200)
+  })
+})
+
+describe("what node's HTTP parser refuses", () => {
+  /** Sends raw bytes to the listening gateway; the whole answer (it closes the connection). */
+  const raw = async (request: string) => {
+    const address = await h.gateway.app.listen({ port: 0, host: "127.0.0.1" }).catch(() => null)
+    const { port } = h.gateway.app.server.address() as AddressInfo
+    expect(address === null || address.includes(String(port))).toBe(true)
+    return new Promise<string>((resolve, reject) => {
+      const socket = connect(port, "127.0.0.1", () => socket.write(request))
+      let answer = ""
+      socket.on("data", (chunk: Buffer) => (answer += chunk.toString()))
+      socket.on("end", () => resolve(answer))
+      socket.on("error", reject)
+    })
+  }
+  const parse = (answer: string) => {
+    const [head = "", body = ""] = answer.split("\r\n\r\n")
+    const status = Number(head.split(" ")[1])
+    const requestId = /x-request-id: (\S+)/i.exec(head)?.[1]
+    return { status, requestId, body: JSON.parse(body) }
+  }
+
+  it("oversized headers: 431 headers_too_large in the envelope, as the document says for every path", async () => {
+    const answer = parse(await raw(`GET /v1/jobs/job_x HTTP/1.1\r\nhost: a\r\nx-pad: ${"a".repeat(20_000)}\r\n\r\n`))
+    expect(answer.status).toBe(431)
+    expect(answer.body.error.code).toBe("headers_too_large")
+    expect(answer.body.error.request_id).toBe(answer.requestId)
+    expect(answer.body.error.retryable).toBe(false)
+    expect(conformance.problems({ method: "GET", path: "/v1/jobs/{jobId}", status: 431, body: answer.body })).toEqual([])
+  })
+
+  it("a request that is not HTTP: 400 invalid_request in the envelope", async () => {
+    const answer = parse(await raw("NOT HTTP AT ALL\r\n\r\n"))
+    expect(answer.status).toBe(400)
+    expect(answer.body.error.code).toBe("invalid_request")
+    expect(answer.body.error.request_id).toBe(answer.requestId)
   })
 })

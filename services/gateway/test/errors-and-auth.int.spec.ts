@@ -138,10 +138,16 @@ describe("authentication", () => {
 })
 
 describe("health and platforms", () => {
-  it("GET /health needs no key", async () => {
-    const response = await h.gateway.app.inject({ method: "GET", url: "/v1/health" })
+  it("GET /health needs no key, and names the stream followers, all delivering once started", async () => {
+    let response = await h.gateway.app.inject({ method: "GET", url: "/v1/health" })
+    for (let i = 0; i < 100 && Object.values(response.json().data.followers ?? {}).some((state) => state !== "following"); i++) {
+      await new Promise((r) => setTimeout(r, 100))
+      response = await h.gateway.app.inject({ method: "GET", url: "/v1/health" })
+    }
     expect(response.statusCode).toBe(200)
-    expect(response.json()).toEqual({ data: { status: "ok", version: "v1" } })
+    expect(response.json()).toEqual({
+      data: { status: "ok", version: "v1", followers: { job_views: "following", keys: "following", platforms: "following" } }
+    })
   })
 
   it("GET /platforms: 503 before any catalog, then the catalog's platforms with the cache header", async () => {

@@ -119,6 +119,12 @@ describe("GET /v1/jobs/:jobId/events", () => {
       error: { code: "download_failed", message: "nope", retryable: false },
       at: Date.now()
     })
+    // Finished as the gateway sees it: its job views mirror the read model, which the projection writes a moment later.
+    for (let i = 0; i < 100; i++) {
+      const read = await fetch(`${base}/v1/jobs/${jobId}`, { headers: { "x-api-key": key } })
+      if (((await read.json()) as { data?: { status?: string } }).data?.status === "failed") break
+      await new Promise((r) => setTimeout(r, 50))
+    }
     const response = await fetch(`${base}/v1/jobs/${jobId}/events`, { headers: { "x-api-key": key } })
     const events = sseReader(response.body!)
     expect((await events.next())?.data).toMatchObject({ status: "failed", error: { code: "download_failed" } })

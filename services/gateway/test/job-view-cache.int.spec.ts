@@ -1,4 +1,5 @@
-// The gateway's job view cache on a real nats-server: read-your-writes on a miss, hits kept current by the consumer.
+// The gateway's job view mirror on a real nats-server: read-your-writes on a miss, hits kept current by a watch of the
+// KV read model (written here as the aggregator writes it), seeds, and no answers from memory while the watch is down.
 import { assert, layer } from "@effect/vitest"
 import type { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { JobEvent as JobEventCodec } from "@mds/shared/domain/job/JobEvent"
@@ -7,10 +8,11 @@ import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
 import { jobSubject } from "@mds/shared/eventstore/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
-import { InMemoryJobReadModel } from "@mds/shared/readmodel/memory/InMemoryJobReadModel"
+import { Followers } from "@mds/shared/nats/Followers"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
+import { KvReadModels } from "@mds/shared/readmodel/ReadModelLayer"
 import { Context, Effect, Layer, Option } from "effect"
-import { TestNats } from "../../../test/int/support/TestNats.ts"
+import { TestNats, TestNatsServer } from "../../../test/int/support/TestNats.ts"
 import { JobViewCache } from "../src/jobs/JobViewCache.ts"
 
 /** Counts read-model reads, to tell a cache hit from a round trip. */
@@ -23,13 +25,14 @@ const CountingReadModel = Layer.effect(
     const count = yield* ReadCount
     return JobReadModel.of({ ...inner, get: (projectId, jobId) => Effect.suspend(() => { count.value++; return inner.get(projectId, jobId) }) })
   })
-).pipe(Layer.provide(InMemoryJobReadModel.layer))
+)
 
 const Counts = Layer.sync(ReadCount, () => ({ value: 0 }))
 
 const TestLayer = JobViewCache.layer.pipe(
   Layer.provideMerge(CountingReadModel),
-  Layer.provideMerge(Layer.mergeAll(JetStreamEventStore, Counts)),
+  Layer.provideMerge(KvReadModels),
+  Layer.provideMerge(Layer.mergeAll(JetStreamEventStore, Counts, Followers.layer)),
   Layer.provideMerge(TestNats)
 )
 
@@ -56,6 +59,24 @@ const append = (jobId: string, event: JobEvent, n: number) =>
     return yield* store.append(JobEventCodec, jobSubject(projectId, jobId), event, { msgId: `${event._tag}:${jobId}:${n}` })
   })
 
+/** What the aggregator does after each event: the view folded from the stream, written to the read model. */
+const project = (jobId: string) =>
+  Effect.gen(function*() {
+    const view = yield* folded(jobId)
+    if (view !== null) yield* (yield* JobReadModel).put(view)
+  })
+
+/** An event appended and then projected, as in production (the mirror sees the read model, not the events). */
+const appendAndProject = (jobId: string, event: JobEvent, n: number) =>
+  Effect.andThen(append(jobId, event, n), project(jobId))
+
+/** Waits until the mirror's watch delivers (it starts "recovering" and turns "following" within about a second). */
+const mirrorFollowing = Effect.gen(function*() {
+  const followers = yield* Followers
+  for (let i = 0; i < 200 && followers.snapshot()["job_views"] !== "following"; i++) yield* Effect.sleep("50 millis")
+  assert.strictEqual(followers.snapshot()["job_views"], "following")
+})
+
 /** The view folded from the job's stream, as the truth to compare the cache against. */
 const folded = (jobId: string) =>
   Effect.gen(function*() {
@@ -79,18 +100,20 @@ const eventually = (jobId: string, ok: (view: JobView | null) => boolean) =>
 
 // Live clock: the consumer delivers in real time and the polls sleep for real.
 layer(TestLayer, { timeout: 60_000, excludeTestServices: true })("JobViewCache", (it) => {
-  it.effect("a job queued a moment ago is found from its events; later events reach the cached view without another read", () =>
+  it.effect("a job queued a moment ago is found from its events; later read-model writes reach the cached view without another read", () =>
     Effect.gen(function*() {
       const cache = yield* JobViewCache
       const reads = yield* ReadCount
       const jobId = newId("job")
+      yield* mirrorFollowing
       yield* append(jobId, queued(jobId), 0)
       const first = yield* cache.get(projectId, jobId)
       assert.strictEqual(Option.getOrNull(first)?.status, "queued")
+      assert.strictEqual(cache.peek(projectId, jobId)?.status, "queued", "a miss is cached while the mirror follows")
       const readsAfterMiss = reads.value
 
-      yield* append(jobId, started(jobId), 1)
-      yield* append(jobId, progressed(jobId, 40), 2)
+      yield* appendAndProject(jobId, started(jobId), 1)
+      yield* appendAndProject(jobId, progressed(jobId, 40), 2)
       const view = yield* eventually(jobId, (v) => v?.progress === 40)
       assert.strictEqual(view?.status, "processing")
       assert.strictEqual(view?.progress, 40)
@@ -111,19 +134,20 @@ layer(TestLayer, { timeout: 60_000, excludeTestServices: true })("JobViewCache",
       assert.deepStrictEqual(view, yield* folded(jobId))
     }))
 
-  it.effect("views first read while their jobs receive events concurrently all end equal to their streams", () =>
+  it.effect("views first read while their jobs' read-model documents are written concurrently all end equal to their streams", () =>
     Effect.gen(function*() {
       const cache = yield* JobViewCache
       const jobIds = Array.from({ length: 20 }, () => newId("job"))
-      yield* Effect.forEach(jobIds, (jobId) => append(jobId, queued(jobId), 0), { concurrency: "unbounded" })
+      yield* mirrorFollowing
+      yield* Effect.forEach(jobIds, (jobId) => appendAndProject(jobId, queued(jobId), 0), { concurrency: "unbounded" })
       const done = new Set<string>()
       const writer = (jobId: string) =>
         Effect.gen(function*() {
-          yield* append(jobId, started(jobId), 1)
+          yield* appendAndProject(jobId, started(jobId), 1)
           for (let percent = 10; percent <= 50; percent += 10) {
-            // Spread out, so that views are cached before, during and between the appends.
+            // Spread out, so that views are cached before, during and between the writes.
             yield* Effect.sleep(`${Math.floor(Math.random() * 8)} millis`)
-            yield* append(jobId, progressed(jobId, percent), percent)
+            yield* appendAndProject(jobId, progressed(jobId, percent), percent)
           }
           done.add(jobId)
         })
@@ -152,4 +176,47 @@ layer(TestLayer, { timeout: 60_000, excludeTestServices: true })("JobViewCache",
       yield* append(jobId, queued(jobId), 0)
       assert.strictEqual(Option.getOrNull(yield* cache.get(projectId, jobId))?.status, "queued")
     }))
+
+  it.effect("a seeded view answers at once and is never moved back by an older read-model write", () =>
+    Effect.gen(function*() {
+      const cache = yield* JobViewCache
+      const jobId = newId("job")
+      yield* mirrorFollowing
+      const first = yield* append(jobId, queued(jobId), 0)
+      const second = yield* append(jobId, started(jobId), 1)
+      cache.seed(evolveJobView(evolveJobView(null, queued(jobId), first.seq), started(jobId), second.seq)!)
+      assert.strictEqual(cache.peek(projectId, jobId)?.status, "processing")
+      // The aggregator, behind, writes the queued view: the mirror keeps the newer seed.
+      yield* (yield* JobReadModel).put(evolveJobView(null, queued(jobId), first.seq)!)
+      yield* Effect.sleep("300 millis")
+      assert.strictEqual(cache.peek(projectId, jobId)?.status, "processing")
+      yield* appendAndProject(jobId, progressed(jobId, 70), 2)
+      const view = yield* eventually(jobId, (v) => v?.progress === 70)
+      assert.deepStrictEqual(view, yield* folded(jobId))
+    }))
+
+  it.effect("while its watch cannot deliver (NATS down), nothing is answered from memory; afterwards it follows again", () =>
+    Effect.gen(function*() {
+      const cache = yield* JobViewCache
+      const server = yield* TestNatsServer
+      const followers = yield* Followers
+      const jobId = newId("job")
+      yield* mirrorFollowing
+      yield* appendAndProject(jobId, queued(jobId), 0)
+      yield* cache.get(projectId, jobId)
+      assert.strictEqual(cache.peek(projectId, jobId)?.status, "queued")
+
+      yield* Effect.promise(() => server.stop())
+      for (let i = 0; i < 200 && followers.snapshot()["job_views"] !== "recovering"; i++) yield* Effect.sleep("50 millis")
+      assert.strictEqual(followers.snapshot()["job_views"], "recovering")
+      assert.strictEqual(cache.peek(projectId, jobId), undefined, "no answer from a mirror that stopped")
+
+      yield* Effect.promise(() => server.start())
+      yield* mirrorFollowing
+      // Written after the restart: it reaches the view kept from before, through the re-created watch.
+      yield* appendAndProject(jobId, started(jobId), 1)
+      const view = yield* eventually(jobId, (v) => v?.status === "processing")
+      assert.deepStrictEqual(view, yield* folded(jobId))
+      assert.strictEqual(cache.peek(projectId, jobId)?.status, "processing")
+    }), 60_000)
 })

@@ -99,4 +99,30 @@ describe("keys in errors", () => {
     // The display prefix remains, enough to tell keys apart.
     expect(error.message).toContain(key.slice(0, "svc_live_".length + 4))
   })
+
+  it("a key glued into a job id, or percent-encoded, is masked too", async () => {
+    const { key } = await h.provisionKey()
+    const body = key.slice("svc_live_".length)
+    for (const path of [`job_${key}`, `${key}_x`, `svc%5Flive%5F${body}`]) {
+      const response = await getJob(key, path)
+      expect(response.statusCode, path).toBeGreaterThanOrEqual(400)
+      expect(response.body, path).not.toContain(body.slice(4))
+    }
+  })
+})
+
+describe("failed authentications", () => {
+  it("past 30 invalid keys a minute from one address: 429 with Retry-After instead of 401; a valid key still works", async () => {
+    const { key } = await h.provisionKey()
+    const wrong = (i: number) => `svc_live_${"Zz9y".repeat(9)}${String(i).padStart(4, "0")}`
+    const codes: Array<string> = []
+    for (let i = 0; i < 31; i++) codes.push((await getJob(wrong(i), "job_aaaaaaaaaaaaaaaaaaaaaaaa")).json().error.code)
+    expect(codes.slice(0, 30), codes.join(",")).toEqual(Array(30).fill("invalid_api_key"))
+    const throttled = await getJob(wrong(99), "job_aaaaaaaaaaaaaaaaaaaaaaaa")
+    const error = expectError(throttled, 429, "rate_limit_exceeded")
+    expect(error.message).toBeTruthy()
+    expect(Number(throttled.headers["retry-after"])).toBeGreaterThanOrEqual(1)
+    expect(throttled.json().error.retry_after).toBe(Number(throttled.headers["retry-after"]))
+    expect((await getJob(key, "job_aaaaaaaaaaaaaaaaaaaaaaaa")).statusCode).toBe(404)
+  })
 })

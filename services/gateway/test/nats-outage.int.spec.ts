@@ -22,7 +22,14 @@ describe("NATS outage", () => {
     await h.nats.stop()
     const health = await h.gateway.app.inject({ method: "GET", url: "/v1/health" })
     expect(health.statusCode).toBe(503)
-    expect(health.json()).toEqual({ data: { status: "degraded", version: "v1" } })
+    expect(health.json()).toMatchObject({ data: { status: "degraded", version: "v1" } })
+    // Within seconds every follower notices that its consumer no longer delivers.
+    let during = health.json().data.followers
+    for (let i = 0; i < 100 && Object.values(during).some((state) => state !== "recovering"); i++) {
+      await new Promise((r) => setTimeout(r, 100))
+      during = (await h.gateway.app.inject({ method: "GET", url: "/v1/health" })).json().data.followers
+    }
+    expect(during).toEqual({ job_views: "recovering", keys: "recovering", platforms: "recovering" })
 
     const download = await h.gateway.app.inject({
       method: "POST",
@@ -41,5 +48,11 @@ describe("NATS outage", () => {
       recovered = await h.gateway.app.inject({ method: "GET", url: "/v1/health" })
     }
     expect(recovered.statusCode).toBe(200)
+    // And every follower delivers again, on consumers re-created after the restart.
+    for (let i = 0; i < 100 && Object.values(recovered.json().data.followers).some((state) => state !== "following"); i++) {
+      await new Promise((r) => setTimeout(r, 100))
+      recovered = await h.gateway.app.inject({ method: "GET", url: "/v1/health" })
+    }
+    expect(recovered.json().data.followers).toEqual({ job_views: "following", keys: "following", platforms: "following" })
   })
 })

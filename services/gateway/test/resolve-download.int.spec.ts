@@ -155,7 +155,13 @@ describe("completed jobs and signed links", () => {
       }, { msgId: `${jobId}:c` })
     }))
 
-    const job = (await getJob(jobId)).json().data
+    // The gateway mirrors the job read model, which the projection writes a moment after the events.
+    let read = await getJob(jobId)
+    for (let i = 0; i < 100 && read.json().data?.status !== "completed"; i++) {
+      await new Promise((r) => setTimeout(r, 50))
+      read = await getJob(jobId)
+    }
+    const job = read.json().data
     expect(job.status).toBe("completed")
     expect(job.progress).toBe(100)
     expect(job.started_at).toBeDefined()

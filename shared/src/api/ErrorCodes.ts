@@ -44,6 +44,7 @@ export const errorCatalogue = {
   concurrency_limit_exceeded: { status: 429, description: "The project already has the maximum number of jobs queued or processing." },
   rate_limit_exceeded: { status: 429, description: "The API key used up its requests per minute; wait for Retry-After (RateLimit-* headers)." },
   polling_too_fast: { status: 429, description: "The job was polled less than 2 s ago by this key; wait for Retry-After." },
+  headers_too_large: { status: 431, description: "The request headers are larger than 16 KiB in all." },
   internal_error: { status: 500, description: "An unexpected failure; report the request_id." },
   extraction_failed: { status: 502, description: "The extractor could not read the media page." },
   platform_paused: {

@@ -7,8 +7,10 @@ export const MAX_URL_LENGTH = 2048
 export const MAX_SECTION_SECONDS = 86_400
 
 /**
- * http(s)://host[:port][/path?query#fragment] without userinfo; the gateway parses it again (WHATWG URL), so this
- * only spells out for the document (and its fuzzers) what a usable URL looks like.
+ * http(s)://[user:password@]host[:port][/path?query#fragment]; the gateway parses it again (WHATWG URL), so this
+ * only spells out for the document (and its fuzzers) what a usable URL looks like. It lets through what parses but
+ * names a private address in an odd way (credentials, an IPv4-mapped address with a dotted tail, IDN and full-width
+ * spellings, a tab or a backslash in the host): the egress guard answers those 422 url_not_allowed, not 400 here.
  */
 const PORT = "(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})"
 const H16 = "[0-9A-Fa-f]{1,4}"
@@ -24,14 +26,18 @@ const IPV6 = [
   `${H16}:(?::${H16}){1,6}`,
   `:(?:(?::${H16}){1,7}|:)`
 ].join("|")
-const HOST = `(?:[A-Za-z0-9._~!$&'()*+,;=-]+|\\[(?:${IPV6})\\])`
-const HTTP_URL_PATTERN = new RegExp(`^[Hh][Tt][Tt][Pp][Ss]?://${HOST}(?::${PORT})?(?:[/?#]\\S*)?$`, "u")
+/** An IPv6 address ending in a dotted IPv4 address (`::ffff:127.0.0.1`). */
+const IPV6_DOTTED = "[0-9A-Fa-f:]*:(?:[0-9]{1,3}\\.){3}[0-9]{1,3}"
+/** Any character a WHATWG parser keeps or drops in a host (tabs are removed), but no space, delimiter or bracket. */
+const HOST = `(?:(?:[^\\s/?#@\\[\\]:\\\\]|\\t)+|\\[(?:${IPV6}|${IPV6_DOTTED})\\])`
+const USERINFO = "(?:[^\\s/?#@]*@)?"
+const HTTP_URL_PATTERN = new RegExp(`^[Hh][Tt][Tt][Pp][Ss]?://${USERINFO}${HOST}(?::${PORT})?(?:[/?#\\\\]\\S*)?$`, "u")
 
 export const HttpUrlString = Schema.String.check(
   Schema.isMinLength(1, { message: "must not be empty" }),
   Schema.isMaxLength(MAX_URL_LENGTH, { message: `must be at most ${MAX_URL_LENGTH} characters` }),
-  Schema.isPattern(HTTP_URL_PATTERN, { message: "must be an absolute http or https URL without user:password" })
-).annotate({ description: "An absolute http or https URL without user:password." })
+  Schema.isPattern(HTTP_URL_PATTERN, { message: "must be an absolute http or https URL" })
+).annotate({ description: "An absolute http or https URL (one with user:password is refused: url_not_allowed)." })
 
 export const ResolveRequest = Schema.Struct({
   url: HttpUrlString

@@ -6,7 +6,11 @@ const IsoDateTime = Schema.String.annotate({ format: "date-time", description: "
 
 export const Health = Schema.Struct({
   status: Schema.Literals(["ok", "degraded"]),
-  version: Schema.Literal("v1")
+  version: Schema.Literal("v1"),
+  followers: Schema.optionalKey(Schema.Record(Schema.String, Schema.Literals(["following", "recovering"])).annotate({
+    description:
+      "Each in-memory view that follows a stream (job_views, keys, platforms): `following` while it delivers; `recovering` while it starts or its consumer is being re-created (reads then go to the read model and the streams, so answers stay correct, only slower)."
+  }))
 }).annotate({ identifier: "Health" })
 export type Health = typeof Health.Type
 

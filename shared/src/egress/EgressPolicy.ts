@@ -31,6 +31,8 @@ export const defaultPort = (url: URL): number =>
 export interface EgressPolicyShape {
   /** Fails with UrlNotAllowed unless the URL is http(s) and every address of its host may be reached. */
   check(url: URL): Effect.Effect<void, UrlNotAllowed>
+  /** `check`, returning the address to connect to: a client that connects there never looks the name up again. */
+  resolveUrl(url: URL): Effect.Effect<ResolvedAddress, UrlNotAllowed>
   /**
    * Resolves host:port once and returns the address to connect to, refusing if ANY address is forbidden.
    * Connecting to exactly this address (no second lookup) keeps DNS rebinding out.
@@ -72,19 +74,21 @@ export const makeEgressPolicy = (allow: EgressAllowList, resolveHost: HostLookup
     return first
   })
 
-  const check = Effect.fn("EgressPolicy.check")(function*(url: URL) {
+  const resolveUrl = Effect.fn("EgressPolicy.resolveUrl")(function*(url: URL) {
     if (url.protocol !== "http:" && url.protocol !== "https:") {
       return yield* refuse(url.href, `only http and https URLs can be fetched, not ${url.protocol}`)
     }
     if (url.username !== "" || url.password !== "") {
       return yield* refuse(url.href, "URLs with credentials are not accepted")
     }
-    yield* resolveTarget(url.hostname, defaultPort(url)).pipe(
+    return yield* resolveTarget(url.hostname, defaultPort(url)).pipe(
       Effect.mapError((error) => refuse(url.href, error.message))
     )
   })
 
-  return { check, resolveTarget }
+  const check = (url: URL) => Effect.asVoid(resolveUrl(url))
+
+  return { check, resolveUrl, resolveTarget }
 }
 
 export class EgressPolicy extends Context.Service<EgressPolicy, EgressPolicyShape>()("mds/egress/EgressPolicy") {

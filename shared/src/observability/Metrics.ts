@@ -22,6 +22,15 @@ export const extractionFailures = Metric.counter("mds_extraction_failures_total"
   incremental: true
 })
 
+/**
+ * Extractor: labels platform, reason (urls_refused: the stored media URLs were refused, e.g. expired signatures;
+ * info_missing: nothing stored for the media). Downloads by media id that had to extract from the page again.
+ */
+export const reextractions = Metric.counter("mds_download_reextractions_total", {
+  description: "Downloads by media id that ran a fresh extraction from the page instead of the stored resolve, by platform and reason.",
+  incremental: true
+})
+
 /** Aggregator: label state (queued|processing|completed|failed), jobs within their lifetime. */
 export const jobsByState = Metric.gauge("mds_jobs", { description: "Jobs within their lifetime, by state." })
 

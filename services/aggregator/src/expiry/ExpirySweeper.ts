@@ -10,7 +10,7 @@ import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { ALL_JOBS_SUBJECT, JOBS_STREAM, MEDIA_STREAM } from "@mds/shared/eventstore/Subjects"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
 import { dueSweepActions, isFullySwept, nothingSwept, type SweepAction, type SweepProgress } from "./SweepActions.ts"
-import { type FollowedMessage, followStream } from "./StreamFollower.ts"
+import { type FollowedMessage, startFollower } from "@mds/shared/nats/StreamFollower"
 
 const decodeJobEvent = Schema.decodeUnknownOption(Schema.fromJsonString(JobEvent))
 const decodeMediaEvent = Schema.decodeUnknownOption(Schema.fromJsonString(MediaEvent))
@@ -104,8 +104,16 @@ export const ExpirySweeper = Layer.effectDiscard(Effect.gen(function*() {
     }
   })
 
-  yield* Effect.forkScoped(followStream(JOBS_STREAM.name, ALL_JOBS_SUBJECT, onJobMessage))
-  yield* Effect.forkScoped(followStream(MEDIA_STREAM.name, MEDIA_STREAM.subjects[0] ?? "mds.media.>", onMediaMessage))
-  yield* sweep.pipe(Effect.repeat(Schedule.spaced(intervalMs)), Effect.delay(intervalMs), Effect.forkScoped)
+  // Each follower notices when its consumer stops delivering (its server gone) and resumes on a live one.
+  const followers = [
+    yield* startFollower({ name: "expiry_jobs", stream: JOBS_STREAM.name, filterSubject: ALL_JOBS_SUBJECT, from: "all", onMessage: onJobMessage }),
+    yield* startFollower({ name: "expiry_media", stream: MEDIA_STREAM.name, filterSubject: MEDIA_STREAM.subjects[0] ?? "mds.media.>", from: "all", onMessage: onMediaMessage })
+  ]
+  // A sweep over views that stopped following would act late or on old states: wait until both deliver again.
+  const sweepWhenFollowing = Effect.suspend(() => {
+    const recovering = followers.filter((f) => f.state() !== "following").map((f) => f.name)
+    return recovering.length === 0 ? sweep : Effect.logWarning("expiry sweep postponed: followers not delivering", { recovering })
+  })
+  yield* sweepWhenFollowing.pipe(Effect.repeat(Schedule.spaced(intervalMs)), Effect.delay(intervalMs), Effect.forkScoped)
   yield* Effect.logInfo("expiry sweeper running", { intervalMs, graceMs })
 }))

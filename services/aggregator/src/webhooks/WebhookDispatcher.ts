@@ -27,6 +27,7 @@ import {
 } from "@mds/shared/webhooks/WebhookSignature"
 import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import { type DurableConsumerOptions, ensureDurableConsumer, runDurableConsumer, type Verdict } from "../consumers/DurableConsumer.ts"
+import { postPinned } from "./PinnedPost.ts"
 import { WebhookSettings } from "./WebhookSettings.ts"
 
 export const WEBHOOKS_DURABLE = "aggregator-webhooks"
@@ -86,19 +87,19 @@ export const WebhookDispatcher = Layer.effectDiscard(Effect.gen(function*() {
 
   const post = (endpoint: WebhookEndpoint, headers: Record<string, string>, body: string) =>
     Effect.gen(function*() {
-      const refused = yield* egress.check(new URL(endpoint.url)).pipe(Effect.as(null), Effect.catch((error) => Effect.succeed(error.message)))
-      if (refused !== null) return { statusCode: null, error: `refused: ${refused}` } satisfies AttemptResult
+      const url = new URL(endpoint.url)
+      // The guard resolves the name once and the POST connects to exactly that address (PinnedPost).
+      const target = yield* egress.resolveUrl(url).pipe(
+        Effect.map((address) => ({ address, refused: null })),
+        Effect.catch((error) => Effect.succeed({ address: null, refused: error.message }))
+      )
+      if (target.address === null) return { statusCode: null, error: `refused: ${target.refused}` } satisfies AttemptResult
+      const address = target.address
       return yield* Effect.promise(async (): Promise<AttemptResult> => {
         try {
-          const response = await fetch(endpoint.url, {
-            method: "POST",
-            headers,
-            body,
-            redirect: "manual",
-            signal: AbortSignal.timeout(settings.timeoutMs)
-          })
-          await response.body?.cancel().catch(() => undefined)
-          return { statusCode: response.status, error: response.ok ? null : `HTTP ${response.status}` }
+          const response = await postPinned(url, address, headers, body, settings.timeoutMs)
+          const ok = response.statusCode >= 200 && response.statusCode < 300
+          return { statusCode: response.statusCode, error: ok ? null : `HTTP ${response.statusCode}` }
         } catch (error) {
           const reason = error instanceof Error && error.name === "TimeoutError" ? `no answer within ${settings.timeoutMs} ms` : String(error instanceof Error ? error.cause ?? error.message : error)
           return { statusCode: null, error: reason.slice(0, 300) }

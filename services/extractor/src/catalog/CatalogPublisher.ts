@@ -1,30 +1,29 @@
-// At start, records what the installed yt-dlp can extract (ExtractorCatalogPublished), once per version and list.
+// At start, records what the installed yt-dlp can extract (ExtractorCatalogPublished v2), once per yt-dlp version.
 import { createHash } from "node:crypto"
 import { Effect, Layer } from "effect"
 import { ExtractorCatalogPublished } from "@mds/shared/domain/platform/CatalogEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { EXTRACTOR_CATALOG_SUBJECT } from "@mds/shared/eventstore/Subjects"
 import { YtDlp } from "../ytdlp/YtDlp.ts"
+import { listExtractors } from "./listExtractors.ts"
 
+/** The list depends on the yt-dlp version only: a version already published (in this format) is not read again. */
 export const publishExtractorCatalog = Effect.gen(function*() {
   const ytdlp = yield* YtDlp
   const store = yield* EventStore
   const ytDlpVersion = yield* ytdlp.version
-  const extractors = yield* ytdlp.listExtractors
   const last = yield* store.readLast(ExtractorCatalogPublished, EXTRACTOR_CATALOG_SUBJECT)
-  if (
-    last._tag === "Some" && last.value.event.ytDlpVersion === ytDlpVersion &&
-    last.value.event.extractors.join("\n") === extractors.join("\n")
-  ) {
-    yield* Effect.logInfo("extractor catalog unchanged", { ytDlpVersion, extractors: extractors.length })
+  if (last._tag === "Some" && last.value.event.v === 2 && last.value.event.ytDlpVersion === ytDlpVersion) {
+    yield* Effect.logInfo("extractor catalog unchanged", { ytDlpVersion, extractors: last.value.event.extractors.length })
     return
   }
-  const digest = createHash("sha256").update(extractors.join("\n")).digest("hex").slice(0, 16)
+  const extractors = yield* listExtractors(yield* YtDlp.config, ytdlp)
+  const digest = createHash("sha256").update(JSON.stringify(extractors)).digest("hex").slice(0, 16)
   const appended = yield* store.append(
     ExtractorCatalogPublished,
     EXTRACTOR_CATALOG_SUBJECT,
-    { _tag: "ExtractorCatalogPublished", v: 1, ytDlpVersion, extractors, at: Date.now() },
-    { msgId: `${ytDlpVersion}:${digest}` }
+    { _tag: "ExtractorCatalogPublished", v: 2, ytDlpVersion, extractors, at: Date.now() },
+    { msgId: `${ytDlpVersion}:v2:${digest}` }
   )
   yield* Effect.logInfo("extractor catalog published", {
     ytDlpVersion,

@@ -1,19 +1,22 @@
 // One yt-dlp run of a job through the egress proxy: progress, limits judged while it runs, transient failures retried.
-import { stat } from "node:fs/promises"
+import { stat, writeFile } from "node:fs/promises"
 import { join } from "node:path"
-import { Context, Deferred, Effect, Layer, Option, Schedule } from "effect"
+import { Context, Deferred, Effect, Layer, Option, Schedule, Schema } from "effect"
 import type { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
 import { type FormatSpec } from "@mds/shared/domain/media/FormatId"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
-import { timed, ytDlpDuration } from "@mds/shared/observability/Metrics"
+import { countOne, reextractions, timed, ytDlpDuration } from "@mds/shared/observability/Metrics"
 import { egressProxy } from "../egress/EgressProxy.ts"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
 import { Ffmpeg } from "../media/Ffmpeg.ts"
+import { ResolvedInfoStore } from "../resolve/info/ResolvedInfoStore.ts"
 import { classifyFailure, failureMessage } from "../ytdlp/classifyFailure.ts"
 import { parseCurlMeterLine } from "../ytdlp/CurlMeterLine.ts"
 import { parseInfoLine } from "../ytdlp/InfoLine.ts"
 import { parseProgressBytes, parseProgressLine } from "../ytdlp/ProgressLine.ts"
+import { loadInfoFlags } from "../ytdlp/LoadInfoFlags.ts"
 import { type DownloadedFile, parseResultLine } from "../ytdlp/ResultLine.ts"
+import { storedUrlRefused } from "../ytdlp/storedUrlRefused.ts"
 import { YtDlp } from "../ytdlp/YtDlp.ts"
 import { downloadFlags } from "../ytdlp/YtDlpFlags.ts"
 import { clipDuration, sectionFlags } from "../ytdlp/SectionFlags.ts"
@@ -30,6 +33,18 @@ export interface FetchOptions {
   readonly onPercent: (percent: number) => void
 }
 
+/** Where a run takes the media from: the page (a full extraction) or the info JSON the resolve stored. */
+type Source =
+  | { readonly _tag: "Page"; readonly url: URL }
+  | { readonly _tag: "StoredInfo"; readonly infoPath: string }
+
+/** A run from stored info whose media URLs were refused (expired or re-signed): only a fresh extraction can help. */
+class StoredUrlsRefused extends Schema.TaggedError<StoredUrlsRefused>()("StoredUrlsRefused", {
+  message: Schema.String
+}) {}
+
+const INFO_FILE = "resolved.info.json"
+
 export class FetchMedia extends Context.Service<FetchMedia, {
   /** Downloads into `workDir` within the job's limits; the finished file, or the failure that ends the job. */
   fetch(command: DownloadMedia, spec: FormatSpec, options: FetchOptions): Effect.Effect<DownloadedFile, DownloadFailed>
@@ -44,9 +59,10 @@ export class FetchMedia extends Context.Service<FetchMedia, {
       const ffmpeg = yield* Ffmpeg
       const conversion = yield* OutputConversion
       const config = yield* ExtractorConfig
+      const infoStore = yield* ResolvedInfoStore
       const limits: JobLimits = { maxDurationSeconds: config.maxDurationSeconds, maxFileBytes: config.maxFileBytes }
 
-      const runOnce = Effect.fn("FetchMedia.runOnce")(function*(url: URL, spec: FormatSpec, options: FetchOptions, command: DownloadMedia) {
+      const runOnce = Effect.fn("FetchMedia.runOnce")(function*(source: Source, spec: FormatSpec, options: FetchOptions, command: DownloadMedia) {
         const { platform } = command
         const section = command.options?.section
         const proxy = yield* egressProxy(policy)
@@ -89,9 +105,16 @@ export class FetchMedia extends Context.Service<FetchMedia, {
           ...presetFlags(spec, command.options),
           ...(spec.kind === "video" ? embedSubtitleFlags(command.options?.subtitles) : {})
         }
-        yield* timed(ytDlpDuration, { operation: "download", platform }, ytdlp.run(url.href, flags, { cwd: options.workDir, onLine, onErrorLine })).pipe(
-          Effect.mapError((error) => {
-            const code = classifyFailure(error.stderr, proxy.refusals.length > 0)
+        const ran = source._tag === "Page"
+          ? ytdlp.run(source.url.href, flags, { cwd: options.workDir, onLine, onErrorLine })
+          : ytdlp.run("", { ...flags, ...loadInfoFlags(source.infoPath) }, { cwd: options.workDir, onLine, onErrorLine })
+        yield* timed(ytDlpDuration, { operation: "download", platform }, ran).pipe(
+          Effect.mapError((error): DownloadFailed | StoredUrlsRefused => {
+            const refusedByProxy = proxy.refusals.length > 0
+            if (source._tag === "StoredInfo" && !refusedByProxy && storedUrlRefused(error.stderr)) {
+              return new StoredUrlsRefused({ message: failureMessage(error.stderr) })
+            }
+            const code = classifyFailure(error.stderr, refusedByProxy)
             switch (code) {
               case "url_not_allowed":
                 return jobFailure(code, `a request was refused: ${proxy.refusals[0]?.message ?? "private address"}`)
@@ -123,13 +146,54 @@ export class FetchMedia extends Context.Service<FetchMedia, {
         }
         // The finished file is judged too: conversion changes sizes, and direct files announce no duration.
         const size = yield* Effect.promise(() => stat(produced.filepath).then((s) => s.size, () => null))
-        const duration = clipDuration(section, announced.durationSeconds ?? null) ?? (limits.maxDurationSeconds > 0
-          ? (yield* ffmpeg.probeFile(produced.filepath).pipe(Effect.option)).pipe(Option.flatMapNullishOr((p) => p.durationSeconds), Option.getOrNull)
-          : null)
+        const facts = yield* ffmpeg.probeFile(produced.filepath).pipe(Effect.option)
+        // A direct file says nothing of its streams until it is here: `b` then takes an audio file for video_best.
+        const lacking = Option.isNone(facts) ? null : spec.kind === "video" && !facts.value.hasVideo ? "video" : spec.kind === "audio" && !facts.value.hasAudio ? "audio" : null
+        if (lacking !== null) return yield* jobFailure("format_unavailable", `The media has no ${lacking}; choose one of its formats.`)
+        const duration = clipDuration(section, announced.durationSeconds ?? null) ??
+          Option.getOrNull(Option.flatMapNullishOr(facts, (p) => p.durationSeconds))
         const breach = limitBreach(limits, { bytes: size, durationSeconds: duration })
         if (breach !== null) return yield* jobFailure(breach.code, breach.message)
         return produced
       }, Effect.scoped)
+
+      /** Runs from one source, retrying transient failures with backoff; a refusal of stored URLs ends it at once. */
+      const runWithRetries = (source: Source, spec: FormatSpec, options: FetchOptions, command: DownloadMedia) => {
+        let runs = 0
+        return Effect.suspend(() => {
+          runs++
+          return runOnce(source, spec, options, command)
+        }).pipe(
+          Effect.tapError((failure) =>
+            failure._tag === "DownloadFailed" && failure.transient && runs <= config.downloadRetries
+              ? Effect.logWarning("transient download failure; retrying", { run: runs, message: failure.message })
+              : Effect.void
+          ),
+          Effect.retry({
+            while: (failure) => failure._tag === "DownloadFailed" && failure.transient,
+            times: config.downloadRetries,
+            schedule: Schedule.exponential(config.downloadRetryBaseMs)
+          }),
+          Effect.mapError((failure) =>
+            failure._tag === "DownloadFailed" && failure.transient
+              ? jobFailure("download_failed", `${failure.message} (tried ${runs} times)`)
+              : failure
+          )
+        )
+      }
+
+      /** The resolve's info, written into the job's directory; none when there is none to use (never fails the job). */
+      const storedInfo = Effect.fn("FetchMedia.storedInfo")(function*(mediaId: string, workDir: string) {
+        const info = yield* infoStore.get(mediaId).pipe(
+          Effect.tapError((error) => Effect.logWarning("stored resolve info unreadable", { operation: error.operation, message: error.message })),
+          Effect.orElseSucceed(() => Option.none<string>())
+        )
+        if (Option.isNone(info)) return Option.none<Source>()
+        const infoPath = join(workDir, INFO_FILE)
+        // Only the job's own directory holds it, readable by the service user alone; it goes with the directory.
+        yield* Effect.promise(() => writeFile(infoPath, info.value, { mode: 0o600 }))
+        return Option.some<Source>({ _tag: "StoredInfo", infoPath })
+      })
 
       const fetch = Effect.fn("FetchMedia.fetch")(function*(command: DownloadMedia, spec: FormatSpec, options: FetchOptions) {
         const url = yield* Effect.try({
@@ -137,24 +201,24 @@ export class FetchMedia extends Context.Service<FetchMedia, {
           catch: () => jobFailure("url_not_allowed", "the URL is not valid")
         })
         yield* policy.check(url).pipe(Effect.mapError((error) => jobFailure("url_not_allowed", error.message)))
-        let runs = 0
-        return yield* Effect.suspend(() => {
-          runs++
-          return runOnce(url, spec, options, command)
-        }).pipe(
-          Effect.tapError((failure) =>
-            failure.transient && runs <= config.downloadRetries
-              ? Effect.logWarning("transient download failure; retrying", { run: runs, message: failure.message })
-              : Effect.void
-          ),
-          Effect.retry({
-            while: (failure) => failure.transient,
-            times: config.downloadRetries,
-            schedule: Schedule.exponential(config.downloadRetryBaseMs)
-          }),
-          Effect.mapError((failure) =>
-            failure.transient ? jobFailure("download_failed", `${failure.message} (tried ${runs} times)`) : failure
-          ),
+        const page = runWithRetries({ _tag: "Page", url }, spec, options, command).pipe(
+          // Only runs from stored info are judged this way, so a page run never ends with it.
+          Effect.catchTag("StoredUrlsRefused", (refused) => Effect.fail(jobFailure("download_failed", refused.message)))
+        )
+        const fromPageAgain = (reason: "urls_refused" | "info_missing") =>
+          countOne(reextractions, { platform: command.platform, reason }).pipe(Effect.andThen(page))
+        const stored = command.mediaId === null ? Option.none<Source>() : yield* storedInfo(command.mediaId, options.workDir)
+        const download = Option.isSome(stored)
+          ? runWithRetries(stored.value, spec, options, command).pipe(
+            Effect.catchTag("StoredUrlsRefused", (refused) =>
+              Effect.logInfo("stored media URLs were refused; extracting from the page once", { reason: refused.message }).pipe(
+                Effect.andThen(fromPageAgain("urls_refused"))
+              ))
+          )
+          : command.mediaId === null
+          ? page
+          : Effect.logInfo("no stored resolve for the media; extracting from the page").pipe(Effect.andThen(fromPageAgain("info_missing")))
+        return yield* download.pipe(
           Effect.timeoutOrElse({
             duration: config.downloadTimeoutMs,
             orElse: () =>

@@ -64,10 +64,10 @@ export interface FfmpegShape {
   probe(url: string, proxyUrl: string): Effect.Effect<MediaProbeResult, FfmpegFailed>
   /** Probes a file the service produced (an absolute path); nothing but the local file can be opened. */
   probeFile(path: string): Effect.Effect<MediaProbeResult, FfmpegFailed>
-  /** A JPEG for media without one: a frame of a video, or a waveform picture of audio. */
+  /** A JPEG for media without one: a frame of a video, an audio file's embedded cover, or a waveform picture of audio. */
   thumbnail(
     url: string,
-    kind: "video" | "audio",
+    kind: "video" | "audio" | "cover",
     outputPath: string,
     proxyUrl: string,
     durationSeconds: number | null
@@ -96,6 +96,8 @@ export const makeFfmpeg = (ffmpegPath: string, ffprobePath: string, confinement:
     const input = [...PROTOCOLS, "-http_proxy", proxyUrl, "-i", url]
     const args = kind === "video"
       ? ["-ss", seek.toFixed(2), ...input, "-frames:v", "1", "-vf", "scale=480:-2", "-q:v", "4"]
+      : kind === "cover"
+      ? [...input, "-map", "0:v:0", "-frames:v", "1", "-vf", "scale=480:-2", "-q:v", "4"]
       : [...input, "-filter_complex", "showwavespic=s=640x240:colors=0x3b82f6", "-frames:v", "1", "-q:v", "4"]
     return run(confinement, ffmpegPath, ["-hide_banner", "-loglevel", "error", "-nostdin", "-y", ...args, "-f", "image2", outputPath], url, proxyUrl)
       .pipe(Effect.asVoid)

@@ -1,12 +1,13 @@
 // Resolves a URL into MediaResolved: platform check, egress check, yt-dlp -J through the proxy, probing, thumbnail, append.
 import { mkdir, rm } from "node:fs/promises"
 import { join } from "node:path"
-import { Context, Deferred, Effect, Layer, Result, Schema } from "effect"
+import { Context, Deferred, Effect, Layer, Option, Result, Schema } from "effect"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { type MediaResolved, MediaEvent } from "@mds/shared/domain/media/MediaEvent"
 import { ResolveFailureCode } from "@mds/shared/domain/media/ResolveRpc"
 import { classifyUrl } from "@mds/shared/domain/platform/classifyUrl"
+import { isBlockedExtractor, platformIdOf } from "@mds/shared/domain/platform/platformIdOf"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { mediaSubject } from "@mds/shared/eventstore/Subjects"
@@ -20,6 +21,10 @@ import { classifyFailure, failureMessage } from "../ytdlp/classifyFailure.ts"
 import { describeMedia, mediaEntry, needsProbe, probeableUrl } from "../ytdlp/describeMedia.ts"
 import { describeSubtitles } from "../ytdlp/describeSubtitles.ts"
 import { YtDlp } from "../ytdlp/YtDlp.ts"
+import { downloadableInfo } from "./info/downloadableInfo.ts"
+import { embedHlsPlaylists } from "./info/embedHlsPlaylists.ts"
+import { fetchPlaylistThroughProxy } from "./info/fetchPlaylistThroughProxy.ts"
+import { ResolvedInfoStore } from "./info/ResolvedInfoStore.ts"
 import { baseFlags } from "../ytdlp/YtDlpFlags.ts"
 import { decodeYtDlpInfo } from "../ytdlp/YtDlpInfo.ts"
 
@@ -51,6 +56,7 @@ export class MediaResolver extends Context.Service<MediaResolver, {
       const lifetimes = yield* Lifetimes
       const config = yield* ExtractorConfig
       const outcomes = yield* PlatformOutcomes
+      const infoStore = yield* ResolvedInfoStore
 
       const extract = Effect.fn("MediaResolver.extract")(function*(url: URL, platform: string) {
         const proxy = yield* egressProxy(policy)
@@ -71,6 +77,12 @@ export class MediaResolver extends Context.Service<MediaResolver, {
           Effect.mapError(() => failWith("extraction_failed", "the extractor returned unreadable metadata"))
         )
         const entry = mediaEntry(info)
+        // The platform is the extractor that handled the media: a page embedding a YouTube video is YouTube's.
+        const extractorKey = entry.extractor_key ?? info.extractor_key ?? null
+        if (extractorKey !== null && isBlockedExtractor(extractorKey)) {
+          return yield* failWith("unsupported_platform", "the media is hosted on YouTube, which is not a supported platform")
+        }
+        const handledBy = extractorKey === null ? platform : platformIdOf(extractorKey)
         const probeUrl = probeableUrl(entry)
         const probe = needsProbe(entry) && probeUrl !== null
           ? yield* ffmpeg.probe(probeUrl, proxy.url).pipe(
@@ -86,13 +98,14 @@ export class MediaResolver extends Context.Service<MediaResolver, {
         const mediaId = newId("med")
         const expiresAt = now + lifetimes.mediaMs
         const thumbnail = described.thumbnail ?? (yield* makeThumbnail(mediaId, described, proxy.url, expiresAt))
+        yield* keepInfo(mediaId, run.stdout, proxy.url)
         const media: MediaResolved = {
           _tag: "MediaResolved",
           v: 1,
           mediaId,
           url: url.href,
           webpageUrl: described.webpageUrl,
-          platform,
+          platform: handledBy,
           type: described.type,
           title: described.title,
           thumbnail,
@@ -109,6 +122,21 @@ export class MediaResolver extends Context.Service<MediaResolver, {
         return media
       }, Effect.scoped)
 
+      /**
+       * What yt-dlp learned, for downloads by media id. Without it a download extracts from the page again, so a
+       * failure here costs time, not the resolve. The info itself is never logged (cookies, signed URLs).
+       */
+      const keepInfo = Effect.fn("MediaResolver.keepInfo")(function*(mediaId: string, stdout: string, proxyUrl: string) {
+        const entry = downloadableInfo(stdout)
+        if (Option.isNone(entry)) return yield* Effect.logWarning("resolve info not kept: not a JSON object", { mediaId })
+        const fetchPlaylist = yield* fetchPlaylistThroughProxy(proxyUrl)
+        const info = yield* embedHlsPlaylists(entry.value, fetchPlaylist)
+        yield* infoStore.put(mediaId, JSON.stringify(info)).pipe(
+          Effect.catchTag("ResolvedInfoStoreError", (error) =>
+            Effect.logWarning("resolve info not kept", { mediaId, operation: error.operation, message: error.message }))
+        )
+      }, Effect.scoped)
+
       /** A generated picture stored as an artifact; an empty string when even that fails (the media is still usable). */
       const makeThumbnail = Effect.fn("MediaResolver.makeThumbnail")(function*(
         mediaId: string,
@@ -121,7 +149,7 @@ export class MediaResolver extends Context.Service<MediaResolver, {
         const output = join(dir, "thumbnail.jpg")
         const key = `thumbnails/${mediaId}.jpg`
         return yield* Effect.promise(() => mkdir(dir, { recursive: true })).pipe(
-          Effect.andThen(ffmpeg.thumbnail(described.mediaUrl, described.type === "audio" ? "audio" : "video", output, proxyUrl, described.durationSeconds)),
+          Effect.andThen(ffmpeg.thumbnail(described.mediaUrl, described.hasCover ? "cover" : described.type === "audio" ? "audio" : "video", output, proxyUrl, described.durationSeconds)),
           Effect.andThen(artifacts.putFile(key, output, "image/jpeg")),
           Effect.andThen(artifacts.presign(key, { expiresAt, filename: `${mediaId}.jpg` })),
           Effect.tapError((error) => Effect.logWarning("thumbnail generation failed", { mediaId, message: error.message })),
@@ -145,7 +173,8 @@ export class MediaResolver extends Context.Service<MediaResolver, {
               duration: config.resolveTimeoutMs,
               orElse: () => Effect.fail(failWith("extraction_timeout", `resolving took longer than ${config.resolveTimeoutMs / 1000} s`))
             }),
-            Effect.tap(() => outcomes.record(platformId, null)),
+            // A success counts for the extractor that handled it; a failure for the platform the URL looked like.
+            Effect.tap((media) => outcomes.record(media.platform, null)),
             Effect.tapError((failure) => outcomes.record(platformId, failure))
           )
         })

@@ -15,7 +15,8 @@ const PATTERNS: ReadonlyArray<readonly [RegExp, ExtractionFailureCode]> = [
     "transient"
   ],
   [/Unsupported URL/i, "unsupported_platform"],
-  [/Requested format is not available|No video formats found|no suitable formats/i, "format_unavailable"],
+  // The last one: yt-dlp's audio extraction found no audio stream in what it downloaded (a silent video).
+  [/Requested format is not available|No video formats found|no suitable formats|unable to obtain file audio codec/i, "format_unavailable"],
   [
     /HTTP Error (404|410)|returned error: (404|410)|Private video|is private|has been removed|been deleted|not available|unavailable|does not exist|account .*terminated|members[- ]only|Sign in to confirm|login required|requires authentication/i,
     "media_unavailable"

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest"
 import { classifyFailure, failureMessage } from "./classifyFailure.ts"
 
+describe("classifyFailure of a silent video's audio extraction", () => {
+  it("is format_unavailable", () => {
+    expect(classifyFailure("ERROR: Postprocessing: WARNING: unable to obtain file audio codec with ffprobe", false)).toBe("format_unavailable")
+  })
+})
+
 describe("classifyFailure", () => {
   it.each([
     ["ERROR: Unsupported URL: https://example.com/", "unsupported_platform"],

@@ -11,8 +11,10 @@ export interface MediaDescription {
   readonly author: { readonly name: string; readonly username: string }
   readonly thumbnail: string | null
   readonly webpageUrl: string
-  /** A direct http(s) URL of the media itself, for probing and thumbnail frames; null for manifests. */
+  /** A URL ffmpeg can read for probing and thumbnail frames (a file, an HLS playlist or a DASH manifest). */
   readonly mediaUrl: string | null
+  /** The media is audio with an embedded cover picture: the thumbnail is that picture. */
+  readonly hasCover: boolean
   readonly formats: ReadonlyArray<MediaFormat>
 }
 
@@ -34,6 +36,14 @@ export const entryFormats = (entry: YtDlpEntry): ReadonlyArray<YtDlpFormat> =>
     ? entry.formats
     : [{ url: entry.url, ext: entry.ext, protocol: entry.protocol, vcodec: entry.vcodec, acodec: entry.acodec, height: entry.height }]
 
+/**
+ * Audio without video: an HLS audio rendition (EXT-X-MEDIA TYPE=AUDIO) or a DASH audio adaptation set says
+ * vcodec "none" while its own codec is often left unknown.
+ */
+const isAudioOnly = (f: YtDlpFormat) => absent(f.vcodec) && !absent(f.acodec)
+const hasVideoTrack = (f: YtDlpFormat) =>
+  known(f.vcodec) || (!absent(f.vcodec) && !AUDIO_EXTENSIONS.has((f.ext ?? "").toLowerCase()))
+
 /** yt-dlp often knows nothing about a direct file's streams or length; then ffprobe has to look. */
 export const needsProbe = (entry: YtDlpEntry): boolean => {
   const formats = entryFormats(entry)
@@ -41,21 +51,22 @@ export const needsProbe = (entry: YtDlpEntry): boolean => {
   return entry.duration == null || entry.duration <= 0 || codecsUnknown
 }
 
-const isDirectHttp = (format: YtDlpFormat) =>
-  typeof format.url === "string" && /^https?:\/\//i.test(format.url) &&
-  (format.protocol == null || format.protocol === "http" || format.protocol === "https")
+const isHttp = (url: string | null | undefined): url is string => typeof url === "string" && /^https?:\/\//i.test(url)
 
-const isHlsHttp = (format: YtDlpFormat) =>
-  typeof format.url === "string" && /^https?:\/\//i.test(format.url) &&
-  (format.protocol === "m3u8" || format.protocol === "m3u8_native")
+const isDirectHttp = (format: YtDlpFormat) =>
+  isHttp(format.url) && (format.protocol == null || format.protocol === "http" || format.protocol === "https")
+
+const isHlsHttp = (format: YtDlpFormat) => isHttp(format.url) && (format.protocol === "m3u8" || format.protocol === "m3u8_native")
+
+const isDashHttp = (format: YtDlpFormat) => isHttp(format.manifest_url) && format.protocol === "http_dash_segments"
 
 /**
- * A URL ffmpeg can read for probing and thumbnails: the best direct file, else the best HLS variant playlist
- * (ffmpeg reads HLS over http(s) itself, segments included, through the same proxy).
+ * A URL ffmpeg can read for probing and thumbnails: the best direct file, else the best HLS variant playlist, else
+ * the DASH manifest (ffmpeg reads HLS and DASH over http(s) itself, segments included, through the same proxy).
  */
 export const probeableUrl = (entry: YtDlpEntry): string | null => {
   const formats = [...entryFormats(entry)].reverse()
-  return formats.find(isDirectHttp)?.url ?? formats.find(isHlsHttp)?.url ?? null
+  return formats.find(isDirectHttp)?.url ?? formats.find(isHlsHttp)?.url ?? formats.find(isDashHttp)?.manifest_url ?? null
 }
 
 const fileNameOf = (url: string) => {
@@ -75,13 +86,47 @@ const hostOf = (url: string) => {
   }
 }
 
-const audioContainer = (formats: ReadonlyArray<YtDlpFormat>): string => {
-  const codec = formats.map((f) => f.acodec).find(known) ?? ""
+/** yt-dlp's own ranking of audio codecs (its default format sort), best first. */
+const AUDIO_CODEC_RANK = ["flac", "alac", "wav", "opus", "vorbis", "aac", "mp4a", "mp3"]
+const codecRank = (codec: string) => {
+  const at = AUDIO_CODEC_RANK.findIndex((name) => codec.startsWith(name))
+  return at < 0 ? AUDIO_CODEC_RANK.length : at
+}
+
+/** The codec of the audio `ba/b` picks: audio-only formats first, by codec rank, then bitrate; ffprobe's as a last resort. */
+const bestAudioCodec = (formats: ReadonlyArray<YtDlpFormat>, probe: MediaProbeResult | null): string | null => {
+  const audioOnly = formats.filter(isAudioOnly)
+  const pool = (audioOnly.length > 0 ? audioOnly : formats).filter((f) => known(f.acodec))
+  const ranked = [...pool].sort((a, b) =>
+    codecRank(a.acodec ?? "") - codecRank(b.acodec ?? "") || (b.abr ?? b.tbr ?? 0) - (a.abr ?? a.tbr ?? 0)
+  )
+  return ranked[0]?.acodec ?? probe?.audioCodec ?? null
+}
+
+/**
+ * The file audio_best delivers: yt-dlp extracts the best audio without re-encoding, so its codec decides the
+ * container (Opus stays .opus, an Ogg container; Vorbis .ogg; AAC .m4a).
+ */
+const audioContainer = (codec: string | null): string => {
+  if (codec === null) return "m4a"
   if (codec.startsWith("opus")) return "opus"
   if (codec.startsWith("mp3")) return "mp3"
   if (codec.startsWith("vorbis")) return "ogg"
   if (codec.startsWith("flac")) return "flac"
   return "m4a"
+}
+
+/**
+ * The file a video download delivers. With a separate audio track yt-dlp merges into mp4 (--merge-output-format);
+ * otherwise it keeps the single file it picked, mp4 preferred (-S ext:mp4), so a WebM-only source stays WebM.
+ */
+const videoContainer = (formats: ReadonlyArray<YtDlpFormat>, height: number | null): string => {
+  if (formats.some(isAudioOnly)) return "mp4"
+  const fits = formats.filter((f) => hasVideoTrack(f) && (height === null || f.height == null || f.height <= height))
+  const exts = fits.map((f) => (f.ext ?? "").toLowerCase()).filter((ext) => ext !== "")
+  if (exts.length === 0 || exts.includes("mp4")) return "mp4"
+  const tallest = [...fits].sort((a, b) => (b.height ?? 0) - (a.height ?? 0))[0]
+  return (tallest?.ext ?? "mp4").toLowerCase()
 }
 
 const bestThumbnail = (entry: YtDlpEntry): string | null => {
@@ -109,9 +154,9 @@ export const describeMedia = (
     ? formats.some((f) => known(f.vcodec))
     : !extIsAudio && !formats.every((f) => absent(f.vcodec))
   const hasAudio = probe !== null
-    ? probe.hasAudio || formats.some((f) => known(f.acodec))
+    ? probe.hasAudio || formats.some((f) => known(f.acodec) || isAudioOnly(f))
     : codecsKnown
-    ? formats.some((f) => known(f.acodec))
+    ? formats.some((f) => known(f.acodec) || isAudioOnly(f))
     : !formats.every((f) => absent(f.acodec))
 
   const heights = new Set<number>()
@@ -122,12 +167,12 @@ export const describeMedia = (
   const mediaFormats: Array<MediaFormat> = []
   if (hasVideo) {
     const top = sortedHeights[0]
-    mediaFormats.push({ id: "video_best", type: "video", quality: top === undefined ? "best" : `${top}p`, container: "mp4" })
-    for (const h of sortedHeights) mediaFormats.push({ id: videoFormatId(h), type: "video", quality: `${h}p`, container: "mp4" })
+    mediaFormats.push({ id: "video_best", type: "video", quality: top === undefined ? "best" : `${top}p`, container: videoContainer(formats, null) })
+    for (const h of sortedHeights) mediaFormats.push({ id: videoFormatId(h), type: "video", quality: `${h}p`, container: videoContainer(formats, h) })
   }
   if (hasAudio) {
     mediaFormats.push(
-      { id: "audio_best", type: "audio", quality: "best", container: audioContainer(formats) },
+      { id: "audio_best", type: "audio", quality: "best", container: audioContainer(bestAudioCodec(formats, probe)) },
       { id: "audio_mp3", type: "audio", quality: "192k", container: "mp3" },
       { id: "audio_m4a", type: "audio", quality: "best", container: "m4a" }
     )
@@ -135,18 +180,23 @@ export const describeMedia = (
 
   const webpageUrl = text(entry.webpage_url) ?? text(info.webpage_url) ?? requestedUrl
   const name = text(entry.uploader) ?? text(entry.channel) ?? text(entry.creator) ?? text(entry.creators?.[0]) ??
-    text(entry.artist) ?? hostOf(webpageUrl)
+    text(entry.artist) ?? probe?.artist ?? hostOf(webpageUrl)
   const username = text(entry.uploader_id) ?? text(entry.channel_id) ?? name
   const yDuration = typeof entry.duration === "number" && entry.duration > 0 ? entry.duration : null
+  const fileName = fileNameOf(webpageUrl)
+  // yt-dlp names a direct file after its URL; the file's own title tag (ID3, MP4) says more.
+  const ytTitle = text(entry.title) ?? text(entry.fulltitle)
+  const title = ytTitle !== null && !(ytTitle === fileName && probe?.title != null) ? ytTitle : probe?.title ?? fileName ?? hostOf(webpageUrl)
 
   return {
     type: hasVideo ? "video" : "audio",
-    title: text(entry.title) ?? text(entry.fulltitle) ?? fileNameOf(webpageUrl) ?? hostOf(webpageUrl),
+    title,
     durationSeconds: yDuration ?? probe?.durationSeconds ?? null,
     author: { name, username },
     thumbnail: bestThumbnail(entry),
     webpageUrl,
     mediaUrl: probeableUrl(entry),
+    hasCover: !hasVideo && probe?.hasCover === true,
     formats: mediaFormats
   }
 }

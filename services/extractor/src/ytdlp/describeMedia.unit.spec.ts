@@ -1,9 +1,15 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { describeMedia, needsProbe, probeableUrl } from "./describeMedia.ts"
+import type { MediaProbeResult } from "./MediaProbeResult.ts"
 import { decodeYtDlpInfo, type YtDlpInfo } from "./YtDlpInfo.ts"
 
 const decode = (value: unknown): YtDlpInfo => Effect.runSync(decodeYtDlpInfo(JSON.stringify(value)))
+
+const probed = (facts: Partial<MediaProbeResult>): MediaProbeResult => ({
+  durationSeconds: null, hasVideo: false, hasAudio: false, height: null, audioCodec: null, hasCover: false, title: null, artist: null,
+  ...facts
+})
 
 // Shapes as printed by yt-dlp 2026.10.26 -J (trimmed to the fields we read, plus some we ignore).
 const directMp4 = decode({
@@ -74,7 +80,7 @@ describe("describeMedia", () => {
   it("asks for a probe of a direct file and takes duration, streams and height from it", () => {
     expect(needsProbe(directMp4)).toBe(true)
     expect(probeableUrl(directMp4)).toBe("https://cdn.example.org/media/clip.mp4")
-    const d = describeMedia(directMp4, { durationSeconds: 4.02, hasVideo: true, hasAudio: true, height: 240 }, "https://cdn.example.org/media/clip.mp4")
+    const d = describeMedia(directMp4, probed({ durationSeconds: 4.02, hasVideo: true, hasAudio: true, height: 240, audioCodec: "aac" }), "https://cdn.example.org/media/clip.mp4")
     expect(d.durationSeconds).toBe(4.02)
     expect(d.type).toBe("video")
     expect(d.title).toBe("clip")
@@ -85,7 +91,7 @@ describe("describeMedia", () => {
   })
 
   it("offers no audio formats for a silent video", () => {
-    const d = describeMedia(directMp4, { durationSeconds: 4, hasVideo: true, hasAudio: false, height: 240 }, "https://x.org/a.mp4")
+    const d = describeMedia(directMp4, probed({ durationSeconds: 4, hasVideo: true, hasAudio: false, height: 240 }), "https://x.org/a.mp4")
     expect(d.formats.map((f) => f.id)).toEqual(["video_best", "video_240p"])
   })
 
@@ -106,5 +112,77 @@ describe("describeMedia", () => {
     expect(d.title).toBe("My Talk")
     expect(d.durationSeconds).toBe(30)
     expect(d.formats.map((f) => f.id)).toContain("video_480p")
+  })
+
+  it("gives audio formats for an HLS master whose audio is a separate rendition (vcodec none, codec unknown)", () => {
+    const info = decode({
+      id: "master", title: "master", duration: 6, extractor_key: "Generic",
+      formats: [
+        { format_id: "group_aud-audio_0", url: "https://m.example/saudio/index.m3u8", ext: "mp4", protocol: "m3u8_native", vcodec: "none", acodec: null, audio_ext: "mp4", video_ext: "none" },
+        { format_id: "400", url: "https://m.example/s240/index.m3u8", ext: "mp4", protocol: "m3u8_native", vcodec: "avc1.42c00d", acodec: "none", height: 240 },
+        { format_id: "730", url: "https://m.example/s360/index.m3u8", ext: "mp4", protocol: "m3u8_native", vcodec: "avc1.42c01e", acodec: "none", height: 360 }
+      ]
+    })
+    const d = describeMedia(info, null, "https://m.example/master.m3u8")
+    expect(d.formats.map((f) => [f.id, f.container])).toEqual([
+      ["video_best", "mp4"], ["video_360p", "mp4"], ["video_240p", "mp4"], ["audio_best", "m4a"], ["audio_mp3", "mp3"], ["audio_m4a", "m4a"]
+    ])
+  })
+
+  it("probes a DASH presentation through its manifest (yt-dlp gives it no duration)", () => {
+    const info = decode({
+      id: "manifest", title: "manifest", extractor_key: "Generic",
+      formats: [
+        { format_id: "2", manifest_url: "https://m.example/dash/manifest.mpd", url: "https://m.example/dash/manifest.mpd", ext: "m4a", protocol: "http_dash_segments", vcodec: "none", acodec: "mp4a.40.2" },
+        { format_id: "0", manifest_url: "https://m.example/dash/manifest.mpd", url: "https://m.example/dash/manifest.mpd", ext: "mp4", protocol: "http_dash_segments", vcodec: "avc1.42c00d", acodec: "none", height: 240 }
+      ]
+    })
+    expect(needsProbe(info)).toBe(true)
+    expect(probeableUrl(info)).toBe("https://m.example/dash/manifest.mpd")
+    const d = describeMedia(info, probed({ durationSeconds: 6, hasVideo: true, hasAudio: true, height: 240, audioCodec: "aac" }), "https://m.example/dash/manifest.mpd")
+    expect(d.durationSeconds).toBe(6)
+    expect(d.mediaUrl).toBe("https://m.example/dash/manifest.mpd")
+  })
+
+  it("advertises the container the file will have: a WebM-only source stays WebM, its Opus audio_best is .opus", () => {
+    const webm = decode({ id: "clip", title: "clip", extractor_key: "Generic", formats: [{ format_id: "webm", url: "https://x.example/clip.webm", ext: "webm", protocol: "http", video_ext: "webm", audio_ext: "none" }] })
+    const d = describeMedia(webm, probed({ durationSeconds: 4, hasVideo: true, hasAudio: true, height: 240, audioCodec: "opus" }), "https://x.example/clip.webm")
+    expect(d.formats.map((f) => [f.id, f.container])).toEqual([
+      ["video_best", "webm"], ["video_240p", "webm"], ["audio_best", "opus"], ["audio_mp3", "mp3"], ["audio_m4a", "m4a"]
+    ])
+  })
+
+  it("prefers an mp4 single file over WebM, and merges into mp4 when the audio is separate", () => {
+    const both = decode({
+      id: "p", title: "p", duration: 10, extractor_key: "Generic",
+      formats: [
+        { format_id: "webm-480", url: "https://x.example/480.webm", ext: "webm", protocol: "https", vcodec: "vp9", acodec: "opus", height: 480 },
+        { format_id: "mp4-360", url: "https://x.example/360.mp4", ext: "mp4", protocol: "https", vcodec: "avc1", acodec: "mp4a.40.2", height: 360 }
+      ]
+    })
+    expect(describeMedia(both, null, "https://x.example/p").formats.slice(0, 3).map((f) => f.container)).toEqual(["mp4", "mp4", "mp4"])
+    const separate = decode({
+      id: "s", title: "s", duration: 10, extractor_key: "Generic",
+      formats: [
+        { format_id: "v", url: "https://x.example/v.webm", ext: "webm", protocol: "https", vcodec: "vp9", acodec: "none", height: 720 },
+        { format_id: "a", url: "https://x.example/a.webm", ext: "webm", protocol: "https", vcodec: "none", acodec: "opus", abr: 128 }
+      ]
+    })
+    expect(describeMedia(separate, null, "https://x.example/s").formats.map((f) => [f.id, f.container])).toEqual([
+      ["video_best", "mp4"], ["video_720p", "mp4"], ["audio_best", "opus"], ["audio_mp3", "mp3"], ["audio_m4a", "m4a"]
+    ])
+  })
+
+  it("takes a direct MP3's ID3 title and artist, and notes its embedded cover", () => {
+    const mp3 = decode({
+      id: "episode", title: "episode", extractor_key: "Generic", webpage_url: "https://pod.example/media/episode.mp3",
+      formats: [{ format_id: "mpeg", url: "https://pod.example/media/episode.mp3", ext: "mp3", protocol: "http", vcodec: "none", acodec: "mp3" }]
+    })
+    const d = describeMedia(mp3, probed({ durationSeconds: 4, hasAudio: true, audioCodec: "mp3", hasCover: true, title: "Episode 1", artist: "Host" }), "https://pod.example/media/episode.mp3")
+    expect(d.type).toBe("audio")
+    expect(d.title).toBe("Episode 1")
+    expect(d.author).toEqual({ name: "Host", username: "Host" })
+    expect(d.hasCover).toBe(true)
+    expect(d.formats.map((f) => [f.id, f.container])).toEqual([["audio_best", "mp3"], ["audio_mp3", "mp3"], ["audio_m4a", "m4a"]])
   })
 })

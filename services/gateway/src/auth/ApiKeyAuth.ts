@@ -5,6 +5,8 @@ import { hashesEqual, hashSecret, keyIdFromHash, SECRET_PATTERN } from "@mds/sha
 import { Clock, Config, Context, Effect, Layer, Option, Redacted, Result } from "effect"
 import { InsufficientScope, InvalidApiKey, type MissingApiKey, RevokedApiKey } from "../http/GatewayErrors.ts"
 import type { KeyState } from "@mds/shared/domain/account/KeyDecider"
+import { RateLimitExceeded } from "../limits/LimitErrors.ts"
+import { makeFailureThrottle } from "../limits/FailureThrottle.ts"
 import { KeyDirectory } from "./KeyDirectory.ts"
 import { KeyUsageRecorder } from "./KeyUsageRecorder.ts"
 import { type CredentialSources, readPresentedKey } from "./PresentedKey.ts"
@@ -15,7 +17,7 @@ export interface Principal {
   readonly scopes: ReadonlyArray<Scope>
 }
 
-export type AuthFailure = MissingApiKey | InvalidApiKey | RevokedApiKey | InsufficientScope | EventStoreError
+export type AuthFailure = MissingApiKey | InvalidApiKey | RevokedApiKey | InsufficientScope | RateLimitExceeded | EventStoreError
 
 const unknownKey = new InvalidApiKey({ message: "The API key is not valid." })
 
@@ -34,6 +36,23 @@ export class ApiKeyAuth extends Context.Service<ApiKeyAuth, {
       const pepper = yield* Config.Redacted("API_KEY_PEPPER")
       const directory = yield* KeyDirectory
       const usage = yield* KeyUsageRecorder
+      const failuresPerMinute = yield* Config.Int("API_KEY_FAILURES_PER_MINUTE").pipe(Config.withDefault(30))
+      const failures = makeFailureThrottle({ limit: failuresPerMinute, windowMs: 60_000 })
+
+      /**
+       * Counts an invalid or revoked key against the source address and the key's display prefix. Past the limit,
+       * such a failure is answered 429 with Retry-After instead of 401: a scanner learns nothing and is told to wait.
+       * A valid key is never throttled, so nobody can lock a key holder out by failing in their name.
+       */
+      const throttled = (sources: CredentialSources, failure: AuthFailure, now: number): AuthFailure => {
+        if (failure._tag !== "InvalidApiKey" && failure._tag !== "RevokedApiKey") return failure
+        const presented = readPresentedKey(sources)
+        const prefix = Result.isSuccess(presented) ? presented.success.slice(0, "svc_live_".length + 4) : "malformed"
+        const subjects = [`address:${sources.address ?? "unknown"}`, `prefix:${prefix}`]
+        const retryAfterSeconds = Math.max(...subjects.map((subject) => failures.retryAfter(subject, now)))
+        for (const subject of subjects) failures.record(subject, now)
+        return retryAfterSeconds === 0 ? failure : new RateLimitExceeded({ limit: failuresPerMinute, windowSeconds: 60, retryAfterSeconds })
+      }
 
       /** The presented secret, its hash and key id, or the failure of a missing or malformed key. */
       const present = (sources: CredentialSources) => {
@@ -64,19 +83,22 @@ export class ApiKeyAuth extends Context.Service<ApiKeyAuth, {
       const isFailure = (outcome: Principal | AuthFailure | { readonly hash: string }): outcome is AuthFailure => "_tag" in outcome
 
       const authenticate = Effect.fn("ApiKeyAuth.authenticate")(function*(sources: CredentialSources, scope: Scope | null) {
+        const now = yield* Clock.currentTimeMillis
         const presented = present(sources)
-        if (isFailure(presented)) return yield* presented
+        if (isFailure(presented)) return yield* throttled(sources, presented, now)
         const found = yield* directory.lookup(presented.keyId)
-        const verdict = judge(presented, Option.getOrUndefined(found), scope, yield* Clock.currentTimeMillis)
-        if (isFailure(verdict)) return yield* verdict
+        const verdict = judge(presented, Option.getOrUndefined(found), scope, now)
+        if (isFailure(verdict)) return yield* throttled(sources, verdict, now)
         return verdict
       })
 
       const authenticateFromMemory = (sources: CredentialSources, scope: Scope | null, now: number) => {
         const presented = present(sources)
-        if (isFailure(presented)) return presented
+        if (isFailure(presented)) return throttled(sources, presented, now)
         const found = directory.peek(presented.keyId)
-        return found === undefined ? undefined : judge(presented, found, scope, now)
+        if (found === undefined) return undefined
+        const verdict = judge(presented, found, scope, now)
+        return isFailure(verdict) ? throttled(sources, verdict, now) : verdict
       }
 
       return ApiKeyAuth.of({ authenticate, authenticateFromMemory })

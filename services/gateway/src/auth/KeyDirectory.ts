@@ -1,11 +1,11 @@
-// In-process directory of API keys, kept current by an ordered consumer over every key subject: no store round trip
-// per request, and a revocation reaches every gateway as soon as JetStream delivers it (milliseconds).
-import { DeliverPolicy } from "@nats-io/jetstream"
+// In-process directory of API keys, kept current by a follower of every key subject: no store round trip per request,
+// and a revocation reaches every gateway as soon as JetStream delivers it (milliseconds; seconds after a server dies).
 import { KeyEvent } from "@mds/shared/domain/account/AccountEvent"
 import { KeyDecider, type KeyState } from "@mds/shared/domain/account/KeyDecider"
 import { EventStore, type EventStoreError, type StoredEvent } from "@mds/shared/eventstore/EventStore"
 import { ACCOUNTS_STREAM, ALL_KEYS_SUBJECT, keySubject } from "@mds/shared/eventstore/Subjects"
-import { NatsClient } from "@mds/shared/nats/NatsClient"
+import { Followers } from "@mds/shared/nats/Followers"
+import { startFollower } from "@mds/shared/nats/StreamFollower"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 
 interface Entry {
@@ -13,6 +13,9 @@ interface Entry {
   /** Stream sequence of the last event folded in: the consumer and on-demand reads may deliver the same events. */
   readonly lastSeq: number
 }
+
+/** Name of the follower in /v1/health. */
+export const KEYS_FOLLOWER = "keys"
 
 const decodeKeyEvent = Schema.decodeUnknownOption(Schema.fromJsonString(KeyEvent))
 
@@ -25,53 +28,33 @@ export class KeyDirectory extends Context.Service<KeyDirectory, {
   static readonly layer = Layer.effect(
     KeyDirectory,
     Effect.gen(function*() {
-      const { js } = yield* NatsClient
       const store = yield* EventStore
+      const followers = yield* Followers
       const entries = new Map<string, Entry>()
-      /** False while the consumer is (re)starting: the cache may then miss a revocation, so lookups read the stream. */
-      let following = false
-
       const fold = (keyId: string, seq: number, event: KeyEvent) => {
         const current = entries.get(keyId) ?? { state: KeyDecider.initialState(), lastSeq: 0 }
         if (seq <= current.lastSeq) return
         entries.set(keyId, { state: KeyDecider.evolve(current.state, event), lastSeq: seq })
       }
 
-      // Replays every key event from the start, then follows new ones; restarted after any failure.
-      const follow = Effect.gen(function*() {
-        const messages = yield* Effect.acquireRelease(
-          Effect.tryPromise(async () => {
-            const consumer = await js.consumers.get(ACCOUNTS_STREAM.name, {
-              filter_subjects: ALL_KEYS_SUBJECT,
-              deliver_policy: DeliverPolicy.All
-            })
-            const iterator = await consumer.consume()
-            following = true
-            return iterator
-          }),
-          (iterator) => Effect.promise(() => iterator.close().then(() => undefined, () => undefined))
-        )
-        yield* Effect.tryPromise(async () => {
-          for await (const message of messages) {
-            const event = decodeKeyEvent(message.string())
-            if (Option.isSome(event)) fold(event.value.keyId, message.seq, event.value)
-          }
-        })
-      }).pipe(
-        Effect.scoped,
-        Effect.catchCause((cause) => Effect.logWarning("key directory consumer stopped; restarting", cause)),
-        Effect.ensuring(Effect.sync(() => {
-          following = false
-        })),
-        Effect.andThen(Effect.sleep("1 second")),
-        Effect.forever
-      )
-      yield* Effect.forkScoped(follow)
+      // Replays every key event from the start, then follows new ones. While it is not delivering (starting, or its
+      // server gone) the directory may miss a revocation, so lookups read the stream instead.
+      const follower = yield* startFollower({
+        name: KEYS_FOLLOWER,
+        stream: ACCOUNTS_STREAM.name,
+        filterSubject: ALL_KEYS_SUBJECT,
+        from: "all",
+        onMessage: (message) => {
+          const event = decodeKeyEvent(message.data)
+          if (Option.isSome(event)) fold(event.value.keyId, message.seq, event.value)
+        }
+      })
+      followers.register(follower)
 
       // Untraced: runs from memory on every request; the request's span covers it (a traced call costs ~6 µs).
       const peek = (keyId: string): KeyState | undefined => {
         const known = entries.get(keyId)
-        return following && known !== undefined && known.state.key !== null ? known.state : undefined
+        return follower.state() === "following" && known !== undefined && known.state.key !== null ? known.state : undefined
       }
 
       const lookup = Effect.fnUntraced(function*(keyId: string) {

@@ -7,6 +7,8 @@ export type HeaderValue = string | ReadonlyArray<string> | undefined
 export interface CredentialSources {
   readonly headers: Readonly<Record<string, HeaderValue>>
   readonly query: Readonly<Record<string, unknown>>
+  /** Where the request came from: failed authentications are counted per address (AuthFailureThrottle). */
+  readonly address?: string | undefined
 }
 
 /** Query parameters people commonly use for keys; only used to explain why such a request counts as keyless. */

@@ -10,15 +10,21 @@ export class CsrfRejected extends Schema.TaggedError<CsrfRejected>()("CsrfReject
 
 export class InvalidCredentials extends Schema.TaggedError<InvalidCredentials>()("InvalidCredentials", {}) {}
 
+/** Too many failed sign-ins for this account or from this address: no password is checked until Retry-After. */
+export class SignInThrottled extends Schema.TaggedError<SignInThrottled>()("SignInThrottled", {
+  retryAfterSeconds: Schema.Number
+}) {}
+
 /** A form field the user must correct; the message is shown next to the form. */
 export class InvalidForm extends Schema.TaggedError<InvalidForm>()("InvalidForm", { message: Schema.String }) {}
 
-export type DashboardFailure = NotSignedIn | CsrfRejected | InvalidCredentials | InvalidForm | ApiFailure
+export type DashboardFailure = NotSignedIn | CsrfRejected | InvalidCredentials | SignInThrottled | InvalidForm | ApiFailure
 
 export interface DashboardError {
   readonly status: number
   readonly title: string
   readonly message: string
+  readonly headers?: Readonly<Record<string, string>>
 }
 
 export const toDashboardError = (failure: DashboardFailure | { readonly _tag: string }): DashboardError => {
@@ -29,6 +35,15 @@ export const toDashboardError = (failure: DashboardFailure | { readonly _tag: st
       return { status: 403, title: "Form expired", message: "This form has expired or did not come from the dashboard. Reload the page and try again." }
     case "InvalidCredentials":
       return { status: 401, title: "Sign in", message: "The email or the password is wrong." }
+    case "SignInThrottled": {
+      const seconds = (failure as SignInThrottled).retryAfterSeconds
+      return {
+        status: 429,
+        title: "Too many attempts",
+        message: `Too many failed sign-ins. Try again in ${seconds} seconds.`,
+        headers: { "retry-after": String(seconds) }
+      }
+    }
     case "InvalidForm":
       return { status: 400, title: "Check the form", message: (failure as InvalidForm).message }
     // A project or key the user may not see is reported like one that does not exist.

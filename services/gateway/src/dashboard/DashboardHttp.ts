@@ -39,6 +39,7 @@ const send = (reply: FastifyReply, result: DashboardReply) => {
   switch (result._tag) {
     case "Page":
       if (result.cookies !== undefined) reply.header("set-cookie", [...result.cookies])
+      if (result.headers !== undefined) reply.headers(result.headers)
       return reply.code(result.status).type("text/html; charset=utf-8").send(result.body.value)
     case "Redirect":
       if (result.cookies !== undefined) reply.header("set-cookie", [...result.cookies])
@@ -80,7 +81,8 @@ export const registerDashboard = (
             method: request.method,
             headers: request.headers,
             params: (request.params ?? {}) as Record<string, string | undefined>,
-            body: request.body ?? {}
+            body: request.body ?? {},
+            address: request.ip
           }
           const exit = await runtime.runPromiseExit(route.run(input))
           if (Exit.isSuccess(exit)) return send(reply, exit.value)
@@ -99,7 +101,8 @@ export const registerDashboard = (
           if (route.json === true) {
             return reply.code(error.status).type("application/json; charset=utf-8").send({ error: { message: error.message } })
           }
-          return send(reply, { _tag: "Page", status: error.status, body: errorPage({ viewer: null, ...error }) })
+          const page = { _tag: "Page", status: error.status, body: errorPage({ viewer: null, ...error }) } as const
+          return send(reply, error.headers === undefined ? page : { ...page, headers: error.headers })
         }
       })
     }

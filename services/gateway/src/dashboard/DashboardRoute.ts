@@ -17,10 +17,18 @@ export interface DashboardInput {
   readonly headers: Readonly<Record<string, HeaderValue>>
   readonly params: Readonly<Record<string, string | undefined>>
   readonly body: unknown
+  /** The client's address as the connection shows it (failed sign-ins are throttled per address). */
+  readonly address?: string | undefined
 }
 
 export type DashboardReply =
-  | { readonly _tag: "Page"; readonly status: number; readonly body: Html; readonly cookies?: ReadonlyArray<string> }
+  | {
+    readonly _tag: "Page"
+    readonly status: number
+    readonly body: Html
+    readonly cookies?: ReadonlyArray<string>
+    readonly headers?: Readonly<Record<string, string>>
+  }
   | { readonly _tag: "Redirect"; readonly location: string; readonly cookies?: ReadonlyArray<string> }
   | { readonly _tag: "Json"; readonly data: unknown }
 

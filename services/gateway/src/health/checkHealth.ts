@@ -1,4 +1,5 @@
-// GET /v1/health: "ok" while the NATS connection answers a ping, "degraded" (503) otherwise.
+// GET /v1/health: "ok" while the NATS connection answers a ping, "degraded" (503) otherwise; with each stream follower's state.
+import { Followers } from "@mds/shared/nats/Followers"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { Effect } from "effect"
 import { json } from "../http/Route.ts"
@@ -7,12 +8,15 @@ const PING_TIMEOUT = "1 second"
 
 export const checkHealth = Effect.fn("checkHealth")(function*() {
   const { connection } = yield* NatsClient
+  // A follower that is recovering does not make the gateway unhealthy: its reads fall back to the stores meanwhile,
+  // and a load balancer taking every gateway out while one NATS node restarts would turn a blip into an outage.
+  const followers = (yield* Followers).snapshot()
   // The ping promise settles on its own even after the timeout gave up on it, so it must never reject.
   const connected = yield* Effect.promise(() => connection.flush().then(() => true, () => false)).pipe(
     Effect.timeout(PING_TIMEOUT),
     Effect.orElseSucceed(() => false)
   )
   return connected
-    ? json(200, { status: "ok", version: "v1" })
-    : json(503, { status: "degraded", version: "v1" })
+    ? json(200, { status: "ok", version: "v1", followers })
+    : json(503, { status: "degraded", version: "v1", followers })
 })

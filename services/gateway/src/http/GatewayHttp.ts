@@ -5,6 +5,7 @@ import { maskSecrets } from "@mds/shared/runtime/SecretMasking"
 import { Cause, Clock, Effect, Exit, LogLevel, type ManagedRuntime, Option, References, type Tracer } from "effect"
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify"
 import { type ApiError, type ApiFailure, internalError, isServerSide, toApiError } from "./ErrorMapping.ts"
+import { answerClientError } from "./ClientErrors.ts"
 import { InvalidJson, MethodNotAllowed, PayloadTooLarge, RouteNotFound, UnsupportedMediaType } from "./GatewayErrors.ts"
 import { endLiveStreams } from "./LiveStreams.ts"
 import { newRequestId } from "./RequestIds.ts"
@@ -83,6 +84,8 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
       const failure = new RouteNotFound({ method: request.method, path: "(malformed path)" })
       return sendError(request, reply.header("x-request-id", request.id), toApiError(failure))
     },
+    // What node's HTTP parser refuses before a request exists (oversized headers) gets the envelope too.
+    clientErrorHandler: answerClientError,
     // Valid JSON may carry "__proto__"/"constructor" keys: they are dropped (still never reach an object's prototype)
     // rather than failing a body the API's schema accepts.
     onProtoPoisoning: "remove",
@@ -189,7 +192,8 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
           headers: request.headers,
           query: (request.query ?? {}) as Record<string, unknown>,
           params: (request.params ?? {}) as Record<string, string | undefined>,
-          body: request.body
+          body: request.body,
+          address: request.ip
         }
         const now = clock.currentTimeMillisUnsafe()
         if (!tracing) {

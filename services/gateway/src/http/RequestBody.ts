@@ -27,8 +27,5 @@ export const parseHttpUrl = (field: string, raw: string): Effect.Effect<URL, Inv
   if (url === null || (url.protocol !== "http:" && url.protocol !== "https:") || url.hostname === "") {
     return Effect.fail(new InvalidRequest({ message: `${field}: must be an absolute http or https URL.` }))
   }
-  if (url.username !== "" || url.password !== "") {
-    return Effect.fail(new InvalidRequest({ message: `${field}: must not carry credentials.` }))
-  }
   return Effect.succeed(url)
 }

@@ -16,6 +16,8 @@ export interface RouteInput {
   readonly query: Readonly<Record<string, unknown>>
   readonly params: Readonly<Record<string, string | undefined>>
   readonly body: unknown
+  /** The client's address as the connection shows it (failed authentications are throttled per address). */
+  readonly address?: string | undefined
 }
 
 export type RouteReply =
@@ -108,7 +110,7 @@ const admission = (services: Context.Context<ApiKeyAuth | RequestRateLimiter>, s
     return quota instanceof RateLimitExceeded ? Exit.fail(quota) : Exit.succeed({ principal, quota })
   }
   return <R>(input: RouteInput, io: Io<R>, now: number): Step<Exit.Exit<Admitted, ApiFailure>> => {
-    const sources = { headers: input.headers, query: input.query }
+    const sources = { headers: input.headers, query: input.query, address: input.address }
     const known = auth.authenticateFromMemory(sources, scope, now)
     if (known === undefined) {
       return io(auth.authenticate(sources, scope)).then((found) =>

@@ -1,156 +1,187 @@
-// In-process job views for GET /v1/jobs: a miss reads the read model plus the job's newer events; an ordered consumer keeps hits current.
-import { DeliverPolicy } from "@nats-io/jetstream"
+// In-process mirror of the job read model for GET /v1/jobs: a miss reads the read model plus the job's newer events;
+// a watch of the read model's KV bucket keeps hits current, and the gateway seeds the views it just wrote.
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
-import { evolveJobView, type JobView } from "@mds/shared/domain/job/JobView"
+import { evolveJobView, JobView } from "@mds/shared/domain/job/JobView"
 import { EventStore, type EventStoreError } from "@mds/shared/eventstore/EventStore"
-import { ALL_JOBS_SUBJECT, JOBS_STREAM, jobSubject } from "@mds/shared/eventstore/Subjects"
-import { NatsClient } from "@mds/shared/nats/NatsClient"
+import { jobSubject } from "@mds/shared/eventstore/Subjects"
+import { Followers } from "@mds/shared/nats/Followers"
+import type { NatsClient } from "@mds/shared/nats/NatsClient"
+import { type Follower, type FollowedMessage, startFollower } from "@mds/shared/nats/StreamFollower"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
+import { JOBS_BUCKET } from "@mds/shared/readmodel/kv/KvJobReadModel"
 import type { ReadModelError } from "@mds/shared/readmodel/ReadModelError"
-import { Context, Deferred, Effect, Layer, Option, Schema } from "effect"
+import { configuredBackend } from "@mds/shared/readmodel/ReadModelLayer"
+import { ReadModelStores } from "@mds/shared/readmodel/ReadModelStores"
+import { Context, Deferred, Effect, Fiber, Layer, Option, Schema, type Scope } from "effect"
 
 /** Views kept (least recently read dropped first): about 1 KB each, so a few MB; a dropped view is simply loaded again. */
 export const JOB_VIEW_CACHE_SIZE = 10_000
 
-const decodeJobEvent = Schema.decodeUnknownOption(Schema.fromJsonString(JobEvent))
+/** Name of the follower in /v1/health. */
+export const JOB_VIEWS_FOLLOWER = "job_views"
 
-interface Buffered {
-  readonly seq: number
-  readonly event: JobEvent
-}
+/** How often the read model's store pointer is looked up again: a rebuild's switch moves the watch to the new bucket. */
+const POINTER_CHECK_MS = 2_000
+
+const decodeView = Schema.decodeUnknownOption(Schema.fromJsonString(JobView))
+
+const keyOf = (projectId: string, jobId: string) => `${projectId}.${jobId}`
 
 /**
- * Why a view stays exact: the consumer starts right after the stream's last sequence as seen before any view is
- * cached, and every later job event reaches it in order. A view is loaded from the stream after its subject was
- * marked pending, so an event is either already in what the load reads, or delivered while pending (buffered and
- * folded in afterwards), or delivered once the view is cached (folded in at once). evolveJobView skips events at or
- * below the view's lastSeq, so an event seen twice changes nothing. If the consumer stops, every view is dropped.
+ * Why a view stays exact: the aggregator is the one writer of job views (KV, compare-and-set on lastSeq); this is a
+ * mirror. The watch starts at the bucket's end before any view is cached, and every later write reaches it in order.
+ * A view is loaded after its key was marked pending, so a write is either in what the load read, or delivered while
+ * pending (kept and applied afterwards), or delivered once the view is cached. A view only ever moves to a higher
+ * lastSeq, so the gateway's own seeds (fresher than the read model) and writes seen twice change nothing. While the
+ * watch is not delivering, peek answers nothing and get reads the read model and the events, caching nothing.
  */
 export class JobViewCache extends Context.Service<JobViewCache, {
-  /** The job's view as of its latest event (fresher than the read model, which the aggregator fills later). */
+  /** The job's view as of its latest event (the read model completed with the events it does not have yet). */
   get(projectId: string, jobId: string): Effect.Effect<Option.Option<JobView>, ReadModelError | EventStoreError>
   /** The cached view (what get answers then, without I/O), or undefined when get would have to load it. */
   peek(projectId: string, jobId: string): JobView | undefined
+  /** A view this gateway just wrote the events of (read-your-writes without a round trip): kept if newer. */
+  seed(view: JobView): void
 }>()("mds/gateway/jobs/JobViewCache") {
   static readonly layer = Layer.effect(
     JobViewCache,
     Effect.gen(function*() {
-      const { js, jsm } = yield* NatsClient
       const store = yield* EventStore
       const readModel = yield* JobReadModel
-      /** By job subject; Map order is recency order (a hit moves its view to the end). */
+      const followers = yield* Followers
+      /** By "<projectId>.<jobId>"; Map order is recency order (a hit moves its view to the end). */
       const views = new Map<string, JobView>()
-      const pending = new Map<string, Array<Buffered>>()
-      /** Bumped whenever the consumer stops or starts: a load that began in another generation is not cached. */
+      const pending = new Map<string, Array<JobView>>()
+      let follower: Follower | undefined
+      /** Bumped whenever the watch is replaced: a load that began before is not cached. */
       let generation = 0
-      let following = false
-      const firstStart = yield* Deferred.make<void>()
+      const following = () => follower !== undefined && follower.state() === "following"
 
-      const remember = (subject: string, view: JobView) => {
-        views.delete(subject)
-        views.set(subject, view)
+      const remember = (key: string, view: JobView) => {
+        views.delete(key)
+        views.set(key, view)
         if (views.size > JOB_VIEW_CACHE_SIZE) {
           const oldest = views.keys().next()
           if (oldest.done !== true) views.delete(oldest.value)
         }
       }
 
-      const onEvent = (subject: string, seq: number, data: string) => {
-        const cached = views.get(subject)
-        const buffer = pending.get(subject)
-        // Most events belong to jobs nobody is reading here: skip them before paying for decoding.
+      const newer = (current: JobView | undefined, next: JobView) => current === undefined || next.lastSeq > current.lastSeq
+
+      const onWrite = (prefixLength: number) => (message: FollowedMessage) => {
+        const key = message.subject.slice(prefixLength)
+        const cached = views.get(key)
+        const buffer = pending.get(key)
+        // Most writes are of jobs nobody reads here: skip them before paying for decoding.
         if (cached === undefined && buffer === undefined) return
-        const event = decodeJobEvent(data)
-        if (Option.isNone(event)) return
+        // A removed document (expiry): the next read loads what is left from the read model and the events.
+        if (message.kvOperation !== undefined) {
+          views.delete(key)
+          return
+        }
+        const view = decodeView(message.data)
+        if (Option.isNone(view)) return
         if (cached !== undefined) {
-          const next = evolveJobView(cached, event.value, seq)
-          if (next !== null && next !== cached) views.set(subject, next)
-        } else buffer?.push({ seq, event: event.value })
+          if (newer(cached, view.value)) views.set(key, view.value)
+        } else buffer?.push(view.value)
       }
 
-      const stopFollowing = Effect.sync(() => {
-        following = false
-        generation++
-        views.clear()
-      })
-
-      const follow = Effect.gen(function*() {
-        const messages = yield* Effect.acquireRelease(
-          Effect.tryPromise(async () => {
-            const info = await jsm.streams.info(JOBS_STREAM.name)
-            const consumer = await js.consumers.get(JOBS_STREAM.name, {
-              filter_subjects: ALL_JOBS_SUBJECT,
-              deliver_policy: DeliverPolicy.StartSequence,
-              opt_start_seq: info.state.last_seq + 1
-            })
-            return consumer.consume()
-          }),
-          (iterator) => Effect.promise(() => iterator.close().then(() => undefined, () => undefined))
-        )
-        generation++
-        following = true
-        yield* Deferred.succeed(firstStart, undefined)
-        yield* Effect.tryPromise(async () => {
-          for await (const message of messages) onEvent(message.subject, message.seq, message.string())
+      /** Follows one bucket until the scope closes; the views of another bucket are dropped first. */
+      const watch = (bucket: string): Effect.Effect<void, never, NatsClient | Scope.Scope> =>
+        Effect.gen(function*() {
+          generation++
+          views.clear()
+          const prefix = `$KV.${bucket}.`
+          follower = yield* startFollower({
+            name: JOB_VIEWS_FOLLOWER,
+            stream: `KV_${bucket}`,
+            filterSubject: `${prefix}>`,
+            from: "new",
+            onMessage: onWrite(prefix.length)
+          })
+          followers.register(follower)
         })
-      }).pipe(
-        Effect.scoped,
-        Effect.catchCause((cause) => Effect.logWarning("job view consumer stopped; restarting", cause)),
-        Effect.ensuring(stopFollowing),
-        Effect.andThen(Effect.sleep("1 second")),
-        Effect.forever
-      )
-      yield* Effect.forkScoped(follow)
-      // Serving starts with the cache working where NATS allows; a slow start only means uncached reads for a while.
-      yield* Deferred.await(firstStart).pipe(Effect.timeout("5 seconds"), Effect.ignore)
+
+      // With MongoDB read models there is no bucket to watch: every read goes to the read model (and the events).
+      const backend = yield* configuredBackend
+      if (backend === "kv") {
+        const stores = yield* ReadModelStores
+        const firstWatch = yield* Deferred.make<void>()
+        const followPointer = Effect.gen(function*() {
+          let bucket = yield* stores.current("jobs", JOBS_BUCKET)
+          while (true) {
+            const running = yield* Effect.forkScoped(Effect.scoped(Effect.andThen(watch(bucket), Effect.never)))
+            yield* Deferred.succeed(firstWatch, undefined)
+            let next = bucket
+            while (next === bucket) {
+              yield* Effect.sleep(POINTER_CHECK_MS)
+              next = yield* stores.current("jobs", JOBS_BUCKET).pipe(Effect.orElseSucceed(() => bucket))
+            }
+            yield* Effect.logInfo("job view mirror follows a rebuilt read model", { from: bucket, to: next })
+            yield* Fiber.interrupt(running)
+            bucket = next
+          }
+        }).pipe(Effect.catchCause((cause) => Effect.logWarning("job view mirror stopped following the store pointer", cause)))
+        yield* Effect.forkScoped(followPointer)
+        // Serving starts with the mirror working where NATS allows; a slow start only means uncached reads for a while.
+        yield* Deferred.await(firstWatch).pipe(Effect.timeout("5 seconds"), Effect.ignore)
+      }
 
       /** The projected view and the job's events after it (all of them when it is not projected yet). */
       const load = Effect.fn("JobViewCache.load")(function*(projectId: string, jobId: string) {
         const subject = jobSubject(projectId, jobId)
         const projected = Option.getOrNull(yield* readModel.get(projectId, jobId))
-        const newer = yield* store.readSubject(JobEvent, subject, projected?.lastSeq ?? 0).pipe(
+        const events = yield* store.readSubject(JobEvent, subject, projected?.lastSeq ?? 0).pipe(
           // With a projected view in hand, an unreadable newer event only costs freshness (the aggregator steps over it too).
           projected === null ? (self) => self : Effect.orElseSucceed(() => [])
         )
         let view = projected
-        for (const stored of newer) view = evolveJobView(view, stored.event, stored.seq)
+        for (const stored of events) view = evolveJobView(view, stored.event, stored.seq)
         return view
       })
 
       // Untraced: runs from memory on every request; the request's span covers it (a traced call costs ~6 µs).
       const peek = (projectId: string, jobId: string): JobView | undefined => {
-        const subject = jobSubject(projectId, jobId)
-        const hit = views.get(subject)
-        if (hit !== undefined) remember(subject, hit)
+        if (!following()) return undefined
+        const key = keyOf(projectId, jobId)
+        const hit = views.get(key)
+        if (hit !== undefined) remember(key, hit)
         return hit
+      }
+
+      const seed = (view: JobView) => {
+        if (!following()) return
+        const key = keyOf(view.projectId, view.id)
+        if (newer(views.get(key), view)) remember(key, view)
       }
 
       const get = Effect.fnUntraced(function*(projectId: string, jobId: string) {
         const hit = peek(projectId, jobId)
         if (hit !== undefined) return Option.some(hit)
-        const subject = jobSubject(projectId, jobId)
-        // Not followed (starting, restarting) or already being loaded by another request: read without caching.
-        if (!following || pending.has(subject)) return Option.fromNullishOr(yield* load(projectId, jobId))
+        const key = keyOf(projectId, jobId)
+        // Not mirrored (starting, recovering, MongoDB) or already being loaded by another request: read without caching.
+        if (!following() || pending.has(key)) return Option.fromNullishOr(yield* load(projectId, jobId))
         const startedIn = generation
-        const buffer: Array<Buffered> = []
-        pending.set(subject, buffer)
+        const buffer: Array<JobView> = []
+        pending.set(key, buffer)
         const view = yield* load(projectId, jobId).pipe(
-          // One synchronous step from the loaded view to the cached one: no event can slip in between.
+          // One synchronous step from the loaded view to the cached one: no write can slip in between.
           Effect.map((loaded) => {
-            pending.delete(subject)
-            let current = loaded
-            for (const { event, seq } of buffer) current = evolveJobView(current, event, seq)
-            if (current !== null && startedIn === generation && following) remember(subject, current)
-            return current
+            pending.delete(key)
+            // The newest of what was loaded, written meanwhile, or seeded meanwhile by this gateway.
+            let current = loaded ?? undefined
+            for (const candidate of [...buffer, views.get(key)]) if (candidate !== undefined && newer(current, candidate)) current = candidate
+            if (current !== undefined && startedIn === generation && following()) remember(key, current)
+            return current ?? null
           }),
           Effect.ensuring(Effect.sync(() => {
-            if (pending.get(subject) === buffer) pending.delete(subject)
+            if (pending.get(key) === buffer) pending.delete(key)
           }))
         )
         return Option.fromNullishOr(view)
       })
 
-      return JobViewCache.of({ get, peek })
+      return JobViewCache.of({ get, peek, seed })
     })
   )
 }

@@ -6,13 +6,14 @@ import { parseSubtitleFormatId } from "@mds/shared/domain/media/SubtitleTrack"
 import { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
 import { jobCommands } from "@mds/shared/domain/job/JobCommands"
 import type { JobSource } from "@mds/shared/domain/job/JobEvent"
+import { evolveJobView } from "@mds/shared/domain/job/JobView"
 import { MediaEvent } from "@mds/shared/domain/media/MediaEvent"
 import { parseFormatId } from "@mds/shared/domain/media/FormatId"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { DOWNLOAD_WORK_SUBJECT, mediaSubject } from "@mds/shared/eventstore/Subjects"
 import { MediaId, newId } from "@mds/shared/ids/Ids"
 import { MediaReadModel } from "@mds/shared/readmodel/MediaReadModel"
-import { Clock, Effect, Option, Schema } from "effect"
+import { Clock, Effect, Option, Schedule, Schema } from "effect"
 import type { Principal } from "../auth/ApiKeyAuth.ts"
 import { decodeBody } from "../http/RequestBody.ts"
 import { json, type RouteInput } from "../http/Route.ts"
@@ -21,6 +22,7 @@ import { PlatformHealthBoard } from "../platforms/PlatformHealthBoard.ts"
 import { admitJob, releaseAdmittedSlot } from "./admitJob.ts"
 import { checkOptions, requestedOptions } from "./requestedOptions.ts"
 import type { DownloadOptions } from "@mds/shared/domain/job/DownloadOptions"
+import { JobViewCache } from "./JobViewCache.ts"
 
 // The same schema the OpenAPI document describes.
 const DownloadBody = DownloadRequest
@@ -87,7 +89,7 @@ const chooseTarget = Effect.fn("chooseTarget")(function*(body: typeof DownloadBo
 const recordJob = Effect.fn("recordJob")(function*(projectId: string, jobId: string, target: Target, options: DownloadOptions) {
   const lifetimes = yield* Lifetimes
   const now = yield* Clock.currentTimeMillis
-  yield* jobCommands(projectId, jobId)({
+  const queued = yield* jobCommands(projectId, jobId)({
     _tag: "QueueJob",
     jobId,
     projectId,
@@ -98,6 +100,10 @@ const recordJob = Effect.fn("recordJob")(function*(projectId: string, jobId: str
     lifetimeMs: lifetimes.jobMs,
     options
   }, { isNew: true }) // The job id was generated for this request: nothing to read.
+  // Read-your-writes from memory: the first poll after the 202 needs neither the read model nor the stream.
+  const [event] = queued.events
+  const view = event === undefined ? null : evolveJobView(null, event, queued.lastSeq)
+  if (view !== null) (yield* JobViewCache).seed(view)
   const store = yield* EventStore
   yield* store.append(
     DownloadMedia,
@@ -117,28 +123,43 @@ const recordJob = Effect.fn("recordJob")(function*(projectId: string, jobId: str
   )
 })
 
+/** Retried while NATS cannot take the write (a failover takes a few seconds); a rejection by the decider is final. */
+const untilStored = <A, E extends { readonly _tag: string }, R>(effect: Effect.Effect<A, E, R>) =>
+  effect.pipe(
+    Effect.retry({ while: (error) => error._tag === "EventStoreError", schedule: Schedule.spaced("1 second"), times: 60 }),
+    Effect.ignore
+  )
+
+/**
+ * The client gets an error and never learns the job id: fail the job (if JobQueued made it) and free its slot (if
+ * the claim made it: a claim that timed out may still have been stored), so that neither waits for the end of the
+ * job's lifetime. In the background, retried for a minute: the error that got us here (NATS failing over) usually
+ * refuses these writes too for a few seconds.
+ */
+const giveUpJob = (projectId: string, jobId: string, queued: boolean) =>
+  Effect.forkDetach(Effect.gen(function*() {
+    const now = yield* Clock.currentTimeMillis
+    if (queued) {
+      yield* untilStored(jobCommands(projectId, jobId)({
+        _tag: "FailJob",
+        jobId,
+        error: { code: "internal_error", message: "The job could not be handed to a worker.", retryable: true },
+        now
+      }))
+    }
+    yield* untilStored(releaseAdmittedSlot(projectId, jobId, "failed"))
+  }))
+
 export const queueDownload = Effect.fn("queueDownload")(function*(input: RouteInput, principal: Principal) {
   const body = yield* decodeBody(DownloadBody, input.body)
   const options = yield* requestedOptions(body)
   const target: Target = yield* chooseTarget(body)
   yield* checkOptions(options, target.durationSeconds, target.subtitleLanguages)
   const jobId = newId("job")
-  yield* admitJob(principal.projectId, jobId)
-  yield* recordJob(principal.projectId, jobId, target, options).pipe(
-    // The client gets an error and never learns the job id: fail the job (if JobQueued made it) and free its
-    // slot, so that neither waits for the end of the job's lifetime.
-    Effect.tapError(() =>
-      Effect.gen(function*() {
-        const now = yield* Clock.currentTimeMillis
-        yield* jobCommands(principal.projectId, jobId)({
-          _tag: "FailJob",
-          jobId,
-          error: { code: "internal_error", message: "The job could not be handed to a worker.", retryable: true },
-          now
-        }).pipe(Effect.ignore)
-        yield* releaseAdmittedSlot(principal.projectId, jobId, "failed").pipe(Effect.ignore)
-      })
-    )
+  // A refused claim (the project is full) stored nothing; one that failed in NATS may have been stored.
+  yield* admitJob(principal.projectId, jobId).pipe(
+    Effect.tapError((error) => error._tag === "EventStoreError" ? giveUpJob(principal.projectId, jobId, false) : Effect.void)
   )
+  yield* recordJob(principal.projectId, jobId, target, options).pipe(Effect.tapError(() => giveUpJob(principal.projectId, jobId, true)))
   return json(202, { job_id: jobId, status: "queued" })
 })

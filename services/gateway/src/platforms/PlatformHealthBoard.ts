@@ -1,10 +1,11 @@
-// In-process view of every platform's health, kept current by an ordered consumer over the last event per platform;
+// In-process view of every platform's health, kept current by a follower of the last event per platform;
 // refuses work for a platform whose circuit breaker is open.
 import { defaultBreakerPolicy, type PlatformHealthView, viewPlatformHealth } from "@mds/shared/domain/platform/PlatformHealthDecider"
 import { PlatformHealthEvent, type PlatformHealthState } from "@mds/shared/domain/platform/PlatformHealthEvent"
-import { ALL_PLATFORM_HEALTH_SUBJECT, PLATFORMS_STREAM } from "@mds/shared/eventstore/Subjects"
-import { NatsClient } from "@mds/shared/nats/NatsClient"
-import { DeliverPolicy } from "@nats-io/jetstream"
+import { EventStore } from "@mds/shared/eventstore/EventStore"
+import { ALL_PLATFORM_HEALTH_SUBJECT, PLATFORMS_STREAM, platformHealthSubject } from "@mds/shared/eventstore/Subjects"
+import { Followers } from "@mds/shared/nats/Followers"
+import { startFollower } from "@mds/shared/nats/StreamFollower"
 import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 
 /** A request for a platform whose breaker is open: 503 platform_paused with Retry-After. */
@@ -13,6 +14,9 @@ export class PlatformPausedNow extends Schema.TaggedError<PlatformPausedNow>()("
   until: Schema.Number,
   retryAfterSeconds: Schema.Int
 }) {}
+
+/** Name of the follower in /v1/health. */
+export const PLATFORMS_FOLLOWER = "platforms"
 
 const decodeEvent = Schema.decodeUnknownOption(Schema.fromJsonString(PlatformHealthEvent))
 
@@ -24,40 +28,42 @@ export class PlatformHealthBoard extends Context.Service<PlatformHealthBoard, {
   static readonly layer = Layer.effect(
     PlatformHealthBoard,
     Effect.gen(function*() {
-      const { js } = yield* NatsClient
+      const store = yield* EventStore
+      const followers = yield* Followers
       const states = new Map<string, { readonly seq: number; readonly state: PlatformHealthState }>()
+      const remember = (platform: string, seq: number, state: PlatformHealthState) => {
+        const known = states.get(platform)
+        if (known === undefined || known.seq < seq) states.set(platform, { seq, state })
+      }
 
-      // Starts with each platform's last event, then follows; restarted after any failure.
-      const follow = Effect.gen(function*() {
-        const messages = yield* Effect.acquireRelease(
-          Effect.tryPromise(async () => {
-            const consumer = await js.consumers.get(PLATFORMS_STREAM.name, {
-              filter_subjects: ALL_PLATFORM_HEALTH_SUBJECT,
-              deliver_policy: DeliverPolicy.LastPerSubject
-            })
-            return consumer.consume()
-          }),
-          (iterator) => Effect.promise(() => iterator.close().then(() => undefined, () => undefined))
-        )
-        yield* Effect.tryPromise(async () => {
-          for await (const message of messages) {
-            const event = decodeEvent(message.string())
-            if (Option.isNone(event)) continue
-            const known = states.get(event.value.platform)
-            if (known === undefined || known.seq < message.seq) states.set(event.value.platform, { seq: message.seq, state: event.value.state })
-          }
-        })
-      }).pipe(
-        Effect.scoped,
-        Effect.catchCause((cause) => Effect.logWarning("platform health consumer stopped; restarting", cause)),
-        Effect.andThen(Effect.sleep("1 second")),
-        Effect.forever
-      )
-      yield* Effect.forkScoped(follow)
+      // Starts with each platform's last event, then follows.
+      const follower = yield* startFollower({
+        name: PLATFORMS_FOLLOWER,
+        stream: PLATFORMS_STREAM.name,
+        filterSubject: ALL_PLATFORM_HEALTH_SUBJECT,
+        from: "last-per-subject",
+        onMessage: (message) => {
+          const event = decodeEvent(message.data)
+          if (Option.isSome(event)) remember(event.value.platform, message.seq, event.value.state)
+        }
+      })
+      followers.register(follower)
+
+      /** From memory while the follower delivers; otherwise the platform's last event, read from the stream. */
+      const current = (platform: string) =>
+        follower.state() === "following"
+          ? Effect.succeed(states.get(platform))
+          : store.readLast(PlatformHealthEvent, platformHealthSubject(platform)).pipe(
+            Effect.map((last) => {
+              if (Option.isSome(last)) remember(platform, last.value.seq, last.value.event.state)
+              return states.get(platform)
+            }),
+            // NATS unreachable: the last state seen is the best answer left.
+            Effect.orElseSucceed(() => states.get(platform))
+          )
 
       const view = (platform: string) =>
-        Effect.map(Clock.currentTimeMillis, (now) => {
-          const known = states.get(platform)
+        Effect.zipWith(Clock.currentTimeMillis, current(platform), (now, known) => {
           return known === undefined
             ? { successRate: null, sampleSize: 0, status: "ok" as const, pausedUntil: null }
             : viewPlatformHealth(known.state, now, defaultBreakerPolicy)

@@ -1,5 +1,5 @@
-// GET /v1/platforms: the curated platforms the installed yt-dlp can extract (latest published catalog), with their health.
-import { ExtractorCatalogPublished } from "@mds/shared/domain/platform/CatalogEvent"
+// GET /v1/platforms: every working extractor of the installed yt-dlp but YouTube's (latest published catalog), with health.
+import { catalogExtractors, ExtractorCatalogPublished } from "@mds/shared/domain/platform/CatalogEvent"
 import { availablePlatforms } from "@mds/shared/domain/platform/availablePlatforms"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { EXTRACTOR_CATALOG_SUBJECT } from "@mds/shared/eventstore/Subjects"
@@ -19,7 +19,7 @@ export const listPlatforms = Effect.fn("listPlatforms")(function*() {
     return yield* new ServiceUnavailable({ message: "No extractor has published its platform catalog yet; retry shortly." })
   }
   const board = yield* PlatformHealthBoard
-  const platforms = yield* Effect.forEach(availablePlatforms(catalog.value.event.extractors), (entry) =>
+  const platforms = yield* Effect.forEach(availablePlatforms(catalogExtractors(catalog.value.event)), (entry) =>
     Effect.map(board.view(entry.id), (health): Platform => ({
       id: entry.id,
       name: entry.name,

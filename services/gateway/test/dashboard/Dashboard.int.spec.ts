@@ -76,6 +76,31 @@ describe("dashboard sign-in and sessions", () => {
     expect(response.status).toBe(403)
   })
 
+  it("a planted pair of equal tokens (cookie and field) that this gateway did not sign is refused", async () => {
+    const planted = "x".repeat(43)
+    const response = await h.transport({
+      method: "POST",
+      path: "/dashboard/login",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie: `mds_login=${planted}` },
+      body: new URLSearchParams({ _csrf: planted, email: ADMIN.email, password: ADMIN.password }).toString()
+    })
+    expect(response.status).toBe(403)
+    expect(response.headers.getSetCookie().some((c) => c.startsWith("mds_session="))).toBe(false)
+  })
+
+  it("after 10 failed sign-ins an account is throttled: 429 with Retry-After, even with the right password; others are not", async () => {
+    const carol = { email: "carol@example.org", password: "carol-password-123" }
+    await createUser(carol.email, carol.password)
+    for (let i = 0; i < 10; i++) expect((await h.client().signIn(carol.email, `wrong-password-${i}`)).status).toBe(401)
+    const client = h.client()
+    const throttled = await client.signIn(carol.email, carol.password)
+    expect(throttled.status).toBe(429)
+    expect(Number(throttled.headers.get("retry-after"))).toBeGreaterThan(0)
+    expect(throttled.body).toContain("Too many failed sign-ins")
+    expect([...client.cookies.keys()]).not.toContain("mds_session")
+    expect((await h.client().signIn(BOB.email, BOB.password)).status).not.toBe(429)
+  })
+
   it("signing out ends the session on the server: the old cookie no longer works", async () => {
     const client = h.client()
     await client.signIn(BOB.email, BOB.password)

@@ -1,22 +1,41 @@
-// Offered platforms: curated entries whose extractor is installed (case-insensitive), always followed by generic.
+// Offered platforms: curated entries whose extractor works, one derived platform per other working extractor, generic last.
 import { describe, expect, it } from "vitest"
 import { availablePlatforms } from "./availablePlatforms.ts"
+import type { ExtractorInfo } from "./CatalogEvent.ts"
+
+const ie = (key: string, extra: Partial<ExtractorInfo> = {}): ExtractorInfo => ({ key, name: key.toLowerCase(), description: null, working: true, ...extra })
 
 describe("availablePlatforms", () => {
-  it("offers only generic when no curated extractor is installed", () => {
-    expect(availablePlatforms([]).map((p) => p.id)).toEqual(["generic"])
+  it("offers only generic when yt-dlp has no other extractor", () => {
+    expect(availablePlatforms([ie("Generic")]).map((p) => p.id)).toEqual(["generic"])
   })
 
-  it("offers curated platforms whose extractor is installed, in table order, generic last", () => {
-    const ids = availablePlatforms(["soundcloud", "Vimeo", "Youtube", "Generic"]).map((p) => p.id)
-    expect(ids).toEqual(["vimeo", "soundcloud", "generic"])
+  it("offers curated platforms in table order, then derived ones by id, generic last", () => {
+    const ids = availablePlatforms([ie("Soundcloud"), ie("ZDF"), ie("Vimeo"), ie("ArteTV"), ie("Generic")]).map((p) => p.id)
+    expect(ids).toEqual(["vimeo", "soundcloud", "artetv", "zdf", "generic"])
   })
 
-  it("never offers youtube even if yt-dlp has the extractor", () => {
-    expect(availablePlatforms(["Youtube", "YoutubeTab"]).some((p) => p.id.includes("youtube"))).toBe(false)
+  it("names a derived platform by yt-dlp's description, else its extractor name", () => {
+    const platforms = availablePlatforms([ie("ArteTV", { name: "ArteTV", description: "Arte.tv" }), ie("ZDF", { name: "ZDF" })])
+    expect(platforms.map((p) => [p.id, p.name, p.capabilities])).toEqual([
+      ["artetv", "Arte.tv", ["video", "audio", "metadata"]],
+      ["zdf", "ZDF", ["video", "audio", "metadata"]],
+      ["generic", "Generic (direct files, HTML5 pages, HLS/DASH)", ["video", "audio", "metadata"]]
+    ])
   })
 
-  it("offers a platform with several extractors when any one is installed", () => {
-    expect(availablePlatforms(["TwitchClips"]).map((p) => p.id)).toContain("twitch")
+  it("never offers youtube, nor an extractor yt-dlp marks broken", () => {
+    const ids = availablePlatforms([ie("Youtube"), ie("YoutubeTab"), ie("Vimeo", { working: false }), ie("ZDF", { working: false })]).map((p) => p.id)
+    expect(ids).toEqual(["generic"])
+  })
+
+  it("offers a platform with several extractors once, when any one works", () => {
+    const ids = availablePlatforms([ie("TwitchClips"), ie("TwitchVod")]).map((p) => p.id)
+    expect(ids).toEqual(["twitch", "generic"])
+  })
+
+  it("advertises image nowhere", () => {
+    const keys = ["Vimeo", "Instagram", "Twitter", "Reddit", "Tumblr", "Pinterest", "Imgur", "ZDF"].map((k) => ie(k))
+    expect(availablePlatforms(keys).flatMap((p) => p.capabilities)).not.toContain("image")
   })
 })

@@ -14,8 +14,7 @@ import {
   type SignedIn
 } from "../DashboardRoute.ts"
 import { loginPage, projectsPage } from "../pages/AccessPages.ts"
-import { DashboardAuth, tokensEqual } from "../session/DashboardAuth.ts"
-import { parseCookies } from "../session/Cookies.ts"
+import { DashboardAuth } from "../session/DashboardAuth.ts"
 
 export const showLogin = Effect.fn("showLogin")(function*(input: DashboardInput) {
   const auth = yield* DashboardAuth
@@ -26,15 +25,16 @@ export const showLogin = Effect.fn("showLogin")(function*(input: DashboardInput)
 
 export const signIn = Effect.fn("signIn")(function*(input: DashboardInput) {
   const auth = yield* DashboardAuth
-  const expected = parseCookies(input.headers["cookie"])[auth.loginCookie] ?? ""
-  if (!sameOrigin(input.headers) || !tokensEqual(field(input.body, "_csrf"), expected)) return yield* new CsrfRejected()
+  if (!sameOrigin(input.headers) || !auth.loginTokenValid(input.headers["cookie"], field(input.body, "_csrf"))) {
+    return yield* new CsrfRejected()
+  }
   const retry = (status: number, error: string, email: string) => {
     const login = auth.loginToken()
     return pageReply(loginPage({ csrfToken: login.token, email, error }), status, [login.setCookie])
   }
   const form = yield* Effect.result(decodeLoginForm(input.body))
   if (form._tag === "Failure") return retry(400, "Enter your email and password.", field(input.body, "email"))
-  const signedIn = yield* Effect.result(auth.signIn(form.success.email, form.success.password))
+  const signedIn = yield* Effect.result(auth.signIn(form.success.email, form.success.password, input.address))
   if (signedIn._tag === "Failure") {
     if ((signedIn.failure as { _tag?: string })._tag === "InvalidCredentials") {
       return retry(401, "The email or the password is wrong.", form.success.email)

@@ -20,6 +20,8 @@ export const operationErrors = (operation: Endpoint): ReadonlyArray<ApiErrorCode
   if (operation.method === "POST") for (const code of BODY_ERRORS) codes.add(code)
   // A malformed path (broken percent-encoding) cannot be routed: any operation's URL can answer not_found.
   codes.add("not_found")
+  // Oversized headers are refused before routing too (ClientErrors.ts).
+  codes.add("headers_too_large")
   codes.add("internal_error")
   return apiErrorCodes.filter((code) => codes.has(code))
 }
