@@ -164,7 +164,7 @@ describe("mds", () => {
   it("flags the service refuses are reported with the field; flags without their partner are usage errors", async () => {
     const refused = await mds(["download", media.urls.mp4, "--format", "audio_mp3", "--video-codec", "h264"])
     expect(refused.code).toBe(1)
-    expect(refused.stderr).toMatch(/^mds: invalid_request: .*video_codec/m)
+    expect(refused.stderr).toMatch(/^mds: invalid_options: .*video_codec/m)
     const alone = await mds(["download", media.urls.mp4, "--format", "video_best", "--start", "5"])
     expect(alone.code).toBe(2)
     expect(alone.stderr).toContain("--start needs --end")

@@ -73,9 +73,11 @@ describe("clips", () => {
     expect(inside.status, context(inside)).toBe(202)
   })
 
-  it("malformed sections are 400 invalid_request naming the field", async () => {
+  it("malformed sections are 400 invalid_request naming the field; an end not after the start is 422 invalid_options", async () => {
+    const backwards = await download({ url: media.urls.mp4, format: "video_best", section: { start: 5, end: 5 } })
+    expectError(backwards, 422, "invalid_options")
+    expect(backwards.body.error.message).toContain("section.end")
     const cases: ReadonlyArray<[unknown, string]> = [
-      [{ start: 5, end: 5 }, "section.end"],
       [{ start: -1, end: 5 }, "section.start"],
       [{ start: 1 }, "section.end"],
       [{ start: "1", end: 5 }, "section.start"],
@@ -106,22 +108,22 @@ describe("output presets", () => {
     expect(probed.codecNames).toEqual(expect.arrayContaining(["h264", "aac"]))
   })
 
-  it("fields that do not fit the format are 400 invalid_request naming the field", async () => {
-    const cases: ReadonlyArray<[Record<string, unknown>, string]> = [
-      [{ format: "audio_mp3", video_codec: "h264" }, "video_codec"],
-      [{ format: "audio_m4a", mute: true }, "mute"],
-      [{ format: "audio_best", audio_bitrate: 128 }, "audio_bitrate"],
-      [{ format: "video_best", audio_bitrate: 128 }, "audio_bitrate"],
-      [{ format: "audio_mp3", audio_bitrate: 500 }, "audio_bitrate"],
-      [{ format: "video_best", video_codec: "h264", container: "webm" }, "container"],
-      [{ format: "video_best", container: "avi" }, "container"],
-      [{ format: "video_best", video_codec: "h265" }, "video_codec"],
-      [{ format: "video_best", container: "webm", embed_thumbnail: true }, "embed_thumbnail"],
-      [{ format: "video_best", mute: "yes" }, "mute"]
+  it("fields that do not fit the format are 422 invalid_options, malformed ones 400 invalid_request, naming the field", async () => {
+    const cases: ReadonlyArray<[Record<string, unknown>, number, string]> = [
+      [{ format: "audio_mp3", video_codec: "h264" }, 422, "video_codec"],
+      [{ format: "audio_m4a", mute: true }, 422, "mute"],
+      [{ format: "audio_best", audio_bitrate: 128 }, 422, "audio_bitrate"],
+      [{ format: "video_best", audio_bitrate: 128 }, 422, "audio_bitrate"],
+      [{ format: "video_best", video_codec: "h264", container: "webm" }, 422, "container"],
+      [{ format: "video_best", container: "webm", embed_thumbnail: true }, 422, "embed_thumbnail"],
+      [{ format: "audio_mp3", audio_bitrate: 500 }, 400, "audio_bitrate"],
+      [{ format: "video_best", container: "avi" }, 400, "container"],
+      [{ format: "video_best", video_codec: "h265" }, 400, "video_codec"],
+      [{ format: "video_best", mute: "yes" }, 400, "mute"]
     ]
-    for (const [fields, field] of cases) {
+    for (const [fields, status, field] of cases) {
       const response = await download({ url: media.urls.mp4, ...fields })
-      expectError(response, 400, "invalid_request")
+      expectError(response, status, status === 422 ? "invalid_options" : "invalid_request")
       expect(response.body.error.message, JSON.stringify(fields)).toContain(field)
     }
   })
@@ -204,8 +206,8 @@ describe("subtitles", () => {
     expectError(missing, 422, "subtitles_unavailable")
     expect(missing.body.error.message).toContain("fr")
     expectError(await download({ media_id: mediaId, format: "subtitles_fr" }), 422, "subtitles_unavailable")
-    expectError(await download({ media_id: mediaId, format: "audio_mp3", subtitles: ["en"] }), 400, "invalid_request")
-    expectError(await download({ media_id: mediaId, format: "subtitles_en", section: { start: 1, end: 2 } }), 400, "invalid_request")
+    expectError(await download({ media_id: mediaId, format: "audio_mp3", subtitles: ["en"] }), 422, "invalid_options")
+    expectError(await download({ media_id: mediaId, format: "subtitles_en", section: { start: 1, end: 2 } }), 422, "invalid_options")
     expectError(await download({ media_id: mediaId, format: "video_best", subtitles: ["not a language"] }), 400, "invalid_request")
   })
 })

@@ -32,6 +32,11 @@ export const errorCatalogue = {
   url_not_allowed: { status: 422, description: "The URL targets a private, loopback or reserved address (or carries credentials)." },
   media_unavailable: { status: 422, description: "The media is private, removed, geo-blocked or login-only." },
   format_unavailable: { status: 422, description: "The format is not one of the media's formats, or not a valid format id." },
+  invalid_options: {
+    status: 422,
+    description: "Extension: download fields that are each valid but do not fit together or with the format (e.g. " +
+      "audio_bitrate with a video format, a section whose end is not after its start); the message names the field."
+  },
   section_out_of_range: {
     status: 422,
     description: "Extension: the clip section starts at or after the end of the media, or ends after it."

@@ -57,12 +57,14 @@ const Seconds = Schema.Number.check(
 /** Extension: a clip of the media, in seconds from its start. */
 export const SectionRequest = Schema.Struct({
   start: Seconds.annotate({ description: "Start of the clip in seconds (decimals allowed)." }),
-  end: Seconds.annotate({ description: "End of the clip in seconds; greater than start, at most the media's duration." }),
+  end: Seconds.annotate({
+    description: "End of the clip in seconds; greater than start (else 422 invalid_options), at most the media's duration."
+  }),
   precise: Schema.optionalKey(Schema.Boolean).annotate({
     description: "true: re-encode at the cuts, so the clip lasts end - start within half a second; false (default): " +
       "cut at the nearest keyframes without re-encoding (faster, less exact)."
   })
-}).check(Schema.makeFilter((section) => section.end > section.start || { path: ["end"], issue: "must be greater than start" })).annotate({
+}).annotate({
   identifier: "Section",
   description: "Extension: download only this part of the media."
 })

@@ -85,6 +85,7 @@ export const V1 = {
       "invalid_request",
       "media_not_found",
       "format_unavailable",
+      "invalid_options",
       "section_out_of_range",
       "subtitles_unavailable",
       "unsupported_platform",

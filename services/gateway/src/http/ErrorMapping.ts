@@ -32,6 +32,7 @@ import type {
   InsufficientScope,
   InvalidApiKey,
   InvalidJson,
+  InvalidOptions,
   InvalidRequest,
   InvalidSignature,
   LinkExpired,
@@ -50,6 +51,7 @@ export type ApiFailure =
   | RevokedApiKey
   | InsufficientScope
   | InvalidRequest
+  | InvalidOptions
   | InvalidJson
   | PayloadTooLarge
   | UnsupportedMediaType
@@ -117,6 +119,8 @@ export const toApiError = (failure: ApiFailure): ApiError => {
       return { status: 403, code: "insufficient_scope", message: `This API key lacks the scope ${failure.scope}.` }
     case "InvalidRequest":
       return { status: 400, code: "invalid_request", message: failure.message }
+    case "InvalidOptions":
+      return { status: 422, code: "invalid_options", message: failure.message }
     case "InvalidJson":
       return { status: 400, code: "invalid_json", message: failure.message }
     case "PayloadTooLarge":

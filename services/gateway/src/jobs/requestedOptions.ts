@@ -5,9 +5,9 @@ import { CONTAINERS_OF, type DownloadOptions, sectionOutOfRange } from "@mds/sha
 import { parseFormatId } from "@mds/shared/domain/media/FormatId"
 import { parseSubtitleFormatId } from "@mds/shared/domain/media/SubtitleTrack"
 import { Effect, Option } from "effect"
-import { InvalidRequest } from "../http/GatewayErrors.ts"
+import { InvalidOptions } from "../http/GatewayErrors.ts"
 
-const invalid = (message: string) => Effect.fail(new InvalidRequest({ message: `Invalid request body: ${message}.` }))
+const invalid = (message: string) => Effect.fail(new InvalidOptions({ message: `Options that do not fit: ${message}.` }))
 
 /** Only what the client sent: a plain download has no options at all. */
 const optionsOf = (body: DownloadRequest): DownloadOptions => ({
@@ -24,12 +24,15 @@ const optionsOf = (body: DownloadRequest): DownloadOptions => ({
 })
 
 /**
- * The fields must fit the format: video fields with a video format, audio_bitrate with a converting audio format,
- * a codec the container can hold, a thumbnail where yt-dlp can embed one. Mistakes are 400 invalid_request naming
- * the field, like every other body mistake.
+ * The fields must fit each other and the format: a section that ends after it starts, video fields with a video
+ * format, audio_bitrate with a converting audio format, a codec the container can hold, a thumbnail where yt-dlp can
+ * embed one. Each field is valid on its own (the schema said so), so a misfit is 422 invalid_options naming the field.
  */
 export const requestedOptions = Effect.fnUntraced(function*(body: DownloadRequest) {
   const options = optionsOf(body)
+  if (body.section !== undefined && !(body.section.end > body.section.start)) {
+    return yield* invalid(`section.end: must be greater than start (${body.section.start})`)
+  }
   if (Option.isSome(parseSubtitleFormatId(body.format))) {
     // A subtitles_<lang> download is one WebVTT file: nothing to cut, convert or embed.
     const extra = Object.keys(body).filter((field) => !["format", "url", "media_id"].includes(field))

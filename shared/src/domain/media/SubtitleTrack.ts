@@ -2,7 +2,7 @@
 import { Option, Schema } from "effect"
 
 /** BCP 47-like codes as platforms use them (en, pt-BR, zh-Hans); safe inside a format id and a file name. */
-export const LANGUAGE_PATTERN = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8}){0,3}$/
+export const LANGUAGE_PATTERN = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8}){0,3}$/u
 
 export const LanguageCode = Schema.String.check(
   Schema.isPattern(LANGUAGE_PATTERN, { message: "must be a language code such as en or pt-BR" })
