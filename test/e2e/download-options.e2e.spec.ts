@@ -2,7 +2,7 @@
 import { readdir } from "node:fs/promises"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { clipPage, type MediaServer, startMediaServer, subtitleCues } from "../support/MediaServer.ts"
+import { clipPage, type MediaServer, podcastFeedEpisodes, startMediaServer, subtitleCues } from "../support/MediaServer.ts"
 import { startServiceStack, type ServiceStack } from "../support/ServiceStack.ts"
 import { type ApiResponse, apiRequest, describeResponse } from "./ApiClient.ts"
 import { pollJobUntil, pollJobUntilFinished } from "./JobPolling.ts"
@@ -209,6 +209,32 @@ describe("subtitles", () => {
     expectError(await download({ media_id: mediaId, format: "audio_mp3", subtitles: ["en"] }), 422, "invalid_options")
     expectError(await download({ media_id: mediaId, format: "subtitles_en", section: { start: 1, end: 2 } }), 422, "invalid_options")
     expectError(await download({ media_id: mediaId, format: "video_best", subtitles: ["not a language"] }), 400, "invalid_request")
+  })
+})
+
+describe("playlists", () => {
+  const resolve = (body: Record<string, unknown>) => apiRequest(stack.baseUrl, "POST", "/media/resolve", { key, json: body })
+
+  it("a resolve that asks for playlists lists a feed's entries flat, a page at a time; without it, nothing changes", async () => {
+    const first = await resolve({ url: media.urls.podcastFeed, playlist: { limit: 2 } })
+    expect(first.status, context(first)).toBe(200)
+    expect(first.body.data).toMatchObject({ type: "playlist", title: "MDS Test Feed", entry_count: podcastFeedEpisodes, next_offset: 2 })
+    expect(first.body.data.entries.map((e: any) => e.title)).toEqual(["Episode 1", "Episode 2"])
+    expect(first.body.data.entries[0]).toEqual({ id: expect.stringMatching(/^ent_[0-9a-f]{16}$/), url: `${media.urls.audio}?episode=1`, title: "Episode 1", duration: 4 })
+    const second = await resolve({ url: media.urls.podcastFeed, playlist: { offset: 2, limit: 2 } })
+    expect(second.body.data.id).toBe(first.body.data.id)
+    expect(second.body.data.entries.map((e: any) => e.title)).toEqual(["Episode 3"])
+    expect(second.body.data.next_offset).toBeNull()
+
+    const plain = await resolve({ url: media.urls.mp4, playlist: {} })
+    expect(plain.body.data.type).toBe("video")
+    expect(plain.body.data).not.toHaveProperty("entries")
+    expectError(await resolve({ url: media.urls.podcastFeed, playlist: { limit: 500 } }), 400, "invalid_request")
+
+    // An entry downloads by its url; the playlist itself is not a file.
+    const { job } = await completedDownloadOf({ url: first.body.data.entries[1].url, format: "audio_m4a" })
+    expect(job.result.mime_type).toBe("audio/mp4")
+    expectError(await download({ media_id: first.body.data.id, format: "audio_mp3" }), 422, "invalid_options")
   })
 })
 

@@ -21,6 +21,8 @@ export interface MediaServer {
     readonly gone: string
     /** A page whose <video> carries two WebVTT <track>s (en "English", de "Deutsch"), as HTML5 players do. */
     readonly subtitledPage: string
+    /** A podcast RSS feed of `podcastFeedEpisodes` episodes, each an enclosure of tone.m4a (?episode=n). */
+    readonly podcastFeed: string
     /** Always 429 Too Many Requests, as a platform that rate-limits us would answer. */
     readonly rateLimited: string
     redirectTo(target: string): string
@@ -151,6 +153,23 @@ document.getElementById("player").src = JSON.parse(document.querySelector("scrip
 </html>
 `
 }
+
+export const podcastFeedEpisodes = 3
+
+const podcastFeed = (origin: string) => `<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd">
+<channel>
+<title>MDS Test Feed</title>
+<link>${origin}/</link>
+<description>Three tones.</description>
+${Array.from({ length: podcastFeedEpisodes }, (_, i) => `<item>
+<title>Episode ${i + 1}</title>
+<enclosure url="${origin}/media/tone.m4a?episode=${i + 1}" type="audio/mp4" length="1000"/>
+<itunes:duration>${fixtureFacts.clipSeconds}</itunes:duration>
+</item>`).join("\n")}
+</channel>
+</rss>
+`
 
 /** The cues of the subtitled page's tracks, so tests compare against the same text. */
 export const subtitleCues = { en: "Hello from the test pattern", de: "Hallo vom Testbild" } as const
@@ -347,6 +366,8 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
         const body = await load(fixtures.clipMp4)
         return body === null ? sendStatus(res, 500, "fixture missing") : sendBody(req, res, body, "video/mp4", false)
       }
+      case "/feeds/podcast.xml":
+        return sendBody(req, res, Buffer.from(podcastFeed(origin)), "application/rss+xml; charset=utf-8", false)
       case "/watch/subtitled.html":
         return sendBody(req, res, Buffer.from(subtitledPage(origin)), contentTypes[".html"] ?? "text/html", false)
       case "/subs/clip.en.vtt":
@@ -413,6 +434,7 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
       gone: `${origin}/media/removed.mp4`,
       rateLimited: `${origin}/media/ratelimited.mp4`,
       subtitledPage: `${origin}/watch/subtitled.html`,
+      podcastFeed: `${origin}/feeds/podcast.xml`,
       redirectTo: (target: string) => `${origin}/redirect?to=${encodeURIComponent(target)}`,
       flaky: (name: string, failures: number, status = 503) =>
         `${origin}/flaky?name=${encodeURIComponent(name)}&fail=${failures}&status=${status}`,

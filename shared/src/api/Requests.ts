@@ -39,8 +39,20 @@ export const HttpUrlString = Schema.String.check(
   Schema.isPattern(HTTP_URL_PATTERN, { message: "must be an absolute http or https URL" })
 ).annotate({ description: "An absolute http or https URL (one with user:password is refused: url_not_allowed)." })
 
+/** Extension: answer a playlist URL with a page of its entries. */
+export const PlaylistPage = Schema.Struct({
+  offset: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))).annotate({ description: "First entry (default 0)." }),
+  limit: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100 }))).annotate({
+    description: "Entries per page, 1-100 (default 50)."
+  })
+}).annotate({ identifier: "PlaylistPage" })
+
 export const ResolveRequest = Schema.Struct({
-  url: HttpUrlString
+  url: HttpUrlString,
+  playlist: Schema.optionalKey(PlaylistPage).annotate({
+    description: "Extension: with it, a playlist URL (a feed, a page of links) answers type playlist with a page of its " +
+      "flat entries; without it, as before."
+  })
 }).annotate({ identifier: "ResolveRequest", description: "The public page or file URL of the media." })
 export type ResolveRequest = typeof ResolveRequest.Type
 

@@ -48,7 +48,9 @@ export const MediaFormat = Schema.Struct({
 export const Media = Schema.Struct({
   id: Schema.String.annotate({ description: "med_ + 24 characters; valid for the media lifetime." }),
   platform: Schema.String,
-  type: Schema.Literals(["video", "audio", "image"]),
+  type: Schema.Literals(["video", "audio", "image", "playlist"]).annotate({
+    description: "playlist only when the resolve asked for playlists (extension)."
+  }),
   title: Schema.String,
   thumbnail: Schema.String.annotate({ description: "A URL, or an empty string when there is none." }),
   duration: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)).annotate({ description: "Whole seconds; 0 when unknown." }),
@@ -58,7 +60,19 @@ export const Media = Schema.Struct({
     language: Schema.String.annotate({ description: "Language code; download it as format subtitles_<language>, or embed it with subtitles: [language]." }),
     name: Schema.String,
     automatic: Schema.Boolean.annotate({ description: "true for the platform's automatic captions (speech recognition)." })
-  }).annotate({ identifier: "SubtitleTrack" }))).annotate({ description: "Extension: the subtitle languages; absent when there are none." })
+  }).annotate({ identifier: "SubtitleTrack" }))).annotate({ description: "Extension: the subtitle languages; absent when there are none." }),
+  entry_count: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))).annotate({
+    description: "Extension, playlists: how many entries the playlist has (at most PLAYLIST_MAX_ENTRIES are read)."
+  }),
+  entries: Schema.optionalKey(Schema.Array(Schema.Struct({
+    id: Schema.String,
+    url: Schema.String.annotate({ description: "Download it with POST /media/download {url, format}." }),
+    title: Schema.String,
+    duration: Schema.NullOr(Schema.Int).annotate({ description: "Whole seconds; null when the playlist does not say." })
+  }).annotate({ identifier: "PlaylistEntry" }))).annotate({ description: "Extension, playlists: the requested page of entries." }),
+  next_offset: Schema.optionalKey(Schema.NullOr(Schema.Int)).annotate({
+    description: "Extension, playlists: the offset of the next page; null after the last."
+  })
 }).annotate({ identifier: "Media" })
 export type Media = typeof Media.Type
 

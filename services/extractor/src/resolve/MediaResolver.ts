@@ -20,6 +20,8 @@ import { countOne, extractionFailures, timed, ytDlpDuration } from "@mds/shared/
 import { classifyFailure, failureMessage } from "../ytdlp/classifyFailure.ts"
 import { describeMedia, mediaEntry, needsProbe, probeableUrl } from "../ytdlp/describeMedia.ts"
 import { describeSubtitles } from "../ytdlp/describeSubtitles.ts"
+import { playlistEntries } from "../ytdlp/describePlaylist.ts"
+import { FORMAT_GRAMMAR_FORMATS } from "./playlistFormats.ts"
 import { YtDlp } from "../ytdlp/YtDlp.ts"
 import { downloadableInfo } from "./info/downloadableInfo.ts"
 import { embedHlsPlaylists } from "./info/embedHlsPlaylists.ts"
@@ -43,7 +45,7 @@ const subtitlesOf = (info: Parameters<typeof mediaEntry>[0]) => {
 
 export class MediaResolver extends Context.Service<MediaResolver, {
   /** Concurrent calls for the same URL share one extraction and get the same media. */
-  resolve(url: string): Effect.Effect<MediaResolved, ResolveFailure>
+  resolve(url: string, options?: { readonly playlist?: boolean }): Effect.Effect<MediaResolved, ResolveFailure>
 }>()("mds/extractor/MediaResolver") {
   static readonly layer = Layer.effect(
     MediaResolver,
@@ -58,12 +60,14 @@ export class MediaResolver extends Context.Service<MediaResolver, {
       const outcomes = yield* PlatformOutcomes
       const infoStore = yield* ResolvedInfoStore
 
-      const extract = Effect.fn("MediaResolver.extract")(function*(url: URL, platform: string) {
+      const extract = Effect.fn("MediaResolver.extract")(function*(url: URL, platform: string, playlist: boolean) {
         const proxy = yield* egressProxy(policy)
         const refused = () => proxy.refusals.length > 0
         const refusalMessage = () => `a request was refused: ${proxy.refusals[0]?.message ?? "private address"}`
 
-        const dumped = ytdlp.run(url.href, { ...baseFlags(proxy.url, config.ffmpegPath), dumpSingleJson: true })
+        // Extension: a playlist resolve reads the playlist's entries flat (no extraction per entry), up to the cap.
+        const playlistFlags = playlist ? { yesPlaylist: true, flatPlaylist: true, playlistEnd: config.playlistMaxEntries } : {}
+        const dumped = ytdlp.run(url.href, { ...baseFlags(proxy.url, config.ffmpegPath), dumpSingleJson: true, ...playlistFlags })
         const run = yield* timed(ytDlpDuration, { operation: "resolve", platform }, dumped).pipe(
           Effect.mapError((error) => {
             const code = classifyFailure(error.stderr, refused())
@@ -76,6 +80,8 @@ export class MediaResolver extends Context.Service<MediaResolver, {
         const info = yield* decodeYtDlpInfo(run.stdout).pipe(
           Effect.mapError(() => failWith("extraction_failed", "the extractor returned unreadable metadata"))
         )
+        const entries = playlist ? playlistEntries(info, config.playlistMaxEntries) : null
+        if (entries !== null) return yield* recordPlaylist(url, platform, info, entries)
         const entry = mediaEntry(info)
         // The platform is the extractor that handled the media: a page embedding a YouTube video is YouTube's.
         const extractorKey = entry.extractor_key ?? info.extractor_key ?? null
@@ -122,6 +128,38 @@ export class MediaResolver extends Context.Service<MediaResolver, {
         return media
       }, Effect.scoped)
 
+      /** Extension: a playlist is recorded as media of type "playlist" with its entries and the format grammar. */
+      const recordPlaylist = Effect.fn("MediaResolver.recordPlaylist")(function*(
+        url: URL,
+        platform: string,
+        info: Parameters<typeof mediaEntry>[0],
+        entries: NonNullable<ReturnType<typeof playlistEntries>>
+      ) {
+        const now = Date.now()
+        const mediaId = newId("med")
+        const media: MediaResolved = {
+          _tag: "MediaResolved",
+          v: 1,
+          mediaId,
+          url: url.href,
+          webpageUrl: info.webpage_url ?? url.href,
+          platform,
+          type: "playlist",
+          title: info.title?.trim() || url.href,
+          thumbnail: info.thumbnail ?? "",
+          duration: entries.reduce((sum, entry) => sum + (entry.duration ?? 0), 0),
+          author: { name: info.uploader ?? info.channel ?? "", username: info.uploader_id ?? info.channel_id ?? "" },
+          formats: FORMAT_GRAMMAR_FORMATS,
+          resolvedAt: now,
+          expiresAt: now + lifetimes.mediaMs,
+          entries
+        }
+        yield* store.append(MediaEvent, mediaSubject(mediaId), media, { msgId: mediaId }).pipe(
+          Effect.mapError((error) => failWith("extraction_failed", `could not record the media: ${error.message}`))
+        )
+        return media
+      })
+
       /**
        * What yt-dlp learned, for downloads by media id. Without it a download extracts from the page again, so a
        * failure here costs time, not the resolve. The info itself is never logged (cookies, signed URLs).
@@ -158,7 +196,7 @@ export class MediaResolver extends Context.Service<MediaResolver, {
         )
       })
 
-      const resolveOnce = (raw: string) =>
+      const resolveOnce = (raw: string, playlist: boolean) =>
         Effect.gen(function*() {
           const url = yield* Effect.try({
             try: () => new URL(raw),
@@ -168,7 +206,7 @@ export class MediaResolver extends Context.Service<MediaResolver, {
           if (Result.isFailure(platform)) return yield* failWith("unsupported_platform", platform.failure.message)
           yield* policy.check(url).pipe(Effect.mapError((error) => failWith("url_not_allowed", error.message)))
           const platformId = platform.success.id
-          return yield* extract(url, platformId).pipe(
+          return yield* extract(url, platformId, playlist).pipe(
             Effect.timeoutOrElse({
               duration: config.resolveTimeoutMs,
               orElse: () => Effect.fail(failWith("extraction_timeout", `resolving took longer than ${config.resolveTimeoutMs / 1000} s`))
@@ -181,15 +219,18 @@ export class MediaResolver extends Context.Service<MediaResolver, {
 
       const inflight = new Map<string, Deferred.Deferred<MediaResolved, ResolveFailure>>()
 
-      const resolve = (raw: string): Effect.Effect<MediaResolved, ResolveFailure> =>
+      const resolve = (raw: string, options?: { readonly playlist?: boolean }): Effect.Effect<MediaResolved, ResolveFailure> =>
         Effect.suspend(() => {
-          const existing = inflight.get(raw)
+          const playlist = options?.playlist === true
+          // A playlist resolve and a media resolve of one URL answer differently: they share nothing.
+          const key = `${playlist ? "playlist" : "media"} ${raw}`
+          const existing = inflight.get(key)
           if (existing !== undefined) return Deferred.await(existing)
           const deferred = Deferred.makeUnsafe<MediaResolved, ResolveFailure>()
-          inflight.set(raw, deferred)
-          return resolveOnce(raw).pipe(
+          inflight.set(key, deferred)
+          return resolveOnce(raw, playlist).pipe(
             Effect.onExit((exit) =>
-              Effect.sync(() => inflight.delete(raw)).pipe(Effect.andThen(Deferred.done(deferred, exit)))
+              Effect.sync(() => inflight.delete(key)).pipe(Effect.andThen(Deferred.done(deferred, exit)))
             )
           )
         })

@@ -16,6 +16,7 @@ import { MediaReadModel } from "@mds/shared/readmodel/MediaReadModel"
 import { Clock, Effect, Option, Schedule, Schema } from "effect"
 import type { Principal } from "../auth/ApiKeyAuth.ts"
 import { decodeBody } from "../http/RequestBody.ts"
+import { InvalidOptions } from "../http/GatewayErrors.ts"
 import { json, type RouteInput } from "../http/Route.ts"
 import { vetMediaUrl } from "../media/resolveMedia.ts"
 import { PlatformHealthBoard } from "../platforms/PlatformHealthBoard.ts"
@@ -50,6 +51,9 @@ const targetFromMedia = Effect.fn("targetFromMedia")(function*(mediaId: string, 
     media = Option.map(yield* store.readLast(MediaEvent, mediaSubject(mediaId)), (stored) => stored.event)
   }
   if (Option.isNone(media) || media.value.expiresAt <= now) return yield* new MediaNotFound({ mediaId })
+  if (media.value.type === "playlist") {
+    return yield* new InvalidOptions({ message: "media_id: this media is a playlist; download its entries by their url." })
+  }
   const subtitleLanguages = (media.value.subtitles ?? []).map((track) => track.language)
   const subtitleFormat = parseSubtitleFormatId(format)
   if (Option.isSome(subtitleFormat)) {

@@ -37,12 +37,12 @@ export const vetMediaUrl = Effect.fn("vetMediaUrl")(function*(field: string, raw
   return { url, platform: platform.success }
 })
 
-const requestResolution = Effect.fn("requestResolution")(function*(url: string) {
+const requestResolution = Effect.fn("requestResolution")(function*(url: string, playlist: boolean) {
   const { connection } = yield* NatsClient
   const headers = yield* currentTraceHeaders
   const reply = yield* Effect.tryPromise({
     try: () =>
-      connection.request(RESOLVE_RPC_SUBJECT, encodeRequest({ url }), {
+      connection.request(RESOLVE_RPC_SUBJECT, encodeRequest(playlist ? { url, playlist } : { url }), {
         timeout: RESOLVE_RPC_TIMEOUT_MS,
         ...(headers === undefined ? {} : { headers })
       }),
@@ -80,8 +80,10 @@ export const resolveMedia = Effect.fn("resolveMedia")(function*(input: RouteInpu
   const now = yield* Clock.currentTimeMillis
   const readModel = yield* MediaReadModel
   const cached = yield* readModel.findByUrl(url.href)
-  const media: MediaResolved = Option.isSome(cached) && cached.value.expiresAt > now
-    ? cached.value
-    : yield* requestResolution(url.href)
-  return json(200, toMediaResponse(media))
+  // Extension: a playlist resolve and a media resolve of one URL answer differently, so each uses only its own kind.
+  const playlist = body.playlist !== undefined
+  const usable = Option.isSome(cached) && cached.value.expiresAt > now &&
+    (!playlist ? cached.value.type !== "playlist" : cached.value.entries !== undefined)
+  const media: MediaResolved = usable ? cached.value : yield* requestResolution(url.href, playlist)
+  return json(200, toMediaResponse(media, { offset: body.playlist?.offset ?? 0, limit: body.playlist?.limit ?? 50 }))
 })

@@ -3,7 +3,9 @@ import { Schema } from "effect"
 import { MediaResolved } from "./MediaEvent.ts"
 
 export const ResolveRequest = Schema.Struct({
-  url: Schema.String
+  url: Schema.String,
+  /** Extension: answer a playlist URL with its flat entries (type "playlist") instead of its first media. */
+  playlist: Schema.optionalKey(Schema.Boolean)
 })
 export type ResolveRequest = typeof ResolveRequest.Type
 
