@@ -189,5 +189,19 @@ describe("mds", () => {
     expect(finished.code).toBe(1)
     expect(finished.stderr).toMatch(/^mds: job_already_finished: /m)
   })
+
+  it("batch PLAYLIST_URL --format audio_mp3 downloads every entry of a feed and lists their jobs", async () => {
+    const result = await mds(["batch", media.urls.podcastFeed, "--format", "audio_mp3", "--progress", "plain"])
+    expect(result.code, explain(result)).toBe(0)
+    expect(result.stderr).toMatch(/^batch bat_[a-z2-7]{24} of 3 entries$/m)
+    expect(result.stdout).toMatch(/^bat_[a-z2-7]{24}: completed 3\/3 completed, 0 failed \(audio_mp3\)$/m)
+    expect(result.stdout.match(/^\s+completed\s+job_[a-z2-7]{24} Episode \d$/gm)).toHaveLength(3)
+    const batchId = /^(bat_[a-z2-7]{24})/m.exec(result.stdout)?.[1] ?? ""
+    const shown = await mds(["batches", "get", batchId, "--json"])
+    expect(JSON.parse(shown.stdout).progress).toMatchObject({ total: 3, completed: 3 })
+    const notPlaylist = await mds(["batch", media.urls.mp4, "--format", "audio_mp3"])
+    expect(notPlaylist.code).toBe(2)
+    expect(notPlaylist.stderr).toContain("not a playlist")
+  })
 })
 

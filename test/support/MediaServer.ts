@@ -21,7 +21,8 @@ export interface MediaServer {
     readonly gone: string
     /** A page whose <video> carries two WebVTT <track>s (en "English", de "Deutsch"), as HTML5 players do. */
     readonly subtitledPage: string
-    /** A podcast RSS feed of `podcastFeedEpisodes` episodes, each an enclosure of tone.m4a (?episode=n). */
+    /** A podcast RSS feed of `podcastFeedEpisodes` episodes, each an enclosure of tone.m4a (?episode=n); its ?rate=
+     * passes on to the enclosures (slow episodes). */
     readonly podcastFeed: string
     /** Always 429 Too Many Requests, as a platform that rate-limits us would answer. */
     readonly rateLimited: string
@@ -156,7 +157,7 @@ document.getElementById("player").src = JSON.parse(document.querySelector("scrip
 
 export const podcastFeedEpisodes = 3
 
-const podcastFeed = (origin: string) => `<?xml version="1.0" encoding="UTF-8"?>
+const podcastFeed = (origin: string, rate: string | null) => `<?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd">
 <channel>
 <title>MDS Test Feed</title>
@@ -164,7 +165,7 @@ const podcastFeed = (origin: string) => `<?xml version="1.0" encoding="UTF-8"?>
 <description>Three tones.</description>
 ${Array.from({ length: podcastFeedEpisodes }, (_, i) => `<item>
 <title>Episode ${i + 1}</title>
-<enclosure url="${origin}/media/tone.m4a?episode=${i + 1}" type="audio/mp4" length="1000"/>
+<enclosure url="${origin}/media/tone.m4a?episode=${i + 1}${rate === null ? "" : `&amp;rate=${rate}`}" type="audio/mp4" length="1000"/>
 <itunes:duration>${fixtureFacts.clipSeconds}</itunes:duration>
 </item>`).join("\n")}
 </channel>
@@ -367,7 +368,7 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
         return body === null ? sendStatus(res, 500, "fixture missing") : sendBody(req, res, body, "video/mp4", false)
       }
       case "/feeds/podcast.xml":
-        return sendBody(req, res, Buffer.from(podcastFeed(origin)), "application/rss+xml; charset=utf-8", false)
+        return sendBody(req, res, Buffer.from(podcastFeed(origin, url.searchParams.get("rate"))), "application/rss+xml; charset=utf-8", false)
       case "/watch/subtitled.html":
         return sendBody(req, res, Buffer.from(subtitledPage(origin)), contentTypes[".html"] ?? "text/html", false)
       case "/subs/clip.en.vtt":

@@ -4,6 +4,7 @@ import { answerStatuses, type Endpoint, endpointPath } from "@mds/shared/api/End
 import type { DownloadExtensions, DownloadRequest } from "@mds/shared/api/Requests"
 import { envelope, type Health, type Job, type JobAccepted, type Media, type Platform } from "@mds/shared/api/Responses"
 import { V1 } from "@mds/shared/api/V1Endpoints"
+import type { Batch } from "@mds/shared/api/Batches"
 import { Schema } from "effect"
 import { MdsApiError, MdsConnectionError, MdsProtocolError } from "./MdsApiError.ts"
 import { nextPollDelay } from "./PollingSchedule.ts"
@@ -93,8 +94,23 @@ export class MdsClient {
   }
 
   /** Resolving has no side effect the client can observe twice, so it is retried like a read. */
-  resolve(url: string): Promise<Media> {
-    return this.call(V1.resolveMedia, { body: { url }, idempotent: true })
+  resolve(url: string, options?: { readonly playlist?: { readonly offset?: number; readonly limit?: number } }): Promise<Media> {
+    return this.call(V1.resolveMedia, { body: options?.playlist === undefined ? { url } : { url, playlist: options.playlist }, idempotent: true })
+  }
+
+  /** Extension: downloads a format for entries of a resolved playlist (all by default), fed into the project's slots. */
+  createBatch(mediaId: string, format: string, entries?: ReadonlyArray<string>): Promise<Batch> {
+    const body = entries === undefined ? { media_id: mediaId, format } : { media_id: mediaId, format, entries }
+    // Not idempotent: a lost answer is not retried (it could create a second batch).
+    return this.call(V1.createBatch, { body, idempotent: false })
+  }
+
+  batch(batchId: string): Promise<Batch> {
+    return this.call(V1.getBatch, { params: { batchId }, idempotent: true })
+  }
+
+  cancelBatch(batchId: string): Promise<Batch> {
+    return this.call(V1.cancelBatch, { params: { batchId }, idempotent: true })
   }
 
   /**

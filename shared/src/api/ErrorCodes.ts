@@ -11,6 +11,7 @@ export const errorCatalogue = {
   invalid_signature: { status: 403, description: "The download link's signature or expiry is missing or altered." },
   not_found: { status: 404, description: "No such route, or the linked file no longer exists." },
   job_not_found: { status: 404, description: "Job unknown, of another project, or expired." },
+  batch_not_found: { status: 404, description: "Extension: batch unknown, of another project, or expired." },
   media_not_found: { status: 404, description: "Media id unknown, malformed or expired (resolve again)." },
   method_not_allowed: { status: 405, description: "Known path, wrong method; the Allow header lists the methods." },
   idempotency_key_reused: {
@@ -24,6 +25,10 @@ export const errorCatalogue = {
   job_already_finished: {
     status: 409,
     description: "Extension: DELETE /jobs/{jobId} of a job that already completed or failed (canceling twice is not this)."
+  },
+  batch_already_finished: {
+    status: 409,
+    description: "Extension: DELETE /batches/{batchId} of a batch whose every entry already ended."
   },
   link_expired: { status: 410, description: "The download link is past its expiry." },
   payload_too_large: { status: 413, description: "The body is larger than 16 KiB." },

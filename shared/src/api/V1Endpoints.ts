@@ -4,6 +4,7 @@
 import { DownloadRequest, ResolveRequest } from "./Requests.ts"
 import { Health, Job, JobAccepted, Media, Platform } from "./Responses.ts"
 import { WebhookDelivery } from "./WebhookDeliveries.ts"
+import { Batch, CreateBatchRequest } from "./Batches.ts"
 import { Schema } from "effect"
 import { type Endpoint, keyed, PUBLIC } from "./Endpoint.ts"
 
@@ -118,6 +119,39 @@ export const V1 = {
     parameters: [{ name: "jobId", in: "path", required: true, description: "job_id from POST /media/download.", schema: Schema.String }],
     success: { status: 200, description: "The canceled job.", data: Job },
     errors: ["job_not_found", "job_already_finished", "service_unavailable"]
+  },
+  createBatch: {
+    method: "POST",
+    path: "/v1/batches",
+    tag: "Batches",
+    summary: "Extension: download a format for chosen entries of a playlist",
+    description: "The service feeds the entries into the project's job slots as they free (the concurrency limit holds); " +
+      "follow them with GET /batches/{batchId}.",
+    access: keyed("media:download"),
+    requestBody: CreateBatchRequest,
+    success: { status: 202, description: "The batch, running.", data: Batch },
+    errors: ["invalid_request", "media_not_found", "format_unavailable", "invalid_options", "service_unavailable"]
+  },
+  getBatch: {
+    method: "GET",
+    path: "/v1/batches/:batchId",
+    tag: "Batches",
+    summary: "Extension: a batch's progress and each entry's job",
+    access: keyed(null),
+    parameters: [{ name: "batchId", in: "path", required: true, description: "id from POST /batches.", schema: Schema.String }],
+    success: { status: 200, description: "The batch.", data: Batch },
+    errors: ["batch_not_found", "service_unavailable"]
+  },
+  cancelBatch: {
+    method: "DELETE",
+    path: "/v1/batches/:batchId",
+    tag: "Batches",
+    summary: "Extension: cancel a batch",
+    description: "No further entry starts; the entries' queued or processing jobs are canceled.",
+    access: keyed("media:download"),
+    parameters: [{ name: "batchId", in: "path", required: true, description: "id from POST /batches.", schema: Schema.String }],
+    success: { status: 200, description: "The canceled batch.", data: Batch },
+    errors: ["batch_not_found", "batch_already_finished", "service_unavailable"]
   },
   streamJobEvents: {
     method: "GET",

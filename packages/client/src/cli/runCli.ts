@@ -7,6 +7,7 @@ import { pipeline } from "node:stream/promises"
 import { parseArgs } from "node:util"
 import type { DownloadExtensions } from "@mds/shared/api/Requests"
 import type { Job, Media, Platform } from "@mds/shared/api/Responses"
+import type { Batch } from "@mds/shared/api/Batches"
 import { MdsApiError, MdsConnectionError, MdsProtocolError } from "../MdsApiError.ts"
 import { MdsClient } from "../MdsClient.ts"
 import { formatBytes, ProgressDisplay, type ProgressMode } from "./ProgressDisplay.ts"
@@ -31,6 +32,9 @@ Commands:
       --embed-metadata, --embed-thumbnail   Tags and cover art in the file.
       --subtitles en,de             Embed these subtitle languages (--format subtitles_en: the .vtt file alone).
   cancel JOB_ID                     Cancel a queued or processing job.
+  batch PLAYLIST_URL --format F     Download every entry of a playlist (a feed, a page of links) as a batch,
+                                    showing its progress; the files stay on the service (links: mds batches get).
+  batches get|cancel BATCH_ID       Show or cancel a batch.
   platforms                         List the supported platforms.
   jobs get JOB_ID                   Show a job.
 
@@ -71,6 +75,31 @@ const jobText = (job: Job) =>
       : [`file: ${job.result.filename} (${formatBytes(job.result.size_bytes)}, until ${job.result.expires_at})`, `link: ${job.result.download_url}`]),
     ...(job.error === undefined ? [] : [`error: ${job.error.code}: ${job.error.message}`])
   ].join("\n") + "\n"
+
+const batchText = (batch: Batch) =>
+  [
+    `${batch.id}: ${batch.status} ${batch.progress.completed}/${batch.progress.total} completed, ${batch.progress.failed} failed (${batch.format})`,
+    ...batch.entries.map((entry) => `  ${entry.status.padEnd(9)} ${entry.job_id ?? "".padEnd(28)} ${entry.title}`)
+  ].join("\n") + "\n"
+
+const runBatch = async (client: MdsClient, url: string, values: Record<string, any>, io: CliIo) => {
+  const format: string | undefined = values["format"]
+  if (format === undefined) throw new UsageError("batch needs --format (e.g. audio_mp3, video_720p)")
+  const playlist = await client.resolve(url, { playlist: { limit: 1 } })
+  if (playlist.type !== "playlist") throw new UsageError(`${url} is not a playlist (it is one ${playlist.type}); use mds download`)
+  let batch = await client.createBatch(playlist.id, format)
+  const mode = progressMode(values["progress"], io)
+  if (mode !== "none") io.stderr.write(`batch ${batch.id} of ${batch.progress.total} entries\n`)
+  const display = new ProgressDisplay(mode, io.stderr)
+  while (batch.status === "running") {
+    display.update(`${batch.progress.completed + batch.progress.failed}/${batch.progress.total}`, ((batch.progress.completed + batch.progress.failed) / batch.progress.total) * 100)
+    await new Promise((r) => setTimeout(r, 3_000))
+    batch = await client.batch(batch.id)
+  }
+  display.finish()
+  io.stdout.write(values["json"] === true ? `${JSON.stringify(batch, null, 2)}\n` : batchText(batch))
+  return batch.progress.failed === 0 && batch.status === "completed" ? 0 : 1
+}
 
 const progressMode = (value: string | undefined, io: CliIo): ProgressMode => {
   if (value === undefined) return io.stderr.isTTY === true ? "bar" : "plain"
@@ -204,6 +233,15 @@ const execute = async (argv: ReadonlyArray<string>, io: CliIo): Promise<number> 
       if (rest.length !== 1) throw new UsageError("usage: mds cancel JOB_ID")
       const job = await client.cancel(rest[0] ?? "")
       print(job, jobText(job))
+      return 0
+    }
+    case "batch":
+      if (rest.length !== 1) throw new UsageError("usage: mds batch PLAYLIST_URL --format FORMAT")
+      return runBatch(client, rest[0] ?? "", values, io)
+    case "batches": {
+      if (!(rest[0] === "get" || rest[0] === "cancel") || rest.length !== 2) throw new UsageError("usage: mds batches get|cancel BATCH_ID")
+      const batch = rest[0] === "get" ? await client.batch(rest[1] ?? "") : await client.cancelBatch(rest[1] ?? "")
+      print(batch, batchText(batch))
       return 0
     }
     case "platforms": {

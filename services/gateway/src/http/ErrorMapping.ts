@@ -19,6 +19,7 @@ import type {
   UnsupportedPlatform,
   UrlNotAllowed
 } from "@mds/shared/domain/DomainErrors"
+import type { BatchAlreadyExists, BatchAlreadyFinished, BatchNotFound, BatchWithoutEntries } from "@mds/shared/domain/batch/BatchDecider"
 import type { IdempotencyKeyInUse, IdempotencyKeyReused } from "@mds/shared/domain/idempotency/IdempotencyDecider"
 import type { AppendConflict, EventStoreError } from "@mds/shared/eventstore/EventStore"
 import type { PollingTooFast, RateLimitExceeded } from "../limits/LimitErrors.ts"
@@ -90,6 +91,10 @@ export type ApiFailure =
   | IdempotencyKeyReused
   | IdempotencyKeyInUse
   | PlatformPausedNow
+  | BatchNotFound
+  | BatchAlreadyFinished
+  | BatchAlreadyExists
+  | BatchWithoutEntries
 
 export interface ApiError {
   readonly status: number
@@ -185,6 +190,10 @@ export const toApiError = (failure: ApiFailure): ApiError => {
           ? `Format ${failure.format} is not available; available formats: ${failure.available.join(", ")}.`
           : `Format ${failure.format} is not a known format id (video_best, video_<height>p, audio_best, audio_mp3, audio_m4a).`
       }
+    case "BatchNotFound":
+      return { status: 404, code: "batch_not_found", message: `Batch ${failure.batchId} does not exist or has expired.` }
+    case "BatchAlreadyFinished":
+      return { status: 409, code: "batch_already_finished", message: `Batch ${failure.batchId} already ended; every entry finished.` }
     case "SubtitlesUnavailable":
       return {
         status: 422,
@@ -247,6 +256,8 @@ export const toApiError = (failure: ApiFailure): ApiError => {
       return { status: 503, code: "service_unavailable", message: UNAVAILABLE, headers: RETRY_SOON }
     // Failures that a correct gateway never lets reach a client: they are bugs, not client errors.
     case "JobAlreadyExists":
+    case "BatchAlreadyExists":
+    case "BatchWithoutEntries":
     case "InvalidJobTransition":
     case "ProjectNotFound":
     case "ProjectAlreadyExists":

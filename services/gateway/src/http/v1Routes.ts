@@ -5,6 +5,7 @@ import { serveFile } from "../files/serveFile.ts"
 import { listDeliveries } from "../webhooks/listDeliveries.ts"
 import { checkHealth } from "../health/checkHealth.ts"
 import { cancelJob } from "../jobs/cancelJob.ts"
+import { cancelBatch, createBatch, getBatch } from "../batches/batchRoutes.ts"
 import { readJob } from "../jobs/readJob.ts"
 import { streamJobEvents } from "../jobs/streamJobEvents.ts"
 import { queueDownloadOnce } from "../jobs/queueDownloadOnce.ts"
@@ -25,6 +26,9 @@ const handlers = {
   downloadMedia: queueDownloadOnce,
   getJob: readJob,
   cancelJob,
+  createBatch,
+  getBatch,
+  cancelBatch,
   streamJobEvents,
   listWebhookDeliveries: listDeliveries,
   // The signature in the link is the credential: no API key, so links work in browsers.

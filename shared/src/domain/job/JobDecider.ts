@@ -17,6 +17,7 @@ export type JobCommand =
     readonly now: number
     readonly lifetimeMs: number
     readonly options?: DownloadOptions
+    readonly batch?: { readonly batchId: string; readonly entryId: string }
   }
   | { readonly _tag: "StartJob"; readonly jobId: string; readonly workerId: string; readonly now: number }
   | { readonly _tag: "ReportProgress"; readonly jobId: string; readonly percent: number; readonly now: number }
@@ -50,7 +51,8 @@ export const decideJob = (command: JobCommand, state: JobState): Decision => {
         source: command.source,
         createdAt: command.now,
         expiresAt: command.now + command.lifetimeMs,
-        ...(hasOptions(command.options) ? { options: command.options } : {})
+        ...(hasOptions(command.options) ? { options: command.options } : {}),
+        ...(command.batch === undefined ? {} : { batch: command.batch })
       })
     case "StartJob":
       if (state.status === "none" || isTerminal(state.status)) return reject(state, command)

@@ -64,7 +64,9 @@ export const JobQueued = Schema.TaggedStruct("JobQueued", {
   createdAt: EpochMillis,
   expiresAt: EpochMillis,
   /** Extension: present only when the client asked for a clip or an output preset. */
-  options: Schema.optionalKey(DownloadOptions)
+  options: Schema.optionalKey(DownloadOptions),
+  /** Extension: the batch entry this job downloads, when a batch queued it. */
+  batch: Schema.optionalKey(Schema.Struct({ batchId: Schema.String, entryId: Schema.String }))
 })
 export type JobQueued = typeof JobQueued.Type
 
