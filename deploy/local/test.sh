@@ -22,7 +22,9 @@ if [ -s "$report" ]; then
   node -e '
     const r = JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"))
     const skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0)
-    console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`)
+    // A file that fails before its tests run (a hook, an import) counts as a failure too, not as skipped tests.
+    const failedFiles = (r.testResults ?? []).filter((f) => f.status === "failed" && (f.assertionResults ?? []).every((a) => a.status !== "failed")).length
+    console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests + failedFiles} failed, ${skipped} skipped`)
   ' "$report"
 fi
 exit "$code"

@@ -52,7 +52,6 @@ export const runProjections = <P extends Projection<any, any>>(
     }))
     for (const consumer of consumers) yield* ensureDurableConsumer(consumer)
     for (const consumer of consumers) yield* Effect.forkScoped(runDurableConsumer(consumer))
-    // "ready" is what start-up scripts and the test stacks wait for.
     yield* Effect.logInfo("aggregator ready: projections consuming").pipe(
       Effect.annotateLogs({ consumers: consumers.map((consumer) => consumer.durable).join(",") })
     )
