@@ -1,11 +1,10 @@
 // Identifiers: a type prefix and 24 lowercase base32 characters (120 random bits); safe as NATS subject tokens.
+import { createHash } from "node:crypto"
 import { Schema } from "effect"
 import { takeRandomBytes } from "./RandomPool.ts"
 
 const ALPHABET = "abcdefghijklmnopqrstuvwxyz234567"
 const BODY_LENGTH = 24
-
-import { createHash } from "node:crypto"
 
 export type IdPrefix = "job" | "med" | "prj" | "key" | "bat"
 
