@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm test`: prepares the machine (and Chromium for the browser tests), typechecks the whole repository, then runs every test tier (extra args go to vitest).
+# `npm test`: prepares the machine (and Chromium for the browser tests), typechecks and lints the whole repository, then runs every test tier (extra args go to vitest).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 # shellcheck source=deploy/local/setup.sh
@@ -10,6 +10,10 @@ mds_ensure_test_tools
 
 echo "[test] tsc --noEmit" >&2
 npx tsc --noEmit -p tsconfig.json
+
+# Lint only: the formatter's check joins once the tree has been formatted (`npm run format`) in one pass.
+echo "[test] biome lint" >&2
+npx biome lint
 
 report="$(mktemp -t mds-vitest-XXXXXX.json)"
 trap 'rm -f "$report"' EXIT

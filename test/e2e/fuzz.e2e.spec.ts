@@ -28,7 +28,9 @@ beforeAll(async () => {
       // machine, not even as a DNS query; resolve and download-by-URL answer 422 url_not_allowed.
       EGRESS_ALLOW_ONLY: "true",
       // The fuzzer sends thousands of requests with one key; the limit is tested elsewhere.
-      API_RATE_LIMIT_PER_MINUTE: "0"
+      API_RATE_LIMIT_PER_MINUTE: "0",
+      // So are its invalid keys: the failed-authentication throttle is tested in services/gateway/test.
+      API_KEY_FAILURES_PER_MINUTE: "0"
     }
   })
   key = (await stack.provisionKey()).key

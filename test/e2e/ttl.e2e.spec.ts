@@ -6,9 +6,10 @@ import { type ApiResponse, apiFor, describeResponse } from "./ApiClient.ts"
 import { pollJobUntil } from "./JobPolling.ts"
 import { fetchFile } from "./MediaProbe.ts"
 
-// Short, but long enough that a small local clip is resolved and downloaded well inside them on two busy cores.
+// Short, but long enough that a small local clip is resolved and downloaded well inside them on two busy cores (a
+// download by url, ffprobe's check of the file and the projection took 7.5 s on a machine at load average 12).
 const MEDIA_TTL_S = 3
-const JOB_TTL_S = 8
+const JOB_TTL_S = 15
 const LINK_TTL_S = 3
 
 let media: MediaServer

@@ -19,6 +19,9 @@ export interface NatsClusterNode {
   stop(): Promise<void>
   /** Starts it again on the same ports and store. */
   start(): Promise<void>
+  /** SIGSTOP / SIGCONT: a node that is alive but answers nothing (a stalled machine), then carries on. */
+  pause(): void
+  resume(): void
   /** Whether JetStream on this node answers healthy (it knows a meta leader and its streams are current). */
   healthy(): Promise<boolean>
   running(): boolean
@@ -44,12 +47,41 @@ const fetchHealthy = async (monitorPort: number): Promise<boolean> => {
   }
 }
 
-/** Waits until every running node answers /healthz (JetStream up, meta leader known, assets current). */
+interface MetaCluster {
+  readonly leader?: string
+  readonly replicas?: ReadonlyArray<{ readonly name: string; readonly current: boolean; readonly offline?: boolean }>
+}
+
+const metaOf = async (monitorPort: number): Promise<MetaCluster | undefined> => {
+  const response = await fetch(`http://127.0.0.1:${monitorPort}/jsz`, { signal: AbortSignal.timeout(2_000) })
+  return ((await response.json()) as { meta_cluster?: MetaCluster }).meta_cluster
+}
+
+/** Whether the meta leader (asked itself) counts at least `peers` current members, itself included. */
+const metaCurrent = async (nodes: ReadonlyArray<NatsClusterNode>, peers: number): Promise<boolean> => {
+  try {
+    const first = nodes[0]
+    const leaderName = first === undefined ? undefined : (await metaOf(first.monitorPort))?.leader
+    const leader = nodes.find((n) => n.name === leaderName)
+    if (leader === undefined) return false
+    const meta = await metaOf(leader.monitorPort)
+    return meta?.leader === leader.name && 1 + (meta.replicas ?? []).filter((r) => r.current && r.offline !== true).length >= peers
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Waits until every running node answers /healthz (JetStream up, meta leader known, assets current) and the meta
+ * group counts every running node as current: before that, creating a stream with 3 replicas can fail with "no
+ * suitable peers for placement".
+ */
 export const waitUntilHealthy = async (nodes: ReadonlyArray<NatsClusterNode>, timeoutMs = 30_000): Promise<void> => {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
-    const states = await Promise.all(nodes.filter((n) => n.running()).map((n) => n.healthy()))
-    if (states.every(Boolean)) return
+    const running = nodes.filter((n) => n.running())
+    const states = await Promise.all(running.map((n) => n.healthy()))
+    if (states.every(Boolean) && (await metaCurrent(running, running.length))) return
     await sleep(100)
   }
   throw new Error(`the NATS cluster was not healthy within ${timeoutMs} ms`)
@@ -106,6 +138,12 @@ export const startNatsCluster = async (size = 3): Promise<NatsCluster> => {
         }
       },
       kill: () => halt("SIGKILL"),
+      pause: () => {
+        child?.kill("SIGSTOP")
+      },
+      resume: () => {
+        child?.kill("SIGCONT")
+      },
       stop: () => halt("SIGTERM"),
       healthy: () => fetchHealthy(spec.monitorPort),
       running: () => child !== null,

@@ -10,13 +10,14 @@ type Handler = (request: IncomingMessage, body: string, response: ServerResponse
 let server: Server | null = null
 
 const serve = async (handler: Handler) => {
-  server = createServer((request, response) => {
+  const listening = createServer((request, response) => {
     let body = ""
     request.on("data", (chunk) => (body += chunk))
     request.on("end", () => handler(request, body, response))
   })
-  await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve))
-  return `http://127.0.0.1:${(server?.address() as AddressInfo).port}`
+  server = listening
+  await new Promise<void>((resolve) => listening.listen(0, "127.0.0.1", resolve))
+  return `http://127.0.0.1:${(listening.address() as AddressInfo).port}`
 }
 
 const stop = async () => {

@@ -26,6 +26,7 @@ import { SubjectHistory } from "../src/projections/SubjectHistory.ts"
 import { TestNats } from "../../../test/int/support/TestNats.ts"
 import { resolvedMedia } from "../../../test/int/readmodel/MediaReadModel.contract.ts"
 import { eventuallyEffect } from "../../../test/support/Eventually.ts"
+import { jobArtifact, jobCompleted, jobFailed, jobProgressed, jobQueued, jobStarted } from "../../../test/support/JobEvents.ts"
 
 const signer = makeDownloadLinkSigner("test-secret", "http://files.test")
 
@@ -59,33 +60,13 @@ interface Recorded {
 }
 
 const T = 1_700_000_000_000
-const queued = (projectId: string, jobId: string): JobEvent => ({
-  _tag: "JobQueued",
-  v: 1,
-  jobId,
-  projectId,
-  platform: "vimeo",
-  format: "video_best",
-  source: { url: "https://vimeo.com/1", mediaId: null },
-  createdAt: T,
-  expiresAt: T + 3_600_000
-})
-const started = (jobId: string): JobEvent => ({ _tag: "JobStarted", v: 1, jobId, attempt: 1, workerId: "w1", at: T + 10 })
-const progressed = (jobId: string, percent: number): JobEvent => ({ _tag: "JobProgressed", v: 1, jobId, percent, at: T + 20 + percent })
-const completed = (jobId: string): JobEvent => ({
-  _tag: "JobCompleted",
-  v: 1,
-  jobId,
-  artifact: { key: `prj/${jobId}/clip.mp4`, filename: "clip.mp4", mimeType: "video/mp4", sizeBytes: 1234, availableUntil: T + 7_200_000 },
-  at: T + 200
-})
-const failed = (jobId: string): JobEvent => ({
-  _tag: "JobFailed",
-  v: 1,
-  jobId,
-  error: { code: "media_unavailable", message: "gone", retryable: false },
-  at: T + 150
-})
+const queued = (projectId: string, jobId: string): JobEvent =>
+  jobQueued(projectId, jobId, T, { platform: "vimeo", source: { url: "https://vimeo.com/1", mediaId: null } })
+const started = (jobId: string): JobEvent => jobStarted(jobId, T + 10)
+const progressed = (jobId: string, percent: number): JobEvent => jobProgressed(jobId, percent, T + 20 + percent)
+const completed = (jobId: string): JobEvent =>
+  jobCompleted("prj", jobId, T + 200, jobArtifact("prj", jobId, T, { key: `prj/${jobId}/clip.mp4`, sizeBytes: 1234 }))
+const failed = (jobId: string): JobEvent => jobFailed(jobId, T + 150)
 
 /** What the read model must hold: the fold of the recorded events, plus the signed link of a completed job. */
 const expectedView = (job: Recorded): JobView | null => {

@@ -16,6 +16,7 @@ import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
 import { AggregatorLayer } from "../src/AggregatorLayer.ts"
 import { eventually } from "../../../test/support/Eventually.ts"
 import { type NatsServer, startNatsServer } from "../../../test/support/NatsServer.ts"
+import { jobQueued } from "../../../test/support/JobEvents.ts"
 
 type Services = EventStore | JobReadModel | ArtifactStore
 
@@ -76,17 +77,10 @@ const storeFile = async (key: string) => {
   }))
 }
 
-const queuedEvent = (projectId: string, jobId: string, lifetimeMs: number): JobEvent => ({
-  _tag: "JobQueued",
-  v: 1,
-  jobId,
-  projectId,
-  platform: "generic",
-  format: "video_best",
-  source: { url: "https://example.com/a.mp4", mediaId: null },
-  createdAt: Date.now(),
-  expiresAt: Date.now() + lifetimeMs
-})
+const queuedEvent = (projectId: string, jobId: string, lifetimeMs: number): JobEvent => {
+  const now = Date.now()
+  return jobQueued(projectId, jobId, now, { expiresAt: now + lifetimeMs })
+}
 
 describe("expiry sweeper", () => {
   it("expires a job still queued at the end of its lifetime, frees its slot, then removes its document", async () => {

@@ -31,6 +31,7 @@ import { rebuildReadModel } from "../src/rebuild/ProjectionRebuild.ts"
 import { resolvedMedia } from "../../../test/int/readmodel/MediaReadModel.contract.ts"
 import { TestNatsServer, TestNats } from "../../../test/int/support/TestNats.ts"
 import { eventuallyEffect } from "../../../test/support/Eventually.ts"
+import { jobArtifact, jobCompleted, jobProgressed, jobQueued } from "../../../test/support/JobEvents.ts"
 
 const SECRET = "rebuild-secret"
 const BASE = "http://files.test"
@@ -49,16 +50,11 @@ const live = runProjections([jobsProjection, mediaProjection], { ...defaultAggre
 )
 
 const T = 1_700_000_000_000
-const queued = (projectId: string, jobId: string, createdAt: number): JobEvent => ({
-  _tag: "JobQueued", v: 1, jobId, projectId, platform: "vimeo", format: "video_best",
-  source: { url: "https://vimeo.com/1", mediaId: null }, createdAt, expiresAt: createdAt + 3_600_000
-})
-const progressed = (jobId: string, percent: number): JobEvent => ({ _tag: "JobProgressed", v: 1, jobId, percent, at: T + percent })
-const completed = (jobId: string): JobEvent => ({
-  _tag: "JobCompleted", v: 1, jobId,
-  artifact: { key: `p/${jobId}/clip.mp4`, filename: "clip.mp4", mimeType: "video/mp4", sizeBytes: 10, availableUntil: T + 7_200_000 },
-  at: T + 200
-})
+const queued = (projectId: string, jobId: string, createdAt: number): JobEvent =>
+  jobQueued(projectId, jobId, createdAt, { platform: "vimeo", source: { url: "https://vimeo.com/1", mediaId: null } })
+const progressed = (jobId: string, percent: number): JobEvent => jobProgressed(jobId, percent, T + percent)
+const completed = (jobId: string): JobEvent =>
+  jobCompleted("p", jobId, T + 200, jobArtifact("p", jobId, T, { key: `p/${jobId}/clip.mp4`, sizeBytes: 10 }))
 
 interface Job {
   readonly projectId: string

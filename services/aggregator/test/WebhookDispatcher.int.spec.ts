@@ -19,6 +19,7 @@ import { WebhookDispatcher } from "../src/webhooks/WebhookDispatcher.ts"
 import { WebhookSettings } from "../src/webhooks/WebhookSettings.ts"
 import { startWebhookReceiver, verifyWithPython, type WebhookReceiver } from "../../../test/support/WebhookReceiver.ts"
 import { TestNats } from "../../../test/int/support/TestNats.ts"
+import { jobArtifact, jobCompleted, jobFailed, jobQueued, jobStarted } from "../../../test/support/JobEvents.ts"
 
 const PEPPER = "webhook-test-pepper"
 const PINNED_HOST = "hooks.pinned.test"
@@ -82,27 +83,16 @@ const recordJob = (projectId: string, jobId: string, ending: "completed" | "fail
   run(Effect.gen(function*() {
     const store = yield* EventStore
     const events: ReadonlyArray<JobEvent> = [
-      {
-        _tag: "JobQueued",
-        v: 1,
-        jobId,
-        projectId,
-        platform: "generic",
-        format: "video_best",
-        source: { url: "https://example.com/a.mp4", mediaId: null },
-        createdAt: T,
-        expiresAt: T + 3_600_000
-      },
-      { _tag: "JobStarted", v: 1, jobId, attempt: 1, workerId: "w", at: T + 1 },
+      jobQueued(projectId, jobId, T),
+      jobStarted(jobId, T + 1, { workerId: "w" }),
       ending === "completed"
-        ? {
-          _tag: "JobCompleted",
-          v: 1,
-          jobId,
-          artifact: { key: `jobs/${projectId}/${jobId}/a.mp4`, filename: "a.mp4", mimeType: "video/mp4", sizeBytes: 42, availableUntil: T + 3_600_000 },
-          at: T + 2
-        }
-        : { _tag: "JobFailed", v: 1, jobId, error: { code: "download_failed", message: "broken", retryable: true }, at: T + 2 }
+        ? jobCompleted(projectId, jobId, T + 2, jobArtifact(projectId, jobId, T, {
+          key: `jobs/${projectId}/${jobId}/a.mp4`,
+          filename: "a.mp4",
+          sizeBytes: 42,
+          availableUntil: T + 3_600_000
+        }))
+        : jobFailed(jobId, T + 2, { code: "download_failed", message: "broken", retryable: true })
     ]
     for (const [index, event] of events.entries()) {
       yield* store.append(JobEventCodec, jobSubject(projectId, jobId), event, { msgId: `${jobId}:${index}` })

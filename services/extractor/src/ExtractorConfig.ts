@@ -1,6 +1,7 @@
 // The extractor's own settings: where it works, time and size limits, retries, and how many jobs run at once.
 import { hostname } from "node:os"
 import { join } from "node:path"
+import { DataDir } from "@mds/shared/config/DataDir"
 import { Config, Context, Effect, Layer } from "effect"
 
 export interface ExtractorConfigShape {
@@ -30,7 +31,7 @@ const seconds = (name: string, fallback: number) =>
 
 export class ExtractorConfig extends Context.Service<ExtractorConfig, ExtractorConfigShape>()("mds/extractor/ExtractorConfig") {
   static readonly config = Config.all({
-    workRoot: Config.String("DATA_DIR").pipe(Config.withDefault("./.data"), Config.map((dir) => join(dir, "work"))),
+    workRoot: DataDir.pipe(Config.map((dir) => join(dir, "work"))),
     ffmpegPath: Config.String("FFMPEG_PATH").pipe(Config.withDefault("ffmpeg")),
     resolveTimeoutMs: seconds("RESOLVE_TIMEOUT_SECONDS", 90),
     downloadTimeoutMs: seconds("DOWNLOAD_TIMEOUT_SECONDS", 1800),

@@ -29,8 +29,7 @@ const Infrastructure = Layer.mergeAll(
   // The filesystem by default, MinIO/S3 when S3_ENDPOINT is set.
   ArtifactStoreLayer,
   EgressPolicy.layer,
-  Layer.mergeAll(YtDlp.layer, Ffmpeg.layer).pipe(Layer.provideMerge(Confinement.layer)),
-  ExtractorConfig.layer
+  Layer.mergeAll(YtDlp.layer, Ffmpeg.layer).pipe(Layer.provideMerge(Layer.mergeAll(Confinement.layer, ExtractorConfig.layer)))
 ).pipe(Layer.provideMerge(Streams), Layer.provideMerge(Layer.mergeAll(NatsClient.layer, Lifetimes.layer)))
 
 const Workers = Layer.mergeAll(ResolveRpcServer, DownloadWorker).pipe(
@@ -47,5 +46,3 @@ export const ExtractorLayer = Ready.pipe(
   Layer.provide(StaleWorkDirs),
   Layer.provideMerge(Infrastructure)
 )
-
-/** JSON log lines on stdout, filtered by LOG_LEVEL (default Info). */

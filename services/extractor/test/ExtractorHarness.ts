@@ -35,7 +35,13 @@ export interface ExtractorHarness {
    * `mediaId`, as for a download by media id (`url` is then the URL the media was resolved from); `options` are the
    * job's extensions (clip, preset, subtitles).
    */
-  queueJob(url: string, format: string, mediaId?: string, options?: DownloadOptions): Promise<{ readonly projectId: string; readonly jobId: string }>
+  queueJob(
+    url: string,
+    format: string,
+    mediaId?: string,
+    platform?: string,
+    options?: DownloadOptions
+  ): Promise<{ readonly projectId: string; readonly jobId: string }>
   /** The job's events once it completed or failed (throws after `timeoutMs`). */
   waitForEnd(projectId: string, jobId: string, timeoutMs?: number): Promise<ReadonlyArray<JobEvent>>
   lastAdmission(projectId: string): Promise<AdmissionEvent>
@@ -82,13 +88,13 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
     client,
     run,
     resolve: async (url) => decodeReply((await client.request(RESOLVE_RPC_SUBJECT, JSON.stringify({ url }), { timeout: 90_000 })).string()),
-    queueJob: async (url, format, mediaId, options) => {
+    queueJob: async (url, format, mediaId, platform = "generic", options) => {
       const projectId = newId("prj")
       const jobId = newId("job")
       const now = Date.now()
       await run(Effect.gen(function*() {
         yield* jobCommands(projectId, jobId)({
-          _tag: "QueueJob", jobId, projectId, platform: "generic", format, source: { url, mediaId: mediaId ?? null }, now, lifetimeMs: 3_600_000,
+          _tag: "QueueJob", jobId, projectId, platform, format, source: { url, mediaId: mediaId ?? null }, now, lifetimeMs: 3_600_000,
           ...(options === undefined ? {} : { options })
         })
         yield* claimSlot({ projectId, jobId, limit: 2, now, expiresAt: now + 3_600_000 })
@@ -101,7 +107,7 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
         url,
         mediaId: mediaId ?? null,
         format,
-        platform: "generic",
+        platform,
         ...(options === undefined ? {} : { options })
       }
       await jetstream(client).publish(DOWNLOAD_WORK_SUBJECT, encodeCommand(command), { msgID: jobId })

@@ -149,7 +149,14 @@ describe("download by media id from the stored resolve", () => {
   })
 })
 
-describe("the platform of a media", () => {
+describe("the platform of a media and a job", () => {
+  it("a job by url completes under the extractor that handled it, whatever its host looked like", async () => {
+    // As a gateway would queue a URL whose host it took for a curated platform.
+    const { projectId, jobId } = await h.queueJob(media.urls.page, "video_best", undefined, "vimeo")
+    const completed = (await h.waitForEnd(projectId, jobId)).at(-1)
+    expect(completed?._tag === "JobCompleted" && completed.platform).toBe("generic")
+  })
+
   it("is the extractor that handled it: yt-dlp's generic extractor for a page on an unknown host", async () => {
     const m = await resolved(media.urls.page)
     expect(m.platform).toBe("generic")

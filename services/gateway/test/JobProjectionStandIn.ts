@@ -1,13 +1,12 @@
 // Stands in for the aggregator's job projection beside an in-process gateway (the harness runs no aggregator): folds
 // MDS_JOBS and writes each job's view to the job read model, which the gateway's job view mirror follows.
-import { JobEvent } from "@mds/shared/domain/job/JobEvent"
+import { decodeJobEventJson } from "@mds/shared/domain/job/JobEvent"
 import { evolveJobView, type JobView } from "@mds/shared/domain/job/JobView"
 import { ALL_JOBS_SUBJECT, JOBS_STREAM } from "@mds/shared/eventstore/Subjects"
 import { startFollower } from "@mds/shared/nats/StreamFollower"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
-import { Effect, Layer, Option, Queue, Schema } from "effect"
+import { Effect, Layer, Option, Queue } from "effect"
 
-const decodeJobEvent = Schema.decodeUnknownOption(Schema.fromJsonString(JobEvent))
 
 export const JobProjectionStandIn = Layer.effectDiscard(Effect.gen(function*() {
   const readModel = yield* JobReadModel
@@ -19,7 +18,7 @@ export const JobProjectionStandIn = Layer.effectDiscard(Effect.gen(function*() {
     filterSubject: ALL_JOBS_SUBJECT,
     from: "all",
     onMessage: (message) => {
-      const event = decodeJobEvent(message.data)
+      const event = decodeJobEventJson(message.data)
       if (Option.isNone(event)) return
       const view = evolveJobView(views.get(message.subject) ?? null, event.value, message.seq)
       if (view === null) return

@@ -82,6 +82,8 @@ const HOSTILE_URLS: ReadonlyArray<readonly [string, unknown, string]> = [
   ["a full-width (IDN) spelling of loopback", "http://\uff11\uff12\uff17.\uff10.\uff10.\uff11/a.mp4", "url_not_allowed"],
   ["a full-width spelling of localhost", "http://\uff4c\uff4f\uff43\uff41\uff4c\uff48\uff4f\uff53\uff54/a.mp4", "url_not_allowed"],
   ["a tab in the host", "http://127.0.\t0.1/a.mp4", "url_not_allowed"],
+  // Schema-valid (the documented pattern), but no WHATWG parser reads the host: nothing the guard can vouch for.
+  ["a control character in the host", "https://\t\u010b\u00ed\u0001\t?/x", "url_not_allowed"],
   ["a backslash after the host", "http://169.254.169.254\\latest\\meta-data", "url_not_allowed"],
   ["localhost", "http://localhost:8080/", "url_not_allowed"],
   ["a name that resolves privately", "https://media.internal/clip.mp4", "url_not_allowed"],

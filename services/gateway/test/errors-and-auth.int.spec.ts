@@ -134,6 +134,9 @@ describe("authentication", () => {
       "insufficient_scope"
     )
     expect(refusedResolve.message).toContain("media:resolve")
+    // Routes without a scope need only a valid key.
+    expect((await h.gateway.app.inject({ method: "GET", url: "/v1/webhooks/deliveries", headers: { "x-api-key": resolveOnly } })).statusCode).toBe(200)
+    expectError(await getJob({ "x-api-key": downloadOnly }), 404, "job_not_found")
   })
 })
 

@@ -132,7 +132,7 @@ describe("GET /v1/jobs/:jobId/events", () => {
   })
 
   it("unknown jobs, other projects' jobs and missing keys get the JSON error, not a stream", async () => {
-    const { jobId, key, projectId } = await queueJob()
+    const { jobId, key } = await queueJob()
     const other = await h.provisionKey()
     const foreign = await fetch(`${base}/v1/jobs/${jobId}/events`, { headers: { "x-api-key": other.key } })
     expect(foreign.status).toBe(404)
@@ -160,7 +160,7 @@ describe("GET /v1/jobs/:jobId/events", () => {
     const other: GatewayInstance = await startGateway(h.env)
     await other.app.listen({ host: "127.0.0.1", port: 0 })
     const port = (other.app.server.address() as AddressInfo).port
-    const { jobId, key, projectId } = await queueJob()
+    const { jobId, key } = await queueJob()
     const response = await fetch(`http://127.0.0.1:${port}/v1/jobs/${jobId}/events`, { headers: { "x-api-key": key } })
     const events = sseReader(response.body!)
     expect((await events.next())?.data.status).toBe("queued")

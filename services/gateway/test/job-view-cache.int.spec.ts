@@ -14,6 +14,7 @@ import { KvReadModels } from "@mds/shared/readmodel/ReadModelLayer"
 import { Context, Effect, Layer, Option } from "effect"
 import { TestNats, TestNatsServer } from "../../../test/int/support/TestNats.ts"
 import { JobViewCache } from "../src/jobs/JobViewCache.ts"
+import { jobProgressed, jobQueued, jobStarted } from "../../../test/support/JobEvents.ts"
 
 /** Counts read-model reads, to tell a cache hit from a round trip. */
 class ReadCount extends Context.Service<ReadCount, { value: number }>()("mds/test/ReadCount") {}
@@ -39,19 +40,9 @@ const TestLayer = JobViewCache.layer.pipe(
 const T0 = 1_767_225_600_000
 const projectId = newId("prj")
 
-const queued = (jobId: string): JobEvent => ({
-  _tag: "JobQueued",
-  v: 1,
-  jobId,
-  projectId,
-  platform: "generic",
-  format: "video_best",
-  source: { url: "https://example.com/a.mp4", mediaId: null },
-  createdAt: T0,
-  expiresAt: T0 + 3_600_000
-})
-const started = (jobId: string): JobEvent => ({ _tag: "JobStarted", v: 1, jobId, attempt: 1, workerId: "w", at: T0 + 1 })
-const progressed = (jobId: string, percent: number): JobEvent => ({ _tag: "JobProgressed", v: 1, jobId, percent, at: T0 + 2 + percent })
+const queued = (jobId: string): JobEvent => jobQueued(projectId, jobId, T0)
+const started = (jobId: string): JobEvent => jobStarted(jobId, T0 + 1)
+const progressed = (jobId: string, percent: number): JobEvent => jobProgressed(jobId, percent, T0 + 2 + percent)
 
 const append = (jobId: string, event: JobEvent, n: number) =>
   Effect.gen(function*() {

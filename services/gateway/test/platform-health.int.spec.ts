@@ -2,7 +2,7 @@
 // resolves and downloads are refused with 503 platform_paused until the stated time.
 import { recordPlatformOutcome } from "@mds/shared/domain/platform/PlatformHealthCommands"
 import { defaultBreakerPolicy, } from "@mds/shared/domain/platform/PlatformHealthDecider"
-import { type PlatformOutcome } from "@mds/shared/domain/platform/PlatformHealthEvent"
+import type { PlatformOutcome } from "@mds/shared/domain/platform/PlatformHealthEvent"
 import { ExtractorCatalogPublished } from "@mds/shared/domain/platform/CatalogEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { EXTRACTOR_CATALOG_SUBJECT, } from "@mds/shared/eventstore/Subjects"

@@ -34,7 +34,10 @@ export const errorCatalogue = {
   payload_too_large: { status: 413, description: "The body is larger than 16 KiB." },
   unsupported_media_type: { status: 415, description: "A POST whose Content-Type is not application/json." },
   unsupported_platform: { status: 422, description: "Not a supported platform, a shortened link, or YouTube." },
-  url_not_allowed: { status: 422, description: "The URL targets a private, loopback or reserved address (or carries credentials)." },
+  url_not_allowed: {
+    status: 422,
+    description: "The URL targets a private, loopback or reserved address, carries credentials, or names a host that cannot be parsed."
+  },
   media_unavailable: { status: 422, description: "The media is private, removed, geo-blocked or login-only." },
   format_unavailable: { status: 422, description: "The format is not one of the media's formats, or not a valid format id." },
   invalid_options: {
@@ -73,4 +76,3 @@ export type ApiErrorCode = keyof typeof errorCatalogue
 
 export const apiErrorCodes = Object.keys(errorCatalogue) as ReadonlyArray<ApiErrorCode>
 
-export const statusOf = (code: ApiErrorCode): number => errorCatalogue[code].status

@@ -3,6 +3,7 @@ import { createReadStream } from "node:fs"
 import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises"
 import { dirname, join } from "node:path"
 import { Config, Effect, Layer, Schema } from "effect"
+import { DataDir } from "../config/DataDir.ts"
 import { ArtifactNotFound, ArtifactStore, ArtifactStoreError } from "./ArtifactStore.ts"
 import { DownloadLinkSigner } from "./DownloadLinkSigner.ts"
 
@@ -103,7 +104,7 @@ export const FsArtifactStore: {
   readonly config: Config.Config<string>
   readonly layer: Layer.Layer<ArtifactStore, Config.ConfigError, DownloadLinkSigner>
 } = {
-  config: Config.String("DATA_DIR").pipe(Config.withDefault("./.data"), Config.map((dir) => join(dir, "artifacts"))),
+  config: DataDir.pipe(Config.map((dir) => join(dir, "artifacts"))),
   /** Needs DownloadLinkSigner (provide DownloadLinkSigner.layer). */
   layer: Layer.effect(
     ArtifactStore,

@@ -38,7 +38,7 @@ const storeError = (operation: string) => (cause: unknown) =>
 export const JetStreamEventStore = Layer.effect(
   EventStore,
   Effect.gen(function*() {
-    const { js, jsm } = yield* NatsClient
+    const { js, jsm, replicas } = yield* NatsClient
 
     const decodeStored = <A>(codec: EventCodec<A>, subject: string, msg: StoredMsg) =>
       jsonCodecOf(codec).decode(msg.string()).pipe(
@@ -46,8 +46,16 @@ export const JetStreamEventStore = Layer.effect(
         Effect.mapError(storeError(`decode ${subject}#${msg.seq}`))
       )
 
+    /**
+     * Commands decide on what they read, so a read must see every append acknowledged before it. A direct get may be
+     * answered by any replica, and a follower can lag the leader by a moment (a key created right after its project
+     * was refused with "project not found" on a 3-node cluster); with replicas the read goes to the stream's leader.
+     */
     const getMessage = (stream: string, query: { last_by_subj: string } | { seq: number; next_by_subj: string }) =>
-      Effect.tryPromise({ try: () => jsm.direct.getMessage(stream, query), catch: storeError(`get ${stream}`) })
+      Effect.tryPromise({
+        try: () => (replicas > 1 ? jsm.streams.getMessage(stream, query) : jsm.direct.getMessage(stream, query)),
+        catch: storeError(`get ${stream}`)
+      })
 
     /**
      * The message this append already stored, if any: nats-server 2.10+ checks the expected last sequence before the

@@ -2,7 +2,12 @@
 import { ConfigProvider, Effect, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
+import { JobEvent } from "@mds/shared/domain/job/JobEvent"
+import { EventStore } from "@mds/shared/eventstore/EventStore"
+import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
 import { ensureStreams, streamConfigs } from "@mds/shared/eventstore/StreamTopology"
+import { JOBS_STREAM, jobSubject } from "@mds/shared/eventstore/Subjects"
+import { newId } from "@mds/shared/ids/Ids"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { openKvBucket } from "@mds/shared/readmodel/kv/KvBucket"
 import { makeKvReadModelStores } from "@mds/shared/readmodel/kv/KvReadModelStores"
@@ -65,6 +70,49 @@ describe("NATS_REPLICAS on a 3-node cluster", () => {
     await asService({ NATS_URL: cluster.url, NATS_REPLICAS: "2" }, openKvBucket("mds_by_hand", 0))
     expect(await replicasOf(cluster.url, "KV_mds_by_hand")).toBe(3)
   }, 60_000)
+})
+
+describe("the event store on a 3-node cluster with 3 replicas", () => {
+  let cluster: NatsCluster
+  beforeAll(async () => {
+    cluster = await startNatsCluster(3)
+  }, 60_000)
+  afterAll(() => cluster?.close())
+
+  it("reads every append it was acknowledged, through a node that does not lead the stream", async () => {
+    await startServices(cluster.url, "3")
+    const leader = await asService({ NATS_URL: cluster.url }, Effect.flatMap(NatsClient, ({ jsm }) =>
+      Effect.promise(() => jsm.streams.info(JOBS_STREAM.name)))).then((info) => info.cluster?.leader)
+    const metaLeader = await fetch(`http://127.0.0.1:${cluster.nodes[0]?.monitorPort}/jsz`)
+      .then((r) => r.json() as Promise<{ meta_cluster?: { leader?: string } }>).then((jsz) => jsz.meta_cluster?.leader)
+    // The stalled node must lead neither the stream nor JetStream's meta group (the API would stop answering).
+    const followers = cluster.nodes.filter((n) => n.name !== leader)
+    const stalled = followers.find((n) => n.name !== metaLeader)
+    const follower = followers.find((n) => n !== stalled)
+    if (follower === undefined || stalled === undefined) throw new Error("no followers")
+    // With the other follower stalled, every append needs this one in its quorum; it applies the append only when
+    // the leader tells it the append is committed, after the acknowledgement: a read it answered could lag.
+    stalled.pause()
+    const projectId = newId("prj")
+    const stale = await asService({ NATS_URL: follower.url, NATS_REPLICAS: "3" }, Effect.gen(function*() {
+      const store = yield* EventStore
+      let misses = 0
+      // A command reads right after the previous one appended (e.g. a key created right after its project); sixteen
+      // at once keep the replicas busy, so that a follower answering a read would sometimes be behind.
+      const one = (i: number) =>
+        Effect.gen(function*() {
+          const jobId = newId("job")
+          const subject = jobSubject(projectId, jobId)
+          const appended = yield* store.append(JobEvent, subject, { _tag: "JobProgressed", v: 1, jobId, percent: 1, at: i }, { msgId: `${jobId}:1` })
+          const last = yield* store.readLast(JobEvent, subject)
+          const all = yield* store.readSubject(JobEvent, subject)
+          if (last._tag === "None" || last.value.seq !== appended.seq || all.length !== 1) misses++
+        })
+      yield* Effect.forEach(Array.from({ length: 1_600 }, (_, i) => i), one, { concurrency: 16 })
+      return misses
+    }).pipe(Effect.provide(JetStreamEventStore), Effect.ensuring(Effect.sync(() => stalled.resume()))))
+    expect(stale).toBe(0)
+  }, 120_000)
 })
 
 describe("NATS_REPLICAS", () => {

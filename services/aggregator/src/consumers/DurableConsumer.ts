@@ -62,6 +62,9 @@ export const ensureDurableConsumer = Effect.fn("ensureDurableConsumer")(function
   })
 })
 
+/** How long one pull waits on the server; it bounds how long a consumer keeps waiting on a leader that died. */
+const PULL_EXPIRES_MS = 5_000
+
 /**
  * Consumes until interrupted. A broken consume() (server restart, consumer deleted) is started again after a
  * pause; unacked messages come back after ack_wait, so nothing is lost in between.
@@ -78,7 +81,9 @@ export const runDurableConsumer = (options: DurableConsumerOptions) =>
       handle: (msg) => Effect.flatMap(options.handle(msg), (verdict) => settle(msg, verdict))
     })
     yield* Effect.acquireUseRelease(
-      Effect.tryPromise(() => consumer.consume({ max_messages: 256 })),
+      // Short pulls: when the consumer's leader dies with a pull pending, the new leader never saw it, and nats.js only
+      // pulls again after two missed heartbeats (half the expiry each): 5 s instead of the default 30 s.
+      Effect.tryPromise(() => consumer.consume({ max_messages: 256, expires: PULL_EXPIRES_MS })),
       (messages) =>
         Stream.fromAsyncIterable(messages, (cause) => cause).pipe(Stream.runForEach(lanes.dispatch)),
       (messages) => Effect.promise(() => messages.close().then(() => undefined, () => undefined))

@@ -1,9 +1,9 @@
 // Expires jobs past their lifetime (slot freed), then deletes their read-model documents, files and thumbnails.
-import { Config, Effect, Layer, Option, Schedule, Schema } from "effect"
+import { Clock, Config, Effect, Layer, Option, Schedule, Schema } from "effect"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { releaseSlot } from "@mds/shared/domain/admission/AdmissionCommands"
 import { jobCommands } from "@mds/shared/domain/job/JobCommands"
-import { JobEvent } from "@mds/shared/domain/job/JobEvent"
+import { decodeJobEventJson } from "@mds/shared/domain/job/JobEvent"
 import { evolveJobView, type JobView } from "@mds/shared/domain/job/JobView"
 import { MediaEvent } from "@mds/shared/domain/media/MediaEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
@@ -12,7 +12,6 @@ import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
 import { dueSweepActions, isFullySwept, nothingSwept, type SweepAction, type SweepProgress } from "./SweepActions.ts"
 import { type FollowedMessage, startFollower } from "@mds/shared/nats/StreamFollower"
 
-const decodeJobEvent = Schema.decodeUnknownOption(Schema.fromJsonString(JobEvent))
 const decodeMediaEvent = Schema.decodeUnknownOption(Schema.fromJsonString(MediaEvent))
 
 interface Tracked {
@@ -42,7 +41,7 @@ export const ExpirySweeper = Layer.effectDiscard(Effect.gen(function*() {
   const thumbnails = new Map<string, number>()
 
   const onJobMessage = ({ subject, seq, data }: FollowedMessage) => {
-    const event = decodeJobEvent(data)
+    const event = decodeJobEventJson(data)
     if (Option.isNone(event)) return
     const tracked = jobs.get(subject)
     const view = evolveJobView(tracked?.view ?? null, event.value, seq)
@@ -86,7 +85,7 @@ export const ExpirySweeper = Layer.effectDiscard(Effect.gen(function*() {
     }).pipe(Effect.provideService(EventStore, store))
 
   const sweep = Effect.gen(function*() {
-    const now = Date.now()
+    const now = yield* Clock.currentTimeMillis
     for (const [subject, tracked] of [...jobs]) {
       for (const action of dueSweepActions(tracked.view, tracked.progress, now, graceMs)) {
         yield* act(tracked, action, now).pipe(

@@ -3,27 +3,18 @@ import { describe, expect, it } from "vitest"
 import type { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { evolveJobView, type JobView } from "@mds/shared/domain/job/JobView"
 import { dueSweepActions, isFullySwept, nothingSwept } from "./SweepActions.ts"
+import { jobArtifact, jobCompleted, jobExpired, jobFailed, jobQueued, jobStarted } from "../../../../test/support/JobEvents.ts"
 
 const T0 = 1_000_000
 const LIFETIME = 3_600_000
 const GRACE = 60_000
 const jobId = "job_a"
-const queued: JobEvent = {
-  _tag: "JobQueued",
-  v: 1,
-  jobId,
-  projectId: "prj_a",
-  platform: "generic",
-  format: "video_best",
-  source: { url: "https://example.com/a.mp4", mediaId: null },
-  createdAt: T0,
-  expiresAt: T0 + LIFETIME
-}
-const started: JobEvent = { _tag: "JobStarted", v: 1, jobId, attempt: 1, workerId: "w", at: T0 + 10 }
-const artifact = { key: "jobs/prj_a/job_a/a.mp4", filename: "a.mp4", mimeType: "video/mp4", sizeBytes: 1, availableUntil: T0 + 2 * LIFETIME }
-const completed: JobEvent = { _tag: "JobCompleted", v: 1, jobId, artifact, at: T0 + LIFETIME / 2 }
-const failed: JobEvent = { _tag: "JobFailed", v: 1, jobId, error: { code: "download_failed", message: "x", retryable: true }, at: T0 + 20 }
-const expired: JobEvent = { _tag: "JobExpired", v: 1, jobId, at: T0 + LIFETIME }
+const queued: JobEvent = jobQueued("prj_a", jobId, T0, { expiresAt: T0 + LIFETIME })
+const started: JobEvent = jobStarted(jobId, T0 + 10)
+const artifact = jobArtifact("prj_a", jobId, T0, { key: "jobs/prj_a/job_a/a.mp4", filename: "a.mp4", sizeBytes: 1, availableUntil: T0 + 2 * LIFETIME })
+const completed: JobEvent = jobCompleted("prj_a", jobId, T0 + LIFETIME / 2, artifact)
+const failed: JobEvent = jobFailed(jobId, T0 + 20, { code: "download_failed", message: "x", retryable: true })
+const expired: JobEvent = jobExpired(jobId, T0 + LIFETIME)
 
 const given = (...events: ReadonlyArray<JobEvent>): JobView => {
   const view = events.reduce<JobView | null>((doc, event, i) => evolveJobView(doc, event, i + 1), null)

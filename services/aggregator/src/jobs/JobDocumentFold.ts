@@ -1,10 +1,9 @@
 // How a job's stored document follows from its events: the pure fold, stepping over poison, plus the download link once completed.
-import { Effect, Option, Schema } from "effect"
+import { Effect, Option } from "effect"
 import type { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
-import { JobEvent } from "@mds/shared/domain/job/JobEvent"
+import { decodeJobEventJson } from "@mds/shared/domain/job/JobEvent"
 import { evolveJobView, type JobView } from "@mds/shared/domain/job/JobView"
 
-const decodeJobEvent = Schema.decodeUnknownOption(Schema.fromJsonString(JobEvent))
 
 /** One message of a job subject as JSON text, with its stream sequence. */
 export interface JobMessage {
@@ -25,7 +24,7 @@ export const parseJobSubject = (subject: string) => {
 export const foldJobMessages = (doc: JobView | null, messages: Iterable<JobMessage>): JobView | null => {
   let folded = doc
   for (const message of messages) {
-    const event = decodeJobEvent(message.data)
+    const event = decodeJobEventJson(message.data)
     if (Option.isSome(event)) folded = evolveJobView(folded, event.value, message.seq)
   }
   return folded

@@ -1,16 +1,15 @@
 // The aggregator's /metrics: jobs by state (folded from the job stream by an ordered consumer), consumer lag and
 // work-queue depth read from JetStream at scrape time.
 import { DeliverPolicy } from "@nats-io/jetstream"
-import { JobEvent } from "@mds/shared/domain/job/JobEvent"
+import { decodeJobEventJson } from "@mds/shared/domain/job/JobEvent"
 import { ALL_JOBS_SUBJECT, JOBS_STREAM } from "@mds/shared/eventstore/Subjects"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { collectJetStreamMetrics } from "@mds/shared/observability/JetStreamMetrics"
 import { jobsByState, setGauge } from "@mds/shared/observability/Metrics"
 import { metricsServer } from "@mds/shared/observability/MetricsServer"
-import { Config, Effect, Layer, Option, Schema } from "effect"
+import { Config, Effect, Layer, Option } from "effect"
 import { applyToTally, countTally, type JobStateTally, TALLIED_STATES } from "./JobStateTally.ts"
 
-const decodeJobEvent = Schema.decodeUnknownOption(Schema.fromJsonString(JobEvent))
 
 export const AggregatorMetrics = Layer.unwrap(Effect.gen(function*() {
   // Without a metrics port nobody reads the tally: do not replay the job stream for it.
@@ -30,7 +29,7 @@ export const AggregatorMetrics = Layer.unwrap(Effect.gen(function*() {
     )
     yield* Effect.tryPromise(async () => {
       for await (const message of messages) {
-        const event = decodeJobEvent(message.string())
+        const event = decodeJobEventJson(message.string())
         if (Option.isSome(event)) applyToTally(tally, message.subject, event.value)
       }
     })

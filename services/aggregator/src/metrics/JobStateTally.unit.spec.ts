@@ -2,26 +2,11 @@
 import type { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { describe, expect, it } from "vitest"
 import { applyToTally, countTally, type JobStateTally } from "./JobStateTally.ts"
+import { jobFailed, jobQueued, jobStarted } from "../../../../test/support/JobEvents.ts"
 
-const queued = (jobId: string, expiresAt = 1_000): JobEvent => ({
-  _tag: "JobQueued",
-  v: 1,
-  jobId,
-  projectId: "prj_a",
-  platform: "generic",
-  format: "video_best",
-  source: { url: "https://example.com/a.mp4", mediaId: null },
-  createdAt: 0,
-  expiresAt
-})
-const started = (jobId: string): JobEvent => ({ _tag: "JobStarted", v: 1, jobId, attempt: 1, workerId: "w", at: 1 })
-const failed = (jobId: string): JobEvent => ({
-  _tag: "JobFailed",
-  v: 1,
-  jobId,
-  error: { code: "download_failed", message: "x", retryable: false },
-  at: 2
-})
+const queued = (jobId: string, expiresAt = 1_000): JobEvent => jobQueued("prj_a", jobId, 0, { expiresAt })
+const started = (jobId: string): JobEvent => jobStarted(jobId, 1)
+const failed = (jobId: string): JobEvent => jobFailed(jobId, 2, { code: "download_failed", message: "x", retryable: false })
 
 describe("JobStateTally", () => {
   it("counts each job once, in its latest state, while it lives", () => {

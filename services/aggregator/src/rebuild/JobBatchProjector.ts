@@ -1,5 +1,6 @@
 // Rebuild of the jobs read model a batch of delivered messages at a time: folded onto documents held in memory, each changed one written once.
 import { Effect, Option } from "effect"
+import { LRUCache } from "lru-cache"
 import type { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import type { JobView } from "@mds/shared/domain/job/JobView"
 import type { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
@@ -33,18 +34,26 @@ export interface DeliveredJobMessage extends JobMessage {
  */
 export const makeJobBatchProjector = (readModel: JobReadModel["Service"], artifacts: ArtifactStore["Service"], limits: JobBatchLimits) => {
   const linked = withDownloadUrl(artifacts)
-  /** Subject → its document as last written; null when it has none (no JobQueued seen). Map order is recency. */
-  const documents = new Map<string, JobView | null>()
   /** A subject neither held nor ever dropped has had nothing delivered yet: its fold starts from no document. */
   const dropped = makeSubjectBloomFilter(DROPPED_FILTER_BITS, 4)
+  /**
+   * Subject → its document as last written (`doc` null when it has none: no JobQueued seen). The least recently used
+   * beyond the limit are dropped, and remembered as dropped, so they are read back when delivered again.
+   */
+  const documents = new LRUCache<string, { readonly doc: JobView | null }>({
+    max: limits.documents,
+    dispose: (_held, subject, reason) => {
+      if (reason === "evict") dropped.add(subject)
+    }
+  })
   const withRetries = { times: 5 } as const
 
-  const readBack = (subject: string) => {
+  const readBack = (subject: string, batch: Map<string, JobView | null>) => {
     const ids = parseJobSubject(subject)
     if (Option.isNone(ids)) return Effect.void
     return readModel.get(ids.value.projectId, ids.value.jobId).pipe(
       Effect.retry(withRetries),
-      Effect.map((stored) => void documents.set(subject, Option.getOrNull(stored)))
+      Effect.map((stored) => void batch.set(subject, Option.getOrNull(stored)))
     )
   }
 
@@ -56,18 +65,18 @@ export const makeJobBatchProjector = (readModel: JobReadModel["Service"], artifa
       if (subjectMessages === undefined) bySubject.set(message.subject, [message])
       else subjectMessages.push(message)
     }
+    // The batch's documents, all held until its writes are done; the limit applies between batches.
+    const batch = new Map<string, JobView | null>()
     const missing = [...bySubject.keys()].filter((subject) => !documents.has(subject) && dropped.mightContain(subject))
-    yield* Effect.forEach(missing, readBack, { concurrency: limits.concurrency, discard: true })
+    yield* Effect.forEach(missing, (subject) => readBack(subject, batch), { concurrency: limits.concurrency, discard: true })
 
     const changed: Array<readonly [string, JobView, "first" | "again"]> = []
     for (const [subject, subjectMessages] of bySubject) {
       // Not a job subject: the live projection leaves it alone too.
       if (Option.isNone(parseJobSubject(subject))) continue
-      const before = documents.get(subject) ?? null
+      const before = batch.has(subject) ? batch.get(subject) ?? null : documents.get(subject)?.doc ?? null
       const after = foldJobMessages(before, subjectMessages)
-      // Re-inserted: the most recently used documents are the last dropped.
-      documents.delete(subject)
-      documents.set(subject, before)
+      batch.set(subject, before)
       // No document held (or read back) means none was stored: before the switch only this rebuild writes there.
       if (after !== null && after !== before) changed.push([subject, after, before === null ? "first" : "again"])
     }
@@ -79,15 +88,12 @@ export const makeJobBatchProjector = (readModel: JobReadModel["Service"], artifa
           Effect.tap(write === "first" ? readModel.putNew : readModel.put),
           Effect.retry(withRetries),
           // Held as stored, so a document dropped from memory reads back the same.
-          Effect.map((stored) => void documents.set(subject, stored))
+          Effect.map((stored) => void batch.set(subject, stored))
         ),
       { concurrency: limits.concurrency, discard: true }
     )
 
-    for (const subject of documents.keys()) {
-      if (documents.size <= limits.documents) break
-      documents.delete(subject)
-      dropped.add(subject)
-    }
+    // Set again in delivery order: the most recently used documents are the last dropped.
+    for (const [subject, doc] of batch) documents.set(subject, { doc })
   })
 }

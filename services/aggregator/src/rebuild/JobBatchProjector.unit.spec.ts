@@ -10,23 +10,19 @@ import { jobSubject } from "@mds/shared/eventstore/Subjects"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
 import { InMemoryJobReadModel } from "@mds/shared/readmodel/memory/InMemoryJobReadModel"
 import { type DeliveredJobMessage, type JobBatchLimits, makeJobBatchProjector } from "./JobBatchProjector.ts"
+import { jobArtifact, jobCompleted, jobProgressed, jobQueued, jobStarted } from "../../../../test/support/JobEvents.ts"
 
 const T = 1_700_000_000_000
 const PROJECT = "prj_rebuild"
 const signer = makeDownloadLinkSigner("secret", "http://files.test")
 const artifacts = makeFsArtifactStore(tmpdir(), signer)
 
-const queued = (jobId: string): JobEvent => ({
-  _tag: "JobQueued", v: 1, jobId, projectId: PROJECT, platform: "vimeo", format: "video_best",
-  source: { url: "https://vimeo.com/1", mediaId: null }, createdAt: T, expiresAt: T + 3_600_000
-})
-const started = (jobId: string): JobEvent => ({ _tag: "JobStarted", v: 1, jobId, attempt: 1, workerId: "w", at: T + 1 })
-const progressed = (jobId: string, percent: number): JobEvent => ({ _tag: "JobProgressed", v: 1, jobId, percent, at: T + percent })
-const completed = (jobId: string): JobEvent => ({
-  _tag: "JobCompleted", v: 1, jobId,
-  artifact: { key: `p/${jobId}/clip.mp4`, filename: "clip.mp4", mimeType: "video/mp4", sizeBytes: 10, availableUntil: T + 7_200_000 },
-  at: T + 200
-})
+const queued = (jobId: string): JobEvent =>
+  jobQueued(PROJECT, jobId, T, { platform: "vimeo", source: { url: "https://vimeo.com/1", mediaId: null } })
+const started = (jobId: string): JobEvent => jobStarted(jobId, T + 1)
+const progressed = (jobId: string, percent: number): JobEvent => jobProgressed(jobId, percent, T + percent)
+const completed = (jobId: string): JobEvent =>
+  jobCompleted(PROJECT, jobId, T + 200, jobArtifact(PROJECT, jobId, T, { key: `p/${jobId}/clip.mp4`, sizeBytes: 10 }))
 
 /** The stream: events of several jobs interleaved, with a poison message, as the ordered consumer delivers them. */
 const stream = (entries: ReadonlyArray<readonly [string, JobEvent | string]>): Array<DeliveredJobMessage> =>

@@ -5,7 +5,7 @@ import type { JsMsg } from "@nats-io/jetstream"
 import { DeliverPolicy } from "@nats-io/jetstream"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { toJobResponse } from "@mds/shared/api/JobResponse"
-import { type JobEvent, JobEvent as JobEventSchema } from "@mds/shared/domain/job/JobEvent"
+import { type JobEvent, JobEvent as JobEventSchema, decodeJobEventJson } from "@mds/shared/domain/job/JobEvent"
 import { evolveJobView, type JobView } from "@mds/shared/domain/job/JobView"
 import { judgeAttempt } from "@mds/shared/domain/webhook/DeliveryPlan"
 import { WebhookDecider, type WebhookEndpoint } from "@mds/shared/domain/webhook/WebhookDecider"
@@ -25,14 +25,13 @@ import {
   WEBHOOK_ID_HEADER,
   webhookSecret
 } from "@mds/shared/webhooks/WebhookSignature"
-import { Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Clock, Effect, Layer, Option, Redacted } from "effect"
 import { type DurableConsumerOptions, ensureDurableConsumer, runDurableConsumer, type Verdict } from "../consumers/DurableConsumer.ts"
 import { postPinned } from "./PinnedPost.ts"
 import { WebhookSettings } from "./WebhookSettings.ts"
 
 export const WEBHOOKS_DURABLE = "aggregator-webhooks"
 
-const decodeJobEvent = Schema.decodeUnknownOption(Schema.fromJsonString(JobEventSchema))
 const ack: Verdict = { _tag: "Ack" }
 
 /** The webhook event a job event is, with its time; null for the job events nobody is told about. */
@@ -108,7 +107,7 @@ export const WebhookDispatcher = Layer.effectDiscard(Effect.gen(function*() {
     })
 
   const deliver = Effect.fn("WebhookDispatcher.deliver")(function*(msg: JsMsg) {
-    const event = decodeJobEvent(msg.string())
+    const event = decodeJobEventJson(msg.string())
     if (Option.isNone(event)) return ack
     const happened = webhookEventOf(event.value)
     if (happened === null) return ack
@@ -124,7 +123,7 @@ export const WebhookDispatcher = Layer.effectDiscard(Effect.gen(function*() {
     const attempt = msg.info.deliveryCount
     const body = JSON.stringify({ id: deliveryId, type, created_at: new Date(happened.at).toISOString(), data: { job } })
     const secret = webhookSecret(Redacted.value(settings.serverSecret), projectId, endpoint.webhookId)
-    const started = Date.now()
+    const started = yield* Clock.currentTimeMillis
     const result = yield* post(endpoint, {
       "content-type": "application/json",
       "user-agent": "mds-webhooks/1",
@@ -133,7 +132,7 @@ export const WebhookDispatcher = Layer.effectDiscard(Effect.gen(function*() {
       [DELIVERY_ID_HEADER]: deliveryId,
       [EVENT_TYPE_HEADER]: type
     }, body)
-    const finished = Date.now()
+    const finished = yield* Clock.currentTimeMillis
     const verdict = judgeAttempt(settings.schedule, attempt, result.statusCode)
     yield* store.append(WebhookDeliveryAttempted, webhookDeliverySubject(projectId), {
       _tag: "WebhookDeliveryAttempted",

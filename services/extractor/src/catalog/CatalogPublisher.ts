@@ -1,6 +1,6 @@
 // At start, records what the installed yt-dlp can extract (ExtractorCatalogPublished v2), once per yt-dlp version.
 import { createHash } from "node:crypto"
-import { Effect, Layer } from "effect"
+import { Clock, Effect, Layer } from "effect"
 import { ExtractorCatalogPublished } from "@mds/shared/domain/platform/CatalogEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { EXTRACTOR_CATALOG_SUBJECT } from "@mds/shared/eventstore/Subjects"
@@ -22,7 +22,7 @@ export const publishExtractorCatalog = Effect.gen(function*() {
   const appended = yield* store.append(
     ExtractorCatalogPublished,
     EXTRACTOR_CATALOG_SUBJECT,
-    { _tag: "ExtractorCatalogPublished", v: 2, ytDlpVersion, extractors, at: Date.now() },
+    { _tag: "ExtractorCatalogPublished", v: 2, ytDlpVersion, extractors, at: yield* Clock.currentTimeMillis },
     { msgId: `${ytDlpVersion}:v2:${digest}` }
   )
   yield* Effect.logInfo("extractor catalog published", {

@@ -1,9 +1,9 @@
 // The failure that ends a download job (recorded as JobFailed), with whether a client may try again.
 import { Schema } from "effect"
-import type { JobErrorCode } from "@mds/shared/domain/job/JobEvent"
+import { JobErrorCode } from "@mds/shared/domain/job/JobEvent"
 
 export class DownloadFailed extends Schema.TaggedError<DownloadFailed>()("DownloadFailed", {
-  code: Schema.String,
+  code: JobErrorCode,
   message: Schema.String,
   /** Told to the client: queueing the same download again may succeed. */
   retryable: Schema.Boolean,
@@ -31,8 +31,6 @@ const RETRYABLE: Readonly<Record<JobErrorCode, boolean>> = {
   section_out_of_range: false,
   subtitles_unavailable: false
 }
-
-export const isRetryableJobError = (code: JobErrorCode): boolean => RETRYABLE[code]
 
 export const jobFailure = (code: JobErrorCode, message: string, transient = false): DownloadFailed =>
   new DownloadFailed({ code, message, retryable: RETRYABLE[code], transient })

@@ -2,7 +2,7 @@
 import { randomBytes } from "node:crypto"
 import { mkdir, rm } from "node:fs/promises"
 import { extname, join } from "node:path"
-import { Context, Effect, Layer, Option, Schedule } from "effect"
+import { Clock, Context, Effect, Layer, Option, Schedule } from "effect"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { releaseSlot } from "@mds/shared/domain/admission/AdmissionCommands"
@@ -10,9 +10,9 @@ import type { SlotReleaseReason } from "@mds/shared/domain/admission/AdmissionEv
 import type { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
 import { jobCommands } from "@mds/shared/domain/job/JobCommands"
 import type { JobCommand } from "@mds/shared/domain/job/JobDecider"
-import type { JobErrorCode } from "@mds/shared/domain/job/JobEvent"
 import { parseFormatId } from "@mds/shared/domain/media/FormatId"
 import { parseSubtitleFormatId } from "@mds/shared/domain/media/SubtitleTrack"
+import { isBlockedExtractor, platformIdOf } from "@mds/shared/domain/platform/platformIdOf"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { countOne, extractionFailures } from "@mds/shared/observability/Metrics"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
@@ -64,8 +64,7 @@ export class DownloadJob extends Context.Service<DownloadJob, {
         })
         let latest = 0
         let throttle = initialProgressThrottle
-        const reportProgress = Effect.suspend(() => {
-          const now = Date.now()
+        const reportProgress = Effect.flatMap(Clock.currentTimeMillis, (now) => {
           const percent = nextProgressReport(throttle, latest, now)
           if (percent === null) return Effect.void
           throttle = { reported: percent, reportedAt: now }
@@ -90,8 +89,19 @@ export class DownloadJob extends Context.Service<DownloadJob, {
         const stored = yield* artifacts.putFile(key, file.filepath, mimeType).pipe(
           Effect.mapError((error) => jobFailure("internal_error", `storing the file failed: ${error.message}`))
         )
-        return { key, filename, mimeType, sizeBytes: stored.sizeBytes, availableUntil: Date.now() + lifetimes.downloadUrlMs }
+        return { key, filename, mimeType, sizeBytes: stored.sizeBytes, availableUntil: (yield* Clock.currentTimeMillis) + lifetimes.downloadUrlMs }
       })
+
+      /**
+       * The platform is the extractor that handled the download (a job by URL was classified by host before any
+       * extraction). A page that embeds YouTube media is refused like a YouTube link, and its file is not kept.
+       */
+      const handledByOf = (command: DownloadMedia, file: DownloadedFile): Effect.Effect<string, DownloadFailed> => {
+        const key = file.extractor_key ?? null
+        if (key === null) return Effect.succeed(command.platform)
+        if (isBlockedExtractor(key)) return Effect.fail(jobFailure("unsupported_platform", "The media is hosted on YouTube, which is not a supported platform."))
+        return Effect.succeed(platformIdOf(key))
+      }
 
       const finish = (command: DownloadMedia, reason: SlotReleaseReason) =>
         releaseSlot(command.projectId, command.jobId, reason).pipe(provideStore, Effect.as<DownloadOutcome>("ack"))
@@ -102,8 +112,8 @@ export class DownloadJob extends Context.Service<DownloadJob, {
           {
             _tag: "FailJob",
             jobId: command.jobId,
-            error: { code: failure.code as JobErrorCode, message: failure.message, retryable: failure.retryable },
-            now: Date.now()
+            error: { code: failure.code, message: failure.message, retryable: failure.retryable },
+            now: yield* Clock.currentTimeMillis
           }
         ).pipe(Effect.catchTag("InvalidJobTransition", () => Effect.succeed(null)))
         if (handled !== null && handled.events.length > 0) {
@@ -132,7 +142,7 @@ export class DownloadJob extends Context.Service<DownloadJob, {
         const canceled = yield* cancels.watch(command.projectId, command.jobId)
         const started = yield* jobCommand(
           command,
-          { _tag: "StartJob", jobId: command.jobId, workerId: config.workerId, now: Date.now() }
+          { _tag: "StartJob", jobId: command.jobId, workerId: config.workerId, now: yield* Clock.currentTimeMillis }
         ).pipe(Effect.catchTag("InvalidJobTransition", () => Effect.succeed(null)))
         if (started === null) {
           yield* Effect.logInfo("job is not runnable (finished or unknown); skipping")
@@ -148,10 +158,12 @@ export class DownloadJob extends Context.Service<DownloadJob, {
         const workDir = workDirOf(command, delivery)
         const outcome = yield* Effect.promise(() => mkdir(workDir, { recursive: true })).pipe(
           Effect.andThen(download(command, workDir)),
-          Effect.flatMap(({ file, kind }) => store_(command, file, kind)),
+          Effect.flatMap(({ file, kind }) => handledByOf(command, file).pipe(
+            Effect.flatMap((handledBy) => Effect.map(store_(command, file, kind), (artifact) => ({ artifact, handledBy })))
+          )),
           Effect.result,
           // At the end of the job's lifetime nobody can read the result any more: stop (killing yt-dlp) and free the slot.
-          Effect.raceFirst(Effect.sleep(Math.max(0, started.state.expiresAt - Date.now())).pipe(Effect.as("expired" as const))),
+          Effect.raceFirst(Effect.sleep(Math.max(0, started.state.expiresAt - (yield* Clock.currentTimeMillis))).pipe(Effect.as("expired" as const))),
           // A client canceled the job: stop at once (killing yt-dlp and its ffmpeg); its partial files go with workDir.
           Effect.raceFirst(canceled.wait.pipe(Effect.as("canceled" as const))),
           Effect.ensuring(Effect.promise(() => rm(workDir, { recursive: true, force: true })))
@@ -161,7 +173,7 @@ export class DownloadJob extends Context.Service<DownloadJob, {
           return yield* finish(command, "canceled")
         }
         if (outcome === "expired") {
-          yield* jobCommand(command, { _tag: "ExpireJob", jobId: command.jobId, now: Date.now() })
+          yield* jobCommand(command, { _tag: "ExpireJob", jobId: command.jobId, now: yield* Clock.currentTimeMillis })
           yield* Effect.logInfo("job expired while processing; stopped")
           return yield* finish(command, "expired")
         }
@@ -171,8 +183,14 @@ export class DownloadJob extends Context.Service<DownloadJob, {
           return yield* fail(command, outcome.failure)
         }
 
-        const artifact = outcome.success
-        const completed = yield* jobCommand(command, { _tag: "CompleteJob", jobId: command.jobId, artifact, now: Date.now() })
+        const { artifact, handledBy } = outcome.success
+        const completed = yield* jobCommand(command, {
+          _tag: "CompleteJob",
+          jobId: command.jobId,
+          artifact,
+          now: yield* Clock.currentTimeMillis,
+          ...(handledBy === command.platform ? {} : { platform: handledBy })
+        })
           .pipe(Effect.catchTag("InvalidJobTransition", () => Effect.succeed(null)))
         if (completed === null) {
           // The job ended meanwhile (expired or canceled): nobody can fetch the file, so it is not kept.
@@ -181,7 +199,7 @@ export class DownloadJob extends Context.Service<DownloadJob, {
           return yield* finish(command, canceled.isCanceled() ? "canceled" : "expired")
         }
         yield* Effect.logInfo("job completed", { key: artifact.key, sizeBytes: artifact.sizeBytes })
-        yield* outcomes.record(command.platform, null)
+        yield* outcomes.record(handledBy, null)
         return yield* finish(command, "completed")
       }, Effect.scoped)
 

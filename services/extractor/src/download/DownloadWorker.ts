@@ -12,8 +12,11 @@ import { DownloadJob } from "./DownloadJob.ts"
 
 export const DOWNLOAD_CONSUMER = "extractor"
 const RETRY_DELAY_MS = 5_000
-/** How long one pull waits for work before it is renewed. */
-const PULL_EXPIRES_MS = 30_000
+/**
+ * How long one pull waits for work before it is renewed. Short, because a pull left pending on a consumer leader that
+ * died is never answered: with replicated streams a new leader takes over, and the next pull reaches it.
+ */
+const PULL_EXPIRES_MS = 5_000
 
 const decodeCommand = Schema.decodeUnknownEffect(Schema.fromJsonString(DownloadMedia))
 

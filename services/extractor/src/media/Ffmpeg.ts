@@ -1,5 +1,6 @@
 // ffprobe and ffmpeg on remote media, confined to the egress proxy: stream facts and generated thumbnails.
 import { Config, Context, Effect, Layer, Schema } from "effect"
+import { ExtractorConfig } from "../ExtractorConfig.ts"
 import { Confinement, type ConfinementShape } from "../sandbox/Confinement.ts"
 import { FfprobeOutput, type MediaProbeResult, summarizeProbe } from "../ytdlp/MediaProbeResult.ts"
 
@@ -105,15 +106,13 @@ export const makeFfmpeg = (ffmpegPath: string, ffprobePath: string, confinement:
 })
 
 export class Ffmpeg extends Context.Service<Ffmpeg, FfmpegShape>()("mds/extractor/Ffmpeg") {
-  static readonly config = Config.all({
-    ffmpeg: Config.String("FFMPEG_PATH").pipe(Config.withDefault("ffmpeg")),
-    ffprobe: Config.String("FFPROBE_PATH").pipe(Config.withDefault("ffprobe"))
-  })
+  /** FFMPEG_PATH is read once, by ExtractorConfig (yt-dlp is given the same binary). */
+  static readonly ffprobeConfig = Config.String("FFPROBE_PATH").pipe(Config.withDefault("ffprobe"))
   static readonly layer = Layer.effect(
     Ffmpeg,
     Effect.gen(function*() {
-      const { ffmpeg, ffprobe } = yield* Ffmpeg.config
-      return Ffmpeg.of(makeFfmpeg(ffmpeg, ffprobe, yield* Confinement))
+      const { ffmpegPath } = yield* ExtractorConfig
+      return Ffmpeg.of(makeFfmpeg(ffmpegPath, yield* Ffmpeg.ffprobeConfig, yield* Confinement))
     })
   )
 }

@@ -168,7 +168,10 @@ export class MediaResolver extends Context.Service<MediaResolver, {
         const entry = downloadableInfo(stdout)
         if (Option.isNone(entry)) return yield* Effect.logWarning("resolve info not kept: not a JSON object", { mediaId })
         const fetchPlaylist = yield* fetchPlaylistThroughProxy(proxyUrl)
-        const info = yield* embedHlsPlaylists(entry.value, fetchPlaylist)
+        // Embedding saves the downloads their playlist requests; a slow CDN must not make the resolve slow.
+        const info = yield* embedHlsPlaylists(entry.value, fetchPlaylist).pipe(
+          Effect.timeoutOrElse({ duration: "10 seconds", orElse: () => Effect.succeed(entry.value) })
+        )
         yield* infoStore.put(mediaId, JSON.stringify(info)).pipe(
           Effect.catchTag("ResolvedInfoStoreError", (error) =>
             Effect.logWarning("resolve info not kept", { mediaId, operation: error.operation, message: error.message }))

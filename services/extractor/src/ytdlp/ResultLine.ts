@@ -5,7 +5,9 @@ import { RESULT_MARKER } from "./YtDlpFlags.ts"
 export const DownloadedFile = Schema.Struct({
   filepath: Schema.String,
   title: Schema.optional(Schema.NullOr(Schema.String)),
-  ext: Schema.optional(Schema.NullOr(Schema.String))
+  ext: Schema.optional(Schema.NullOr(Schema.String)),
+  /** The yt-dlp extractor that handled the media (the job's real platform). */
+  extractor_key: Schema.optional(Schema.NullOr(Schema.String))
 })
 export type DownloadedFile = typeof DownloadedFile.Type
 

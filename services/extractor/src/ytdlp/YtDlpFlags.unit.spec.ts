@@ -42,7 +42,7 @@ describe("downloadFlags on the command line", () => {
     const prints = argv.flatMap((arg, i) => (arg === "--print" ? [argv[i + 1]] : []))
     expect(prints).toEqual([
       "video:[mds-info] %(.{duration,filesize,filesize_approx})j",
-      "after_move:[mds-result] %(.{filepath,title,ext})j"
+      "after_move:[mds-result] %(.{filepath,title,ext,extractor_key})j"
     ])
   })
   it("backs off between yt-dlp's own retries", () => {

@@ -51,7 +51,7 @@ export class ApiKeyAuth extends Context.Service<ApiKeyAuth, {
         const subjects = [`address:${sources.address ?? "unknown"}`, `prefix:${prefix}`]
         const retryAfterSeconds = Math.max(...subjects.map((subject) => failures.retryAfter(subject, now)))
         for (const subject of subjects) failures.record(subject, now)
-        return retryAfterSeconds === 0 ? failure : new RateLimitExceeded({ limit: failuresPerMinute, windowSeconds: 60, retryAfterSeconds })
+        return retryAfterSeconds === 0 ? failure : new RateLimitExceeded({ limit: failuresPerMinute, windowSeconds: 60, retryAfterSeconds, counted: "failed_authentications" })
       }
 
       /** The presented secret, its hash and key id, or the failure of a missing or malformed key. */

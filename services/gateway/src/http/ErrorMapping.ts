@@ -211,7 +211,9 @@ export const toApiError = (failure: ApiFailure): ApiError => {
       return {
         status: 429,
         code: "rate_limit_exceeded",
-        message: `This API key made more than ${failure.limit} requests in ${failure.windowSeconds} s; retry in ${failure.retryAfterSeconds} s.`,
+        message: failure.counted === "failed_authentications"
+          ? `More than ${failure.limit} failed authentications from this address or key prefix in ${failure.windowSeconds} s; retry in ${failure.retryAfterSeconds} s.`
+          : `This API key made more than ${failure.limit} requests in ${failure.windowSeconds} s; retry in ${failure.retryAfterSeconds} s.`,
         headers: {
           "retry-after": String(failure.retryAfterSeconds),
           "ratelimit-limit": String(failure.limit),

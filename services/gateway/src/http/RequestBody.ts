@@ -1,5 +1,6 @@
 // Decodes request bodies and URLs with Effect Schema into InvalidRequest failures that name the offending field.
 import { Effect, Schema, SchemaIssue } from "effect"
+import { UrlNotAllowed } from "@mds/shared/domain/DomainErrors"
 import { InvalidRequest } from "./GatewayErrors.ts"
 
 const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
@@ -21,10 +22,17 @@ export const decodeBody = <A, I>(schema: Schema.Codec<A, I>, body: unknown): Eff
 
 export { HttpUrlString, MAX_URL_LENGTH } from "@mds/shared/api/Requests"
 
-/** Only absolute http(s) URLs can name public media; anything else is a client mistake, not a platform question. */
-export const parseHttpUrl = (field: string, raw: string): Effect.Effect<URL, InvalidRequest> => {
+/**
+ * The body's schema already holds the URL to http(s)://host...; a host that still does not parse (a control or
+ * unassigned character, an IDN label the WHATWG parser refuses) names no address the egress guard can judge, so it is
+ * refused as the guard refuses what it cannot vouch for: 422 url_not_allowed, never a 400 for a schema-valid body.
+ */
+export const parseHttpUrl = (field: string, raw: string): Effect.Effect<URL, InvalidRequest | UrlNotAllowed> => {
   const url = URL.canParse(raw) ? new URL(raw) : null
-  if (url === null || (url.protocol !== "http:" && url.protocol !== "https:") || url.hostname === "") {
+  if (url === null || url.hostname === "") {
+    return Effect.fail(new UrlNotAllowed({ url: raw, message: `${field}: the host cannot be read as a domain name or an IP address.` }))
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
     return Effect.fail(new InvalidRequest({ message: `${field}: must be an absolute http or https URL.` }))
   }
   return Effect.succeed(url)

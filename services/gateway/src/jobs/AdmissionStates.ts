@@ -1,6 +1,7 @@
 // The gateway's last known admission state of each project, so that a claim usually appends without reading first.
 import type { AdmissionState } from "@mds/shared/domain/admission/AdmissionDecider"
 import { Context, Effect, Layer, Semaphore } from "effect"
+import { LRUCache } from "lru-cache"
 
 export interface KnownAdmission {
   readonly state: AdmissionState
@@ -25,7 +26,7 @@ export class AdmissionStates extends Context.Service<AdmissionStates, {
   oneAtATime<A, E, R>(projectId: string, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R>
 }>()("mds/gateway/jobs/AdmissionStates") {
   static readonly layer = Layer.sync(AdmissionStates, () => {
-    const known = new Map<string, KnownAdmission>()
+    const known = new LRUCache<string, KnownAdmission>({ max: CAPACITY })
     /** A lock per project with admissions in flight here, dropped when the last one ends. */
     const locks = new Map<string, { readonly lock: Semaphore.Semaphore; holders: number }>()
     const oneAtATime = <A, E, R>(projectId: string, effect: Effect.Effect<A, E, R>) =>
@@ -45,12 +46,7 @@ export class AdmissionStates extends Context.Service<AdmissionStates, {
       oneAtATime,
       get: (projectId) => known.get(projectId),
       set: (projectId, value) => {
-        known.delete(projectId)
         known.set(projectId, value)
-        if (known.size > CAPACITY) {
-          const oldest = known.keys().next()
-          if (oldest.done !== true) known.delete(oldest.value)
-        }
       },
       forget: (projectId) => {
         known.delete(projectId)

@@ -1,43 +1,50 @@
 // Given admissions in flight, then one project's run one at a time while different projects' run side by side.
-import { Effect } from "effect"
-import { describe, expect, it } from "vitest"
+import { assert, it } from "@effect/vitest"
+import { Effect, Fiber } from "effect"
+import { TestClock } from "effect/testing"
 import { AdmissionStates } from "./AdmissionStates.ts"
 
-const run = <A>(effect: Effect.Effect<A, never, AdmissionStates>) => Effect.runPromise(Effect.provide(effect, AdmissionStates.layer))
-
-/** An admission that records when it starts and ends. */
+/** An admission that records when it starts and ends, and takes 20 ms of the test clock. */
 const admission = (log: Array<string>, name: string) =>
   Effect.sync(() => log.push(`${name} start`)).pipe(
     Effect.andThen(Effect.sleep("20 millis")),
     Effect.andThen(Effect.sync(() => log.push(`${name} end`)))
   )
 
-describe("AdmissionStates.oneAtATime", () => {
-  it("runs one project's admissions one after the other, in arrival order", async () => {
+it.effect("runs one project's admissions one after the other, in arrival order", () =>
+  Effect.gen(function*() {
     const log: Array<string> = []
-    await run(Effect.gen(function*() {
-      const states = yield* AdmissionStates
-      yield* Effect.all([states.oneAtATime("p1", admission(log, "a")), states.oneAtATime("p1", admission(log, "b"))], { concurrency: "unbounded" })
-    }))
-    expect(log).toEqual(["a start", "a end", "b start", "b end"])
-  })
+    const states = yield* AdmissionStates
+    const both = yield* Effect.forkChild(
+      Effect.all([states.oneAtATime("p1", admission(log, "a")), states.oneAtATime("p1", admission(log, "b"))], { concurrency: "unbounded" })
+    )
+    yield* TestClock.adjust("20 millis")
+    assert.deepStrictEqual(log, ["a start", "a end", "b start"])
+    yield* TestClock.adjust("20 millis")
+    yield* Fiber.join(both)
+    assert.deepStrictEqual(log, ["a start", "a end", "b start", "b end"])
+  }).pipe(Effect.provide(AdmissionStates.layer)))
 
-  it("runs different projects' admissions at the same time", async () => {
+it.effect("runs different projects' admissions at the same time", () =>
+  Effect.gen(function*() {
     const log: Array<string> = []
-    await run(Effect.gen(function*() {
-      const states = yield* AdmissionStates
-      yield* Effect.all([states.oneAtATime("p1", admission(log, "a")), states.oneAtATime("p2", admission(log, "b"))], { concurrency: "unbounded" })
-    }))
-    expect(log.slice(0, 2).sort()).toEqual(["a start", "b start"])
-  })
+    const states = yield* AdmissionStates
+    const both = yield* Effect.forkChild(
+      Effect.all([states.oneAtATime("p1", admission(log, "a")), states.oneAtATime("p2", admission(log, "b"))], { concurrency: "unbounded" })
+    )
+    yield* TestClock.adjust("20 millis")
+    yield* Fiber.join(both)
+    assert.deepStrictEqual(log.slice(0, 2).sort(), ["a start", "b start"])
+    assert.deepStrictEqual(log.slice(2).sort(), ["a end", "b end"])
+  }).pipe(Effect.provide(AdmissionStates.layer)))
 
-  it("frees the project for the next admission when one fails", async () => {
+it.effect("frees the project for the next admission when one fails", () =>
+  Effect.gen(function*() {
     const log: Array<string> = []
-    await run(Effect.gen(function*() {
-      const states = yield* AdmissionStates
-      const failing = states.oneAtATime("p1", Effect.fail("refused" as const)).pipe(Effect.ignore)
-      yield* Effect.all([failing, states.oneAtATime("p1", admission(log, "next"))], { concurrency: "unbounded" })
-    }))
-    expect(log).toEqual(["next start", "next end"])
-  })
-})
+    const states = yield* AdmissionStates
+    const failing = states.oneAtATime("p1", Effect.fail("refused" as const)).pipe(Effect.ignore)
+    const both = yield* Effect.forkChild(Effect.all([failing, states.oneAtATime("p1", admission(log, "next"))], { concurrency: "unbounded" }))
+    yield* TestClock.adjust("20 millis")
+    yield* Fiber.join(both)
+    assert.deepStrictEqual(log, ["next start", "next end"])
+  }).pipe(Effect.provide(AdmissionStates.layer)))

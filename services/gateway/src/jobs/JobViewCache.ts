@@ -13,6 +13,7 @@ import type { ReadModelError } from "@mds/shared/readmodel/ReadModelError"
 import { configuredBackend } from "@mds/shared/readmodel/ReadModelLayer"
 import { ReadModelStores } from "@mds/shared/readmodel/ReadModelStores"
 import { Context, Deferred, Effect, Fiber, Layer, Option, Schema, type Scope } from "effect"
+import { LRUCache } from "lru-cache"
 
 /** Views kept (least recently read dropped first): about 1 KB each, so a few MB; a dropped view is simply loaded again. */
 export const JOB_VIEW_CACHE_SIZE = 10_000
@@ -42,6 +43,11 @@ export class JobViewCache extends Context.Service<JobViewCache, {
   peek(projectId: string, jobId: string): JobView | undefined
   /** A view this gateway just wrote the events of (read-your-writes without a round trip): kept if newer. */
   seed(view: JobView): void
+  /**
+   * The job's view read now from the read model and the events, bypassing the mirror: for decisions that must not
+   * wait for the aggregator (whether a held slot's job has ended). Caches nothing.
+   */
+  read(projectId: string, jobId: string): Effect.Effect<Option.Option<JobView>, ReadModelError | EventStoreError>
 }>()("mds/gateway/jobs/JobViewCache") {
   static readonly layer = Layer.effect(
     JobViewCache,
@@ -49,8 +55,8 @@ export class JobViewCache extends Context.Service<JobViewCache, {
       const store = yield* EventStore
       const readModel = yield* JobReadModel
       const followers = yield* Followers
-      /** By "<projectId>.<jobId>"; Map order is recency order (a hit moves its view to the end). */
-      const views = new Map<string, JobView>()
+      /** By "<projectId>.<jobId>"; the least recently read (or written) dropped first beyond the size. */
+      const views = new LRUCache<string, JobView>({ max: JOB_VIEW_CACHE_SIZE })
       const pending = new Map<string, Array<JobView>>()
       let follower: Follower | undefined
       /** Bumped whenever the watch is replaced: a load that began before is not cached. */
@@ -58,19 +64,14 @@ export class JobViewCache extends Context.Service<JobViewCache, {
       const following = () => follower !== undefined && follower.state() === "following"
 
       const remember = (key: string, view: JobView) => {
-        views.delete(key)
         views.set(key, view)
-        if (views.size > JOB_VIEW_CACHE_SIZE) {
-          const oldest = views.keys().next()
-          if (oldest.done !== true) views.delete(oldest.value)
-        }
       }
 
       const newer = (current: JobView | undefined, next: JobView) => current === undefined || next.lastSeq > current.lastSeq
 
       const onWrite = (prefixLength: number) => (message: FollowedMessage) => {
         const key = message.subject.slice(prefixLength)
-        const cached = views.get(key)
+        const cached = views.peek(key)
         const buffer = pending.get(key)
         // Most writes are of jobs nobody reads here: skip them before paying for decoding.
         if (cached === undefined && buffer === undefined) return
@@ -144,15 +145,13 @@ export class JobViewCache extends Context.Service<JobViewCache, {
       const peek = (projectId: string, jobId: string): JobView | undefined => {
         if (!following()) return undefined
         const key = keyOf(projectId, jobId)
-        const hit = views.get(key)
-        if (hit !== undefined) remember(key, hit)
-        return hit
+        return views.get(key)
       }
 
       const seed = (view: JobView) => {
         if (!following()) return
         const key = keyOf(view.projectId, view.id)
-        if (newer(views.get(key), view)) remember(key, view)
+        if (newer(views.peek(key), view)) remember(key, view)
       }
 
       const get = Effect.fnUntraced(function*(projectId: string, jobId: string) {
@@ -170,7 +169,7 @@ export class JobViewCache extends Context.Service<JobViewCache, {
             pending.delete(key)
             // The newest of what was loaded, written meanwhile, or seeded meanwhile by this gateway.
             let current = loaded ?? undefined
-            for (const candidate of [...buffer, views.get(key)]) if (candidate !== undefined && newer(current, candidate)) current = candidate
+            for (const candidate of [...buffer, views.peek(key)]) if (candidate !== undefined && newer(current, candidate)) current = candidate
             if (current !== undefined && startedIn === generation && following()) remember(key, current)
             return current ?? null
           }),
@@ -181,7 +180,9 @@ export class JobViewCache extends Context.Service<JobViewCache, {
         return Option.fromNullishOr(view)
       })
 
-      return JobViewCache.of({ get, peek, seed })
+      const read = (projectId: string, jobId: string) => Effect.map(load(projectId, jobId), Option.fromNullishOr)
+
+      return JobViewCache.of({ get, peek, seed, read })
     })
   )
 }

@@ -7,7 +7,7 @@ import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { admissionSubject } from "@mds/shared/eventstore/Subjects"
 import { Clock, Effect, Option } from "effect"
 import { AdmissionStates } from "./AdmissionStates.ts"
-import { loadJobView } from "./loadJobView.ts"
+import { JobViewCache } from "./JobViewCache.ts"
 
 /**
  * A slot whose job never got its JobQueued (the gateway died between the two appends) is freed after this
@@ -40,7 +40,8 @@ export const releaseAdmittedSlot = Effect.fn("releaseAdmittedSlot")(function*(pr
 const finishedReason = Effect.fn("finishedReason")(function*(projectId: string, jobId: string, expiresAt: number) {
   const lifetimes = yield* Lifetimes
   const now = yield* Clock.currentTimeMillis
-  const view = yield* loadJobView(projectId, jobId)
+  // Read now, not from the mirror: the job may have ended a moment ago, before the aggregator wrote its view.
+  const view = yield* (yield* JobViewCache).read(projectId, jobId)
   if (Option.isNone(view)) {
     const claimedAt = expiresAt - lifetimes.jobMs
     return now - claimedAt > ORPHAN_GRACE_MS ? "failed" as const : null

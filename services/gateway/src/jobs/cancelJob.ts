@@ -10,7 +10,7 @@ import { Clock, Effect, Schema } from "effect"
 import type { Principal } from "../auth/ApiKeyAuth.ts"
 import { json, type RouteInput } from "../http/Route.ts"
 import { releaseAdmittedSlot } from "./admitJob.ts"
-import { toJobResponse } from "./JobResponse.ts"
+import { toJobResponse } from "@mds/shared/api/JobResponse"
 
 const isJobId = Schema.is(JobId)
 

@@ -2,7 +2,7 @@
 import { PassThrough } from "node:stream"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { JobNotFound } from "@mds/shared/domain/DomainErrors"
-import { JobEvent } from "@mds/shared/domain/job/JobEvent"
+import { decodeJobEventJson } from "@mds/shared/domain/job/JobEvent"
 import { evolveJobView, isJobVisible, type JobView } from "@mds/shared/domain/job/JobView"
 import { JOBS_STREAM, jobSubject } from "@mds/shared/eventstore/Subjects"
 import { JobId } from "@mds/shared/ids/Ids"
@@ -12,11 +12,10 @@ import { Clock, Effect, Fiber, Option, Schedule, Schema, Stream } from "effect"
 import type { Principal } from "../auth/ApiKeyAuth.ts"
 import { trackLiveStream } from "../http/LiveStreams.ts"
 import type { RouteInput, RouteReply } from "../http/Route.ts"
-import { toJobResponse } from "./JobResponse.ts"
+import { toJobResponse } from "@mds/shared/api/JobResponse"
 import { loadJobView } from "./loadJobView.ts"
 
 const isJobId = Schema.is(JobId)
-const decodeJobEvent = Schema.decodeUnknownOption(Schema.fromJsonString(JobEvent))
 
 /** Comment lines keep proxies from closing an idle stream. */
 const HEARTBEAT = Schedule.spaced("15 seconds")
@@ -69,7 +68,7 @@ export const streamJobEvents = Effect.fn("streamJobEvents")(function*(input: Rou
     yield* Stream.fromAsyncIterable(messages, (cause) => cause).pipe(
       Stream.mapEffect((message) =>
         Effect.gen(function*() {
-          const event = decodeJobEvent(message.string())
+          const event = decodeJobEventJson(message.string())
           if (Option.isNone(event)) return false
           const next = evolveJobView(doc, event.value, message.seq)
           if (next === null || next === doc) return false

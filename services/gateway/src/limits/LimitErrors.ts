@@ -5,7 +5,9 @@ export class RateLimitExceeded extends Schema.TaggedError<RateLimitExceeded>()("
   limit: Schema.Number,
   windowSeconds: Schema.Number,
   /** Whole seconds until the window resets (Retry-After). */
-  retryAfterSeconds: Schema.Number
+  retryAfterSeconds: Schema.Number,
+  /** What was counted: a key's requests (absent), or failed authentications from one address or key prefix. */
+  counted: Schema.optional(Schema.Literal("failed_authentications"))
 }) {}
 
 export class PollingTooFast extends Schema.TaggedError<PollingTooFast>()("PollingTooFast", {

@@ -43,31 +43,38 @@ export const evolveIdempotency = (state: IdempotencyState, event: IdempotencyEve
 
 const ours = (state: IdempotencyState, requestHash: string) => state._tag === "Pending" && state.requestHash === requestHash
 
+/** A claim: the key is free, bound (the same body answers with its job), or pending (taken over once stale). */
+const decideClaim = (
+  command: Extract<IdempotencyCommand, { readonly _tag: "ClaimKey" }>,
+  state: IdempotencyState
+): Result.Result<ReadonlyArray<IdempotencyEvent>, IdempotencyRejection> => {
+  const claim: IdempotencyEvent = {
+    _tag: "IdempotencyKeyClaimed",
+    v: 1,
+    projectId: command.projectId,
+    requestHash: command.requestHash,
+    at: command.now
+  }
+  switch (state._tag) {
+    case "Free":
+      return Result.succeed([claim])
+    case "Bound":
+      // Nothing to append: the caller answers with the bound job.
+      return state.requestHash === command.requestHash ? Result.succeed([]) : Result.fail(new IdempotencyKeyReused())
+    case "Pending":
+      if (state.requestHash !== command.requestHash) return Result.fail(new IdempotencyKeyReused())
+      if (command.now - state.claimedAt >= command.staleAfterMs) return Result.succeed([claim])
+      return Result.fail(new IdempotencyKeyInUse())
+  }
+}
+
 export const decideIdempotency = (
   command: IdempotencyCommand,
   state: IdempotencyState
 ): Result.Result<ReadonlyArray<IdempotencyEvent>, IdempotencyRejection> => {
   switch (command._tag) {
-    case "ClaimKey": {
-      const claim: IdempotencyEvent = {
-        _tag: "IdempotencyKeyClaimed",
-        v: 1,
-        projectId: command.projectId,
-        requestHash: command.requestHash,
-        at: command.now
-      }
-      switch (state._tag) {
-        case "Free":
-          return Result.succeed([claim])
-        case "Bound":
-          // Nothing to append: the caller answers with the bound job.
-          return state.requestHash === command.requestHash ? Result.succeed([]) : Result.fail(new IdempotencyKeyReused())
-        case "Pending":
-          if (state.requestHash !== command.requestHash) return Result.fail(new IdempotencyKeyReused())
-          if (command.now - state.claimedAt >= command.staleAfterMs) return Result.succeed([claim])
-          return Result.fail(new IdempotencyKeyInUse())
-      }
-    }
+    case "ClaimKey":
+      return decideClaim(command, state)
     // Binding and releasing only apply to the pending claim they belong to; anything else is a no-op.
     case "BindKey":
       return Result.succeed(

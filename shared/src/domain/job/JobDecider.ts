@@ -21,7 +21,14 @@ export type JobCommand =
   }
   | { readonly _tag: "StartJob"; readonly jobId: string; readonly workerId: string; readonly now: number }
   | { readonly _tag: "ReportProgress"; readonly jobId: string; readonly percent: number; readonly now: number }
-  | { readonly _tag: "CompleteJob"; readonly jobId: string; readonly artifact: JobArtifact; readonly now: number }
+  | {
+    readonly _tag: "CompleteJob"
+    readonly jobId: string
+    readonly artifact: JobArtifact
+    readonly now: number
+    /** The platform of the extractor that handled the download, given when it differs from the queued one. */
+    readonly platform?: string
+  }
   | { readonly _tag: "FailJob"; readonly jobId: string; readonly error: JobError; readonly now: number }
   | { readonly _tag: "ExpireJob"; readonly jobId: string; readonly now: number }
   | { readonly _tag: "CancelJob"; readonly jobId: string; readonly now: number }
@@ -76,7 +83,14 @@ export const decideJob = (command: JobCommand, state: JobState): Decision => {
     case "CompleteJob":
       if (state.status === "completed") return none
       if (state.status !== "processing") return reject(state, command)
-      return emit({ _tag: "JobCompleted", v: 1, jobId: command.jobId, artifact: command.artifact, at: command.now })
+      return emit({
+        _tag: "JobCompleted",
+        v: 1,
+        jobId: command.jobId,
+        artifact: command.artifact,
+        ...(command.platform === undefined ? {} : { platform: command.platform }),
+        at: command.now
+      })
     case "FailJob":
       if (isTerminal(state.status)) return none
       if (state.status === "none") return reject(state, command)

@@ -78,6 +78,8 @@ describe("JobDecider", () => {
   describe("CompleteJob", () => {
     const complete = { _tag: "CompleteJob", jobId, artifact, now: T0 + 30 } as const
     it("completes a processing job", () => given([queued, started(1)]).when(complete).then([completed]))
+    it("records the platform of the extractor that handled it, when given", () =>
+      given([queued, started(1)]).when({ ...complete, platform: "artetv" }).then([{ ...completed, platform: "artetv" }]))
     it("is idempotent on a completed job", () => given([queued, started(1), completed]).when(complete).thenNothing())
     it("rejects completing a queued job", () => given([queued]).when(complete).thenRejects("InvalidJobTransition"))
     it("rejects completing an unknown job", () => given([]).when(complete).thenRejects("InvalidJobTransition"))

@@ -92,6 +92,8 @@ export const JobCompleted = Schema.TaggedStruct("JobCompleted", {
   v: V1,
   jobId: Schema.String,
   artifact: JobArtifact,
+  /** The platform of the extractor that handled the download, when it differs from JobQueued's (a job by URL). */
+  platform: Schema.optional(Schema.String),
   at: EpochMillis
 })
 export type JobCompleted = typeof JobCompleted.Type
@@ -128,3 +130,6 @@ export const CANCELED_ERROR: JobError = {
 
 export const JobEvent = Schema.Union([JobQueued, JobStarted, JobProgressed, JobCompleted, JobFailed, JobExpired, JobCanceled])
 export type JobEvent = typeof JobEvent.Type
+
+/** A job event from a message's JSON, or none when it does not decode (consumers step over such messages). */
+export const decodeJobEventJson = Schema.decodeUnknownOption(Schema.fromJsonString(JobEvent))

@@ -75,7 +75,15 @@ export const evolveJobView = (doc: JobView | null, event: JobEvent, seq: number)
     case "JobProgressed":
       return { ...doc, progress: Math.max(doc.progress, event.percent), lastSeq: seq }
     case "JobCompleted":
-      return { ...doc, status: "completed", progress: 100, completedAt: event.at, artifact: event.artifact, lastSeq: seq }
+      return {
+        ...doc,
+        status: "completed",
+        progress: 100,
+        completedAt: event.at,
+        artifact: event.artifact,
+        ...(event.platform === undefined ? {} : { platform: event.platform }),
+        lastSeq: seq
+      }
     case "JobFailed":
       return { ...doc, status: "failed", completedAt: event.at, error: event.error, lastSeq: seq }
     case "JobExpired":

@@ -52,6 +52,12 @@ describe("evolveJobView", () => {
     expect(doc).toMatchObject({ status: "completed", progress: 100, attempt: 1, startedAt: 200, completedAt: 400, artifact, lastSeq: 4 })
   })
 
+  it("given JobCompleted with a platform, the document takes the platform of the extractor that handled the job", () => {
+    const before = project([queued, started])
+    expect(project([queued, started, { ...completed, platform: "artetv" }])?.platform).toBe("artetv")
+    expect(project([queued, started, completed])?.platform).toBe(before?.platform)
+  })
+
   it("ignores an event redelivered with a sequence already applied", () => {
     const doc = project([queued, started, progressed(40)])
     expect(evolveJobView(doc, progressed(90), 3)).toBe(doc)

@@ -5,8 +5,6 @@ export type FormatSpec =
   | { readonly kind: "video"; readonly height: number | null }
   | { readonly kind: "audio"; readonly codec: "best" | "mp3" | "m4a" }
 
-export const AUDIO_FORMAT_IDS = ["audio_best", "audio_mp3", "audio_m4a"] as const
-
 const VIDEO_HEIGHT = /^video_([1-9][0-9]{1,3})p$/
 
 export const parseFormatId = (id: string): Option.Option<FormatSpec> => {

@@ -1,6 +1,6 @@
 // The platforms offered to clients: every working extractor of the installed yt-dlp except YouTube's, curated or derived.
 import type { ExtractorInfo } from "./CatalogEvent.ts"
-import { isBlockedExtractor, platformIdOf } from "./platformIdOf.ts"
+import { extractorToken, isBlockedExtractor, platformIdOf } from "./platformIdOf.ts"
 import { CURATED_PLATFORMS, GENERIC_PLATFORM, GENERIC_PLATFORM_ID, type PlatformEntry } from "./PlatformTable.ts"
 
 /** What the service delivers from any extractor: the media's video and audio (audio can always be extracted) and metadata. */
@@ -12,8 +12,8 @@ const DERIVED_CAPABILITIES: PlatformEntry["capabilities"] = ["video", "audio", "
  */
 export const availablePlatforms = (extractors: ReadonlyArray<ExtractorInfo>): ReadonlyArray<PlatformEntry> => {
   const working = extractors.filter((e) => e.working && !isBlockedExtractor(e.key))
-  const installed = new Set(working.map((e) => e.key.toLowerCase()))
-  const curated = CURATED_PLATFORMS.filter((entry) => entry.extractors.some((key) => installed.has(key.toLowerCase())))
+  const installed = new Set(working.map((e) => extractorToken(e.key)))
+  const curated = CURATED_PLATFORMS.filter((entry) => entry.extractors.some((key) => installed.has(extractorToken(key))))
   const taken = new Set<string>([...CURATED_PLATFORMS.map((entry) => entry.id), GENERIC_PLATFORM_ID])
   const derived: Array<PlatformEntry> = []
   for (const extractor of working) {

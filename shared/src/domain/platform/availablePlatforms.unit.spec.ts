@@ -1,7 +1,7 @@
 // Offered platforms: curated entries whose extractor works, one derived platform per other working extractor, generic last.
 import { describe, expect, it } from "vitest"
 import { availablePlatforms } from "./availablePlatforms.ts"
-import type { ExtractorInfo } from "./CatalogEvent.ts"
+import { catalogExtractors, type ExtractorInfo } from "./CatalogEvent.ts"
 
 const ie = (key: string, extra: Partial<ExtractorInfo> = {}): ExtractorInfo => ({ key, name: key.toLowerCase(), description: null, working: true, ...extra })
 
@@ -32,6 +32,12 @@ describe("availablePlatforms", () => {
   it("offers a platform with several extractors once, when any one works", () => {
     const ids = availablePlatforms([ie("TwitchClips"), ie("TwitchVod")]).map((p) => p.id)
     expect(ids).toEqual(["twitch", "generic"])
+  })
+
+  it("reads a version 1 catalog (names from --list-extractors): broken ones dropped, names matched to curated keys", () => {
+    const lines = ["twitch:vod", "archive.org", "vimeo", "zdf", "Tele5 (CURRENTLY BROKEN)", "youtube:tab", "generic"]
+    const event = { _tag: "ExtractorCatalogPublished", v: 1, ytDlpVersion: "2026.10.26", extractors: lines, at: 0 } as const
+    expect(availablePlatforms(catalogExtractors(event)).map((p) => p.id)).toEqual(["vimeo", "twitch", "archive_org", "zdf", "generic"])
   })
 
   it("advertises image nowhere", () => {

@@ -11,7 +11,9 @@ describe("platformIdOf", () => {
     ["ArchiveOrg", "archive_org"],
     ["ArteTV", "artetv"],
     ["VKPlay", "vkplay"],
-    ["Tele5", "tele5"]
+    ["Tele5", "tele5"],
+    ["twitch:vod", "twitch"],
+    ["archive.org", "archive_org"]
   ])("%s -> %s", (key, id) => expect(platformIdOf(key)).toBe(id))
 
   it("blocks every YouTube extractor, and only those", () => {

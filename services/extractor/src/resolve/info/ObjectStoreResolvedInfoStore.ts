@@ -4,6 +4,7 @@ import { nanos } from "@nats-io/transport-node"
 import { Effect, Layer, Option } from "effect"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
+import { replicasOnStart } from "@mds/shared/nats/StreamReplicas"
 import { ResolvedInfoStore, ResolvedInfoStoreError } from "./ResolvedInfoStore.ts"
 
 export const RESOLVED_INFO_BUCKET = "mds_resolved_info"
@@ -13,16 +14,21 @@ const storeError = (operation: string) => (cause: unknown) =>
 
 /** Opens or creates the bucket; a changed media lifetime in config is applied to the existing bucket's stream. */
 const openBucket = Effect.fn("ResolvedInfoStore.openBucket")(function*(maxAgeMs: number) {
-  const { js, jsm } = yield* NatsClient
+  const { js, jsm, replicas } = yield* NatsClient
   return yield* Effect.tryPromise({
     try: async (): Promise<ObjectStore> => {
       const bucket = await new Objm(js).create(RESOLVED_INFO_BUCKET, {
         ttl: nanos(maxAgeMs),
+        replicas,
         description: "yt-dlp info JSON of resolved media, read by downloads by media_id"
       })
       const stream = `OBJ_${RESOLVED_INFO_BUCKET}`
       const info = await jsm.streams.info(stream)
-      if (info.config.max_age !== nanos(maxAgeMs)) await jsm.streams.update(stream, { ...info.config, max_age: nanos(maxAgeMs) })
+      // NATS_REPLICAS raises an existing bucket's replicas, never lowers them (as for every stream and KV bucket).
+      const wantedReplicas = replicasOnStart(info.config.num_replicas, replicas)
+      if (info.config.max_age !== nanos(maxAgeMs) || info.config.num_replicas !== wantedReplicas) {
+        await jsm.streams.update(stream, { ...info.config, max_age: nanos(maxAgeMs), num_replicas: wantedReplicas })
+      }
       return bucket
     },
     catch: storeError("open bucket")

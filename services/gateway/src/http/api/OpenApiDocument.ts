@@ -1,7 +1,7 @@
 // Builds the OpenAPI 3.1 document of /v1 from the endpoint table (shared/src/api/V1Endpoints.ts) and the Effect schemas the gateway decodes and answers with.
 import { type ApiErrorCode, apiErrorCodes, errorCatalogue } from "@mds/shared/api/ErrorCodes"
 import { envelope, errorEnvelope } from "@mds/shared/api/Responses"
-import { JsonSchema, Schema, SchemaRepresentation } from "effect"
+import { JsonSchema, type Schema, SchemaRepresentation } from "effect"
 import type { Endpoint } from "@mds/shared/api/Endpoint"
 import { type OperationId, v1Endpoints } from "@mds/shared/api/V1Endpoints"
 

@@ -1,5 +1,5 @@
 // Given a job read-model document, then the /v1 job object: ISO dates, integer progress, result and error only when due.
-import type { JobView } from "@mds/shared/domain/job/JobView"
+import type { JobView } from "../domain/job/JobView.ts"
 import { describe, expect, it } from "vitest"
 import { toJobResponse } from "./JobResponse.ts"
 
