@@ -1,5 +1,5 @@
 // Extension: whether a finished video must go through ffmpeg once more (codec, container, mute), and with which arguments.
-import { type DownloadOptions, type VideoCodec, type VideoContainer } from "@mds/shared/domain/job/DownloadOptions"
+import type { DownloadOptions, VideoCodec, VideoContainer } from "@mds/shared/domain/job/DownloadOptions"
 
 /** What ffprobe found in the file yt-dlp produced (cover art excluded from the video codecs). */
 export interface ProducedStreams {
