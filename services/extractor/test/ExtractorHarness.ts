@@ -40,8 +40,11 @@ export interface ExtractorHarness {
     format: string,
     mediaId?: string,
     platform?: string,
+    projectId?: string,
     options?: DownloadOptions
   ): Promise<{ readonly projectId: string; readonly jobId: string }>
+  /** Asks the resolve RPC for a project, as the gateway does for a key of that project. */
+  resolveFor(url: string, projectId: string): Promise<ResolveReply>
   /** The job's events once it completed or failed (throws after `timeoutMs`). */
   waitForEnd(projectId: string, jobId: string, timeoutMs?: number): Promise<ReadonlyArray<JobEvent>>
   lastAdmission(projectId: string): Promise<AdmissionEvent>
@@ -88,8 +91,9 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
     client,
     run,
     resolve: async (url) => decodeReply((await client.request(RESOLVE_RPC_SUBJECT, JSON.stringify({ url }), { timeout: 90_000 })).string()),
-    queueJob: async (url, format, mediaId, platform = "generic", options) => {
-      const projectId = newId("prj")
+    resolveFor: async (url, projectId) =>
+      decodeReply((await client.request(RESOLVE_RPC_SUBJECT, JSON.stringify({ url, projectId }), { timeout: 90_000 })).string()),
+    queueJob: async (url, format, mediaId, platform = "generic", projectId = newId("prj"), options) => {
       const jobId = newId("job")
       const now = Date.now()
       await run(Effect.gen(function*() {

@@ -63,7 +63,7 @@ describe("cancel", () => {
   })
 
   it("stops the ffmpeg that cuts a clip too", async () => {
-    const { projectId, jobId } = await harness.queueJob(`${media.urls.slow}?rate=65536`, "video_best", undefined, undefined, {
+    const { projectId, jobId } = await harness.queueJob(`${media.urls.slow}?rate=65536`, "video_best", undefined, undefined, undefined, {
       section: { start: 1, end: 19, precise: true }
     })
     await waitUntil(() => processesOf(jobId), (lines) => lines.some((line) => /ffmpeg/.test(line.split(" ").slice(0, 3).join(" "))), "ffmpeg to run")

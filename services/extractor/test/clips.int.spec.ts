@@ -27,7 +27,7 @@ const completed = (events: ReadonlyArray<JobEvent>) => {
 }
 
 const clipOf = async (url: string, format: string, section: { start: number; end: number; precise: boolean }) => {
-  const { projectId, jobId } = await harness.queueJob(url, format, undefined, undefined, { section })
+  const { projectId, jobId } = await harness.queueJob(url, format, undefined, undefined, undefined, { section })
   const artifact = completed(await harness.waitForEnd(projectId, jobId, 120_000))
   const probed = await probeBytes(await harness.artifactBytes(artifact.key), `.${artifact.filename.split(".").at(-1)}`)
   return { artifact, probed }
@@ -55,7 +55,7 @@ describe("clips", () => {
   })
 
   it("a section beyond the duration the page announces fails the job with section_out_of_range", async () => {
-    const { projectId, jobId } = await harness.queueJob(media.urls.page, "video_best", undefined, undefined, { section: { start: 10, end: 20, precise: false } })
+    const { projectId, jobId } = await harness.queueJob(media.urls.page, "video_best", undefined, undefined, undefined, { section: { start: 10, end: 20, precise: false } })
     const events = await harness.waitForEnd(projectId, jobId)
     const last = events.at(-1)
     expect(last?._tag === "JobFailed" && last.error).toMatchObject({ code: "section_out_of_range", retryable: false })

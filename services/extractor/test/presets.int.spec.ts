@@ -26,7 +26,7 @@ const completed = (events: ReadonlyArray<JobEvent>) => {
 }
 
 const download = async (url: string, format: string, options: DownloadOptions) => {
-  const { projectId, jobId } = await harness.queueJob(url, format, undefined, undefined, options)
+  const { projectId, jobId } = await harness.queueJob(url, format, undefined, undefined, undefined, options)
   const artifact = completed(await harness.waitForEnd(projectId, jobId, 180_000))
   const ext = artifact.filename.split(".").at(-1) ?? ""
   return { artifact, ext, probed: await probeBytes(await harness.artifactBytes(artifact.key), `.${ext}`) }

@@ -22,7 +22,7 @@ afterAll(async () => {
 const ended = (events: ReadonlyArray<JobEvent>) => events.at(-1)
 
 const download = async (url: string, format: string, options?: DownloadOptions) => {
-  const { projectId, jobId } = await harness.queueJob(url, format, undefined, undefined, options)
+  const { projectId, jobId } = await harness.queueJob(url, format, undefined, undefined, undefined, options)
   const last = ended(await harness.waitForEnd(projectId, jobId, 120_000))
   if (last?._tag !== "JobCompleted") throw new Error(`expected JobCompleted, got ${JSON.stringify(last)}`)
   const bytes = await harness.artifactBytes(last.artifact.key)
@@ -68,7 +68,7 @@ describe("subtitles", () => {
 
   it("a language the media lacks fails the job with subtitles_unavailable", async () => {
     for (const [format, options] of [["subtitles_fr", undefined], ["video_best", { subtitles: ["fr"] }]] as const) {
-      const { projectId, jobId } = await harness.queueJob(media.urls.subtitledPage, format, undefined, undefined, options)
+      const { projectId, jobId } = await harness.queueJob(media.urls.subtitledPage, format, undefined, undefined, undefined, options)
       const last = ended(await harness.waitForEnd(projectId, jobId, 120_000))
       expect(last?._tag === "JobFailed" && last.error, format).toMatchObject({ code: "subtitles_unavailable", retryable: false })
     }

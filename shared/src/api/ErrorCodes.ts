@@ -54,6 +54,10 @@ export const errorCatalogue = {
     description: "Extension: a subtitle language (subtitles field or subtitles_<lang> format) the media does not offer; " +
       "the message lists those it does."
   },
+  invalid_cookie_file: {
+    status: 422,
+    description: "Extension: cookies_txt is not a Netscape cookies file (the message names the first bad line, never its content)."
+  },
   concurrency_limit_exceeded: { status: 429, description: "The project already has the maximum number of jobs queued or processing." },
   rate_limit_exceeded: { status: 429, description: "The API key used up its requests per minute; wait for Retry-After (RateLimit-* headers)." },
   polling_too_fast: { status: 429, description: "The job was polled less than 2 s ago by this key; wait for Retry-After." },

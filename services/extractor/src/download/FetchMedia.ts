@@ -6,7 +6,10 @@ import type { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
 import type { FormatSpec } from "@mds/shared/domain/media/FormatId"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { countOne, reextractions, timed, ytDlpDuration } from "@mds/shared/observability/Metrics"
+import { Impersonation } from "../antibot/Impersonation.ts"
+import { RunCookies } from "../cookies/RunCookies.ts"
 import { egressProxy } from "../egress/EgressProxy.ts"
+import { UpstreamProxies } from "../egress/UpstreamProxies.ts"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
 import { Ffmpeg } from "../media/Ffmpeg.ts"
 import { ResolvedInfoStore } from "../resolve/info/ResolvedInfoStore.ts"
@@ -29,6 +32,8 @@ import { type JobLimits, limitBreach, type MediaFacts } from "./JobLimits.ts"
 
 export interface FetchOptions {
   readonly workDir: string
+  /** The job's project: its cookies for the platform, if any, go with every run. */
+  readonly projectId: string
   /** Called with the latest download percent (0-100) whenever yt-dlp reports one. */
   readonly onPercent: (percent: number) => void
 }
@@ -59,13 +64,16 @@ export class FetchMedia extends Context.Service<FetchMedia, {
       const ffmpeg = yield* Ffmpeg
       const conversion = yield* OutputConversion
       const config = yield* ExtractorConfig
+      const impersonation = yield* Impersonation
+      const upstreams = yield* UpstreamProxies
+      const runCookies = yield* RunCookies
       const infoStore = yield* ResolvedInfoStore
       const limits: JobLimits = { maxDurationSeconds: config.maxDurationSeconds, maxFileBytes: config.maxFileBytes }
 
       const runOnce = Effect.fn("FetchMedia.runOnce")(function*(source: Source, spec: FormatSpec, options: FetchOptions, command: DownloadMedia) {
         const { platform } = command
         const section = command.options?.section
-        const proxy = yield* egressProxy(policy)
+        const proxy = yield* egressProxy(policy, upstreams.forPlatform(platform))
         // Completed from the line callback when a limit is crossed; racing it against yt-dlp kills the run at once.
         const overLimit = Deferred.makeUnsafe<never, DownloadFailed>()
         let announced: MediaFacts = {}
@@ -99,15 +107,20 @@ export class FetchMedia extends Context.Service<FetchMedia, {
           judge({ bytes: meter.bytes })
         }
 
+        const cookies = yield* runCookies.forRun(options.projectId, platform, options.workDir)
         const flags = {
           ...downloadFlags(spec, options.workDir, proxy.url, config.ffmpegPath),
+          ...cookies.flags,
           ...sectionFlags(section),
           ...presetFlags(spec, command.options),
           ...(spec.kind === "video" ? embedSubtitleFlags(command.options?.subtitles) : {})
         }
-        const ran = source._tag === "Page"
-          ? ytdlp.run(source.url.href, flags, { cwd: options.workDir, onLine, onErrorLine })
-          : ytdlp.run("", { ...flags, ...loadInfoFlags(source.infoPath) }, { cwd: options.workDir, onLine, onErrorLine })
+        // A stored info JSON already holds the formats an impersonated resolve found; the page is extracted again only
+        // for a job without one, and that run impersonates when the platform needs it.
+        const ran = impersonation.run(platform, (impersonate) =>
+          source._tag === "Page"
+            ? ytdlp.run(source.url.href, { ...flags, ...impersonate }, { cwd: options.workDir, onLine, onErrorLine })
+            : ytdlp.run("", { ...flags, ...loadInfoFlags(source.infoPath), ...impersonate }, { cwd: options.workDir, onLine, onErrorLine }))
         yield* timed(ytDlpDuration, { operation: "download", platform }, ran).pipe(
           Effect.mapError((error): DownloadFailed | StoredUrlsRefused => {
             const refusedByProxy = proxy.refusals.length > 0
@@ -233,12 +246,13 @@ export class FetchMedia extends Context.Service<FetchMedia, {
           catch: () => jobFailure("url_not_allowed", "the URL is not valid")
         })
         yield* policy.check(url).pipe(Effect.mapError((error) => jobFailure("url_not_allowed", error.message)))
-        const proxy = yield* egressProxy(policy)
+        const proxy = yield* egressProxy(policy, upstreams.forPlatform(command.platform))
+        const cookies = yield* runCookies.forRun(options.projectId, command.platform, options.workDir)
         let title: string | null = null
         const onLine = (line: string) => {
           title = parseSubtitleTitle(line) ?? title
         }
-        yield* ytdlp.run(url.href, subtitleFileFlags(language, options.workDir, proxy.url, config.ffmpegPath), { cwd: options.workDir, onLine }).pipe(
+        yield* ytdlp.run(url.href, { ...subtitleFileFlags(language, options.workDir, proxy.url, config.ffmpegPath), ...cookies.flags }, { cwd: options.workDir, onLine }).pipe(
           Effect.mapError((error) => {
             const code = classifyFailure(error.stderr, proxy.refusals.length > 0)
             if (code === "url_not_allowed") return jobFailure(code, `a request was refused: ${proxy.refusals[0]?.message ?? "private address"}`)

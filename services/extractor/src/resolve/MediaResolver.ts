@@ -1,5 +1,5 @@
 // Resolves a URL into MediaResolved: platform check, egress check, yt-dlp -J through the proxy, probing, thumbnail, append.
-import { mkdir, rm } from "node:fs/promises"
+import { mkdir, mkdtemp, rm } from "node:fs/promises"
 import { join } from "node:path"
 import { Context, Deferred, Effect, Layer, Option, Result, Schema } from "effect"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
@@ -12,7 +12,10 @@ import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { mediaSubject } from "@mds/shared/eventstore/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
+import { Impersonation } from "../antibot/Impersonation.ts"
+import { RunCookies } from "../cookies/RunCookies.ts"
 import { egressProxy } from "../egress/EgressProxy.ts"
+import { UpstreamProxies } from "../egress/UpstreamProxies.ts"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
 import { PlatformOutcomes } from "../health/PlatformOutcomes.ts"
 import { Ffmpeg } from "../media/Ffmpeg.ts"
@@ -45,7 +48,7 @@ const subtitlesOf = (info: Parameters<typeof mediaEntry>[0]) => {
 
 export class MediaResolver extends Context.Service<MediaResolver, {
   /** Concurrent calls for the same URL share one extraction and get the same media. */
-  resolve(url: string, options?: { readonly playlist?: boolean }): Effect.Effect<MediaResolved, ResolveFailure>
+  resolve(url: string, projectId: string | null, options?: { readonly playlist?: boolean }): Effect.Effect<MediaResolved, ResolveFailure>
 }>()("mds/extractor/MediaResolver") {
   static readonly layer = Layer.effect(
     MediaResolver,
@@ -58,16 +61,25 @@ export class MediaResolver extends Context.Service<MediaResolver, {
       const lifetimes = yield* Lifetimes
       const config = yield* ExtractorConfig
       const outcomes = yield* PlatformOutcomes
+      const impersonation = yield* Impersonation
+      const runCookies = yield* RunCookies
+      const upstreams = yield* UpstreamProxies
       const infoStore = yield* ResolvedInfoStore
 
-      const extract = Effect.fn("MediaResolver.extract")(function*(url: URL, platform: string, playlist: boolean) {
-        const proxy = yield* egressProxy(policy)
+      const extract = Effect.fn("MediaResolver.extract")(function*(url: URL, platform: string, projectId: string | null, playlist: boolean) {
+        const proxy = yield* egressProxy(policy, upstreams.forPlatform(platform))
+        const cookieDir = yield* Effect.acquireRelease(
+          Effect.promise(() => mkdir(config.workRoot, { recursive: true }).then(() => mkdtemp(join(config.workRoot, "resolve-cookies-")))),
+          (dir) => Effect.promise(() => rm(dir, { recursive: true, force: true }))
+        )
+        const cookies = projectId === null ? { flags: {}, used: false } : yield* runCookies.forRun(projectId, platform, cookieDir)
         const refused = () => proxy.refusals.length > 0
         const refusalMessage = () => `a request was refused: ${proxy.refusals[0]?.message ?? "private address"}`
 
         // Extension: a playlist resolve reads the playlist's entries flat (no extraction per entry), up to the cap.
         const playlistFlags = playlist ? { yesPlaylist: true, flatPlaylist: true, playlistEnd: config.playlistMaxEntries } : {}
-        const dumped = ytdlp.run(url.href, { ...baseFlags(proxy.url, config.ffmpegPath), dumpSingleJson: true, ...playlistFlags })
+        const dumped = impersonation.run(platform, (impersonate) =>
+          ytdlp.run(url.href, { ...baseFlags(proxy.url, config.ffmpegPath), dumpSingleJson: true, ...cookies.flags, ...impersonate, ...playlistFlags }))
         const run = yield* timed(ytDlpDuration, { operation: "resolve", platform }, dumped).pipe(
           Effect.mapError((error) => {
             const code = classifyFailure(error.stderr, refused())
@@ -120,7 +132,8 @@ export class MediaResolver extends Context.Service<MediaResolver, {
           formats: described.formats,
           resolvedAt: now,
           expiresAt,
-          ...subtitlesOf(info)
+          ...subtitlesOf(info),
+          ...(cookies.used && projectId !== null ? { projectId } : {})
         }
         yield* store.append(MediaEvent, mediaSubject(mediaId), media, { msgId: mediaId }).pipe(
           Effect.mapError((error) => failWith("extraction_failed", `could not record the media: ${error.message}`))
@@ -199,7 +212,7 @@ export class MediaResolver extends Context.Service<MediaResolver, {
         )
       })
 
-      const resolveOnce = (raw: string, playlist: boolean) =>
+      const resolveOnce = (raw: string, projectId: string | null, playlist: boolean) =>
         Effect.gen(function*() {
           const url = yield* Effect.try({
             try: () => new URL(raw),
@@ -209,7 +222,7 @@ export class MediaResolver extends Context.Service<MediaResolver, {
           if (Result.isFailure(platform)) return yield* failWith("unsupported_platform", platform.failure.message)
           yield* policy.check(url).pipe(Effect.mapError((error) => failWith("url_not_allowed", error.message)))
           const platformId = platform.success.id
-          return yield* extract(url, platformId, playlist).pipe(
+          return yield* extract(url, platformId, projectId, playlist).pipe(
             Effect.timeoutOrElse({
               duration: config.resolveTimeoutMs,
               orElse: () => Effect.fail(failWith("extraction_timeout", `resolving took longer than ${config.resolveTimeoutMs / 1000} s`))
@@ -222,16 +235,19 @@ export class MediaResolver extends Context.Service<MediaResolver, {
 
       const inflight = new Map<string, Deferred.Deferred<MediaResolved, ResolveFailure>>()
 
-      const resolve = (raw: string, options?: { readonly playlist?: boolean }): Effect.Effect<MediaResolved, ResolveFailure> =>
+      /**
+       * Identical requests of one project share an extraction; another project's never (its cookies may differ), and
+       * a playlist resolve never shares with a media resolve of the same URL (they answer differently).
+       */
+      const resolve = (raw: string, projectId: string | null, options?: { readonly playlist?: boolean }): Effect.Effect<MediaResolved, ResolveFailure> =>
         Effect.suspend(() => {
           const playlist = options?.playlist === true
-          // A playlist resolve and a media resolve of one URL answer differently: they share nothing.
-          const key = `${playlist ? "playlist" : "media"} ${raw}`
+          const key = `${projectId ?? ""} ${playlist ? "playlist" : "media"} ${raw}`
           const existing = inflight.get(key)
           if (existing !== undefined) return Deferred.await(existing)
           const deferred = Deferred.makeUnsafe<MediaResolved, ResolveFailure>()
           inflight.set(key, deferred)
-          return resolveOnce(raw, playlist).pipe(
+          return resolveOnce(raw, projectId, playlist).pipe(
             Effect.onExit((exit) =>
               Effect.sync(() => inflight.delete(key)).pipe(Effect.andThen(Deferred.done(deferred, exit)))
             )

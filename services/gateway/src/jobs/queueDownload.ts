@@ -40,7 +40,8 @@ interface Target {
 
 const isMediaId = Schema.is(MediaId)
 
-const targetFromMedia = Effect.fn("targetFromMedia")(function*(mediaId: string, format: string) {
+/** Media resolved with a project's cookies (`projectId` set) is that project's alone: to others it does not exist. */
+const targetFromMedia = Effect.fn("targetFromMedia")(function*(mediaId: string, format: string, projectId: string) {
   if (!isMediaId(mediaId)) return yield* new MediaNotFound({ mediaId })
   const now = yield* Clock.currentTimeMillis
   const readModel = yield* MediaReadModel
@@ -51,6 +52,7 @@ const targetFromMedia = Effect.fn("targetFromMedia")(function*(mediaId: string, 
     media = Option.map(yield* store.readLast(MediaEvent, mediaSubject(mediaId)), (stored) => stored.event)
   }
   if (Option.isNone(media) || media.value.expiresAt <= now) return yield* new MediaNotFound({ mediaId })
+  if (media.value.projectId !== undefined && media.value.projectId !== projectId) return yield* new MediaNotFound({ mediaId })
   if (media.value.type === "playlist") {
     return yield* new InvalidOptions({ message: "media_id: this media is a playlist; download its entries by their url." })
   }
@@ -82,9 +84,9 @@ const targetFromUrl = Effect.fn("targetFromUrl")(function*(raw: string, format: 
 })
 
 /** The schema (oneOf) has already refused bodies with both or neither of media_id and url. */
-const chooseTarget = Effect.fn("chooseTarget")(function*(body: typeof DownloadBody.Type) {
+const chooseTarget = Effect.fn("chooseTarget")(function*(body: typeof DownloadBody.Type, projectId: string) {
   if (!("media_id" in body)) return yield* targetFromUrl(body.url, body.format)
-  const target = yield* targetFromMedia(body.media_id, body.format)
+  const target = yield* targetFromMedia(body.media_id, body.format, projectId)
   // By URL the platform was checked while vetting it; by media id it is known only now.
   yield* (yield* PlatformHealthBoard).ensureAvailable(target.platform)
   return target
@@ -157,7 +159,7 @@ const giveUpJob = (projectId: string, jobId: string, queued: boolean) =>
 export const queueDownload = Effect.fn("queueDownload")(function*(input: RouteInput, principal: Principal) {
   const body = yield* decodeBody(DownloadBody, input.body)
   const options = yield* requestedOptions(body)
-  const target: Target = yield* chooseTarget(body)
+  const target: Target = yield* chooseTarget(body, principal.projectId)
   yield* checkOptions(options, target.durationSeconds, target.subtitleLanguages)
   const jobId = newId("job")
   // A refused claim (the project is full) stored nothing; one that failed in NATS may have been stored.

@@ -49,7 +49,12 @@ export const MediaResolved = Schema.TaggedStruct("MediaResolved", {
   /** Extension: the subtitle languages; absent when there are none (and in events written before). */
   subtitles: Schema.optionalKey(Schema.Array(SubtitleTrack)),
   /** Extension: the entries of a playlist (type "playlist"), at most PLAYLIST_MAX_ENTRIES of them. */
-  entries: Schema.optionalKey(Schema.Array(PlaylistEntry))
+  entries: Schema.optionalKey(Schema.Array(PlaylistEntry)),
+  /**
+   * Extension: set when the media was resolved with this project's cookies. Such media is the project's alone: no
+   * other project gets it from the resolve cache or by media_id.
+   */
+  projectId: Schema.optionalKey(Schema.String)
 })
 export type MediaResolved = typeof MediaResolved.Type
 
