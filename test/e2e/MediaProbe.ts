@@ -24,6 +24,12 @@ export interface ProbedMedia {
   readonly codecNames: ReadonlyArray<string>
   readonly formatName: string
   readonly durationSeconds: number
+  /** Overall bit rate in bit/s (0 when ffprobe does not say). */
+  readonly bitRate: number
+  /** The container's tags (title, artist, ...), keys lowercased. */
+  readonly tags: Readonly<Record<string, string>>
+  /** How many streams are embedded pictures (cover art, thumbnails). */
+  readonly attachedPictures: number
 }
 
 export const probeBytes = async (bytes: Buffer, extension: string): Promise<ProbedMedia> => {
@@ -35,14 +41,17 @@ export const probeBytes = async (bytes: Buffer, extension: string): Promise<Prob
       "-v", "error", "-show_streams", "-show_format", "-of", "json", file
     ])
     const info = JSON.parse(stdout) as {
-      streams?: Array<{ codec_type?: string; codec_name?: string }>
-      format?: { format_name?: string; duration?: string }
+      streams?: Array<{ codec_type?: string; codec_name?: string; disposition?: { attached_pic?: number } }>
+      format?: { format_name?: string; duration?: string; bit_rate?: string; tags?: Record<string, string> }
     }
     return {
       codecTypes: (info.streams ?? []).map((s) => s.codec_type ?? "?"),
       codecNames: (info.streams ?? []).map((s) => s.codec_name ?? "?"),
       formatName: info.format?.format_name ?? "",
-      durationSeconds: Number(info.format?.duration ?? "0")
+      durationSeconds: Number(info.format?.duration ?? "0"),
+      bitRate: Number(info.format?.bit_rate ?? "0"),
+      tags: Object.fromEntries(Object.entries(info.format?.tags ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
+      attachedPictures: (info.streams ?? []).filter((s) => s.disposition?.attached_pic === 1).length
     }
   } finally {
     await rm(dir, { recursive: true, force: true })

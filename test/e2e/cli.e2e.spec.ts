@@ -142,4 +142,66 @@ describe("mds", () => {
     expect(result.code).toBe(1)
     expect(result.stderr).toMatch(/^mds: unsupported_platform: .+ \(request req_[0-9a-f]{24}\)$/m)
   })
+
+  it("download --start --end --precise saves the clip, which ffprobe measures at end - start", async () => {
+    const output = join(workDir, "section.mp4")
+    const result = await mds(["download", media.urls.slow, "--format", "video_best", "--start", "5", "--end", "12", "--precise", "-o", output, "--progress", "none", "--json"])
+    expect(result.code, explain(result)).toBe(0)
+    expect(JSON.parse(result.stdout).job.options).toEqual({ section: { start: 5, end: 12, precise: true } })
+    const probed = await probeBytes(await readFile(output), ".mp4")
+    expect(Math.abs(probed.durationSeconds - 7), `duration ${probed.durationSeconds}`).toBeLessThanOrEqual(0.5)
+  })
+
+  it("download with an output preset: --container webm gives a VP9 webm named so", async () => {
+    const result = await mds(["download", media.urls.mp4, "--format", "video_best", "--container", "webm", "--mute", "--progress", "none"])
+    expect(result.code, explain(result)).toBe(0)
+    const saved = result.stdout.trim()
+    expect(saved).toMatch(/\.webm$/)
+    const probed = await probeBytes(await readFile(saved), ".webm")
+    expect(probed.codecNames).toEqual(["vp9"])
+  })
+
+  it("flags the service refuses are reported with the field; flags without their partner are usage errors", async () => {
+    const refused = await mds(["download", media.urls.mp4, "--format", "audio_mp3", "--video-codec", "h264"])
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/^mds: invalid_options: .*video_codec/m)
+    const alone = await mds(["download", media.urls.mp4, "--format", "video_best", "--start", "5"])
+    expect(alone.code).toBe(2)
+    expect(alone.stderr).toContain("--start needs --end")
+  })
+
+  it("cancel JOB cancels a running job (exit 0, failed: canceled); a finished job is refused (exit 1)", async () => {
+    const queued = await fetch(`${stack.baseUrl}/media/download`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": key },
+      body: JSON.stringify({ url: `${media.urls.slow}?rate=65536`, format: "video_best" })
+    })
+    const jobId = ((await queued.json()) as any).data.job_id
+    const canceled = await mds(["cancel", jobId])
+    expect(canceled.code, explain(canceled)).toBe(0)
+    expect(canceled.stdout).toContain(`${jobId}: failed`)
+    expect(canceled.stdout).toMatch(/^error: canceled: /m)
+    const again = await mds(["cancel", jobId, "--json"])
+    expect(JSON.parse(again.stdout).error.code).toBe("canceled")
+
+    const done = await mds(["download", media.urls.mp4, "--format", "audio_m4a", "--progress", "none", "--json"])
+    const finished = await mds(["cancel", JSON.parse(done.stdout).job.id])
+    expect(finished.code).toBe(1)
+    expect(finished.stderr).toMatch(/^mds: job_already_finished: /m)
+  })
+
+  it("batch PLAYLIST_URL --format audio_mp3 downloads every entry of a feed and lists their jobs", async () => {
+    const result = await mds(["batch", media.urls.podcastFeed, "--format", "audio_mp3", "--progress", "plain"])
+    expect(result.code, explain(result)).toBe(0)
+    expect(result.stderr).toMatch(/^batch bat_[a-z2-7]{24} of 3 entries$/m)
+    expect(result.stdout).toMatch(/^bat_[a-z2-7]{24}: completed 3\/3 completed, 0 failed \(audio_mp3\)$/m)
+    expect(result.stdout.match(/^\s+completed\s+job_[a-z2-7]{24} Episode \d$/gm)).toHaveLength(3)
+    const batchId = /^(bat_[a-z2-7]{24})/m.exec(result.stdout)?.[1] ?? ""
+    const shown = await mds(["batches", "get", batchId, "--json"])
+    expect(JSON.parse(shown.stdout).progress).toMatchObject({ total: 3, completed: 3 })
+    const notPlaylist = await mds(["batch", media.urls.mp4, "--format", "audio_mp3"])
+    expect(notPlaylist.code).toBe(2)
+    expect(notPlaylist.stderr).toContain("not a playlist")
+  })
 })
+

@@ -91,4 +91,17 @@ describe("extensions", () => {
     const log = await apiRequest(stack.baseUrl, "GET", "/webhooks/deliveries?limit=2", { key })
     expect(log.body.data.map((d: any) => [d.attempt, d.outcome])).toEqual([[2, "delivered"], [1, "will_retry"]])
   })
+
+  it("a canceled job is announced as job.failed with error.code canceled", async () => {
+    receiver.answerWith([204])
+    const before = receiver.received.length
+    const queued = await download({ url: `${media.urls.slow}?rate=65536`, format: "video_best" }, "e2e-canceled")
+    expect(queued.status).toBe(202)
+    const canceled = await apiRequest(stack.baseUrl, "DELETE", `/jobs/${queued.body.data.job_id}`, { key })
+    expect(canceled.status, describeResponse(canceled)).toBe(200)
+    const [delivery] = (await receiver.waitFor(before + 1, 60_000)).slice(before)
+    expect(delivery!.headers["mds-event"]).toBe("job.failed")
+    expect(JSON.parse(delivery!.body).data.job).toMatchObject({ id: queued.body.data.job_id, status: "failed", error: { code: "canceled" } })
+  })
 })
+

@@ -19,6 +19,11 @@ export interface MediaServer {
     readonly thumbnail: string
     readonly notFound: string
     readonly gone: string
+    /** A page whose <video> carries two WebVTT <track>s (en "English", de "Deutsch"), as HTML5 players do. */
+    readonly subtitledPage: string
+    /** A podcast RSS feed of `podcastFeedEpisodes` episodes, each an enclosure of tone.m4a (?episode=n); its ?rate=
+     * passes on to the enclosures (slow episodes). */
+    readonly podcastFeed: string
     /** Always 429 Too Many Requests, as a platform that rate-limits us would answer. */
     readonly rateLimited: string
     /**
@@ -166,6 +171,48 @@ document.getElementById("player").src = JSON.parse(document.querySelector("scrip
 </html>
 `
 }
+
+export const podcastFeedEpisodes = 3
+
+const podcastFeed = (origin: string, rate: string | null) => `<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd">
+<channel>
+<title>MDS Test Feed</title>
+<link>${origin}/</link>
+<description>Three tones.</description>
+${Array.from({ length: podcastFeedEpisodes }, (_, i) => `<item>
+<title>Episode ${i + 1}</title>
+<enclosure url="${origin}/media/tone.m4a?episode=${i + 1}${rate === null ? "" : `&amp;rate=${rate}`}" type="audio/mp4" length="1000"/>
+<itunes:duration>${fixtureFacts.clipSeconds}</itunes:duration>
+</item>`).join("\n")}
+</channel>
+</rss>
+`
+
+/** The cues of the subtitled page's tracks, so tests compare against the same text. */
+export const subtitleCues = { en: "Hello from the test pattern", de: "Hallo vom Testbild" } as const
+
+const webVtt = (text: string) => `WEBVTT
+
+00:00:00.500 --> 00:00:02.000
+${text}
+
+00:00:02.500 --> 00:00:03.500
+${text} (2)
+`
+
+const subtitledPage = (origin: string) => `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>MDS Subtitled Clip</title></head>
+<body>
+<video controls width="${fixtureFacts.clipWidth}" height="${fixtureFacts.clipHeight}">
+<source src="${origin}/media/clip.mp4" type="video/mp4">
+<track kind="subtitles" src="${origin}/subs/clip.en.vtt" srclang="en" label="English">
+<track kind="captions" src="${origin}/subs/clip.de.vtt" srclang="de" label="Deutsch">
+</video>
+</body>
+</html>
+`
 
 /** The metadata the podcast page announces. */
 export const podcastPage = {
@@ -354,6 +401,15 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
         const body = await load(fixtures.clipMp4)
         return body === null ? sendStatus(res, 500, "fixture missing") : sendBody(req, res, body, "video/mp4", false)
       }
+      case "/feeds/podcast.xml":
+        return sendBody(req, res, Buffer.from(podcastFeed(origin, url.searchParams.get("rate"))), "application/rss+xml; charset=utf-8", false)
+      case "/watch/subtitled.html":
+        return sendBody(req, res, Buffer.from(subtitledPage(origin)), contentTypes[".html"] ?? "text/html", false)
+      case "/subs/clip.en.vtt":
+      case "/subs/clip.de.vtt": {
+        const language = url.pathname.endsWith(".en.vtt") ? "en" : "de"
+        return sendBody(req, res, Buffer.from(webVtt(subtitleCues[language])), "text/vtt; charset=utf-8", false)
+      }
       case "/members/clip.html": {
         const sent = /(?:^|;\s*)mds_session=([^;]*)/.exec(req.headers.cookie ?? "")?.[1]
         if (sent !== memberSession) return sendStatus(res, 403, "Sign in to confirm your age. This video requires authentication.")
@@ -426,6 +482,8 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
       notFound: `${origin}/media/missing.mp4`,
       gone: `${origin}/media/removed.mp4`,
       rateLimited: `${origin}/media/ratelimited.mp4`,
+      subtitledPage: `${origin}/watch/subtitled.html`,
+      podcastFeed: `${origin}/feeds/podcast.xml`,
       members: `${origin}/members/clip.html`,
       antiBot: (name: string, always = false) => `${origin}/antibot/clip.html?name=${encodeURIComponent(name)}${always ? "&always=1" : ""}`,
       redirectTo: (target: string) => `${origin}/redirect?to=${encodeURIComponent(target)}`,

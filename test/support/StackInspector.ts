@@ -37,7 +37,8 @@ export interface StackInspector {
   close(): Promise<void>
 }
 
-const isTerminal = (event: JobEvent) => event._tag === "JobCompleted" || event._tag === "JobFailed" || event._tag === "JobExpired"
+const isTerminal = (event: JobEvent) => event._tag === "JobCompleted" || event._tag === "JobFailed" || event._tag === "JobExpired" ||
+  event._tag === "JobCanceled"
 
 export const finishedEvent = (events: ReadonlyArray<StoredJobEvent>): JobEvent | undefined =>
   events.map((stored) => stored.event).find(isTerminal)

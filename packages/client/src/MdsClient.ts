@@ -1,9 +1,10 @@
 // Typed client for the /v1 API over fetch: decodes every answer with the API's schemas, retries what may be retried.
 import { randomUUID } from "node:crypto"
 import { answerStatuses, type Endpoint, endpointPath } from "@mds/shared/api/Endpoint"
-import type { DownloadRequest } from "@mds/shared/api/Requests"
+import type { DownloadExtensions, DownloadRequest } from "@mds/shared/api/Requests"
 import { envelope, type Health, type Job, type JobAccepted, type Media, type Platform } from "@mds/shared/api/Responses"
 import { V1 } from "@mds/shared/api/V1Endpoints"
+import type { Batch } from "@mds/shared/api/Batches"
 import { Schema } from "effect"
 import { MdsApiError, MdsConnectionError, MdsProtocolError } from "./MdsApiError.ts"
 import { nextPollDelay } from "./PollingSchedule.ts"
@@ -22,6 +23,12 @@ export interface MdsClientOptions {
 }
 
 export type DownloadSource = { readonly mediaId: string } | { readonly url: string }
+
+export interface DownloadOptions {
+  readonly idempotencyKey?: string
+  /** Extensions: a clip section and an output preset (see docs/api.md, Extensions). */
+  readonly extensions?: DownloadExtensions
+}
 
 export interface WaitOptions {
   /** Called after every poll with the job as it is then. */
@@ -87,16 +94,34 @@ export class MdsClient {
   }
 
   /** Resolving has no side effect the client can observe twice, so it is retried like a read. */
-  resolve(url: string): Promise<Media> {
-    return this.call(V1.resolveMedia, { body: { url }, idempotent: true })
+  resolve(url: string, options?: { readonly playlist?: { readonly offset?: number; readonly limit?: number } }): Promise<Media> {
+    return this.call(V1.resolveMedia, { body: options?.playlist === undefined ? { url } : { url, playlist: options.playlist }, idempotent: true })
+  }
+
+  /** Extension: downloads a format for entries of a resolved playlist (all by default), fed into the project's slots. */
+  createBatch(mediaId: string, format: string, entries?: ReadonlyArray<string>): Promise<Batch> {
+    const body = entries === undefined ? { media_id: mediaId, format } : { media_id: mediaId, format, entries }
+    // Not idempotent: a lost answer is not retried (it could create a second batch).
+    return this.call(V1.createBatch, { body, idempotent: false })
+  }
+
+  batch(batchId: string): Promise<Batch> {
+    return this.call(V1.getBatch, { params: { batchId }, idempotent: true })
+  }
+
+  cancelBatch(batchId: string): Promise<Batch> {
+    return this.call(V1.cancelBatch, { params: { batchId }, idempotent: true })
   }
 
   /**
    * Queues a download. An Idempotency-Key (generated unless given) makes retries safe: a retried request that the
    * server had already carried out answers with the same job instead of queueing a second one.
    */
-  download(source: DownloadSource, format: string, options?: { readonly idempotencyKey?: string }): Promise<JobAccepted> {
-    const body: DownloadRequest = "mediaId" in source ? { media_id: source.mediaId, format } : { url: source.url, format }
+  download(source: DownloadSource, format: string, options?: DownloadOptions): Promise<JobAccepted> {
+    const extensions = options?.extensions ?? {}
+    const body: DownloadRequest = "mediaId" in source
+      ? { ...extensions, media_id: source.mediaId, format }
+      : { ...extensions, url: source.url, format }
     return this.call(V1.downloadMedia, {
       body,
       headers: { "idempotency-key": options?.idempotencyKey ?? randomUUID() },
@@ -106,6 +131,11 @@ export class MdsClient {
 
   job(jobId: string): Promise<Job> {
     return this.call(V1.getJob, { params: { jobId }, idempotent: true })
+  }
+
+  /** Extension: cancels a queued or processing job; canceling twice answers the same, so it is retried like a read. */
+  cancel(jobId: string): Promise<Job> {
+    return this.call(V1.cancelJob, { params: { jobId }, idempotent: true })
   }
 
   /** Polls the job by the API's rule (2 s, slowing to 5 s while nothing changes) until it completes or fails. */

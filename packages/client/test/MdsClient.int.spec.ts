@@ -128,4 +128,22 @@ describe("MdsClient", () => {
     // Two waits of the 2 s rule: the client never polls faster.
     expect(Date.now() - started).toBeGreaterThanOrEqual(3900)
   }, 15_000)
+
+  it("cancel sends DELETE /v1/jobs/{id} and decodes the job; download sends the extension fields beside format", async () => {
+    const seen: Array<{ method: string | undefined; url: string | undefined; body: string }> = []
+    const base = await serve((request, body, response) => {
+      seen.push({ method: request.method, url: request.url, body })
+      if (request.method === "DELETE") {
+        return json(response, 200, { data: { ...JOB, status: "failed", error: { code: "canceled", message: "m", retryable: true } } })
+      }
+      json(response, 202, { data: { job_id: JOB.id, status: "queued" } })
+    })
+    const client = clientFor(base, [])
+    const job = await client.cancel(JOB.id)
+    expect(job.error?.code).toBe("canceled")
+    await client.download({ mediaId: "med_x" }, "video_best", { extensions: { section: { start: 30, end: 45 }, video_codec: "h264" } })
+    expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual([`DELETE /v1/jobs/${JOB.id}`, "POST /v1/media/download"])
+    expect(JSON.parse(seen[1]?.body ?? "")).toEqual({ section: { start: 30, end: 45 }, video_codec: "h264", media_id: "med_x", format: "video_best" })
+  })
 })
+

@@ -13,6 +13,7 @@ import { WebhookDispatcher } from "./webhooks/WebhookDispatcher.ts"
 import { WebhookSettings } from "./webhooks/WebhookSettings.ts"
 import { runProjections } from "./projections/Aggregator.ts"
 import { ExpirySweeper } from "./expiry/ExpirySweeper.ts"
+import { BatchFeeder } from "./batches/BatchFeeder.ts"
 import { JobProjection, jobsProjection } from "./jobs/JobProjection.ts"
 import { MediaProjection, mediaProjection } from "./media/MediaProjection.ts"
 import { SubjectHistory } from "./projections/SubjectHistory.ts"
@@ -48,7 +49,9 @@ export const AggregatorLayer = Layer.mergeAll(
   runProjections(PROJECTIONS).pipe(Layer.provide(ProjectionServices)),
   Webhooks,
   AggregatorMetrics,
-  ExpirySweeper
+  ExpirySweeper,
+  // Extension: batches' process manager.
+  BatchFeeder
 ).pipe(
   Layer.provide(SubjectHistory.layer),
   Layer.provideMerge(Infrastructure)

@@ -22,6 +22,8 @@ export interface ExtractorConfigShape {
   readonly workAckWaitMs: number
   /** Runs of one job before it is failed with attempts_exhausted (a job that keeps killing its workers). */
   readonly workMaxAttempts: number
+  /** Extension: the most entries a playlist resolve lists (yt-dlp stops reading the playlist there). */
+  readonly playlistMaxEntries: number
 }
 
 const seconds = (name: string, fallback: number) =>
@@ -40,7 +42,8 @@ export class ExtractorConfig extends Context.Service<ExtractorConfig, ExtractorC
     downloadRetries: Config.Int("DOWNLOAD_RETRIES").pipe(Config.withDefault(3)),
     downloadRetryBaseMs: Config.Number("DOWNLOAD_RETRY_BASE_SECONDS").pipe(Config.withDefault(2), Config.map((s) => s * 1000)),
     workAckWaitMs: seconds("WORK_ACK_WAIT_SECONDS", 60),
-    workMaxAttempts: Config.Int("WORK_MAX_ATTEMPTS").pipe(Config.withDefault(3))
+    workMaxAttempts: Config.Int("WORK_MAX_ATTEMPTS").pipe(Config.withDefault(3)),
+    playlistMaxEntries: Config.Int("PLAYLIST_MAX_ENTRIES").pipe(Config.withDefault(500))
   })
 
   static readonly layer = Layer.effect(ExtractorConfig, Effect.map(ExtractorConfig.config, ExtractorConfig.of))

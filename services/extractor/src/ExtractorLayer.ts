@@ -14,6 +14,8 @@ import { CatalogPublisher } from "./catalog/CatalogPublisher.ts"
 import { DownloadJob } from "./download/DownloadJob.ts"
 import { DownloadWorker } from "./download/DownloadWorker.ts"
 import { FetchMedia } from "./download/FetchMedia.ts"
+import { JobCancelWatch } from "./download/JobCancelWatch.ts"
+import { OutputConversion } from "./output/OutputConversion.ts"
 import { StaleWorkDirs } from "./download/StaleWorkDirs.ts"
 import { ExtractorConfig } from "./ExtractorConfig.ts"
 import { PlatformOutcomes } from "./health/PlatformOutcomes.ts"
@@ -44,7 +46,11 @@ const Infrastructure = Layer.mergeAll(
 ).pipe(Layer.provideMerge(Streams), Layer.provideMerge(Layer.mergeAll(NatsClient.layer, Lifetimes.layer)))
 
 const Workers = Layer.mergeAll(ResolveRpcServer, DownloadWorker).pipe(
-  Layer.provide(Layer.mergeAll(MediaResolver.layer, DownloadJob.layer.pipe(Layer.provide(FetchMedia.layer)), PlatformPacing.layer)),
+  Layer.provide(Layer.mergeAll(
+    MediaResolver.layer,
+    DownloadJob.layer.pipe(Layer.provide(Layer.merge(FetchMedia.layer.pipe(Layer.provide(OutputConversion.layer)), JobCancelWatch.layer))),
+    PlatformPacing.layer
+  )),
   // One memory of which platforms need a browser's fingerprint, shared by resolves and downloads.
   Layer.provide(Layer.mergeAll(Impersonation.layer, UpstreamProxies.layer, RunCookies.layer.pipe(Layer.provide(CookieVault.layer)))),
   Layer.provide(Layer.mergeAll(PlatformOutcomes.layer, ObjectStoreResolvedInfoStore.layer))

@@ -7,9 +7,10 @@ import { join } from "node:path"
 import { jetstream } from "@nats-io/jetstream"
 import { connect, type NatsConnection } from "@nats-io/transport-node"
 import { ConfigProvider, Effect, Layer, ManagedRuntime, Option, References, Schema } from "effect"
-import type { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
+import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { AdmissionEvent } from "@mds/shared/domain/admission/AdmissionEvent"
 import { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
+import type { DownloadOptions } from "@mds/shared/domain/job/DownloadOptions"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import type { MediaResolved } from "@mds/shared/domain/media/MediaEvent"
 import { ResolveReply } from "@mds/shared/domain/media/ResolveRpc"
@@ -34,14 +35,28 @@ export interface ExtractorHarness {
   resolved(url: string): Promise<MediaResolved>
   /**
    * Records JobQueued and a claimed slot, then puts DownloadMedia on the work queue, as the gateway does; with
-   * `mediaId`, as for a download by media id (`url` is then the URL the media was resolved from).
+   * `mediaId`, as for a download by media id (`url` is then the URL the media was resolved from); `options` are the
+   * job's extensions (clip, preset, subtitles).
    */
-  queueJob(url: string, format: string, mediaId?: string, platform?: string, projectId?: string): Promise<{ readonly projectId: string; readonly jobId: string }>
+  queueJob(
+    url: string,
+    format: string,
+    mediaId?: string,
+    platform?: string,
+    projectId?: string,
+    options?: DownloadOptions
+  ): Promise<{ readonly projectId: string; readonly jobId: string }>
   /** Asks the resolve RPC for a project, as the gateway does for a key of that project. */
   resolveFor(url: string, projectId: string): Promise<ResolveReply>
   /** The job's events once it completed or failed (throws after `timeoutMs`). */
   waitForEnd(projectId: string, jobId: string, timeoutMs?: number): Promise<ReadonlyArray<JobEvent>>
   lastAdmission(projectId: string): Promise<AdmissionEvent>
+  /** The bytes of a stored artifact. */
+  artifactBytes(key: string): Promise<Buffer>
+  /** The job's events so far. */
+  jobEvents(projectId: string, jobId: string): Promise<ReadonlyArray<JobEvent>>
+  /** Cancels the job as DELETE /v1/jobs does (the decider's CancelJob). */
+  cancelJob(projectId: string, jobId: string): Promise<void>
   close(): Promise<void>
 }
 
@@ -88,16 +103,27 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
       if (reply._tag !== "ResolveSucceeded") throw new Error(`resolve failed: ${reply.code} ${reply.message}`)
       return reply.media
     },
-    queueJob: async (url, format, mediaId, platform = "generic", projectId = newId("prj")) => {
+    queueJob: async (url, format, mediaId, platform = "generic", projectId = newId("prj"), options) => {
       const jobId = newId("job")
       const now = Date.now()
       await run(Effect.gen(function*() {
         yield* jobCommands(projectId, jobId)({
-          _tag: "QueueJob", jobId, projectId, platform, format, source: { url, mediaId: mediaId ?? null }, now, lifetimeMs: 3_600_000
+          _tag: "QueueJob", jobId, projectId, platform, format, source: { url, mediaId: mediaId ?? null }, now, lifetimeMs: 3_600_000,
+          ...(options === undefined ? {} : { options })
         })
         yield* claimSlot({ projectId, jobId, limit: 2, now, expiresAt: now + 3_600_000 })
       }))
-      const command: DownloadMedia = { _tag: "DownloadMedia", v: 1, jobId, projectId, url, mediaId: mediaId ?? null, format, platform }
+      const command: DownloadMedia = {
+        _tag: "DownloadMedia",
+        v: 1,
+        jobId,
+        projectId,
+        url,
+        mediaId: mediaId ?? null,
+        format,
+        platform,
+        ...(options === undefined ? {} : { options })
+      }
       await jetstream(client).publish(DOWNLOAD_WORK_SUBJECT, encodeCommand(command), { msgID: jobId })
       return { projectId, jobId }
     },
@@ -105,7 +131,7 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
       const deadline = Date.now() + timeoutMs
       while (Date.now() < deadline) {
         const events = (await readJob(projectId, jobId)).map((stored) => stored.event)
-        if (events.some((e) => e._tag === "JobCompleted" || e._tag === "JobFailed" || e._tag === "JobExpired")) return events
+        if (events.some((e) => e._tag === "JobCompleted" || e._tag === "JobFailed" || e._tag === "JobExpired" || e._tag === "JobCanceled")) return events
         await new Promise((r) => setTimeout(r, 250))
       }
       throw new Error(`job ${jobId} did not finish within ${timeoutMs} ms`)
@@ -114,6 +140,19 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
       Option.getOrThrow(await run(Effect.gen(function*() {
         return yield* (yield* EventStore).readLast(AdmissionEvent, admissionSubject(projectId))
       }))).event,
+    artifactBytes: (key) =>
+      run(Effect.gen(function*() {
+        const opened = yield* (yield* ArtifactStore).open(key)
+        return yield* Effect.promise(async () => {
+          const chunks: Array<Buffer> = []
+          for await (const chunk of opened.body) chunks.push(chunk as Buffer)
+          return Buffer.concat(chunks)
+        })
+      })),
+    jobEvents: async (projectId, jobId) => (await readJob(projectId, jobId)).map((stored) => stored.event),
+    cancelJob: async (projectId, jobId) => {
+      await run(jobCommands(projectId, jobId)({ _tag: "CancelJob", jobId, now: Date.now() }))
+    },
     close: async () => {
       await client.drain().catch(() => undefined)
       await runtime.dispose()

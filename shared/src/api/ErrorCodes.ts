@@ -11,6 +11,7 @@ export const errorCatalogue = {
   invalid_signature: { status: 403, description: "The download link's signature or expiry is missing or altered." },
   not_found: { status: 404, description: "No such route, or the linked file no longer exists." },
   job_not_found: { status: 404, description: "Job unknown, of another project, or expired." },
+  batch_not_found: { status: 404, description: "Extension: batch unknown, of another project, or expired." },
   media_not_found: { status: 404, description: "Media id unknown, malformed or expired (resolve again)." },
   method_not_allowed: { status: 405, description: "Known path, wrong method; the Allow header lists the methods." },
   idempotency_key_reused: {
@@ -20,6 +21,14 @@ export const errorCatalogue = {
   idempotency_key_in_use: {
     status: 409,
     description: "Extension: a request with this Idempotency-Key is still being carried out; retry shortly."
+  },
+  job_already_finished: {
+    status: 409,
+    description: "Extension: DELETE /jobs/{jobId} of a job that already completed or failed (canceling twice is not this)."
+  },
+  batch_already_finished: {
+    status: 409,
+    description: "Extension: DELETE /batches/{batchId} of a batch whose every entry already ended."
   },
   link_expired: { status: 410, description: "The download link is past its expiry." },
   payload_too_large: { status: 413, description: "The body is larger than 16 KiB." },
@@ -31,6 +40,20 @@ export const errorCatalogue = {
   },
   media_unavailable: { status: 422, description: "The media is private, removed, geo-blocked or login-only." },
   format_unavailable: { status: 422, description: "The format is not one of the media's formats, or not a valid format id." },
+  invalid_options: {
+    status: 422,
+    description: "Extension: download fields that are each valid but do not fit together or with the format (e.g. " +
+      "audio_bitrate with a video format, a section whose end is not after its start); the message names the field."
+  },
+  section_out_of_range: {
+    status: 422,
+    description: "Extension: the clip section starts at or after the end of the media, or ends after it."
+  },
+  subtitles_unavailable: {
+    status: 422,
+    description: "Extension: a subtitle language (subtitles field or subtitles_<lang> format) the media does not offer; " +
+      "the message lists those it does."
+  },
   invalid_cookie_file: {
     status: 422,
     description: "Extension: cookies_txt is not a Netscape cookies file (the message names the first bad line, never its content)."

@@ -58,12 +58,31 @@ export const MediaFormat = Schema.Struct({
 export const Media = Schema.Struct({
   id: Schema.String.annotate({ description: "med_ + 24 characters; valid for the media lifetime." }),
   platform: Schema.String,
-  type: Schema.Literals(["video", "audio", "image"]),
+  type: Schema.Literals(["video", "audio", "image", "playlist"]).annotate({
+    description: "playlist only when the resolve asked for playlists (extension)."
+  }),
   title: Schema.String,
   thumbnail: Schema.String.annotate({ description: "A URL, or an empty string when there is none." }),
   duration: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)).annotate({ description: "Whole seconds; 0 when unknown." }),
   author: Schema.Struct({ name: Schema.String, username: Schema.String }),
-  formats: Schema.Array(MediaFormat)
+  formats: Schema.Array(MediaFormat),
+  subtitles: Schema.optionalKey(Schema.Array(Schema.Struct({
+    language: Schema.String.annotate({ description: "Language code; download it as format subtitles_<language>, or embed it with subtitles: [language]." }),
+    name: Schema.String,
+    automatic: Schema.Boolean.annotate({ description: "true for the platform's automatic captions (speech recognition)." })
+  }).annotate({ identifier: "SubtitleTrack" }))).annotate({ description: "Extension: the subtitle languages; absent when there are none." }),
+  entry_count: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))).annotate({
+    description: "Extension, playlists: how many entries the playlist has (at most PLAYLIST_MAX_ENTRIES are read)."
+  }),
+  entries: Schema.optionalKey(Schema.Array(Schema.Struct({
+    id: Schema.String,
+    url: Schema.String.annotate({ description: "Download it with POST /media/download {url, format}." }),
+    title: Schema.String,
+    duration: Schema.NullOr(Schema.Int).annotate({ description: "Whole seconds; null when the playlist does not say." })
+  }).annotate({ identifier: "PlaylistEntry" }))).annotate({ description: "Extension, playlists: the requested page of entries." }),
+  next_offset: Schema.optionalKey(Schema.NullOr(Schema.Int)).annotate({
+    description: "Extension, playlists: the offset of the next page; null after the last."
+  })
 }).annotate({ identifier: "Media" })
 export type Media = typeof Media.Type
 
@@ -92,6 +111,19 @@ export const JobError = Schema.Struct({
   })
 }).annotate({ identifier: "JobError" })
 
+/** Extension: the opt-in fields the job was queued with, as the request spelled them; absent for a plain download. */
+export const JobOptions = Schema.Struct({
+  section: Schema.optionalKey(Schema.Struct({ start: Schema.Number, end: Schema.Number, precise: Schema.Boolean })),
+  video_codec: Schema.optionalKey(Schema.Literals(["h264", "vp9", "av1", "any"])),
+  container: Schema.optionalKey(Schema.Literals(["mp4", "webm", "mkv"])),
+  audio_bitrate: Schema.optionalKey(Schema.Number),
+  mute: Schema.optionalKey(Schema.Boolean),
+  embed_metadata: Schema.optionalKey(Schema.Boolean),
+  embed_thumbnail: Schema.optionalKey(Schema.Boolean),
+  subtitles: Schema.optionalKey(Schema.Array(Schema.String))
+}).annotate({ identifier: "JobOptions", description: "Extension: the clip section and output preset of the job." })
+export type JobOptions = typeof JobOptions.Type
+
 export const Job = Schema.Struct({
   id: Schema.String,
   status: JobStatus,
@@ -104,7 +136,8 @@ export const Job = Schema.Struct({
   started_at: Schema.optionalKey(IsoDateTime),
   completed_at: Schema.optionalKey(IsoDateTime),
   result: Schema.optionalKey(JobResult),
-  error: Schema.optionalKey(JobError)
+  error: Schema.optionalKey(JobError),
+  options: Schema.optionalKey(JobOptions)
 }).annotate({ identifier: "Job" })
 export type Job = typeof Job.Type
 

@@ -5,6 +5,7 @@ import { CookieJar } from "./CookieJars.ts"
 import { CookiePlatform, CookiesUpload, DownloadRequest, ResolveRequest } from "./Requests.ts"
 import { Health, Job, JobAccepted, Media, Platform } from "./Responses.ts"
 import { WebhookDelivery } from "./WebhookDeliveries.ts"
+import { Batch, CreateBatchRequest } from "./Batches.ts"
 import { Schema } from "effect"
 import { type Endpoint, keyed, PUBLIC } from "./Endpoint.ts"
 
@@ -86,6 +87,9 @@ export const V1 = {
       "invalid_request",
       "media_not_found",
       "format_unavailable",
+      "invalid_options",
+      "section_out_of_range",
+      "subtitles_unavailable",
       "unsupported_platform",
       "url_not_allowed",
       "concurrency_limit_exceeded",
@@ -103,6 +107,52 @@ export const V1 = {
     parameters: [{ name: "jobId", in: "path", required: true, description: "job_id from POST /media/download.", schema: Schema.String }],
     success: { status: 200, description: "The job.", data: Job },
     errors: ["job_not_found", "polling_too_fast", "service_unavailable"]
+  },
+  cancelJob: {
+    method: "DELETE",
+    path: "/v1/jobs/:jobId",
+    tag: "Jobs",
+    summary: "Extension: cancel a queued or processing job",
+    description: "The worker stops at once (yt-dlp and ffmpeg are killed, partial files removed) and the project's " +
+      "slot frees. The answer is the job as GET /jobs/{jobId} shows it: failed, error.code canceled. Canceling a " +
+      "canceled job answers the same again; a job that completed or failed otherwise is 409 job_already_finished.",
+    access: keyed("media:download"),
+    parameters: [{ name: "jobId", in: "path", required: true, description: "job_id from POST /media/download.", schema: Schema.String }],
+    success: { status: 200, description: "The canceled job.", data: Job },
+    errors: ["job_not_found", "job_already_finished", "service_unavailable"]
+  },
+  createBatch: {
+    method: "POST",
+    path: "/v1/batches",
+    tag: "Batches",
+    summary: "Extension: download a format for chosen entries of a playlist",
+    description: "The service feeds the entries into the project's job slots as they free (the concurrency limit holds); " +
+      "follow them with GET /batches/{batchId}.",
+    access: keyed("media:download"),
+    requestBody: CreateBatchRequest,
+    success: { status: 202, description: "The batch, running.", data: Batch },
+    errors: ["invalid_request", "media_not_found", "format_unavailable", "invalid_options", "service_unavailable"]
+  },
+  getBatch: {
+    method: "GET",
+    path: "/v1/batches/:batchId",
+    tag: "Batches",
+    summary: "Extension: a batch's progress and each entry's job",
+    access: keyed(null),
+    parameters: [{ name: "batchId", in: "path", required: true, description: "id from POST /batches.", schema: Schema.String }],
+    success: { status: 200, description: "The batch.", data: Batch },
+    errors: ["batch_not_found", "service_unavailable"]
+  },
+  cancelBatch: {
+    method: "DELETE",
+    path: "/v1/batches/:batchId",
+    tag: "Batches",
+    summary: "Extension: cancel a batch",
+    description: "No further entry starts; the entries' queued or processing jobs are canceled.",
+    access: keyed("media:download"),
+    parameters: [{ name: "batchId", in: "path", required: true, description: "id from POST /batches.", schema: Schema.String }],
+    success: { status: 200, description: "The canceled batch.", data: Batch },
+    errors: ["batch_not_found", "batch_already_finished", "service_unavailable"]
   },
   streamJobEvents: {
     method: "GET",

@@ -21,6 +21,23 @@ export class InvalidJobTransition extends Schema.TaggedError<InvalidJobTransitio
   command: Schema.String
 }) {}
 
+/** Extension: cancel asked of a job that already ended (completed, failed or expired); canceling it twice is not this. */
+export class JobAlreadyFinished extends Schema.TaggedError<JobAlreadyFinished>()("JobAlreadyFinished", {
+  jobId: Schema.String,
+  status: Schema.String
+}) {}
+
+/** Extension: the requested clip section lies outside the media's duration. */
+export class SectionOutOfRange extends Schema.TaggedError<SectionOutOfRange>()("SectionOutOfRange", {
+  message: Schema.String
+}) {}
+
+/** Extension: subtitle languages the media does not offer. */
+export class SubtitlesUnavailable extends Schema.TaggedError<SubtitlesUnavailable>()("SubtitlesUnavailable", {
+  missing: Schema.Array(Schema.String),
+  available: Schema.Array(Schema.String)
+}) {}
+
 export class MediaNotFound extends Schema.TaggedError<MediaNotFound>()("MediaNotFound", {
   mediaId: Schema.String
 }) {}

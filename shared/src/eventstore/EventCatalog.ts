@@ -8,11 +8,12 @@ import { JobEvent } from "../domain/job/JobEvent.ts"
 import { MediaEvent } from "../domain/media/MediaEvent.ts"
 import { ResolveReply, ResolveRequest } from "../domain/media/ResolveRpc.ts"
 import { IdempotencyEvent } from "../domain/idempotency/IdempotencyEvent.ts"
+import { BatchEvent } from "../domain/batch/BatchEvent.ts"
 import { ExtractorCatalogPublished } from "../domain/platform/CatalogEvent.ts"
 import { PlatformHealthEvent } from "../domain/platform/PlatformHealthEvent.ts"
 import { YtDlpReleaseChosen, YtDlpWorkerEvent } from "../domain/release/YtDlpReleaseEvent.ts"
 import { WebhookConfigEvent, WebhookDeliveryAttempted } from "../domain/webhook/WebhookEvent.ts"
-import { ACCOUNTS_STREAM, COOKIES_STREAM, ADMISSION_STREAM, CATALOG_STREAM, IDEMPOTENCY_STREAM, KEY_USAGE_STREAM, PLATFORMS_STREAM, WEBHOOKS_STREAM, DOWNLOAD_WORK_SUBJECT, EXTRACTOR_CATALOG_SUBJECT, JOBS_STREAM, MEDIA_STREAM, RESOLVE_RPC_SUBJECT, WORK_STREAM, YT_DLP_CHOICE_SUBJECT } from "./Subjects.ts"
+import { ACCOUNTS_STREAM, COOKIES_STREAM, BATCHES_STREAM, ADMISSION_STREAM, CATALOG_STREAM, IDEMPOTENCY_STREAM, KEY_USAGE_STREAM, PLATFORMS_STREAM, WEBHOOKS_STREAM, DOWNLOAD_WORK_SUBJECT, EXTRACTOR_CATALOG_SUBJECT, JOBS_STREAM, MEDIA_STREAM, RESOLVE_RPC_SUBJECT, WORK_STREAM, YT_DLP_CHOICE_SUBJECT } from "./Subjects.ts"
 
 export interface CatalogEntry {
   readonly subject: string
@@ -38,6 +39,7 @@ export const EVENT_CATALOG: ReadonlyArray<CatalogEntry> = [
   { subject: "mds.webhook.config.<projectId>", stream: WEBHOOKS_STREAM.name, title: "WebhookConfigEvent (extension)", schema: WebhookConfigEvent },
   { subject: "mds.webhook.delivery.<projectId>", stream: WEBHOOKS_STREAM.name, title: "WebhookDeliveryAttempted (extension)", schema: WebhookDeliveryAttempted },
   { subject: "mds.platform.health.<platformId>", stream: PLATFORMS_STREAM.name, title: "PlatformHealthEvent (extension)", schema: PlatformHealthEvent },
+  { subject: "mds.batch.<projectId>.<batchId>", stream: BATCHES_STREAM.name, title: "BatchEvent (extension)", schema: BatchEvent },
   { subject: DOWNLOAD_WORK_SUBJECT, stream: WORK_STREAM.name, title: "DownloadMedia (command)", schema: DownloadMedia },
   { subject: `${RESOLVE_RPC_SUBJECT} (request)`, stream: "none (core NATS request/reply)", title: "ResolveRequest", schema: ResolveRequest },
   { subject: `${RESOLVE_RPC_SUBJECT} (reply)`, stream: "none (core NATS request/reply)", title: "ResolveReply", schema: ResolveReply }

@@ -15,6 +15,7 @@ import {
   KEY_USAGE_STREAM,
   MEDIA_STREAM,
   PLATFORMS_STREAM,
+  BATCHES_STREAM,
   COOKIES_STREAM,
   type StreamDef,
   WEBHOOKS_STREAM,
@@ -59,6 +60,8 @@ export const streamConfigs = (
     { ...base(WEBHOOKS_STREAM, 0), max_msgs_per_subject: WEBHOOK_LOG_LIMIT },
     // Only each platform's last event matters; a few more are kept to see how it got there.
     { ...base(PLATFORMS_STREAM, 0), max_msgs_per_subject: 16 },
+    // A batch lives as long as a job (its entries are fed within that time) plus an hour to read its outcome.
+    base(BATCHES_STREAM, lifetimes.jobMs + HOUR_MS),
     // Only each cookie file's latest metadata matters (rotations can be frequent).
     { ...base(COOKIES_STREAM, 0), max_msgs_per_subject: 4 }
   ]

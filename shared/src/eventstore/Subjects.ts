@@ -19,6 +19,8 @@ export const IDEMPOTENCY_STREAM: StreamDef = { name: "MDS_IDEMPOTENCY", subjects
 export const WEBHOOKS_STREAM: StreamDef = { name: "MDS_WEBHOOKS", subjects: ["mds.webhook.>"] }
 /** Extension: per-platform health and circuit breaker (each event carries the whole state). */
 export const PLATFORMS_STREAM: StreamDef = { name: "MDS_PLATFORMS", subjects: ["mds.platform.>"] }
+/** Extension: batches (a format for chosen playlist entries), one subject per batch. */
+export const BATCHES_STREAM: StreamDef = { name: "MDS_BATCHES", subjects: ["mds.batch.>"] }
 /** Extension: metadata of projects' stored cookie files (the files themselves are in the cookie vault, encrypted). */
 export const COOKIES_STREAM: StreamDef = { name: "MDS_COOKIES", subjects: ["mds.cookies.>"] }
 /** Work queue of download commands; each message is taken by one extractor worker. */
@@ -27,6 +29,8 @@ export const WORK_STREAM: StreamDef = { name: "MDS_WORK", subjects: ["mds.work.>
 export const jobSubject = (projectId: string, jobId: string) => `mds.job.${projectId}.${jobId}`
 export const projectJobsSubject = (projectId: string) => `mds.job.${projectId}.*`
 export const ALL_JOBS_SUBJECT = "mds.job.>"
+export const batchSubject = (projectId: string, batchId: string) => `mds.batch.${projectId}.${batchId}`
+export const projectBatchesSubject = (projectId: string) => `mds.batch.${projectId}.*`
 export const admissionSubject = (projectId: string) => `mds.admission.${projectId}`
 export const mediaSubject = (mediaId: string) => `mds.media.${mediaId}`
 export const projectSubject = (projectId: string) => `mds.account.project.${projectId}`
@@ -56,7 +60,7 @@ export const projectCookieJarsSubject = (projectId: string) => `mds.cookies.${pr
 /** Core NATS request/reply subject on which extractor workers (queue group "extractor") resolve URLs. */
 export const RESOLVE_RPC_SUBJECT = "mds.rpc.media.resolve"
 
-const STREAMS = [JOBS_STREAM, ADMISSION_STREAM, MEDIA_STREAM, ACCOUNTS_STREAM, KEY_USAGE_STREAM, CATALOG_STREAM, WORK_STREAM, IDEMPOTENCY_STREAM, WEBHOOKS_STREAM, PLATFORMS_STREAM, COOKIES_STREAM]
+const STREAMS = [JOBS_STREAM, ADMISSION_STREAM, MEDIA_STREAM, ACCOUNTS_STREAM, KEY_USAGE_STREAM, CATALOG_STREAM, WORK_STREAM, IDEMPOTENCY_STREAM, WEBHOOKS_STREAM, PLATFORMS_STREAM, COOKIES_STREAM, BATCHES_STREAM]
 
 export const streamOf = (subject: string): StreamDef => {
   const stream = STREAMS.find((def) => def.subjects.some((pattern) => subject.startsWith(pattern.slice(0, -1))))

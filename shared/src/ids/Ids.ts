@@ -1,11 +1,12 @@
 // Identifiers: a type prefix and 24 lowercase base32 characters (120 random bits); safe as NATS subject tokens.
+import { createHash } from "node:crypto"
 import { Schema } from "effect"
 import { takeRandomBytes } from "./RandomPool.ts"
 
 const ALPHABET = "abcdefghijklmnopqrstuvwxyz234567"
 const BODY_LENGTH = 24
 
-export type IdPrefix = "job" | "med" | "prj" | "key"
+export type IdPrefix = "job" | "med" | "prj" | "key" | "bat"
 
 const randomBody = (): string => {
   const bytes = takeRandomBytes(BODY_LENGTH)
@@ -16,10 +17,19 @@ const randomBody = (): string => {
 
 export const newId = (prefix: IdPrefix): string => `${prefix}_${randomBody()}`
 
+/** The same id for the same seed (e.g. a batch entry's job, so that feeding it twice queues one job). */
+export const derivedId = (prefix: IdPrefix, seed: string): string => {
+  const digest = createHash("sha256").update(seed).digest()
+  let out = ""
+  for (let i = 0; i < BODY_LENGTH; i++) out += ALPHABET[(digest[i] ?? 0) & 31]
+  return `${prefix}_${out}`
+}
+
 const idPattern = (prefix: IdPrefix) => new RegExp(`^${prefix}_[a-z2-7]{${BODY_LENGTH}}$`)
 
 /** Schemas for ids arriving from clients: anything else never reaches a subject name. */
 export const JobId = Schema.String.check(Schema.isPattern(idPattern("job")))
+export const BatchId = Schema.String.check(Schema.isPattern(idPattern("bat")))
 export const MediaId = Schema.String.check(Schema.isPattern(idPattern("med")))
 export const ProjectId = Schema.String.check(Schema.isPattern(idPattern("prj")))
 export const KeyId = Schema.String.check(Schema.isPattern(/^key_[a-f0-9]{24}$/))

@@ -1,11 +1,13 @@
-// The `mds` command line: resolve, download with progress, platforms, jobs get; the key comes from MDS_API_KEY only.
+// The `mds` command line: resolve, download with progress, cancel, platforms, jobs get; the key comes from MDS_API_KEY only.
 import { createWriteStream } from "node:fs"
 import { rename, rm } from "node:fs/promises"
 import { basename, resolve as resolvePath } from "node:path"
 import { Readable, Transform } from "node:stream"
 import { pipeline } from "node:stream/promises"
 import { parseArgs } from "node:util"
+import type { DownloadExtensions } from "@mds/shared/api/Requests"
 import type { Job, Media, Platform } from "@mds/shared/api/Responses"
+import type { Batch } from "@mds/shared/api/Batches"
 import { MdsApiError, MdsConnectionError, MdsProtocolError } from "../MdsApiError.ts"
 import { MdsClient } from "../MdsClient.ts"
 import { formatBytes, ProgressDisplay, type ProgressMode } from "./ProgressDisplay.ts"
@@ -24,6 +26,15 @@ Commands:
   download URL|MEDIA_ID --format F  Queue a download, show its progress, then save the file.
       -o, --output FILE             Where to save (default: the file name the service gives, in this directory).
       --progress bar|plain|none     bar on a terminal (default there), plain lines otherwise.
+      --start S --end E [--precise] Only seconds S to E (--precise re-encodes at the cuts: exact to 0.5 s).
+      --video-codec h264|vp9|av1|any, --container mp4|webm|mkv, --mute   Video output preset.
+      --audio-bitrate KBPS          kbit/s of audio_mp3/audio_m4a.
+      --embed-metadata, --embed-thumbnail   Tags and cover art in the file.
+      --subtitles en,de             Embed these subtitle languages (--format subtitles_en: the .vtt file alone).
+  cancel JOB_ID                     Cancel a queued or processing job.
+  batch PLAYLIST_URL --format F     Download every entry of a playlist (a feed, a page of links) as a batch,
+                                    showing its progress; the files stay on the service (links: mds batches get).
+  batches get|cancel BATCH_ID       Show or cancel a batch.
   platforms                         List the supported platforms.
   jobs get JOB_ID                   Show a job.
 
@@ -65,6 +76,31 @@ const jobText = (job: Job) =>
     ...(job.error === undefined ? [] : [`error: ${job.error.code}: ${job.error.message}`])
   ].join("\n") + "\n"
 
+const batchText = (batch: Batch) =>
+  [
+    `${batch.id}: ${batch.status} ${batch.progress.completed}/${batch.progress.total} completed, ${batch.progress.failed} failed (${batch.format})`,
+    ...batch.entries.map((entry) => `  ${entry.status.padEnd(9)} ${entry.job_id ?? "".padEnd(28)} ${entry.title}`)
+  ].join("\n") + "\n"
+
+const runBatch = async (client: MdsClient, url: string, values: Record<string, any>, io: CliIo) => {
+  const format: string | undefined = values["format"]
+  if (format === undefined) throw new UsageError("batch needs --format (e.g. audio_mp3, video_720p)")
+  const playlist = await client.resolve(url, { playlist: { limit: 1 } })
+  if (playlist.type !== "playlist") throw new UsageError(`${url} is not a playlist (it is one ${playlist.type}); use mds download`)
+  let batch = await client.createBatch(playlist.id, format)
+  const mode = progressMode(values["progress"], io)
+  if (mode !== "none") io.stderr.write(`batch ${batch.id} of ${batch.progress.total} entries\n`)
+  const display = new ProgressDisplay(mode, io.stderr)
+  while (batch.status === "running") {
+    display.update(`${batch.progress.completed + batch.progress.failed}/${batch.progress.total}`, ((batch.progress.completed + batch.progress.failed) / batch.progress.total) * 100)
+    await new Promise((r) => setTimeout(r, 3_000))
+    batch = await client.batch(batch.id)
+  }
+  display.finish()
+  io.stdout.write(values["json"] === true ? `${JSON.stringify(batch, null, 2)}\n` : batchText(batch))
+  return batch.progress.failed === 0 && batch.status === "completed" ? 0 : 1
+}
+
 const progressMode = (value: string | undefined, io: CliIo): ProgressMode => {
   if (value === undefined) return io.stderr.isTTY === true ? "bar" : "plain"
   if (value === "bar" || value === "plain" || value === "none") return value
@@ -99,13 +135,42 @@ const saveFile = async (client: MdsClient, job: Job, output: string, display: Pr
   return received
 }
 
+const seconds = (flag: string, value: string) => {
+  const number = Number(value)
+  if (value.trim() === "" || !Number.isFinite(number) || number < 0) throw new UsageError(`${flag} must be a number of seconds (got ${value})`)
+  return number
+}
+
+/** The download's extension fields from the flags; the service judges the combinations (and says which field is wrong). */
+export const extensionsOf = (values: Record<string, any>): DownloadExtensions => {
+  const start: string | undefined = values["start"]
+  const end: string | undefined = values["end"]
+  if (start !== undefined && end === undefined) throw new UsageError("--start needs --end")
+  if (values["precise"] === true && end === undefined) throw new UsageError("--precise needs --start/--end")
+  const bitrate: string | undefined = values["audio-bitrate"]
+  if (bitrate !== undefined && !/^[0-9]+$/.test(bitrate)) throw new UsageError(`--audio-bitrate must be a whole number of kbit/s (got ${bitrate})`)
+  return {
+    ...(end === undefined
+      ? {}
+      : { section: { start: start === undefined ? 0 : seconds("--start", start), end: seconds("--end", end), ...(values["precise"] === true ? { precise: true } : {}) } }),
+    ...(values["video-codec"] === undefined ? {} : { video_codec: values["video-codec"] }),
+    ...(values["container"] === undefined ? {} : { container: values["container"] }),
+    ...(bitrate === undefined ? {} : { audio_bitrate: Number(bitrate) }),
+    ...(values["mute"] === true ? { mute: true } : {}),
+    ...(values["embed-metadata"] === true ? { embed_metadata: true } : {}),
+    ...(values["embed-thumbnail"] === true ? { embed_thumbnail: true } : {}),
+    ...(values["subtitles"] === undefined ? {} : { subtitles: String(values["subtitles"]).split(",").map((l) => l.trim()).filter((l) => l !== "") })
+  } as DownloadExtensions
+}
+
 const runDownload = async (client: MdsClient, target: string, values: Record<string, any>, io: CliIo) => {
   const format: string | undefined = values["format"]
   if (format === undefined) throw new UsageError("download needs --format (e.g. video_best, video_720p, audio_mp3)")
+  const extensions = extensionsOf(values)
   const mode = progressMode(values["progress"], io)
   const display = new ProgressDisplay(mode, io.stderr)
   const source = /^med_[a-z2-7]{24}$/.test(target) ? { mediaId: target } : { url: target }
-  const accepted = await client.download(source, format)
+  const accepted = await client.download(source, format, { extensions })
   if (mode !== "none") io.stderr.write(`job ${accepted.job_id} queued\n`)
   const job = await client.waitForJob(accepted.job_id, {
     onUpdate: (current) => display.update(current.status, current.progress)
@@ -131,6 +196,16 @@ const execute = async (argv: ReadonlyArray<string>, io: CliIo): Promise<number> 
       format: { type: "string", short: "f" },
       output: { type: "string", short: "o" },
       progress: { type: "string" },
+      start: { type: "string" },
+      end: { type: "string" },
+      precise: { type: "boolean" },
+      "video-codec": { type: "string" },
+      container: { type: "string" },
+      "audio-bitrate": { type: "string" },
+      mute: { type: "boolean" },
+      "embed-metadata": { type: "boolean" },
+      "embed-thumbnail": { type: "boolean" },
+      subtitles: { type: "string" },
       json: { type: "boolean" },
       help: { type: "boolean", short: "h" }
     }
@@ -154,6 +229,21 @@ const execute = async (argv: ReadonlyArray<string>, io: CliIo): Promise<number> 
     case "download":
       if (rest.length !== 1) throw new UsageError("usage: mds download URL|MEDIA_ID --format FORMAT [-o FILE]")
       return runDownload(client, rest[0] ?? "", values, io)
+    case "cancel": {
+      if (rest.length !== 1) throw new UsageError("usage: mds cancel JOB_ID")
+      const job = await client.cancel(rest[0] ?? "")
+      print(job, jobText(job))
+      return 0
+    }
+    case "batch":
+      if (rest.length !== 1) throw new UsageError("usage: mds batch PLAYLIST_URL --format FORMAT")
+      return runBatch(client, rest[0] ?? "", values, io)
+    case "batches": {
+      if (!(rest[0] === "get" || rest[0] === "cancel") || rest.length !== 2) throw new UsageError("usage: mds batches get|cancel BATCH_ID")
+      const batch = rest[0] === "get" ? await client.batch(rest[1] ?? "") : await client.cancelBatch(rest[1] ?? "")
+      print(batch, batchText(batch))
+      return 0
+    }
     case "platforms": {
       const platforms = await client.platforms()
       print(platforms, platformsText(platforms))

@@ -27,6 +27,7 @@ export const applyToTally = (tally: JobStateTally, subject: string, event: JobEv
       if (current !== undefined) tally.set(subject, { ...current, state: "completed" })
       return
     case "JobFailed":
+    case "JobCanceled":
       if (current !== undefined) tally.set(subject, { ...current, state: "failed" })
       return
     case "JobExpired":

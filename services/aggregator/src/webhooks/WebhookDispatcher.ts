@@ -40,6 +40,8 @@ const webhookEventOf = (event: JobEvent): { readonly type: WebhookEventType; rea
     case "JobCompleted":
       return { type: "job.completed", at: event.at }
     case "JobFailed":
+    // A canceled job ends failed (error.code canceled), and is announced as such.
+    case "JobCanceled":
       return { type: "job.failed", at: event.at }
     default:
       return null

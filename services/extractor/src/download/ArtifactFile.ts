@@ -17,7 +17,8 @@ const MIME_BY_EXTENSION: Record<string, string> = {
   jpg: "image/jpeg",
   jpeg: "image/jpeg",
   png: "image/png",
-  webp: "image/webp"
+  webp: "image/webp",
+  vtt: "text/vtt"
 }
 
 export const mimeTypeOf = (extension: string, kind: "video" | "audio"): string => {

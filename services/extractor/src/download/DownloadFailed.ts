@@ -26,7 +26,10 @@ const RETRYABLE: Readonly<Record<JobErrorCode, boolean>> = {
   download_failed: true,
   download_timeout: true,
   job_expired: true,
-  internal_error: true
+  internal_error: true,
+  canceled: true,
+  section_out_of_range: false,
+  subtitles_unavailable: false
 }
 
 export const jobFailure = (code: JobErrorCode, message: string, transient = false): DownloadFailed =>

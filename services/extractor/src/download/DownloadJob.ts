@@ -12,6 +12,7 @@ import { jobCommands } from "@mds/shared/domain/job/JobCommands"
 import type { JobCommand } from "@mds/shared/domain/job/JobDecider"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { parseFormatId } from "@mds/shared/domain/media/FormatId"
+import { parseSubtitleFormatId } from "@mds/shared/domain/media/SubtitleTrack"
 import { isBlockedExtractor, platformIdOf } from "@mds/shared/domain/platform/platformIdOf"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { jobSubject } from "@mds/shared/eventstore/Subjects"
@@ -22,6 +23,7 @@ import type { DownloadedFile } from "../ytdlp/ResultLine.ts"
 import { mimeTypeOf, safeFileName } from "./ArtifactFile.ts"
 import { type DownloadFailed, jobFailure } from "./DownloadFailed.ts"
 import { FetchMedia } from "./FetchMedia.ts"
+import { JobCancelWatch } from "./JobCancelWatch.ts"
 import { initialProgressThrottle, nextProgressReport } from "./ProgressThrottle.ts"
 
 export { DownloadFailed } from "./DownloadFailed.ts"
@@ -47,6 +49,7 @@ export class DownloadJob extends Context.Service<DownloadJob, {
       const lifetimes = yield* Lifetimes
       const config = yield* ExtractorConfig
       const outcomes = yield* PlatformOutcomes
+      const cancels = yield* JobCancelWatch
       const provideStore = Effect.provideService(EventStore, store)
       // Several heartbeats per ack wait, so one delayed by a busy event loop never lets the message be redelivered.
       const heartbeatMs = Math.max(250, Math.floor(config.workAckWaitMs / 4))
@@ -56,7 +59,8 @@ export class DownloadJob extends Context.Service<DownloadJob, {
 
       /** Fetches the media; progress goes through a mutable reading that a ticker reports, so output never waits on NATS. */
       const download = Effect.fn("DownloadJob.download")(function*(command: DownloadMedia, workDir: string) {
-        const spec = yield* Option.match(parseFormatId(command.format), {
+        const subtitleLanguage = parseSubtitleFormatId(command.format)
+        const spec = Option.isSome(subtitleLanguage) ? null : yield* Option.match(parseFormatId(command.format), {
           onNone: () => Effect.fail(jobFailure("format_unavailable", `unknown format ${command.format}`)),
           onSome: Effect.succeed
         })
@@ -70,9 +74,13 @@ export class DownloadJob extends Context.Service<DownloadJob, {
             .pipe(Effect.catchCause((cause) => Effect.logWarning("progress report failed", cause)))
         })
         yield* reportProgress.pipe(Effect.repeat(Schedule.spaced(1000)), Effect.forkScoped)
-        const file = yield* media.fetch(command, spec, { workDir, projectId: command.projectId, onPercent: (percent) => (latest = percent) })
+        const fetchOptions = { workDir, projectId: command.projectId, onPercent: (percent: number) => (latest = percent) }
+        // Extension: subtitles_<language> delivers one WebVTT file instead of the media.
+        const file = spec === null
+          ? yield* media.fetchSubtitles(command, Option.getOrThrow(subtitleLanguage), fetchOptions)
+          : yield* media.fetch(command, spec, fetchOptions)
         yield* reportProgress
-        return { file, kind: spec.kind }
+        return { file, kind: spec?.kind ?? ("video" as const) }
       }, Effect.scoped)
 
       const store_ = Effect.fn("DownloadJob.store")(function*(command: DownloadMedia, file: DownloadedFile, kind: "video" | "audio") {
@@ -138,6 +146,8 @@ export class DownloadJob extends Context.Service<DownloadJob, {
             `The job was started ${config.workMaxAttempts} times and never finished (its worker stopped each time); it is not retried again.`
           ))
         }
+        // Watching before the start: a cancel that lands before StartJob makes the start fail, one after it is seen here.
+        const canceled = yield* cancels.watch(command.projectId, command.jobId)
         const started = yield* jobCommand(
           command,
           { _tag: "StartJob", jobId: command.jobId, workerId: config.workerId, now: yield* Clock.currentTimeMillis }
@@ -162,8 +172,14 @@ export class DownloadJob extends Context.Service<DownloadJob, {
           Effect.result,
           // At the end of the job's lifetime nobody can read the result any more: stop (killing yt-dlp) and free the slot.
           Effect.raceFirst(Effect.sleep(Math.max(0, started.state.expiresAt - (yield* Clock.currentTimeMillis))).pipe(Effect.as("expired" as const))),
+          // A client canceled the job: stop at once (killing yt-dlp and its ffmpeg); its partial files go with workDir.
+          Effect.raceFirst(canceled.wait.pipe(Effect.as("canceled" as const))),
           Effect.ensuring(Effect.promise(() => rm(workDir, { recursive: true, force: true })))
         )
+        if (outcome === "canceled") {
+          yield* Effect.logInfo("job canceled while processing; stopped")
+          return yield* finish(command, "canceled")
+        }
         if (outcome === "expired") {
           yield* jobCommand(command, { _tag: "ExpireJob", jobId: command.jobId, now: yield* Clock.currentTimeMillis })
           yield* Effect.logInfo("job expired while processing; stopped")
@@ -185,10 +201,10 @@ export class DownloadJob extends Context.Service<DownloadJob, {
         })
           .pipe(Effect.catchTag("InvalidJobTransition", () => Effect.succeed(null)))
         if (completed === null) {
-          // The job ended meanwhile (expired): nobody can fetch the file, so it is not kept.
+          // The job ended meanwhile (expired or canceled): nobody can fetch the file, so it is not kept.
           yield* artifacts.remove(artifact.key).pipe(Effect.ignore)
           yield* Effect.logInfo("job ended before completion; artifact discarded")
-          return yield* finish(command, "expired")
+          return yield* finish(command, canceled.isCanceled() ? "canceled" : "expired")
         }
         yield* Effect.logInfo("job completed", { key: artifact.key, sizeBytes: artifact.sizeBytes })
         yield* outcomes.record(handledBy, null)

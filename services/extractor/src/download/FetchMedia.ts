@@ -22,6 +22,11 @@ import { type DownloadedFile, parseResultLine } from "../ytdlp/ResultLine.ts"
 import { storedUrlRefused } from "../ytdlp/storedUrlRefused.ts"
 import { YtDlp } from "../ytdlp/YtDlp.ts"
 import { downloadFlags } from "../ytdlp/YtDlpFlags.ts"
+import { clipDuration, sectionFlags } from "../ytdlp/SectionFlags.ts"
+import { presetFlags } from "../ytdlp/PresetFlags.ts"
+import { embedSubtitleFlags, parseSubtitleTitle, subtitleFileFlags } from "../ytdlp/SubtitleFlags.ts"
+import { OutputConversion } from "../output/OutputConversion.ts"
+import { sectionOutOfRange } from "@mds/shared/domain/job/DownloadOptions"
 import { type DownloadFailed, jobFailure } from "./DownloadFailed.ts"
 import { type JobLimits, limitBreach, type MediaFacts } from "./JobLimits.ts"
 
@@ -48,6 +53,8 @@ const INFO_FILE = "resolved.info.json"
 export class FetchMedia extends Context.Service<FetchMedia, {
   /** Downloads into `workDir` within the job's limits; the finished file, or the failure that ends the job. */
   fetch(command: DownloadMedia, spec: FormatSpec, options: FetchOptions): Effect.Effect<DownloadedFile, DownloadFailed>
+  /** Extension: one subtitle language as a WebVTT file (format subtitles_<language>). */
+  fetchSubtitles(command: DownloadMedia, language: string, options: FetchOptions): Effect.Effect<DownloadedFile, DownloadFailed>
 }>()("mds/extractor/FetchMedia") {
   static readonly layer = Layer.effect(
     FetchMedia,
@@ -55,6 +62,7 @@ export class FetchMedia extends Context.Service<FetchMedia, {
       const policy = yield* EgressPolicy
       const ytdlp = yield* YtDlp
       const ffmpeg = yield* Ffmpeg
+      const conversion = yield* OutputConversion
       const config = yield* ExtractorConfig
       const impersonation = yield* Impersonation
       const upstreams = yield* UpstreamProxies
@@ -62,14 +70,20 @@ export class FetchMedia extends Context.Service<FetchMedia, {
       const infoStore = yield* ResolvedInfoStore
       const limits: JobLimits = { maxDurationSeconds: config.maxDurationSeconds, maxFileBytes: config.maxFileBytes }
 
-      const runOnce = Effect.fn("FetchMedia.runOnce")(function*(source: Source, spec: FormatSpec, options: FetchOptions, platform: string) {
+      const runOnce = Effect.fn("FetchMedia.runOnce")(function*(source: Source, spec: FormatSpec, options: FetchOptions, command: DownloadMedia) {
+        const { platform } = command
+        const section = command.options?.section
         const proxy = yield* egressProxy(policy, upstreams.forPlatform(platform))
         // Completed from the line callback when a limit is crossed; racing it against yt-dlp kills the run at once.
         const overLimit = Deferred.makeUnsafe<never, DownloadFailed>()
         let announced: MediaFacts = {}
         let result: DownloadedFile | null = null
         const judge = (facts: MediaFacts) => {
-          const breach = limitBreach(limits, facts)
+          const mediaDuration = facts.durationSeconds ?? null
+          const outside = section === undefined ? null : sectionOutOfRange(section, mediaDuration)
+          if (outside !== null) Deferred.doneUnsafe(overLimit, Effect.fail(jobFailure("section_out_of_range", outside)))
+          // A clip is judged by its own length, not the whole media's.
+          const breach = limitBreach(limits, { ...facts, durationSeconds: clipDuration(section, mediaDuration) })
           if (breach !== null) Deferred.doneUnsafe(overLimit, Effect.fail(jobFailure(breach.code, breach.message)))
         }
         const onLine = (line: string) => {
@@ -94,7 +108,13 @@ export class FetchMedia extends Context.Service<FetchMedia, {
         }
 
         const cookies = yield* runCookies.forRun(options.projectId, platform, options.workDir)
-        const flags = { ...downloadFlags(spec, options.workDir, proxy.url, config.ffmpegPath), ...cookies.flags }
+        const flags = {
+          ...downloadFlags(spec, options.workDir, proxy.url, config.ffmpegPath),
+          ...cookies.flags,
+          ...sectionFlags(section),
+          ...presetFlags(spec, command.options),
+          ...(spec.kind === "video" ? embedSubtitleFlags(command.options?.subtitles) : {})
+        }
         // A stored info JSON already holds the formats an impersonated resolve found; the page is extracted again only
         // for a job without one, and that run impersonates when the platform needs it.
         const ran = impersonation.run(platform, (impersonate) =>
@@ -126,26 +146,41 @@ export class FetchMedia extends Context.Service<FetchMedia, {
         if (proxy.refusals.length > 0) {
           return yield* jobFailure("url_not_allowed", `a request was refused: ${proxy.refusals[0]?.message ?? "private address"}`)
         }
-        const produced = result as DownloadedFile | null
-        if (produced === null) return yield* jobFailure("download_failed", "the extractor reported no output file")
+        const downloaded = result as DownloadedFile | null
+        if (downloaded === null) return yield* jobFailure("download_failed", "the extractor reported no output file")
+        // Output presets: the codec, container or silence the job asked for, when the platform's file is not so.
+        const converted = spec.kind === "video"
+          ? yield* conversion.convert(downloaded, command.options).pipe(
+            Effect.mapError((error) => jobFailure("internal_error", `converting the file failed: ${error.message}`))
+          )
+          : { file: downloaded, subtitleTracks: null }
+        const produced = converted.file
+        const wantedSubtitles = command.options?.subtitles ?? []
+        if (converted.subtitleTracks !== null && converted.subtitleTracks < wantedSubtitles.length) {
+          return yield* jobFailure(
+            "subtitles_unavailable",
+            `The media has no subtitles in some of ${wantedSubtitles.join(", ")} (found ${converted.subtitleTracks} of ${wantedSubtitles.length}).`
+          )
+        }
         // The finished file is judged too: conversion changes sizes, and direct files announce no duration.
         const size = yield* Effect.promise(() => stat(produced.filepath).then((s) => s.size, () => null))
         const facts = yield* ffmpeg.probeFile(produced.filepath).pipe(Effect.option)
         // A direct file says nothing of its streams until it is here: `b` then takes an audio file for video_best.
         const lacking = Option.isNone(facts) ? null : spec.kind === "video" && !facts.value.hasVideo ? "video" : spec.kind === "audio" && !facts.value.hasAudio ? "audio" : null
         if (lacking !== null) return yield* jobFailure("format_unavailable", `The media has no ${lacking}; choose one of its formats.`)
-        const duration = announced.durationSeconds ?? Option.getOrNull(Option.flatMapNullishOr(facts, (p) => p.durationSeconds))
+        const duration = clipDuration(section, announced.durationSeconds ?? null) ??
+          Option.getOrNull(Option.flatMapNullishOr(facts, (p) => p.durationSeconds))
         const breach = limitBreach(limits, { bytes: size, durationSeconds: duration })
         if (breach !== null) return yield* jobFailure(breach.code, breach.message)
         return produced
       }, Effect.scoped)
 
       /** Runs from one source, retrying transient failures with backoff; a refusal of stored URLs ends it at once. */
-      const runWithRetries = (source: Source, spec: FormatSpec, options: FetchOptions, platform: string) => {
+      const runWithRetries = (source: Source, spec: FormatSpec, options: FetchOptions, command: DownloadMedia) => {
         let runs = 0
         return Effect.suspend(() => {
           runs++
-          return runOnce(source, spec, options, platform)
+          return runOnce(source, spec, options, command)
         }).pipe(
           Effect.tapError((failure) =>
             failure._tag === "DownloadFailed" && failure.transient && runs <= config.downloadRetries
@@ -184,7 +219,7 @@ export class FetchMedia extends Context.Service<FetchMedia, {
           catch: () => jobFailure("url_not_allowed", "the URL is not valid")
         })
         yield* policy.check(url).pipe(Effect.mapError((error) => jobFailure("url_not_allowed", error.message)))
-        const page = runWithRetries({ _tag: "Page", url }, spec, options, command.platform).pipe(
+        const page = runWithRetries({ _tag: "Page", url }, spec, options, command).pipe(
           // Only runs from stored info are judged this way, so a page run never ends with it.
           Effect.catchTag("StoredUrlsRefused", (refused) => Effect.fail(jobFailure("download_failed", refused.message)))
         )
@@ -192,7 +227,7 @@ export class FetchMedia extends Context.Service<FetchMedia, {
           countOne(reextractions, { platform: command.platform, reason }).pipe(Effect.andThen(page))
         const stored = command.mediaId === null ? Option.none<Source>() : yield* storedInfo(command.mediaId, options.workDir)
         const download = Option.isSome(stored)
-          ? runWithRetries(stored.value, spec, options, command.platform).pipe(
+          ? runWithRetries(stored.value, spec, options, command).pipe(
             Effect.catchTag("StoredUrlsRefused", (refused) =>
               Effect.logInfo("stored media URLs were refused; extracting from the page once", { reason: refused.message }).pipe(
                 Effect.andThen(fromPageAgain("urls_refused"))
@@ -210,7 +245,40 @@ export class FetchMedia extends Context.Service<FetchMedia, {
         )
       })
 
-      return FetchMedia.of({ fetch })
+      const fetchSubtitles = Effect.fn("FetchMedia.fetchSubtitles")(function*(command: DownloadMedia, language: string, options: FetchOptions) {
+        const url = yield* Effect.try({
+          try: () => new URL(command.url),
+          catch: () => jobFailure("url_not_allowed", "the URL is not valid")
+        })
+        yield* policy.check(url).pipe(Effect.mapError((error) => jobFailure("url_not_allowed", error.message)))
+        const proxy = yield* egressProxy(policy, upstreams.forPlatform(command.platform))
+        const cookies = yield* runCookies.forRun(options.projectId, command.platform, options.workDir)
+        let title: string | null = null
+        const onLine = (line: string) => {
+          title = parseSubtitleTitle(line) ?? title
+        }
+        yield* ytdlp.run(url.href, { ...subtitleFileFlags(language, options.workDir, proxy.url, config.ffmpegPath), ...cookies.flags }, { cwd: options.workDir, onLine }).pipe(
+          Effect.mapError((error) => {
+            const code = classifyFailure(error.stderr, proxy.refusals.length > 0)
+            if (code === "url_not_allowed") return jobFailure(code, `a request was refused: ${proxy.refusals[0]?.message ?? "private address"}`)
+            if (code === "transient" || code === "failed") return jobFailure("download_failed", failureMessage(error.stderr), code === "transient")
+            return jobFailure(code, failureMessage(error.stderr))
+          }),
+          Effect.timeoutOrElse({
+            duration: config.downloadTimeoutMs,
+            orElse: () => Effect.fail(jobFailure("download_timeout", `The download took longer than ${config.downloadTimeoutMs / 1000} s.`))
+          })
+        )
+        // yt-dlp skips a language the media lacks without failing: the file's absence says so.
+        const filepath = join(options.workDir, `media.${language}.vtt`)
+        const size = yield* Effect.promise(() => stat(filepath).then((s) => s.size, () => null))
+        if (size === null) return yield* jobFailure("subtitles_unavailable", `The media has no subtitles in ${language}.`)
+        options.onPercent(100)
+        const named = title as string | null
+        return { filepath, title: `${named ?? "subtitles"}.${language}`, ext: "vtt" }
+      }, Effect.scoped)
+
+      return FetchMedia.of({ fetch, fetchSubtitles })
     })
   )
 }

@@ -22,6 +22,9 @@ import { Ffmpeg } from "../media/Ffmpeg.ts"
 import { countOne, extractionFailures, timed, ytDlpDuration } from "@mds/shared/observability/Metrics"
 import { classifyFailure, failureMessage, refusalMessage as describeRefusal } from "../ytdlp/classifyFailure.ts"
 import { describeMedia, mediaEntry, needsProbe, probeableUrl } from "../ytdlp/describeMedia.ts"
+import { describeSubtitles } from "../ytdlp/describeSubtitles.ts"
+import { playlistEntries } from "../ytdlp/describePlaylist.ts"
+import { FORMAT_GRAMMAR_FORMATS } from "./playlistFormats.ts"
 import { YtDlp } from "../ytdlp/YtDlp.ts"
 import { downloadableInfo } from "./info/downloadableInfo.ts"
 import { embedHlsPlaylists } from "./info/embedHlsPlaylists.ts"
@@ -37,9 +40,15 @@ export class ResolveFailure extends Schema.TaggedError<ResolveFailure>()("Resolv
 
 const failWith = (code: ResolveFailureCode, message: string) => new ResolveFailure({ code, message })
 
+/** Extension: listed only when there are some, so media without subtitles look as before. */
+const subtitlesOf = (info: Parameters<typeof mediaEntry>[0]) => {
+  const subtitles = describeSubtitles(mediaEntry(info))
+  return subtitles.length === 0 ? {} : { subtitles }
+}
+
 export class MediaResolver extends Context.Service<MediaResolver, {
   /** Concurrent calls for the same URL share one extraction and get the same media. */
-  resolve(url: string, projectId: string | null): Effect.Effect<MediaResolved, ResolveFailure>
+  resolve(url: string, projectId: string | null, options?: { readonly playlist?: boolean }): Effect.Effect<MediaResolved, ResolveFailure>
 }>()("mds/extractor/MediaResolver") {
   static readonly layer = Layer.effect(
     MediaResolver,
@@ -57,7 +66,7 @@ export class MediaResolver extends Context.Service<MediaResolver, {
       const upstreams = yield* UpstreamProxies
       const infoStore = yield* ResolvedInfoStore
 
-      const extract = Effect.fn("MediaResolver.extract")(function*(url: URL, platform: string, projectId: string | null) {
+      const extract = Effect.fn("MediaResolver.extract")(function*(url: URL, platform: string, projectId: string | null, playlist: boolean) {
         const proxy = yield* egressProxy(policy, upstreams.forPlatform(platform))
         const cookieDir = yield* Effect.acquireRelease(
           Effect.promise(() => mkdir(config.workRoot, { recursive: true }).then(() => mkdtemp(join(config.workRoot, "resolve-cookies-")))),
@@ -67,8 +76,10 @@ export class MediaResolver extends Context.Service<MediaResolver, {
         const refused = () => proxy.refusals.length > 0
         const refusalMessage = () => `a request was refused: ${proxy.refusals[0]?.message ?? "private address"}`
 
+        // Extension: a playlist resolve reads the playlist's entries flat (no extraction per entry), up to the cap.
+        const playlistFlags = playlist ? { yesPlaylist: true, flatPlaylist: true, playlistEnd: config.playlistMaxEntries } : {}
         const dumped = impersonation.run(platform, (impersonate) =>
-          ytdlp.run(url.href, { ...baseFlags(proxy.url, config.ffmpegPath), dumpSingleJson: true, ...cookies.flags, ...impersonate }))
+          ytdlp.run(url.href, { ...baseFlags(proxy.url, config.ffmpegPath), dumpSingleJson: true, ...cookies.flags, ...impersonate, ...playlistFlags }))
         const run = yield* timed(ytDlpDuration, { operation: "resolve", platform }, dumped).pipe(
           Effect.mapError((error) => {
             const code = classifyFailure(error.stderr, refused())
@@ -81,6 +92,8 @@ export class MediaResolver extends Context.Service<MediaResolver, {
         const info = yield* decodeYtDlpInfo(run.stdout).pipe(
           Effect.mapError(() => failWith("extraction_failed", "the extractor returned unreadable metadata"))
         )
+        const entries = playlist ? playlistEntries(info, config.playlistMaxEntries) : null
+        if (entries !== null) return yield* recordPlaylist(url, platform, info, entries)
         const entry = mediaEntry(info)
         // The platform is the extractor that handled the media: a page embedding a YouTube video is YouTube's.
         const extractorKey = entry.extractor_key ?? info.extractor_key ?? null
@@ -119,6 +132,7 @@ export class MediaResolver extends Context.Service<MediaResolver, {
           formats: described.formats,
           resolvedAt: now,
           expiresAt,
+          ...subtitlesOf(info),
           ...(cookies.used && projectId !== null ? { projectId } : {})
         }
         yield* store.append(MediaEvent, mediaSubject(mediaId), media, { msgId: mediaId }).pipe(
@@ -126,6 +140,38 @@ export class MediaResolver extends Context.Service<MediaResolver, {
         )
         return media
       }, Effect.scoped)
+
+      /** Extension: a playlist is recorded as media of type "playlist" with its entries and the format grammar. */
+      const recordPlaylist = Effect.fn("MediaResolver.recordPlaylist")(function*(
+        url: URL,
+        platform: string,
+        info: Parameters<typeof mediaEntry>[0],
+        entries: NonNullable<ReturnType<typeof playlistEntries>>
+      ) {
+        const now = Date.now()
+        const mediaId = newId("med")
+        const media: MediaResolved = {
+          _tag: "MediaResolved",
+          v: 1,
+          mediaId,
+          url: url.href,
+          webpageUrl: info.webpage_url ?? url.href,
+          platform,
+          type: "playlist",
+          title: info.title?.trim() || url.href,
+          thumbnail: info.thumbnail ?? "",
+          duration: entries.reduce((sum, entry) => sum + (entry.duration ?? 0), 0),
+          author: { name: info.uploader ?? info.channel ?? "", username: info.uploader_id ?? info.channel_id ?? "" },
+          formats: FORMAT_GRAMMAR_FORMATS,
+          resolvedAt: now,
+          expiresAt: now + lifetimes.mediaMs,
+          entries
+        }
+        yield* store.append(MediaEvent, mediaSubject(mediaId), media, { msgId: mediaId }).pipe(
+          Effect.mapError((error) => failWith("extraction_failed", `could not record the media: ${error.message}`))
+        )
+        return media
+      })
 
       /**
        * What yt-dlp learned, for downloads by media id. Without it a download extracts from the page again, so a
@@ -166,7 +212,7 @@ export class MediaResolver extends Context.Service<MediaResolver, {
         )
       })
 
-      const resolveOnce = (raw: string, projectId: string | null) =>
+      const resolveOnce = (raw: string, projectId: string | null, playlist: boolean) =>
         Effect.gen(function*() {
           const url = yield* Effect.try({
             try: () => new URL(raw),
@@ -176,7 +222,7 @@ export class MediaResolver extends Context.Service<MediaResolver, {
           if (Result.isFailure(platform)) return yield* failWith("unsupported_platform", platform.failure.message)
           yield* policy.check(url).pipe(Effect.mapError((error) => failWith("url_not_allowed", error.message)))
           const platformId = platform.success.id
-          return yield* extract(url, platformId, projectId).pipe(
+          return yield* extract(url, platformId, projectId, playlist).pipe(
             Effect.timeoutOrElse({
               duration: config.resolveTimeoutMs,
               orElse: () => Effect.fail(failWith("extraction_timeout", `resolving took longer than ${config.resolveTimeoutMs / 1000} s`))
@@ -189,15 +235,19 @@ export class MediaResolver extends Context.Service<MediaResolver, {
 
       const inflight = new Map<string, Deferred.Deferred<MediaResolved, ResolveFailure>>()
 
-      /** Identical requests of one project share an extraction; another project's never (its cookies may differ). */
-      const resolve = (raw: string, projectId: string | null): Effect.Effect<MediaResolved, ResolveFailure> =>
+      /**
+       * Identical requests of one project share an extraction; another project's never (its cookies may differ), and
+       * a playlist resolve never shares with a media resolve of the same URL (they answer differently).
+       */
+      const resolve = (raw: string, projectId: string | null, options?: { readonly playlist?: boolean }): Effect.Effect<MediaResolved, ResolveFailure> =>
         Effect.suspend(() => {
-          const key = `${projectId ?? ""} ${raw}`
+          const playlist = options?.playlist === true
+          const key = `${projectId ?? ""} ${playlist ? "playlist" : "media"} ${raw}`
           const existing = inflight.get(key)
           if (existing !== undefined) return Deferred.await(existing)
           const deferred = Deferred.makeUnsafe<MediaResolved, ResolveFailure>()
           inflight.set(key, deferred)
-          return resolveOnce(raw, projectId).pipe(
+          return resolveOnce(raw, projectId, playlist).pipe(
             Effect.onExit((exit) =>
               Effect.sync(() => inflight.delete(key)).pipe(Effect.andThen(Deferred.done(deferred, exit)))
             )

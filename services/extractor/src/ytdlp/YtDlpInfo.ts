@@ -27,6 +27,13 @@ export const YtDlpThumbnail = Schema.Struct({
   height: maybe(Schema.Number)
 })
 
+/** Extension: language -> the files yt-dlp can fetch for it (vtt, srt, ...). */
+export const YtDlpSubtitles = Schema.Record(
+  Schema.String,
+  Schema.NullOr(Schema.Array(Schema.Struct({ ext: maybe(Schema.String), url: maybe(Schema.String), name: maybe(Schema.String) })))
+)
+export type YtDlpSubtitles = typeof YtDlpSubtitles.Type
+
 const infoFields = {
   _type: maybe(Schema.String),
   id: maybe(Schema.String),
@@ -52,7 +59,9 @@ const infoFields = {
   acodec: maybe(Schema.String),
   height: maybe(Schema.Number),
   width: maybe(Schema.Number),
-  formats: maybe(Schema.Array(YtDlpFormat))
+  formats: maybe(Schema.Array(YtDlpFormat)),
+  subtitles: maybe(YtDlpSubtitles),
+  automatic_captions: maybe(YtDlpSubtitles)
 }
 
 /** A playlist answer (some pages embed several videos) carries its entries; the first one is the media. */

@@ -9,14 +9,18 @@ import type {
   FormatUnavailable,
   InvalidJobTransition,
   JobAlreadyExists,
+  JobAlreadyFinished,
   JobNotFound,
   MediaNotFound,
   MediaUnavailable,
   ProjectAlreadyExists,
   ProjectNotFound,
+  SectionOutOfRange,
+  SubtitlesUnavailable,
   UnsupportedPlatform,
   UrlNotAllowed
 } from "@mds/shared/domain/DomainErrors"
+import type { BatchAlreadyExists, BatchAlreadyFinished, BatchNotFound, BatchWithoutEntries } from "@mds/shared/domain/batch/BatchDecider"
 import type { IdempotencyKeyInUse, IdempotencyKeyReused } from "@mds/shared/domain/idempotency/IdempotencyDecider"
 import type { AppendConflict, EventStoreError } from "@mds/shared/eventstore/EventStore"
 import type { PollingTooFast, RateLimitExceeded } from "../limits/LimitErrors.ts"
@@ -30,6 +34,7 @@ import type {
   InsufficientScope,
   InvalidApiKey,
   InvalidJson,
+  InvalidOptions,
   InvalidRequest,
   InvalidSignature,
   LinkExpired,
@@ -51,6 +56,7 @@ export type ApiFailure =
   | RevokedApiKey
   | InsufficientScope
   | InvalidRequest
+  | InvalidOptions
   | InvalidJson
   | PayloadTooLarge
   | UnsupportedMediaType
@@ -64,12 +70,15 @@ export type ApiFailure =
   | ConcurrencyLimitExceeded
   | JobNotFound
   | JobAlreadyExists
+  | JobAlreadyFinished
   | InvalidJobTransition
   | MediaNotFound
   | UnsupportedPlatform
   | MediaUnavailable
   | UrlNotAllowed
   | FormatUnavailable
+  | SectionOutOfRange
+  | SubtitlesUnavailable
   | ProjectNotFound
   | ProjectAlreadyExists
   | ApiKeyNotFound
@@ -86,6 +95,10 @@ export type ApiFailure =
   | IdempotencyKeyReused
   | IdempotencyKeyInUse
   | PlatformPausedNow
+  | BatchNotFound
+  | BatchAlreadyFinished
+  | BatchAlreadyExists
+  | BatchWithoutEntries
 
 export interface ApiError {
   readonly status: number
@@ -115,6 +128,8 @@ export const toApiError = (failure: ApiFailure): ApiError => {
       return { status: 403, code: "insufficient_scope", message: `This API key lacks the scope ${failure.scope}.` }
     case "InvalidRequest":
       return { status: 400, code: "invalid_request", message: failure.message }
+    case "InvalidOptions":
+      return { status: 422, code: "invalid_options", message: failure.message }
     case "InvalidJson":
       return { status: 400, code: "invalid_json", message: failure.message }
     case "PayloadTooLarge":
@@ -159,6 +174,12 @@ export const toApiError = (failure: ApiFailure): ApiError => {
       }
     case "JobNotFound":
       return { status: 404, code: "job_not_found", message: `Job ${failure.jobId} does not exist or has expired.` }
+    case "JobAlreadyFinished":
+      return {
+        status: 409,
+        code: "job_already_finished",
+        message: `Job ${failure.jobId} already ended (${failure.status}); only a queued or processing job can be canceled.`
+      }
     case "MediaNotFound":
       return {
         status: 404,
@@ -179,6 +200,19 @@ export const toApiError = (failure: ApiFailure): ApiError => {
           ? `Format ${failure.format} is not available; available formats: ${failure.available.join(", ")}.`
           : `Format ${failure.format} is not a known format id (video_best, video_<height>p, audio_best, audio_mp3, audio_m4a).`
       }
+    case "BatchNotFound":
+      return { status: 404, code: "batch_not_found", message: `Batch ${failure.batchId} does not exist or has expired.` }
+    case "BatchAlreadyFinished":
+      return { status: 409, code: "batch_already_finished", message: `Batch ${failure.batchId} already ended; every entry finished.` }
+    case "SubtitlesUnavailable":
+      return {
+        status: 422,
+        code: "subtitles_unavailable",
+        message: `No subtitles in ${failure.missing.join(", ")}; ` +
+          (failure.available.length === 0 ? "this media has none." : `available: ${failure.available.join(", ")}.`)
+      }
+    case "SectionOutOfRange":
+      return { status: 422, code: "section_out_of_range", message: failure.message }
     case "FailureWithHeaders": {
       const inner = toApiError(failure.failure as ApiFailure)
       return { ...inner, headers: { ...failure.headers, ...inner.headers } }
@@ -234,6 +268,8 @@ export const toApiError = (failure: ApiFailure): ApiError => {
       return { status: 503, code: "service_unavailable", message: UNAVAILABLE, headers: RETRY_SOON }
     // Failures that a correct gateway never lets reach a client: they are bugs, not client errors.
     case "JobAlreadyExists":
+    case "BatchAlreadyExists":
+    case "BatchWithoutEntries":
     case "InvalidJobTransition":
     case "ProjectNotFound":
     case "ProjectAlreadyExists":

@@ -21,6 +21,11 @@ export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("Invali
   message: Schema.String
 }) {}
 
+/** Extension: download fields that are each well-formed but do not fit together or with the format. */
+export class InvalidOptions extends Schema.TaggedError<InvalidOptions>()("InvalidOptions", {
+  message: Schema.String
+}) {}
+
 export class InvalidJson extends Schema.TaggedError<InvalidJson>()("InvalidJson", {
   message: Schema.String
 }) {}

@@ -5,6 +5,8 @@ import { serveFile } from "../files/serveFile.ts"
 import { listDeliveries } from "../webhooks/listDeliveries.ts"
 import { listCookies, removeCookies, uploadCookies } from "../cookies/cookieRoutes.ts"
 import { checkHealth } from "../health/checkHealth.ts"
+import { cancelJob } from "../jobs/cancelJob.ts"
+import { cancelBatch, createBatch, getBatch } from "../batches/batchRoutes.ts"
 import { readJob } from "../jobs/readJob.ts"
 import { streamJobEvents } from "../jobs/streamJobEvents.ts"
 import { queueDownloadOnce } from "../jobs/queueDownloadOnce.ts"
@@ -24,6 +26,10 @@ const handlers = {
   resolveMedia,
   downloadMedia: queueDownloadOnce,
   getJob: readJob,
+  cancelJob,
+  createBatch,
+  getBatch,
+  cancelBatch,
   streamJobEvents,
   listWebhookDeliveries: listDeliveries,
   listCookies,

@@ -1,7 +1,8 @@
 // POST /v1/media/download: pick the media and format, claim a project slot, record JobQueued, hand the job to a worker.
 import { DownloadRequest } from "@mds/shared/api/Requests"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
-import { FormatUnavailable, MediaNotFound } from "@mds/shared/domain/DomainErrors"
+import { FormatUnavailable, MediaNotFound, SubtitlesUnavailable } from "@mds/shared/domain/DomainErrors"
+import { parseSubtitleFormatId } from "@mds/shared/domain/media/SubtitleTrack"
 import { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
 import { jobCommands } from "@mds/shared/domain/job/JobCommands"
 import type { JobSource } from "@mds/shared/domain/job/JobEvent"
@@ -15,10 +16,13 @@ import { MediaReadModel } from "@mds/shared/readmodel/MediaReadModel"
 import { Clock, Effect, Option, Schedule, Schema } from "effect"
 import type { Principal } from "../auth/ApiKeyAuth.ts"
 import { decodeBody } from "../http/RequestBody.ts"
+import { InvalidOptions } from "../http/GatewayErrors.ts"
 import { json, type RouteInput } from "../http/Route.ts"
 import { vetMediaUrl } from "../media/resolveMedia.ts"
 import { PlatformHealthBoard } from "../platforms/PlatformHealthBoard.ts"
 import { admitJob, releaseAdmittedSlot } from "./admitJob.ts"
+import { checkOptions, requestedOptions } from "./requestedOptions.ts"
+import type { DownloadOptions } from "@mds/shared/domain/job/DownloadOptions"
 import { JobViewCache } from "./JobViewCache.ts"
 
 // The same schema the OpenAPI document describes.
@@ -28,6 +32,10 @@ interface Target {
   readonly source: JobSource
   readonly platform: string
   readonly format: string
+  /** Whole seconds when a resolve told (0: the platform did not say), null when downloading by URL. */
+  readonly durationSeconds: number | null
+  /** Extension: the media's subtitle languages when a resolve told, null when downloading by URL. */
+  readonly subtitleLanguages: ReadonlyArray<string> | null
 }
 
 const isMediaId = Schema.is(MediaId)
@@ -45,15 +53,34 @@ const targetFromMedia = Effect.fn("targetFromMedia")(function*(mediaId: string, 
   }
   if (Option.isNone(media) || media.value.expiresAt <= now) return yield* new MediaNotFound({ mediaId })
   if (media.value.projectId !== undefined && media.value.projectId !== projectId) return yield* new MediaNotFound({ mediaId })
-  const available = media.value.formats.map((f) => f.id)
-  if (!available.includes(format)) return yield* new FormatUnavailable({ format, available })
-  return { source: { url: media.value.url, mediaId }, platform: media.value.platform, format }
+  if (media.value.type === "playlist") {
+    return yield* new InvalidOptions({ message: "media_id: this media is a playlist; download its entries by their url." })
+  }
+  const subtitleLanguages = (media.value.subtitles ?? []).map((track) => track.language)
+  const subtitleFormat = parseSubtitleFormatId(format)
+  if (Option.isSome(subtitleFormat)) {
+    if (!subtitleLanguages.includes(subtitleFormat.value)) {
+      return yield* new SubtitlesUnavailable({ missing: [subtitleFormat.value], available: subtitleLanguages })
+    }
+  } else {
+    const available = media.value.formats.map((f) => f.id)
+    if (!available.includes(format)) return yield* new FormatUnavailable({ format, available })
+  }
+  return {
+    source: { url: media.value.url, mediaId },
+    platform: media.value.platform,
+    format,
+    durationSeconds: media.value.duration,
+    subtitleLanguages
+  }
 })
 
 const targetFromUrl = Effect.fn("targetFromUrl")(function*(raw: string, format: string) {
   const { platform, url } = yield* vetMediaUrl("url", raw)
-  if (Option.isNone(parseFormatId(format))) return yield* new FormatUnavailable({ format, available: [] })
-  return { source: { url: url.href, mediaId: null }, platform: platform.id, format }
+  if (Option.isNone(parseFormatId(format)) && Option.isNone(parseSubtitleFormatId(format))) {
+    return yield* new FormatUnavailable({ format, available: [] })
+  }
+  return { source: { url: url.href, mediaId: null }, platform: platform.id, format, durationSeconds: null, subtitleLanguages: null }
 })
 
 /** The schema (oneOf) has already refused bodies with both or neither of media_id and url. */
@@ -65,7 +92,7 @@ const chooseTarget = Effect.fn("chooseTarget")(function*(body: typeof DownloadBo
   return target
 })
 
-const recordJob = Effect.fn("recordJob")(function*(projectId: string, jobId: string, target: Target) {
+const recordJob = Effect.fn("recordJob")(function*(projectId: string, jobId: string, target: Target, options: DownloadOptions) {
   const lifetimes = yield* Lifetimes
   const now = yield* Clock.currentTimeMillis
   const queued = yield* jobCommands(projectId, jobId)({
@@ -76,7 +103,8 @@ const recordJob = Effect.fn("recordJob")(function*(projectId: string, jobId: str
     format: target.format,
     source: target.source,
     now,
-    lifetimeMs: lifetimes.jobMs
+    lifetimeMs: lifetimes.jobMs,
+    options
   }, { isNew: true }) // The job id was generated for this request: nothing to read.
   // Read-your-writes from memory: the first poll after the 202 needs neither the read model nor the stream.
   const [event] = queued.events
@@ -94,7 +122,8 @@ const recordJob = Effect.fn("recordJob")(function*(projectId: string, jobId: str
       url: target.source.url,
       mediaId: target.source.mediaId,
       format: target.format,
-      platform: target.platform
+      platform: target.platform,
+      ...(Object.keys(options).length === 0 ? {} : { options })
     },
     { msgId: jobId }
   )
@@ -129,12 +158,14 @@ const giveUpJob = (projectId: string, jobId: string, queued: boolean) =>
 
 export const queueDownload = Effect.fn("queueDownload")(function*(input: RouteInput, principal: Principal) {
   const body = yield* decodeBody(DownloadBody, input.body)
+  const options = yield* requestedOptions(body)
   const target: Target = yield* chooseTarget(body, principal.projectId)
+  yield* checkOptions(options, target.durationSeconds, target.subtitleLanguages)
   const jobId = newId("job")
   // A refused claim (the project is full) stored nothing; one that failed in NATS may have been stored.
   yield* admitJob(principal.projectId, jobId).pipe(
     Effect.tapError((error) => error._tag === "EventStoreError" ? giveUpJob(principal.projectId, jobId, false) : Effect.void)
   )
-  yield* recordJob(principal.projectId, jobId, target).pipe(Effect.tapError(() => giveUpJob(principal.projectId, jobId, true)))
+  yield* recordJob(principal.projectId, jobId, target, options).pipe(Effect.tapError(() => giveUpJob(principal.projectId, jobId, true)))
   return json(202, { job_id: jobId, status: "queued" })
 })

@@ -2,7 +2,30 @@
 import type { Media } from "@mds/shared/api/Responses"
 import type { MediaResolved } from "@mds/shared/domain/media/MediaEvent"
 
-export const toMediaResponse = (media: MediaResolved): Media => ({
+/** The entries of a playlist shown by one answer (extension). */
+export interface EntryPage {
+  readonly offset: number
+  readonly limit: number
+}
+
+const DEFAULT_PAGE: EntryPage = { offset: 0, limit: 50 }
+
+const playlistFields = (media: MediaResolved, page: EntryPage) => {
+  if (media.entries === undefined) return {}
+  const end = page.offset + page.limit
+  return {
+    entry_count: media.entries.length,
+    entries: media.entries.slice(page.offset, end).map((entry) => ({
+      id: entry.id,
+      url: entry.url,
+      title: entry.title,
+      duration: entry.duration === null ? null : Math.round(entry.duration)
+    })),
+    next_offset: end < media.entries.length ? end : null
+  }
+}
+
+export const toMediaResponse = (media: MediaResolved, page: EntryPage = DEFAULT_PAGE): Media => ({
   id: media.mediaId,
   platform: media.platform,
   type: media.type,
@@ -15,5 +38,7 @@ export const toMediaResponse = (media: MediaResolved): Media => ({
     type: format.type,
     quality: format.quality,
     container: format.container
-  }))
+  })),
+  ...(media.subtitles === undefined ? {} : { subtitles: media.subtitles.map((t) => ({ language: t.language, name: t.name, automatic: t.automatic })) }),
+  ...playlistFields(media, page)
 })

@@ -39,12 +39,12 @@ export const vetMediaUrl = Effect.fn("vetMediaUrl")(function*(field: string, raw
 })
 
 /** The project goes with the request: an extractor uses the project's cookies for the platform, if it stored any. */
-const requestResolution = Effect.fn("requestResolution")(function*(url: string, projectId: string) {
+const requestResolution = Effect.fn("requestResolution")(function*(url: string, projectId: string, playlist: boolean) {
   const { connection } = yield* NatsClient
   const headers = yield* currentTraceHeaders
   const reply = yield* Effect.tryPromise({
     try: () =>
-      connection.request(RESOLVE_RPC_SUBJECT, encodeRequest({ url, projectId }), {
+      connection.request(RESOLVE_RPC_SUBJECT, encodeRequest(playlist ? { url, projectId, playlist } : { url, projectId }), {
         timeout: RESOLVE_RPC_TIMEOUT_MS,
         ...(headers === undefined ? {} : { headers })
       }),
@@ -82,8 +82,12 @@ export const resolveMedia = Effect.fn("resolveMedia")(function*(input: RouteInpu
   const now = yield* Clock.currentTimeMillis
   const readModel = yield* MediaReadModel
   const cached = yield* readModel.findByUrl(url.href)
-  // Media another project resolved with its cookies is never served from the cache to anyone else.
-  const usable = Option.filter(cached, (media) => media.expiresAt > now && (media.projectId === undefined || media.projectId === principal.projectId))
-  const media: MediaResolved = Option.isSome(usable) ? usable.value : yield* requestResolution(url.href, principal.projectId)
-  return json(200, toMediaResponse(media))
+  // Media another project resolved with its cookies is never served from the cache to anyone else. Extension: a
+  // playlist resolve and a media resolve of one URL answer differently, so each uses only its own kind.
+  const playlist = body.playlist !== undefined
+  const usable = Option.filter(cached, (media) =>
+    media.expiresAt > now && (media.projectId === undefined || media.projectId === principal.projectId) &&
+    (!playlist ? media.type !== "playlist" : media.entries !== undefined))
+  const media: MediaResolved = Option.isSome(usable) ? usable.value : yield* requestResolution(url.href, principal.projectId, playlist)
+  return json(200, toMediaResponse(media, { offset: body.playlist?.offset ?? 0, limit: body.playlist?.limit ?? 50 }))
 })

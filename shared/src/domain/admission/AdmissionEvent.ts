@@ -22,7 +22,7 @@ export const SlotClaimed = Schema.TaggedStruct("SlotClaimed", {
 })
 export type SlotClaimed = typeof SlotClaimed.Type
 
-export const SlotReleaseReason = Schema.Literals(["completed", "failed", "expired"])
+export const SlotReleaseReason = Schema.Literals(["completed", "failed", "expired", "canceled"])
 export type SlotReleaseReason = typeof SlotReleaseReason.Type
 
 export const SlotReleased = Schema.TaggedStruct("SlotReleased", {

@@ -1,5 +1,6 @@
 // The command message on the work queue (mds.work.download) that asks an extractor worker to run a queued job.
 import { Schema } from "effect"
+import { DownloadOptions } from "./DownloadOptions.ts"
 
 export const DownloadMedia = Schema.TaggedStruct("DownloadMedia", {
   v: Schema.Literal(1),
@@ -8,6 +9,8 @@ export const DownloadMedia = Schema.TaggedStruct("DownloadMedia", {
   url: Schema.String,
   mediaId: Schema.NullOr(Schema.String),
   format: Schema.String,
-  platform: Schema.String
+  platform: Schema.String,
+  /** Extension: the job's clip section and output preset, as queued. */
+  options: Schema.optionalKey(DownloadOptions)
 })
 export type DownloadMedia = typeof DownloadMedia.Type

@@ -1,7 +1,8 @@
 // Commands of the job aggregate and the pure decide function that turns them into JobEvents.
 import { Result } from "effect"
 import type { Decider } from "../Decider.ts"
-import { InvalidJobTransition, JobAlreadyExists } from "../DomainErrors.ts"
+import { InvalidJobTransition, JobAlreadyExists, JobAlreadyFinished, JobNotFound } from "../DomainErrors.ts"
+import { type DownloadOptions, hasOptions } from "./DownloadOptions.ts"
 import type { JobArtifact, JobError, JobEvent, JobSource } from "./JobEvent.ts"
 import { evolveJob, initialJobState, isTerminal, type JobState } from "./JobState.ts"
 
@@ -15,6 +16,8 @@ export type JobCommand =
     readonly source: JobSource
     readonly now: number
     readonly lifetimeMs: number
+    readonly options?: DownloadOptions
+    readonly batch?: { readonly batchId: string; readonly entryId: string }
   }
   | { readonly _tag: "StartJob"; readonly jobId: string; readonly workerId: string; readonly now: number }
   | { readonly _tag: "ReportProgress"; readonly jobId: string; readonly percent: number; readonly now: number }
@@ -28,8 +31,9 @@ export type JobCommand =
   }
   | { readonly _tag: "FailJob"; readonly jobId: string; readonly error: JobError; readonly now: number }
   | { readonly _tag: "ExpireJob"; readonly jobId: string; readonly now: number }
+  | { readonly _tag: "CancelJob"; readonly jobId: string; readonly now: number }
 
-export type JobRejection = JobAlreadyExists | InvalidJobTransition
+export type JobRejection = JobAlreadyExists | InvalidJobTransition | JobNotFound | JobAlreadyFinished
 
 type Decision = Result.Result<ReadonlyArray<JobEvent>, JobRejection>
 
@@ -53,7 +57,9 @@ export const decideJob = (command: JobCommand, state: JobState): Decision => {
         format: command.format,
         source: command.source,
         createdAt: command.now,
-        expiresAt: command.now + command.lifetimeMs
+        expiresAt: command.now + command.lifetimeMs,
+        ...(hasOptions(command.options) ? { options: command.options } : {}),
+        ...(command.batch === undefined ? {} : { batch: command.batch })
       })
     case "StartJob":
       if (state.status === "none" || isTerminal(state.status)) return reject(state, command)
@@ -92,6 +98,14 @@ export const decideJob = (command: JobCommand, state: JobState): Decision => {
     case "ExpireJob":
       if (state.status === "none" || isTerminal(state.status) || !isOverdue(state, command.now)) return none
       return emit({ _tag: "JobExpired", v: 1, jobId: command.jobId, at: command.now })
+    case "CancelJob":
+      // A job past its lifetime is not found, as GET /jobs says; canceling twice changes nothing.
+      if (state.status === "none" || state.status === "expired" || isOverdue(state, command.now)) {
+        return Result.fail(new JobNotFound({ jobId: command.jobId }))
+      }
+      if (state.status === "canceled") return none
+      if (isTerminal(state.status)) return Result.fail(new JobAlreadyFinished({ jobId: command.jobId, status: state.status }))
+      return emit({ _tag: "JobCanceled", v: 1, jobId: command.jobId, at: command.now })
   }
 }
 

@@ -42,6 +42,12 @@ describe("JobDecider", () => {
     } as const
     it("queues a new job with its expiry", () => given([]).when(queue).then([queued]))
     it("rejects queueing the same job twice", () => given([queued]).when(queue).thenRejects("JobAlreadyExists"))
+    it("records the options a client asked for", () => {
+      const options = { section: { start: 30, end: 45, precise: true } }
+      given([]).when({ ...queue, options }).then([{ ...queued, options } as JobEvent])
+    })
+    it("records no options field for empty options (a plain download looks as before)", () =>
+      given([]).when({ ...queue, options: {} }).then([queued]))
   })
 
   describe("StartJob", () => {
@@ -96,5 +102,27 @@ describe("JobDecider", () => {
     it("does nothing before the lifetime ends", () => given([queued]).when(expire(T0 + LIFETIME - 1)).thenNothing())
     it("does nothing to a completed job", () => given([queued, started(1), completed]).when(expire(T0 + 2 * LIFETIME)).thenNothing())
     it("does nothing to an unknown job", () => given([]).when(expire(T0 + 2 * LIFETIME)).thenNothing())
+  })
+
+  describe("CancelJob", () => {
+    const cancel = (now = T0 + 40) => ({ _tag: "CancelJob", jobId, now }) as const
+    const canceled: JobEvent = { _tag: "JobCanceled", v: 1, jobId, at: T0 + 40 }
+    it("cancels a queued job", () => given([queued]).when(cancel()).then([canceled]))
+    it("cancels a processing job", () => given([queued, started(1), progressed(30)]).when(cancel()).then([canceled]))
+    it("is idempotent on a canceled job", () => given([queued, started(1), canceled]).when(cancel(T0 + 50)).thenNothing())
+    it("refuses a completed job as already finished", () =>
+      given([queued, started(1), completed]).when(cancel()).thenRejects("JobAlreadyFinished"))
+    it("refuses a failed job as already finished", () =>
+      given([queued, started(1), failed]).when(cancel()).thenRejects("JobAlreadyFinished"))
+    it("does not find an unknown job", () => given([]).when(cancel()).thenRejects("JobNotFound"))
+    it("does not find an expired job", () => given([queued, expired]).when(cancel(T0 + LIFETIME + 1)).thenRejects("JobNotFound"))
+    it("does not find a job past its lifetime", () => given([queued]).when(cancel(T0 + LIFETIME)).thenRejects("JobNotFound"))
+    it("a canceled job cannot start, complete or be failed again", () => {
+      given([queued, canceled]).when({ _tag: "StartJob", jobId, workerId: "w1", now: T0 + 50 }).thenRejects("InvalidJobTransition")
+      given([queued, started(1), canceled]).when({ _tag: "CompleteJob", jobId, artifact, now: T0 + 50 }).thenRejects(
+        "InvalidJobTransition"
+      )
+      given([queued, started(1), canceled]).when({ _tag: "FailJob", jobId, error: failure, now: T0 + 50 }).thenNothing()
+    })
   })
 })

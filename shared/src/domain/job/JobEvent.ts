@@ -1,5 +1,6 @@
 // Events of the job aggregate, one JetStream subject per job: mds.job.<projectId>.<jobId>.
 import { Schema } from "effect"
+import { DownloadOptions } from "./DownloadOptions.ts"
 
 /** Schema version carried by every event so that old streams stay readable after changes. */
 const V1 = Schema.Literal(1)
@@ -18,7 +19,13 @@ export const JobErrorCode = Schema.Literals([
   "file_too_large",
   "download_timeout",
   // The job's worker died (or lost NATS) on every one of its allowed runs.
-  "attempts_exhausted"
+  "attempts_exhausted",
+  // Extension: the project's client canceled the job (DELETE /v1/jobs/{jobId}).
+  "canceled",
+  // Extension: the requested clip section lies outside the media (known only once the extractor read it).
+  "section_out_of_range",
+  // Extension: a subtitle language the job asked for is not offered by the media.
+  "subtitles_unavailable"
 ])
 export type JobErrorCode = typeof JobErrorCode.Type
 
@@ -55,7 +62,11 @@ export const JobQueued = Schema.TaggedStruct("JobQueued", {
   format: Schema.String,
   source: JobSource,
   createdAt: EpochMillis,
-  expiresAt: EpochMillis
+  expiresAt: EpochMillis,
+  /** Extension: present only when the client asked for a clip or an output preset. */
+  options: Schema.optionalKey(DownloadOptions),
+  /** Extension: the batch entry this job downloads, when a batch queued it. */
+  batch: Schema.optionalKey(Schema.Struct({ batchId: Schema.String, entryId: Schema.String }))
 })
 export type JobQueued = typeof JobQueued.Type
 
@@ -102,7 +113,22 @@ export const JobExpired = Schema.TaggedStruct("JobExpired", {
 })
 export type JobExpired = typeof JobExpired.Type
 
-export const JobEvent = Schema.Union([JobQueued, JobStarted, JobProgressed, JobCompleted, JobFailed, JobExpired])
+/** Extension: a client of the job's project canceled it while it was queued or processing; the job ends failed. */
+export const JobCanceled = Schema.TaggedStruct("JobCanceled", {
+  v: V1,
+  jobId: Schema.String,
+  at: EpochMillis
+})
+export type JobCanceled = typeof JobCanceled.Type
+
+/** The error a canceled job shows: it ends failed with error.code canceled. */
+export const CANCELED_ERROR: JobError = {
+  code: "canceled",
+  message: "The job was canceled by a client of its project.",
+  retryable: true
+}
+
+export const JobEvent = Schema.Union([JobQueued, JobStarted, JobProgressed, JobCompleted, JobFailed, JobExpired, JobCanceled])
 export type JobEvent = typeof JobEvent.Type
 
 /** A job event from a message's JSON, or none when it does not decode (consumers step over such messages). */

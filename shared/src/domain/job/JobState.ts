@@ -1,7 +1,7 @@
 // The job aggregate's state and evolve: what the decider needs to know, folded from JobEvents.
 import type { JobEvent } from "./JobEvent.ts"
 
-export type JobStatus = "none" | "queued" | "processing" | "completed" | "failed" | "expired"
+export type JobStatus = "none" | "queued" | "processing" | "completed" | "failed" | "expired" | "canceled"
 
 export interface JobState {
   readonly status: JobStatus
@@ -22,7 +22,7 @@ export const initialJobState = (): JobState => ({
 })
 
 export const isTerminal = (status: JobStatus): boolean =>
-  status === "completed" || status === "failed" || status === "expired"
+  status === "completed" || status === "failed" || status === "expired" || status === "canceled"
 
 /** Terminal states absorb every later event, so a late or duplicated event never reopens a job. */
 export const evolveJob = (state: JobState, event: JobEvent): JobState => {
@@ -46,5 +46,7 @@ export const evolveJob = (state: JobState, event: JobEvent): JobState => {
       return { ...state, status: "failed" }
     case "JobExpired":
       return { ...state, status: "expired" }
+    case "JobCanceled":
+      return { ...state, status: "canceled" }
   }
 }

@@ -1,6 +1,7 @@
 // The job read model document and its projection: evolve(doc | null, event), replayable from the stream.
 import { Schema } from "effect"
-import { JobArtifact, JobError, type JobEvent, JobSource } from "./JobEvent.ts"
+import { DownloadOptions } from "./DownloadOptions.ts"
+import { CANCELED_ERROR, JobArtifact, JobError, type JobEvent, JobSource } from "./JobEvent.ts"
 
 export const JobViewStatus = Schema.Literals(["queued", "processing", "completed", "failed", "expired"])
 export type JobViewStatus = typeof JobViewStatus.Type
@@ -22,6 +23,8 @@ export const JobView = Schema.Struct({
   error: Schema.NullOr(JobError),
   /** Presigned link to the artifact, filled in by whoever stores the document (evolve leaves it null). */
   downloadUrl: Schema.NullOr(Schema.String),
+  /** Extension: the clip section and output preset the job was queued with; absent for a plain download. */
+  options: Schema.optionalKey(DownloadOptions),
   /** Stream sequence of the last event folded in; lets a projection skip redelivered events. */
   lastSeq: Schema.Number
 })
@@ -53,7 +56,8 @@ export const evolveJobView = (doc: JobView | null, event: JobEvent, seq: number)
       artifact: null,
       error: null,
       downloadUrl: null,
-      lastSeq: seq
+      lastSeq: seq,
+      ...(event.options === undefined ? {} : { options: event.options })
     }
   }
   // Events of a job whose JobQueued was never seen (e.g. trimmed by retention) have nothing to attach to.
@@ -84,6 +88,8 @@ export const evolveJobView = (doc: JobView | null, event: JobEvent, seq: number)
       return { ...doc, status: "failed", completedAt: event.at, error: event.error, lastSeq: seq }
     case "JobExpired":
       return { ...doc, status: "expired", completedAt: event.at, lastSeq: seq }
+    case "JobCanceled":
+      return { ...doc, status: "failed", completedAt: event.at, error: CANCELED_ERROR, lastSeq: seq }
   }
 }
 

@@ -105,4 +105,17 @@ describe("evolveJobView", () => {
     expect(isJobVisible(doc, 10_099)).toBe(true)
     expect(isJobVisible(doc, 10_100)).toBe(false)
   })
+
+  it("records a cancel as failed with error.code canceled, absorbing later events", () => {
+    const canceled: JobEvent = { _tag: "JobCanceled", v: 1, jobId, at: 350 }
+    const doc = project([queued, started, progressed(30), canceled, completed])
+    expect(doc).toMatchObject({ status: "failed", progress: 30, completedAt: 350, artifact: null, lastSeq: 5 })
+    expect(doc?.error).toEqual({ code: "canceled", message: expect.any(String), retryable: true })
+  })
+
+  it("carries the options of JobQueued, and has none for a plain download", () => {
+    const options = { section: { start: 1, end: 2, precise: false } }
+    expect(project([{ ...queued, options } as JobEvent])?.options).toEqual(options)
+    expect(project([queued])).not.toHaveProperty("options")
+  })
 })

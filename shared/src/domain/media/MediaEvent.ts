@@ -1,7 +1,9 @@
 // The resolved-media event, one subject per media id: mds.media.<mediaId>; the media never changes after it.
 import { Schema } from "effect"
+import { SubtitleTrack } from "./SubtitleTrack.ts"
 
-export const MediaType = Schema.Literals(["video", "audio", "image"])
+/** "playlist" (extension) only for a resolve that asked for playlists; its entries are listed, it has no file itself. */
+export const MediaType = Schema.Literals(["video", "audio", "image", "playlist"])
 export type MediaType = typeof MediaType.Type
 
 export const MediaFormat = Schema.Struct({
@@ -11,6 +13,16 @@ export const MediaFormat = Schema.Struct({
   container: Schema.String
 })
 export type MediaFormat = typeof MediaFormat.Type
+
+/** Extension: one entry of a playlist, flat (no formats): what a batch downloads. */
+export const PlaylistEntry = Schema.Struct({
+  id: Schema.String,
+  url: Schema.String,
+  title: Schema.String,
+  /** Whole seconds, when the playlist says. */
+  duration: Schema.NullOr(Schema.Number)
+})
+export type PlaylistEntry = typeof PlaylistEntry.Type
 
 export const MediaAuthor = Schema.Struct({
   name: Schema.String,
@@ -34,6 +46,10 @@ export const MediaResolved = Schema.TaggedStruct("MediaResolved", {
   formats: Schema.Array(MediaFormat),
   resolvedAt: Schema.Number,
   expiresAt: Schema.Number,
+  /** Extension: the subtitle languages; absent when there are none (and in events written before). */
+  subtitles: Schema.optionalKey(Schema.Array(SubtitleTrack)),
+  /** Extension: the entries of a playlist (type "playlist"), at most PLAYLIST_MAX_ENTRIES of them. */
+  entries: Schema.optionalKey(Schema.Array(PlaylistEntry)),
   /**
    * Extension: set when the media was resolved with this project's cookies. Such media is the project's alone: no
    * other project gets it from the resolve cache or by media_id.

@@ -4,6 +4,8 @@ import { MediaResolved } from "./MediaEvent.ts"
 
 export const ResolveRequest = Schema.Struct({
   url: Schema.String,
+  /** Extension: answer a playlist URL with its flat entries (type "playlist") instead of its first media. */
+  playlist: Schema.optionalKey(Schema.Boolean),
   /** The asking project: its cookies for the platform, if it stored any, go with the extraction. */
   projectId: Schema.optionalKey(Schema.String)
 })

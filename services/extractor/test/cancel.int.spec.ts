@@ -1,0 +1,92 @@
+// Canceling a running download through the real extractor: yt-dlp (and its ffmpeg) stop, files go, the slot frees.
+import { execFile } from "node:child_process"
+import { readdir } from "node:fs/promises"
+import { join } from "node:path"
+import { promisify } from "node:util"
+import { jetstreamManager } from "@nats-io/jetstream"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type MediaServer, startMediaServer } from "../../../test/support/MediaServer.ts"
+import { type ExtractorHarness, startExtractorHarness } from "./ExtractorHarness.ts"
+
+const execFileAsync = promisify(execFile)
+
+let media: MediaServer
+let harness: ExtractorHarness
+
+beforeAll(async () => {
+  media = await startMediaServer()
+  harness = await startExtractorHarness({ EGRESS_ALLOW: media.hostPort })
+})
+
+afterAll(async () => {
+  await harness?.close()
+  await media?.close()
+})
+
+const waitUntil = async <A>(read: () => Promise<A>, done: (a: A) => boolean, what: string, timeoutMs = 60_000): Promise<A> => {
+  const deadline = Date.now() + timeoutMs
+  while (true) {
+    const value = await read()
+    if (done(value)) return value
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+/** Processes whose command line names the job (yt-dlp gets its work directory, named after the job, as --paths). */
+const processesOf = async (jobId: string) => {
+  const { stdout } = await execFileAsync("ps", ["-eo", "pid=,args="])
+  return stdout.split("\n").filter((line) => line.includes(jobId) && !line.includes("ps -eo"))
+}
+
+const workDirsOf = async (jobId: string) =>
+  (await readdir(join(harness.dataDir, "work")).catch(() => [] as Array<string>)).filter((name) => name.startsWith(jobId))
+
+describe("cancel", () => {
+  it("stops a processing download at once: yt-dlp killed, partial files removed, slot released, job canceled", async () => {
+    // 2.6 MB at 64 KiB/s: about 40 s, so the job is surely mid-download when it is canceled.
+    const { projectId, jobId } = await harness.queueJob(`${media.urls.slow}?rate=65536`, "video_best")
+    await waitUntil(() => harness.jobEvents(projectId, jobId), (events) => events.some((e) => e._tag === "JobProgressed"), "progress")
+    expect((await processesOf(jobId)).length, "yt-dlp runs for the job").toBeGreaterThan(0)
+    expect(await workDirsOf(jobId)).toHaveLength(1)
+
+    await harness.cancelJob(projectId, jobId)
+
+    await waitUntil(() => processesOf(jobId), (lines) => lines.length === 0, "the job's processes to end", 15_000)
+    await waitUntil(() => workDirsOf(jobId), (dirs) => dirs.length === 0, "the work directory to be removed", 15_000)
+    const admission = await waitUntil(() => harness.lastAdmission(projectId), (e) => e._tag === "SlotReleased", "the slot release", 15_000)
+    expect(admission).toMatchObject({ _tag: "SlotReleased", jobId, reason: "canceled", held: [] })
+    const events = await harness.jobEvents(projectId, jobId)
+    expect(events.map((e) => e._tag)).toContain("JobCanceled")
+    expect(events.some((e) => e._tag === "JobCompleted" || e._tag === "JobFailed")).toBe(false)
+    expect(events.at(-1)?._tag).toBe("JobCanceled")
+  })
+
+  it("stops the ffmpeg that cuts a clip too", async () => {
+    const { projectId, jobId } = await harness.queueJob(`${media.urls.slow}?rate=65536`, "video_best", undefined, undefined, undefined, {
+      section: { start: 1, end: 19, precise: true }
+    })
+    await waitUntil(() => processesOf(jobId), (lines) => lines.some((line) => /ffmpeg/.test(line.split(" ").slice(0, 3).join(" "))), "ffmpeg to run")
+    await harness.cancelJob(projectId, jobId)
+    await waitUntil(() => processesOf(jobId), (lines) => lines.length === 0, "yt-dlp and ffmpeg to end", 15_000)
+    await waitUntil(() => workDirsOf(jobId), (dirs) => dirs.length === 0, "the work directory to be removed", 15_000)
+    expect((await harness.jobEvents(projectId, jobId)).at(-1)?._tag).toBe("JobCanceled")
+  })
+
+  it("a job canceled while queued is never started by a worker", async () => {
+    // Both worker slots busy with slow downloads, so the third job waits on the queue.
+    const busy = await Promise.all([1, 2].map(() => harness.queueJob(`${media.urls.slow}?rate=65536`, "video_best")))
+    for (const job of busy) {
+      await waitUntil(() => harness.jobEvents(job.projectId, job.jobId), (events) => events.some((e) => e._tag === "JobStarted"), "busy job start")
+    }
+    const { projectId, jobId } = await harness.queueJob(media.urls.mp4, "video_best")
+    await harness.cancelJob(projectId, jobId)
+    for (const job of busy) await harness.cancelJob(job.projectId, job.jobId)
+    // Once the busy jobs stop, a worker takes the canceled job off the queue and drops it without starting it.
+    await waitUntil(() => processesOf(busy[0]!.jobId), (lines) => lines.length === 0, "the busy jobs to stop", 15_000)
+    const jsm = await jetstreamManager(harness.client)
+    await waitUntil(async () => (await jsm.streams.info("MDS_WORK")).state.messages, (n) => n === 0, "the work queue to drain", 30_000)
+    const events = await harness.jobEvents(projectId, jobId)
+    expect(events.map((e) => e._tag)).toEqual(["JobQueued", "JobCanceled"])
+  })
+})

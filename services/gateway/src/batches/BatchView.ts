@@ -1,0 +1,35 @@
+// Extension: a batch as /v1 shows it, folded from its events.
+import type { Batch } from "@mds/shared/api/Batches"
+import { BatchDecider } from "@mds/shared/domain/batch/BatchDecider"
+import { BatchEvent } from "@mds/shared/domain/batch/BatchEvent"
+import { isBatchDone, progressOf } from "@mds/shared/domain/batch/BatchState"
+import { BatchNotFound } from "@mds/shared/domain/batch/BatchDecider"
+import { EventStore } from "@mds/shared/eventstore/EventStore"
+import { batchSubject } from "@mds/shared/eventstore/Subjects"
+import { Effect } from "effect"
+
+const iso = (ms: number) => new Date(ms).toISOString()
+
+export const loadBatchView = Effect.fn("loadBatchView")(function*(projectId: string, batchId: string) {
+  const stored = yield* (yield* EventStore).readSubject(BatchEvent, batchSubject(projectId, batchId))
+  const created = stored.find((item) => item.event._tag === "BatchCreated")?.event
+  if (created === undefined || created._tag !== "BatchCreated") return yield* new BatchNotFound({ batchId })
+  const state = stored.reduce((s, item) => BatchDecider.evolve(s, item.event), BatchDecider.initialState())
+  const entries = state.entries.map((entry) => {
+    const progress = progressOf(state, entry.entryId)
+    const status = progress._tag === "Pending" ? "pending" as const : progress._tag === "Queued" ? "queued" as const : progress.outcome
+    return { id: entry.entryId, title: entry.title, url: entry.url, status, ...(progress._tag === "Pending" ? {} : { job_id: progress.jobId }) }
+  })
+  const count = (status: string) => entries.filter((entry) => entry.status === status).length
+  const view: Batch = {
+    id: batchId,
+    status: state.status === "canceled" ? "canceled" : isBatchDone(state) ? "completed" : "running",
+    media_id: created.mediaId,
+    format: created.format,
+    created_at: iso(created.createdAt),
+    expires_at: iso(created.expiresAt),
+    progress: { total: entries.length, pending: count("pending"), queued: count("queued"), completed: count("completed"), failed: count("failed") },
+    entries
+  }
+  return view
+})

@@ -1,0 +1,37 @@
+// Extension: the /v1 request and answer bodies of batches (a format for chosen entries of a resolved playlist).
+import { Schema } from "effect"
+
+export const CreateBatchRequest = Schema.Struct({
+  media_id: Schema.String.annotate({ description: "data.id of a resolve that answered type playlist." }),
+  format: Schema.String.check(Schema.isMinLength(1)).annotate({ description: "video_best, video_<height>p, audio_best, audio_m4a or audio_mp3." }),
+  entries: Schema.optionalKey(Schema.Array(Schema.String).check(Schema.isMinLength(1), Schema.isMaxLength(1000))).annotate({
+    description: "Entry ids (entries[].id of the resolve) in the order to download them; default: every entry."
+  })
+}).annotate({ identifier: "CreateBatchRequest" })
+export type CreateBatchRequest = typeof CreateBatchRequest.Type
+
+export const BatchEntryStatus = Schema.Literals(["pending", "queued", "completed", "failed"])
+
+export const Batch = Schema.Struct({
+  id: Schema.String,
+  status: Schema.Literals(["running", "completed", "canceled"]),
+  media_id: Schema.String,
+  format: Schema.String,
+  created_at: Schema.String.annotate({ format: "date-time" }),
+  expires_at: Schema.String.annotate({ format: "date-time", description: "No entry is started after this." }),
+  progress: Schema.Struct({
+    total: Schema.Int,
+    pending: Schema.Int,
+    queued: Schema.Int,
+    completed: Schema.Int,
+    failed: Schema.Int
+  }),
+  entries: Schema.Array(Schema.Struct({
+    id: Schema.String,
+    title: Schema.String,
+    url: Schema.String,
+    status: BatchEntryStatus.annotate({ description: "queued: its job is queued or processing (see GET /jobs/{job_id})." }),
+    job_id: Schema.optionalKey(Schema.String)
+  }))
+}).annotate({ identifier: "Batch", description: "Extension: a batch and each entry's job." })
+export type Batch = typeof Batch.Type

@@ -1,0 +1,24 @@
+// Extension: the batch aggregate's command handler, bound once: `batchCommands(projectId, batchId)(command)`.
+import { type CommandCallOptions, commandHandler } from "../../eventstore/CommandHandler.ts"
+import { batchSubject } from "../../eventstore/Subjects.ts"
+import { type BatchCommand, BatchDecider } from "./BatchDecider.ts"
+import { BatchEvent } from "./BatchEvent.ts"
+import type { BatchState } from "./BatchState.ts"
+
+/** An entry is queued once and finishes once; the batch is created and canceled once: the event names its append. */
+const batchEventId = (event: BatchEvent): string => {
+  switch (event._tag) {
+    case "BatchEntryQueued":
+    case "BatchEntryFinished":
+      return `${event._tag}:${event.batchId}:${event.entryId}`
+    default:
+      return `${event._tag}:${event.batchId}`
+  }
+}
+
+const handleBatch = commandHandler({ decider: BatchDecider, codec: BatchEvent, msgId: batchEventId })
+
+export const batchCommands = (projectId: string, batchId: string) => {
+  const subject = batchSubject(projectId, batchId)
+  return (command: BatchCommand, options?: CommandCallOptions<BatchState>) => handleBatch(subject, command, options)
+}

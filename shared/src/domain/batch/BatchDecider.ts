@@ -1,0 +1,112 @@
+// Extension: commands of the batch aggregate and the pure decide function; which entries go next is nextEntries.
+import { Result, Schema } from "effect"
+import type { Decider } from "../Decider.ts"
+import type { DownloadOptions } from "../job/DownloadOptions.ts"
+import type { BatchEntry, BatchEntryOutcome, BatchEvent } from "./BatchEvent.ts"
+import { type BatchState, evolveBatch, initialBatchState, isBatchDone, progressOf } from "./BatchState.ts"
+
+export class BatchAlreadyExists extends Schema.TaggedError<BatchAlreadyExists>()("BatchAlreadyExists", {
+  batchId: Schema.String
+}) {}
+
+export class BatchNotFound extends Schema.TaggedError<BatchNotFound>()("BatchNotFound", {
+  batchId: Schema.String
+}) {}
+
+/** Cancel asked of a batch whose every entry already ended. */
+export class BatchAlreadyFinished extends Schema.TaggedError<BatchAlreadyFinished>()("BatchAlreadyFinished", {
+  batchId: Schema.String
+}) {}
+
+export class BatchWithoutEntries extends Schema.TaggedError<BatchWithoutEntries>()("BatchWithoutEntries", {
+  batchId: Schema.String
+}) {}
+
+export type BatchCommand =
+  | {
+    readonly _tag: "CreateBatch"
+    readonly batchId: string
+    readonly projectId: string
+    readonly mediaId: string
+    readonly platform: string
+    readonly format: string
+    readonly options?: DownloadOptions
+    readonly entries: ReadonlyArray<BatchEntry>
+    readonly now: number
+    readonly lifetimeMs: number
+  }
+  | { readonly _tag: "RecordEntryQueued"; readonly batchId: string; readonly entryId: string; readonly jobId: string; readonly now: number }
+  | {
+    readonly _tag: "RecordEntryFinished"
+    readonly batchId: string
+    readonly jobId: string
+    readonly outcome: BatchEntryOutcome
+    readonly now: number
+  }
+  | { readonly _tag: "CancelBatch"; readonly batchId: string; readonly now: number }
+
+export type BatchRejection = BatchAlreadyExists | BatchNotFound | BatchAlreadyFinished | BatchWithoutEntries
+
+type Decision = Result.Result<ReadonlyArray<BatchEvent>, BatchRejection>
+const none: Decision = Result.succeed([])
+const emit = (...events: ReadonlyArray<BatchEvent>): Decision => Result.succeed(events)
+
+export const decideBatch = (command: BatchCommand, state: BatchState): Decision => {
+  if (command._tag !== "CreateBatch" && state.status === "none") return Result.fail(new BatchNotFound({ batchId: command.batchId }))
+  switch (command._tag) {
+    case "CreateBatch":
+      if (state.status !== "none") return Result.fail(new BatchAlreadyExists({ batchId: command.batchId }))
+      if (command.entries.length === 0) return Result.fail(new BatchWithoutEntries({ batchId: command.batchId }))
+      return emit({
+        _tag: "BatchCreated",
+        v: 1,
+        batchId: command.batchId,
+        projectId: command.projectId,
+        mediaId: command.mediaId,
+        platform: command.platform,
+        format: command.format,
+        ...(command.options === undefined || Object.keys(command.options).length === 0 ? {} : { options: command.options }),
+        entries: command.entries,
+        createdAt: command.now,
+        expiresAt: command.now + command.lifetimeMs
+      })
+    case "RecordEntryQueued": {
+      const known = state.entries.some((entry) => entry.entryId === command.entryId)
+      // A job queued for an entry that is no longer pending (a retried feed) changes nothing: one job per entry.
+      if (!known || progressOf(state, command.entryId)._tag !== "Pending") return none
+      return emit({ _tag: "BatchEntryQueued", v: 1, batchId: command.batchId, entryId: command.entryId, jobId: command.jobId, at: command.now })
+    }
+    case "RecordEntryFinished": {
+      const entry = state.entries.find((e) => {
+        const progress = progressOf(state, e.entryId)
+        return progress._tag === "Queued" && progress.jobId === command.jobId
+      })
+      if (entry === undefined) return none
+      return emit({
+        _tag: "BatchEntryFinished",
+        v: 1,
+        batchId: command.batchId,
+        entryId: entry.entryId,
+        jobId: command.jobId,
+        outcome: command.outcome,
+        at: command.now
+      })
+    }
+    case "CancelBatch":
+      if (state.status === "canceled") return none
+      if (isBatchDone(state)) return Result.fail(new BatchAlreadyFinished({ batchId: command.batchId }))
+      return emit({ _tag: "BatchCanceled", v: 1, batchId: command.batchId, at: command.now })
+  }
+}
+
+/** The entries to queue now, in order, given how many of the project's slots are free: none once canceled or over. */
+export const nextEntries = (state: BatchState, freeSlots: number, now: number): ReadonlyArray<BatchEntry> => {
+  if (state.status !== "running" || now >= state.expiresAt || freeSlots <= 0) return []
+  return state.entries.filter((entry) => progressOf(state, entry.entryId)._tag === "Pending").slice(0, freeSlots)
+}
+
+export const BatchDecider: Decider<BatchCommand, BatchEvent, BatchState, BatchRejection> = {
+  initialState: initialBatchState,
+  evolve: evolveBatch,
+  decide: decideBatch
+}

@@ -1,0 +1,76 @@
+// Specifications of the batch aggregate: creation, one job per entry, finishing by job, cancel, and what to feed next.
+import { describe, expect, it } from "vitest"
+import { foldEvents } from "../Decider.ts"
+import { DeciderSpecification } from "../DeciderSpecification.ts"
+import { BatchDecider, nextEntries } from "./BatchDecider.ts"
+import type { BatchEvent } from "./BatchEvent.ts"
+import { isBatchDone } from "./BatchState.ts"
+
+const given = DeciderSpecification.for(BatchDecider)
+const batchId = "bat_a"
+const T0 = 1_000
+const LIFETIME = 10_000
+const entries = ["e1", "e2", "e3"].map((entryId) => ({ entryId, url: `https://example.com/${entryId}.mp3`, title: entryId }))
+const created: BatchEvent = {
+  _tag: "BatchCreated",
+  v: 1,
+  batchId,
+  projectId: "prj_a",
+  mediaId: "med_a",
+  platform: "generic",
+  format: "audio_mp3",
+  entries,
+  createdAt: T0,
+  expiresAt: T0 + LIFETIME
+}
+const queued = (entryId: string, jobId: string): BatchEvent => ({ _tag: "BatchEntryQueued", v: 1, batchId, entryId, jobId, at: T0 + 1 })
+const finished = (entryId: string, jobId: string, outcome: "completed" | "failed" = "completed"): BatchEvent =>
+  ({ _tag: "BatchEntryFinished", v: 1, batchId, entryId, jobId, outcome, at: T0 + 2 })
+const canceled: BatchEvent = { _tag: "BatchCanceled", v: 1, batchId, at: T0 + 3 }
+const state = (events: ReadonlyArray<BatchEvent>) => foldEvents(BatchDecider, events)
+
+describe("BatchDecider", () => {
+  const create = { _tag: "CreateBatch", batchId, projectId: "prj_a", mediaId: "med_a", platform: "generic", format: "audio_mp3", entries, now: T0, lifetimeMs: LIFETIME } as const
+  it("creates a batch with its entries in order", () => given([]).when(create).then([created]))
+  it("refuses a second creation and an empty batch", () => {
+    given([created]).when(create).thenRejects("BatchAlreadyExists")
+    given([]).when({ ...create, entries: [] }).thenRejects("BatchWithoutEntries")
+  })
+  it("records one job per entry; a second job for the same entry changes nothing", () => {
+    given([created]).when({ _tag: "RecordEntryQueued", batchId, entryId: "e1", jobId: "job_1", now: T0 + 1 }).then([queued("e1", "job_1")])
+    given([created, queued("e1", "job_1")]).when({ _tag: "RecordEntryQueued", batchId, entryId: "e1", jobId: "job_9", now: T0 + 1 }).thenNothing()
+    given([created]).when({ _tag: "RecordEntryQueued", batchId, entryId: "nope", jobId: "job_1", now: T0 + 1 }).thenNothing()
+  })
+  it("finishes the entry whose job ended, once", () => {
+    const finish = { _tag: "RecordEntryFinished", batchId, jobId: "job_1", outcome: "completed", now: T0 + 2 } as const
+    given([created, queued("e1", "job_1")]).when(finish).then([finished("e1", "job_1")])
+    given([created, queued("e1", "job_1"), finished("e1", "job_1")]).when(finish).thenNothing()
+    given([created]).when(finish).thenNothing()
+  })
+  it("cancels a running batch once; a finished one is refused; an unknown one is not found", () => {
+    const cancel = { _tag: "CancelBatch", batchId, now: T0 + 3 } as const
+    given([created, queued("e1", "job_1")]).when(cancel).then([canceled])
+    given([created, canceled]).when(cancel).thenNothing()
+    const all = entries.flatMap((e, i) => [queued(e.entryId, `job_${i}`), finished(e.entryId, `job_${i}`)])
+    given([created, ...all]).when(cancel).thenRejects("BatchAlreadyFinished")
+    given([]).when(cancel).thenRejects("BatchNotFound")
+  })
+})
+
+describe("nextEntries (what the feeder queues as slots free)", () => {
+  it("feeds pending entries in order, as many as slots are free", () => {
+    expect(nextEntries(state([created]), 2, T0 + 5).map((e) => e.entryId)).toEqual(["e1", "e2"])
+    expect(nextEntries(state([created, queued("e1", "job_1"), queued("e2", "job_2")]), 0, T0 + 5)).toEqual([])
+    expect(nextEntries(state([created, queued("e1", "job_1"), finished("e1", "job_1")]), 1, T0 + 5).map((e) => e.entryId)).toEqual(["e2"])
+  })
+  it("feeds nothing once canceled or past the batch's lifetime", () => {
+    expect(nextEntries(state([created, canceled]), 2, T0 + 5)).toEqual([])
+    expect(nextEntries(state([created]), 2, T0 + LIFETIME)).toEqual([])
+  })
+  it("is done when every entry finished, or when canceled and nothing runs", () => {
+    expect(isBatchDone(state([created, queued("e1", "job_1"), canceled]))).toBe(false)
+    expect(isBatchDone(state([created, queued("e1", "job_1"), canceled, finished("e1", "job_1", "failed")]))).toBe(true)
+    const all = entries.flatMap((e, i) => [queued(e.entryId, `job_${i}`), finished(e.entryId, `job_${i}`)])
+    expect(isBatchDone(state([created, ...all]))).toBe(true)
+  })
+})

@@ -1,0 +1,63 @@
+// Extension: events of the batch aggregate (a format for chosen entries of a playlist), one subject per batch.
+import { Schema } from "effect"
+import { DownloadOptions } from "../job/DownloadOptions.ts"
+
+const V1 = Schema.Literal(1)
+
+/** One playlist entry to download: where it is, and what to call it while it waits. */
+export const BatchEntry = Schema.Struct({
+  entryId: Schema.String,
+  url: Schema.String,
+  title: Schema.String
+})
+export type BatchEntry = typeof BatchEntry.Type
+
+export const BatchCreated = Schema.TaggedStruct("BatchCreated", {
+  v: V1,
+  batchId: Schema.String,
+  projectId: Schema.String,
+  mediaId: Schema.String,
+  platform: Schema.String,
+  format: Schema.String,
+  options: Schema.optionalKey(DownloadOptions),
+  /** In the order they are fed to the project's slots. */
+  entries: Schema.Array(BatchEntry),
+  createdAt: Schema.Number,
+  expiresAt: Schema.Number
+})
+export type BatchCreated = typeof BatchCreated.Type
+
+/** The process manager queued the entry's job (it holds one of the project's slots). */
+export const BatchEntryQueued = Schema.TaggedStruct("BatchEntryQueued", {
+  v: V1,
+  batchId: Schema.String,
+  entryId: Schema.String,
+  jobId: Schema.String,
+  at: Schema.Number
+})
+export type BatchEntryQueued = typeof BatchEntryQueued.Type
+
+export const BatchEntryOutcome = Schema.Literals(["completed", "failed"])
+export type BatchEntryOutcome = typeof BatchEntryOutcome.Type
+
+/** The entry's job ended (failed covers canceled and expired jobs too). */
+export const BatchEntryFinished = Schema.TaggedStruct("BatchEntryFinished", {
+  v: V1,
+  batchId: Schema.String,
+  entryId: Schema.String,
+  jobId: Schema.String,
+  outcome: BatchEntryOutcome,
+  at: Schema.Number
+})
+export type BatchEntryFinished = typeof BatchEntryFinished.Type
+
+/** No further entry is queued; the process manager cancels the entries' running jobs. */
+export const BatchCanceled = Schema.TaggedStruct("BatchCanceled", {
+  v: V1,
+  batchId: Schema.String,
+  at: Schema.Number
+})
+export type BatchCanceled = typeof BatchCanceled.Type
+
+export const BatchEvent = Schema.Union([BatchCreated, BatchEntryQueued, BatchEntryFinished, BatchCanceled])
+export type BatchEvent = typeof BatchEvent.Type
