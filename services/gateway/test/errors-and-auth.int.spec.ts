@@ -149,7 +149,13 @@ describe("health and platforms", () => {
     }
     expect(response.statusCode).toBe(200)
     expect(response.json()).toEqual({
-      data: { status: "ok", version: "v1", followers: { job_views: "following", keys: "following", platforms: "following" } }
+      data: {
+        status: "ok",
+        version: "v1",
+        followers: { job_views: "following", keys: "following", platforms: "following" },
+        // No extractor runs beside this gateway: no release chosen, none reported.
+        yt_dlp: { choice: null, extractors: [] }
+      }
     })
   })
 
