@@ -13,22 +13,26 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
 # The venv is built on the same base as the runtime, so its python3 symlinks stay valid after the copy.
 FROM node:24-slim AS ytdlp
 ARG YT_DLP_VERSION=2026.10.26
+# Beside yt-dlp so --impersonate works; the same pin as deploy/local/setup.sh.
+ARG CURL_CFFI_VERSION=0.16.3
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 python3-venv \
  && rm -rf /var/lib/apt/lists/*
 RUN python3 -m venv /opt/yt-dlp \
- && /opt/yt-dlp/bin/pip install --no-cache-dir --disable-pip-version-check "yt-dlp==${YT_DLP_VERSION}"
+ && /opt/yt-dlp/bin/pip install --no-cache-dir --disable-pip-version-check "yt-dlp==${YT_DLP_VERSION}" "curl_cffi==${CURL_CFFI_VERSION}"
 
 FROM node:24-slim
+# python3-venv: the extractor installs the releases the fleet chooses (`extractors use`) into venvs of their own.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends ffmpeg python3 ca-certificates curl \
+ && apt-get install -y --no-install-recommends ffmpeg python3 python3-venv ca-certificates curl \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=ytdlp /opt/yt-dlp /opt/yt-dlp
 ENV NODE_ENV=production \
     DATA_DIR=/data \
     YT_DLP_PATH=/opt/yt-dlp/bin/yt-dlp \
     FFMPEG_PATH=/usr/bin/ffmpeg \
-    FFPROBE_PATH=/usr/bin/ffprobe
+    FFPROBE_PATH=/usr/bin/ffprobe \
+    YT_DLP_CURL_CFFI_VERSION=0.16.3
 WORKDIR /app
 COPY --from=deps /app/node_modules node_modules
 COPY package.json ./

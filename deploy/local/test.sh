@@ -13,7 +13,7 @@ npx tsc --noEmit -p tsconfig.json
 
 # Lint only: the formatter's check joins once the tree has been formatted (`npm run format`) in one pass.
 echo "[test] biome lint" >&2
-npx biome lint
+bash deploy/local/biome.sh lint
 
 report="$(mktemp -t mds-vitest-XXXXXX.json)"
 trap 'rm -f "$report"' EXIT

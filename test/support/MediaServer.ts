@@ -21,6 +21,17 @@ export interface MediaServer {
     readonly gone: string
     /** Always 429 Too Many Requests, as a platform that rate-limits us would answer. */
     readonly rateLimited: string
+    /**
+     * The watch page behind a bot wall: Cloudflare's 403 challenge page (`cf-mitigated: challenge`) unless the request
+     * carries a browser's client hints (sec-ch-ua), which yt-dlp sends only when it impersonates a browser.
+     * `always` challenges every request.
+     */
+    antiBot(name: string, always?: boolean): string
+    /**
+     * A members-only watch page: answered only with the current `mds_session` cookie, which it rotates on every
+     * answer (Set-Cookie), so a client that does not keep the rotated cookie is refused next time.
+     */
+    readonly members: string
     redirectTo(target: string): string
     /** clip.mp4, after the first `failures` requests of this exact URL were answered with `status` (a flaky platform). */
     flaky(name: string, failures: number, status?: number): string
@@ -41,6 +52,12 @@ export interface MediaServer {
   }
   /** Paths requested so far, in order. */
   readonly requests: ReadonlyArray<string>
+  /** Path and query of every request answered with the bot-wall challenge, in order. */
+  readonly challenged: ReadonlyArray<string>
+  /** A Netscape cookies.txt holding the members page's current session, as a browser export would. */
+  memberCookies(): string
+  /** The session value the members page accepts now. */
+  memberSession(): string
   /** How many requests the server has seen for a URL it handed out (path and query). */
   requestCount(url: string): number
   /** How many requests the server has seen for a path, whatever the query. */
@@ -218,6 +235,8 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
   let signedNotBefore = 0
   const throttle = options?.throttleBytesPerSecond ?? DEFAULT_THROTTLE
   const requests: Array<string> = []
+  const challenged: Array<string> = []
+  let memberSession = randomBytes(12).toString("hex")
   const cache = new Map<string, Buffer>()
   const flakyCounts = new Map<string, number>()
   const requestedUrls: Array<string> = []
@@ -287,6 +306,21 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
     else res.end(part)
   }
 
+  /** Shaped like the page Cloudflare answers a suspected bot with. */
+  const sendChallenge = (res: ServerResponse) => {
+    const body = "<!DOCTYPE html><html lang=\"en-US\"><head><title>Just a moment...</title></head>" +
+      "<body><noscript>Enable JavaScript and cookies to continue</noscript><script src=\"/cdn-cgi/challenge-platform/h/g/orchestrate/chl_page/v1\"></script></body></html>"
+    res.writeHead(403, {
+      "Content-Type": "text/html; charset=UTF-8",
+      "Content-Length": String(Buffer.byteLength(body)),
+      "cf-mitigated": "challenge",
+      "Server": "cloudflare",
+      "Cache-Control": "private, max-age=0, no-store, no-cache, must-revalidate",
+      "Set-Cookie": "__cf_bm=fixture; path=/; HttpOnly; SameSite=None"
+    })
+    res.end(body)
+  }
+
   const sendStatus = (res: ServerResponse, status: number, text: string) => {
     res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": String(Buffer.byteLength(text)) })
     res.end(text)
@@ -320,6 +354,20 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
         const body = await load(fixtures.clipMp4)
         return body === null ? sendStatus(res, 500, "fixture missing") : sendBody(req, res, body, "video/mp4", false)
       }
+      case "/members/clip.html": {
+        const sent = /(?:^|;\s*)mds_session=([^;]*)/.exec(req.headers.cookie ?? "")?.[1]
+        if (sent !== memberSession) return sendStatus(res, 403, "Sign in to confirm your age. This video requires authentication.")
+        memberSession = randomBytes(12).toString("hex")
+        res.setHeader("Set-Cookie", `mds_session=${memberSession}; Path=/; Max-Age=86400`)
+        return sendBody(req, res, Buffer.from(watchPage(origin, clipPage.durationSeconds)), contentTypes[".html"] ?? "text/html", false)
+      }
+      case "/antibot/clip.html":
+        // ?always=1: a wall that impersonation does not pass either.
+        if (req.headers["sec-ch-ua"] === undefined || url.searchParams.get("always") === "1") {
+          challenged.push(`${url.pathname}${url.search}`)
+          return sendChallenge(res)
+        }
+        return sendBody(req, res, Buffer.from(watchPage(origin, clipPage.durationSeconds)), contentTypes[".html"] ?? "text/html", false)
       case "/podcast/episode.html":
         return sendBody(req, res, Buffer.from(podcastEpisodePage(origin)), contentTypes[".html"] ?? "text/html", false)
       case "/watch/html5.html":
@@ -378,6 +426,8 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
       notFound: `${origin}/media/missing.mp4`,
       gone: `${origin}/media/removed.mp4`,
       rateLimited: `${origin}/media/ratelimited.mp4`,
+      members: `${origin}/members/clip.html`,
+      antiBot: (name: string, always = false) => `${origin}/antibot/clip.html?name=${encodeURIComponent(name)}${always ? "&always=1" : ""}`,
       redirectTo: (target: string) => `${origin}/redirect?to=${encodeURIComponent(target)}`,
       flaky: (name: string, failures: number, status = 503) =>
         `${origin}/flaky?name=${encodeURIComponent(name)}&fail=${failures}&status=${status}`,
@@ -390,6 +440,10 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
       signedPage: (ttlMs: number) => `${origin}/signed/watch.html?ttl=${ttlMs}`
     },
     requests,
+    challenged,
+    memberCookies: () =>
+      `# Netscape HTTP Cookie File\n127.0.0.1\tFALSE\t/\tFALSE\t${Math.floor(Date.now() / 1000) + 86400}\tmds_session\t${memberSession}\n`,
+    memberSession: () => memberSession,
     requestCount: (target: string) => {
       const wanted = new URL(target)
       return requestedUrls.filter((seen) => seen === `${wanted.pathname}${wanted.search}`).length

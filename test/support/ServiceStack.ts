@@ -194,6 +194,7 @@ export const startServiceStack = async (options?: {
     PUBLIC_BASE_URL: `http://127.0.0.1:${ports[0]}`,
     API_KEY_PEPPER: randomBytes(32).toString("hex"),
     DOWNLOAD_URL_SECRET: randomBytes(32).toString("hex"),
+    COOKIES_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
     YT_DLP_PATH: defaultYtDlpPath(),
     ...SERVICE_NODE_ENV,
     LOG_LEVEL: process.env["MDS_E2E_LOG_LEVEL"] ?? "Info",

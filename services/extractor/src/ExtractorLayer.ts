@@ -2,10 +2,14 @@
 import { Effect, Layer } from "effect"
 import { ArtifactStoreLayer } from "@mds/shared/artifacts/ArtifactStoreLayer"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
+import { CookieVault } from "@mds/shared/cookies/CookieVault"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
 import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
+import { Impersonation } from "./antibot/Impersonation.ts"
+import { UpstreamProxies } from "./egress/UpstreamProxies.ts"
+import { RunCookies } from "./cookies/RunCookies.ts"
 import { CatalogPublisher } from "./catalog/CatalogPublisher.ts"
 import { DownloadJob } from "./download/DownloadJob.ts"
 import { DownloadWorker } from "./download/DownloadWorker.ts"
@@ -14,6 +18,12 @@ import { StaleWorkDirs } from "./download/StaleWorkDirs.ts"
 import { ExtractorConfig } from "./ExtractorConfig.ts"
 import { PlatformOutcomes } from "./health/PlatformOutcomes.ts"
 import { Ffmpeg } from "./media/Ffmpeg.ts"
+import { ActiveRelease } from "./releases/ActiveRelease.ts"
+import { ReleaseConfig } from "./releases/ReleaseConfig.ts"
+import { ReleaseFollower } from "./releases/ReleaseFollower.ts"
+import { ReleaseInstaller } from "./releases/ReleaseInstaller.ts"
+import { ReleaseSelfCheck } from "./releases/ReleaseSelfCheck.ts"
+import { PlatformPacing } from "./pacing/PlatformPacing.ts"
 import { MediaResolver } from "./resolve/MediaResolver.ts"
 import { ObjectStoreResolvedInfoStore } from "./resolve/info/ObjectStoreResolvedInfoStore.ts"
 import { ResolveRpcServer } from "./resolve/ResolveRpcServer.ts"
@@ -27,12 +37,22 @@ const Infrastructure = Layer.mergeAll(
   // The filesystem by default, MinIO/S3 when S3_ENDPOINT is set.
   ArtifactStoreLayer,
   EgressPolicy.layer,
-  Layer.mergeAll(YtDlp.layer, Ffmpeg.layer).pipe(Layer.provideMerge(Layer.mergeAll(Confinement.layer, ExtractorConfig.layer)))
+  // New runs read the active release when they start: ReleaseFollower switches it.
+  Layer.mergeAll(YtDlp.layer.pipe(Layer.provideMerge(ActiveRelease.layer)), Ffmpeg.layer).pipe(
+    Layer.provideMerge(Layer.mergeAll(Confinement.layer, ExtractorConfig.layer))
+  )
 ).pipe(Layer.provideMerge(Streams), Layer.provideMerge(Layer.mergeAll(NatsClient.layer, Lifetimes.layer)))
 
 const Workers = Layer.mergeAll(ResolveRpcServer, DownloadWorker).pipe(
-  Layer.provide(Layer.mergeAll(MediaResolver.layer, DownloadJob.layer.pipe(Layer.provide(FetchMedia.layer)))),
+  Layer.provide(Layer.mergeAll(MediaResolver.layer, DownloadJob.layer.pipe(Layer.provide(FetchMedia.layer)), PlatformPacing.layer)),
+  // One memory of which platforms need a browser's fingerprint, shared by resolves and downloads.
+  Layer.provide(Layer.mergeAll(Impersonation.layer, UpstreamProxies.layer, RunCookies.layer.pipe(Layer.provide(CookieVault.layer)))),
   Layer.provide(Layer.mergeAll(PlatformOutcomes.layer, ObjectStoreResolvedInfoStore.layer))
+)
+
+const Releases = ReleaseFollower.pipe(
+  Layer.provide(Layer.mergeAll(ReleaseInstaller.layer, ReleaseSelfCheck.layer)),
+  Layer.provide(Layer.mergeAll(ReleaseConfig.layer, UpstreamProxies.layer))
 )
 
 const Ready = Layer.effectDiscard(Effect.logInfo("extractor ready"))
@@ -41,6 +61,7 @@ const Ready = Layer.effectDiscard(Effect.logInfo("extractor ready"))
 export const ExtractorLayer = Ready.pipe(
   Layer.provide(Workers),
   Layer.provide(CatalogPublisher),
+  Layer.provide(Releases),
   Layer.provide(StaleWorkDirs),
   Layer.provideMerge(Infrastructure)
 )

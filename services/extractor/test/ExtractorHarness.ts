@@ -36,7 +36,9 @@ export interface ExtractorHarness {
    * Records JobQueued and a claimed slot, then puts DownloadMedia on the work queue, as the gateway does; with
    * `mediaId`, as for a download by media id (`url` is then the URL the media was resolved from).
    */
-  queueJob(url: string, format: string, mediaId?: string, platform?: string): Promise<{ readonly projectId: string; readonly jobId: string }>
+  queueJob(url: string, format: string, mediaId?: string, platform?: string, projectId?: string): Promise<{ readonly projectId: string; readonly jobId: string }>
+  /** Asks the resolve RPC for a project, as the gateway does for a key of that project. */
+  resolveFor(url: string, projectId: string): Promise<ResolveReply>
   /** The job's events once it completed or failed (throws after `timeoutMs`). */
   waitForEnd(projectId: string, jobId: string, timeoutMs?: number): Promise<ReadonlyArray<JobEvent>>
   lastAdmission(projectId: string): Promise<AdmissionEvent>
@@ -70,22 +72,23 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
     run(Effect.gen(function*() {
       return yield* (yield* EventStore).readSubject(JobEvent, jobSubject(projectId, jobId))
     }))
-  const resolve = async (url: string) =>
-    decodeReply((await client.request(RESOLVE_RPC_SUBJECT, JSON.stringify({ url }), { timeout: 90_000 })).string())
+  /** Without a project, as before any project asked; JSON leaves an undefined projectId out. */
+  const resolve = async (url: string, projectId?: string) =>
+    decodeReply((await client.request(RESOLVE_RPC_SUBJECT, JSON.stringify({ url, projectId }), { timeout: 90_000 })).string())
 
   return {
     nats,
     dataDir,
     client,
     run,
-    resolve,
+    resolve: (url) => resolve(url),
+    resolveFor: resolve,
     resolved: async (url) => {
       const reply = await resolve(url)
       if (reply._tag !== "ResolveSucceeded") throw new Error(`resolve failed: ${reply.code} ${reply.message}`)
       return reply.media
     },
-    queueJob: async (url, format, mediaId, platform = "generic") => {
-      const projectId = newId("prj")
+    queueJob: async (url, format, mediaId, platform = "generic", projectId = newId("prj")) => {
       const jobId = newId("job")
       const now = Date.now()
       await run(Effect.gen(function*() {

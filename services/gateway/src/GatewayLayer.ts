@@ -2,6 +2,7 @@
 import { DownloadLinkSigner } from "@mds/shared/artifacts/DownloadLinkSigner"
 import { ArtifactStoreLayer } from "@mds/shared/artifacts/ArtifactStoreLayer"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
+import { CookieVault } from "@mds/shared/cookies/CookieVault"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
 import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
@@ -20,6 +21,7 @@ import { DashboardLayer } from "./dashboard/DashboardLayer.ts"
 import { AdmissionStates } from "./jobs/AdmissionStates.ts"
 import { JobViewCache } from "./jobs/JobViewCache.ts"
 import { PlatformHealthBoard } from "./platforms/PlatformHealthBoard.ts"
+import { YtDlpFleetView } from "./health/YtDlpFleetView.ts"
 import { PollingGuard } from "./limits/PollingGuard.ts"
 import { RequestRateLimiter } from "./limits/RequestRateLimiter.ts"
 
@@ -51,7 +53,9 @@ const Adapters = Layer.mergeAll(
   AdmissionStates.layer,
   PlatformHealthBoard.layer,
   RequestRateLimiter.layer,
-  PollingGuard.layer
+  PollingGuard.layer,
+  CookieVault.layer,
+  YtDlpFleetView.layer
 )
 
 /** The whole gateway with a given egress policy (tests replace DNS; production uses the system resolver). */

@@ -17,7 +17,7 @@ export interface Parameter {
 }
 
 export interface Endpoint {
-  readonly method: "GET" | "POST"
+  readonly method: "GET" | "POST" | "DELETE"
   /** The path as the router writes it (`:param`, trailing `*`). */
   readonly path: string
   readonly tag: string

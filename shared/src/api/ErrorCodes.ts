@@ -31,6 +31,10 @@ export const errorCatalogue = {
   },
   media_unavailable: { status: 422, description: "The media is private, removed, geo-blocked or login-only." },
   format_unavailable: { status: 422, description: "The format is not one of the media's formats, or not a valid format id." },
+  invalid_cookie_file: {
+    status: 422,
+    description: "Extension: cookies_txt is not a Netscape cookies file (the message names the first bad line, never its content)."
+  },
   concurrency_limit_exceeded: { status: 429, description: "The project already has the maximum number of jobs queued or processing." },
   rate_limit_exceeded: { status: 429, description: "The API key used up its requests per minute; wait for Retry-After (RateLimit-* headers)." },
   polling_too_fast: { status: 429, description: "The job was polled less than 2 s ago by this key; wait for Retry-After." },

@@ -61,3 +61,15 @@ export const DownloadRequest = Schema.Union([DownloadByMediaId, DownloadByUrl], 
   description: "format plus exactly one of media_id and url."
 })
 export type DownloadRequest = typeof DownloadRequest.Type
+
+/** Extension: a platform id as GET /platforms lists it. */
+export const CookiePlatform = Schema.String.check(Schema.isPattern(/^[a-z0-9_-]{1,64}$/u, { message: "must be a platform id from GET /platforms" }))
+
+/** Extension: a Netscape cookies.txt for one platform, replacing the project's previous one. */
+export const CookiesUpload = Schema.Struct({
+  platform: CookiePlatform.annotate({ description: "The platform id (GET /platforms) the cookies are for." }),
+  cookies_txt: Schema.String.check(Schema.isMinLength(1, { message: "must not be empty" })).annotate({
+    description: "The file in Netscape format (7 tab-separated fields per line), as browser export add-ons write it."
+  })
+}).annotate({ identifier: "CookiesUpload" })
+export type CookiesUpload = typeof CookiesUpload.Type

@@ -10,7 +10,17 @@ export const Health = Schema.Struct({
   followers: Schema.optionalKey(Schema.Record(Schema.String, Schema.Literals(["following", "recovering"])).annotate({
     description:
       "Each in-memory view that follows a stream (job_views, keys, platforms): `following` while it delivers; `recovering` while it starts or its consumer is being re-created (reads then go to the read model and the streams, so answers stay correct, only slower)."
-  }))
+  })),
+  yt_dlp: Schema.optionalKey(Schema.Struct({
+    choice: Schema.NullOr(Schema.String).annotate({ description: "The operator's choice (`extractors use`): stable, nightly, a version, or null." }),
+    extractors: Schema.Array(Schema.Struct({
+      worker_id: Schema.String,
+      version: Schema.String,
+      last_change: Schema.Literals(["running", "activated", "rejected"]),
+      reason: Schema.NullOr(Schema.String),
+      at: IsoDateTime
+    }))
+  }).annotate({ description: "Extension: the yt-dlp release each extractor reported running, fleet-wide (at most 5 s old)." }))
 }).annotate({ identifier: "Health" })
 export type Health = typeof Health.Type
 

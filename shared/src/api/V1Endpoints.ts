@@ -1,7 +1,8 @@
 // The /v1 API as data: every endpoint with its access, request and answer schemas and errors. The gateway binds a
 // handler to each (services/gateway/src/http/v1Routes.ts), the OpenAPI document is generated from them and the
 // typed client (packages/client) calls them; a new endpoint is one entry here plus its handler there.
-import { DownloadRequest, ResolveRequest } from "./Requests.ts"
+import { CookieJar } from "./CookieJars.ts"
+import { CookiePlatform, CookiesUpload, DownloadRequest, ResolveRequest } from "./Requests.ts"
 import { Health, Job, JobAccepted, Media, Platform } from "./Responses.ts"
 import { WebhookDelivery } from "./WebhookDeliveries.ts"
 import { Schema } from "effect"
@@ -130,6 +131,38 @@ export const V1 = {
       schema: Schema.String.check(Schema.isPattern(/^(1000|[1-9][0-9]{0,2})$/u))
     }],
     success: { status: 200, description: "The attempts.", data: Schema.Array(WebhookDelivery) },
+    errors: ["invalid_request", "service_unavailable"]
+  },
+  listCookies: {
+    method: "GET",
+    path: "/v1/cookies",
+    tag: "Cookies",
+    summary: "Extension: the project's stored cookie files (metadata only)",
+    description: "One entry per platform: cookie domains, count, earliest expiry, when uploaded or rotated. Cookies are never returned.",
+    access: keyed("media:download"),
+    success: { status: 200, description: "The files' metadata.", data: Schema.Array(CookieJar) },
+    errors: ["service_unavailable"]
+  },
+  uploadCookies: {
+    method: "POST",
+    path: "/v1/cookies",
+    tag: "Cookies",
+    summary: "Extension: store a Netscape cookies.txt for one platform",
+    description: "Replaces the project's file for the platform. Stored encrypted; used (a copy per run) by this project's " +
+      "resolves and downloads of that platform only. Media resolved with them is this project's alone.",
+    access: keyed("media:download"),
+    requestBody: CookiesUpload,
+    success: { status: 200, description: "The stored file's metadata.", data: CookieJar },
+    errors: ["invalid_request", "invalid_cookie_file", "service_unavailable"]
+  },
+  removeCookies: {
+    method: "DELETE",
+    path: "/v1/cookies/:platform",
+    tag: "Cookies",
+    summary: "Extension: remove the project's cookie file for a platform",
+    access: keyed("media:download"),
+    parameters: [{ name: "platform", in: "path", required: true, description: "The platform id.", schema: CookiePlatform }],
+    success: { status: 200, description: "Removed.", data: Schema.Struct({ platform: Schema.String, removed: Schema.Boolean }) },
     errors: ["invalid_request", "service_unavailable"]
   },
   downloadFile: {

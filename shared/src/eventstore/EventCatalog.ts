@@ -1,6 +1,7 @@
 // Every subject with the Effect schema of its messages, rendered as JSON Schema into docs/events.md (checked by a test).
 import { Schema } from "effect"
 import { KeyEvent, KeyUsed, ProjectEvent, UserEvent } from "../domain/account/AccountEvent.ts"
+import { CookieJarEvent } from "../domain/cookies/CookieJarEvent.ts"
 import { AdmissionEvent } from "../domain/admission/AdmissionEvent.ts"
 import { DownloadMedia } from "../domain/job/DownloadMedia.ts"
 import { JobEvent } from "../domain/job/JobEvent.ts"
@@ -9,8 +10,9 @@ import { ResolveReply, ResolveRequest } from "../domain/media/ResolveRpc.ts"
 import { IdempotencyEvent } from "../domain/idempotency/IdempotencyEvent.ts"
 import { ExtractorCatalogPublished } from "../domain/platform/CatalogEvent.ts"
 import { PlatformHealthEvent } from "../domain/platform/PlatformHealthEvent.ts"
+import { YtDlpReleaseChosen, YtDlpWorkerEvent } from "../domain/release/YtDlpReleaseEvent.ts"
 import { WebhookConfigEvent, WebhookDeliveryAttempted } from "../domain/webhook/WebhookEvent.ts"
-import { ACCOUNTS_STREAM, ADMISSION_STREAM, CATALOG_STREAM, IDEMPOTENCY_STREAM, KEY_USAGE_STREAM, PLATFORMS_STREAM, WEBHOOKS_STREAM, DOWNLOAD_WORK_SUBJECT, EXTRACTOR_CATALOG_SUBJECT, JOBS_STREAM, MEDIA_STREAM, RESOLVE_RPC_SUBJECT, WORK_STREAM } from "./Subjects.ts"
+import { ACCOUNTS_STREAM, COOKIES_STREAM, ADMISSION_STREAM, CATALOG_STREAM, IDEMPOTENCY_STREAM, KEY_USAGE_STREAM, PLATFORMS_STREAM, WEBHOOKS_STREAM, DOWNLOAD_WORK_SUBJECT, EXTRACTOR_CATALOG_SUBJECT, JOBS_STREAM, MEDIA_STREAM, RESOLVE_RPC_SUBJECT, WORK_STREAM, YT_DLP_CHOICE_SUBJECT } from "./Subjects.ts"
 
 export interface CatalogEntry {
   readonly subject: string
@@ -29,6 +31,9 @@ export const EVENT_CATALOG: ReadonlyArray<CatalogEntry> = [
   { subject: "mds.account.user.<userId>", stream: ACCOUNTS_STREAM.name, title: "UserEvent", schema: UserEvent },
   { subject: "mds.keyuse.<keyId>", stream: KEY_USAGE_STREAM.name, title: "KeyUsed", schema: KeyUsed },
   { subject: EXTRACTOR_CATALOG_SUBJECT, stream: CATALOG_STREAM.name, title: "ExtractorCatalogPublished", schema: ExtractorCatalogPublished },
+  { subject: YT_DLP_CHOICE_SUBJECT, stream: CATALOG_STREAM.name, title: "YtDlpReleaseChosen (extension)", schema: YtDlpReleaseChosen },
+  { subject: "mds.catalog.ytdlp.worker.<workerId>", stream: CATALOG_STREAM.name, title: "YtDlpWorkerEvent (extension)", schema: YtDlpWorkerEvent },
+  { subject: "mds.cookies.<projectId>.<platform>", stream: COOKIES_STREAM.name, title: "CookieJarEvent (extension)", schema: CookieJarEvent },
   { subject: "mds.idempotency.<projectId>.<keyHash>", stream: IDEMPOTENCY_STREAM.name, title: "IdempotencyEvent (extension)", schema: IdempotencyEvent },
   { subject: "mds.webhook.config.<projectId>", stream: WEBHOOKS_STREAM.name, title: "WebhookConfigEvent (extension)", schema: WebhookConfigEvent },
   { subject: "mds.webhook.delivery.<projectId>", stream: WEBHOOKS_STREAM.name, title: "WebhookDeliveryAttempted (extension)", schema: WebhookDeliveryAttempted },

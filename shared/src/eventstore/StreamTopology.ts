@@ -15,6 +15,7 @@ import {
   KEY_USAGE_STREAM,
   MEDIA_STREAM,
   PLATFORMS_STREAM,
+  COOKIES_STREAM,
   type StreamDef,
   WEBHOOKS_STREAM,
   WORK_STREAM
@@ -57,7 +58,9 @@ export const streamConfigs = (
     // Endpoints are kept for good (each event holds the whole configuration); logs keep each project's last attempts.
     { ...base(WEBHOOKS_STREAM, 0), max_msgs_per_subject: WEBHOOK_LOG_LIMIT },
     // Only each platform's last event matters; a few more are kept to see how it got there.
-    { ...base(PLATFORMS_STREAM, 0), max_msgs_per_subject: 16 }
+    { ...base(PLATFORMS_STREAM, 0), max_msgs_per_subject: 16 },
+    // Only each cookie file's latest metadata matters (rotations can be frequent).
+    { ...base(COOKIES_STREAM, 0), max_msgs_per_subject: 4 }
   ]
 }
 

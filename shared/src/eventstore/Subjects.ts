@@ -19,6 +19,8 @@ export const IDEMPOTENCY_STREAM: StreamDef = { name: "MDS_IDEMPOTENCY", subjects
 export const WEBHOOKS_STREAM: StreamDef = { name: "MDS_WEBHOOKS", subjects: ["mds.webhook.>"] }
 /** Extension: per-platform health and circuit breaker (each event carries the whole state). */
 export const PLATFORMS_STREAM: StreamDef = { name: "MDS_PLATFORMS", subjects: ["mds.platform.>"] }
+/** Extension: metadata of projects' stored cookie files (the files themselves are in the cookie vault, encrypted). */
+export const COOKIES_STREAM: StreamDef = { name: "MDS_COOKIES", subjects: ["mds.cookies.>"] }
 /** Work queue of download commands; each message is taken by one extractor worker. */
 export const WORK_STREAM: StreamDef = { name: "MDS_WORK", subjects: ["mds.work.>"] }
 
@@ -35,6 +37,12 @@ export const userSubject = (userId: string) => `mds.account.user.${userId}`
 export const ALL_ACCOUNT_SUBJECTS = "mds.account.>"
 export const keyUsageSubject = (keyId: string) => `mds.keyuse.${keyId}`
 export const EXTRACTOR_CATALOG_SUBJECT = "mds.catalog.extractors"
+/** The operator's choice of yt-dlp release for the extractor fleet (YtDlpReleaseChosen). */
+export const YT_DLP_CHOICE_SUBJECT = "mds.catalog.ytdlp.choice"
+/** What one extractor did with the choice (YtDlpWorkerEvent); a subject each, as the catalog keeps few per subject. */
+export const ytDlpWorkerSubject = (workerId: string) => `mds.catalog.ytdlp.worker.${workerId.replace(/[^A-Za-z0-9_-]/g, "_")}`
+/** Every extractor's reports: the fleet's running versions. */
+export const ALL_YT_DLP_WORKERS_SUBJECT = "mds.catalog.ytdlp.worker.>"
 export const DOWNLOAD_WORK_SUBJECT = "mds.work.download"
 export const platformHealthSubject = (platformId: string) => `mds.platform.health.${platformId}`
 export const ALL_PLATFORM_HEALTH_SUBJECT = "mds.platform.health.>"
@@ -43,10 +51,12 @@ export const webhookDeliverySubject = (projectId: string) => `mds.webhook.delive
 /** `keyHash` is a digest of the client's key: keys may hold characters that subjects cannot. */
 export const idempotencySubject = (projectId: string, keyHash: string) => `mds.idempotency.${projectId}.${keyHash}`
 
+export const cookieJarSubject = (projectId: string, platform: string) => `mds.cookies.${projectId}.${platform}`
+export const projectCookieJarsSubject = (projectId: string) => `mds.cookies.${projectId}.*`
 /** Core NATS request/reply subject on which extractor workers (queue group "extractor") resolve URLs. */
 export const RESOLVE_RPC_SUBJECT = "mds.rpc.media.resolve"
 
-const STREAMS = [JOBS_STREAM, ADMISSION_STREAM, MEDIA_STREAM, ACCOUNTS_STREAM, KEY_USAGE_STREAM, CATALOG_STREAM, WORK_STREAM, IDEMPOTENCY_STREAM, WEBHOOKS_STREAM, PLATFORMS_STREAM]
+const STREAMS = [JOBS_STREAM, ADMISSION_STREAM, MEDIA_STREAM, ACCOUNTS_STREAM, KEY_USAGE_STREAM, CATALOG_STREAM, WORK_STREAM, IDEMPOTENCY_STREAM, WEBHOOKS_STREAM, PLATFORMS_STREAM, COOKIES_STREAM]
 
 export const streamOf = (subject: string): StreamDef => {
   const stream = STREAMS.find((def) => def.subjects.some((pattern) => subject.startsWith(pattern.slice(0, -1))))

@@ -10,9 +10,11 @@ import type { SlotReleaseReason } from "@mds/shared/domain/admission/AdmissionEv
 import type { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
 import { jobCommands } from "@mds/shared/domain/job/JobCommands"
 import type { JobCommand } from "@mds/shared/domain/job/JobDecider"
+import { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { parseFormatId } from "@mds/shared/domain/media/FormatId"
 import { isBlockedExtractor, platformIdOf } from "@mds/shared/domain/platform/platformIdOf"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
+import { jobSubject } from "@mds/shared/eventstore/Subjects"
 import { countOne, extractionFailures } from "@mds/shared/observability/Metrics"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
 import { PlatformOutcomes } from "../health/PlatformOutcomes.ts"
@@ -68,7 +70,7 @@ export class DownloadJob extends Context.Service<DownloadJob, {
             .pipe(Effect.catchCause((cause) => Effect.logWarning("progress report failed", cause)))
         })
         yield* reportProgress.pipe(Effect.repeat(Schedule.spaced(1000)), Effect.forkScoped)
-        const file = yield* media.fetch(command, spec, { workDir, onPercent: (percent) => (latest = percent) })
+        const file = yield* media.fetch(command, spec, { workDir, projectId: command.projectId, onPercent: (percent) => (latest = percent) })
         yield* reportProgress
         return { file, kind: spec.kind }
       }, Effect.scoped)
@@ -121,9 +123,15 @@ export class DownloadJob extends Context.Service<DownloadJob, {
       const workDirOf = (command: DownloadMedia, delivery: Delivery) =>
         join(config.workRoot, `${command.jobId}-${delivery.deliveryCount}-${randomBytes(4).toString("hex")}`)
 
+      const startedRuns = (command: DownloadMedia) =>
+        store.readSubject(JobEvent, jobSubject(command.projectId, command.jobId)).pipe(
+          Effect.map((events) => events.filter((stored) => stored.event._tag === "JobStarted").length)
+        )
+
       const attempt = Effect.fn("DownloadJob.attempt")(function*(command: DownloadMedia, delivery: Delivery) {
         // A job whose every allowed run ended without a verdict (its worker was killed, or lost NATS) is given up on.
-        if (delivery.deliveryCount > config.workMaxAttempts) {
+        // Deliveries also count the times pacing handed the job back; only then are its started runs read and counted.
+        if (delivery.deliveryCount > config.workMaxAttempts && (yield* startedRuns(command)) >= config.workMaxAttempts) {
           // The dead runs' directories are removed by StaleWorkDirs when an extractor starts.
           return yield* fail(command, jobFailure(
             "attempts_exhausted",

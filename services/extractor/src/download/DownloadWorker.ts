@@ -8,6 +8,7 @@ import { DOWNLOAD_WORK_SUBJECT, WORK_STREAM } from "@mds/shared/eventstore/Subje
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { withMessageSpan } from "@mds/shared/observability/TraceContext"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
+import { PlatformPacing } from "../pacing/PlatformPacing.ts"
 import { DownloadJob } from "./DownloadJob.ts"
 
 export const DOWNLOAD_CONSUMER = "extractor"
@@ -24,19 +25,20 @@ const consumerError = (operation: string) => (cause: unknown) =>
   new EventStoreError({ operation, message: cause instanceof Error ? cause.message : String(cause) })
 
 /**
- * Creates the consumer, or brings an existing one to this configuration. A message is delivered once more than
- * WORK_MAX_ATTEMPTS allows: that last delivery only records the job as failed (attempts_exhausted), so a job
- * that keeps killing its workers ends instead of waiting out its lifetime.
+ * Creates the consumer, or brings an existing one to this configuration. Deliveries are not limited: a job waiting
+ * for its platform's pacing is handed back (nak) as often as it must. Runs are: a delivery after WORK_MAX_ATTEMPTS
+ * started runs only records the job as failed (attempts_exhausted, DownloadJob), so a job that keeps killing its
+ * workers ends instead of waiting out its lifetime.
  */
 export const ensureDownloadConsumer = Effect.gen(function*() {
   const { jsm } = yield* NatsClient
-  const { workAckWaitMs, workMaxAttempts } = yield* ExtractorConfig
+  const { workAckWaitMs } = yield* ExtractorConfig
   const config = {
     durable_name: DOWNLOAD_CONSUMER,
     filter_subject: DOWNLOAD_WORK_SUBJECT,
     ack_policy: AckPolicy.Explicit,
     ack_wait: nanos(workAckWaitMs),
-    max_deliver: workMaxAttempts + 1
+    max_deliver: -1
   }
   yield* Effect.tryPromise({
     try: async () => {
@@ -56,6 +58,7 @@ export const ensureDownloadConsumer = Effect.gen(function*() {
 export const DownloadWorker = Layer.effectDiscard(Effect.gen(function*() {
   const { js } = yield* NatsClient
   const job = yield* DownloadJob
+  const pacing = yield* PlatformPacing
   const { workerConcurrency } = yield* ExtractorConfig
   yield* ensureDownloadConsumer
   const slots = yield* Semaphore.make(workerConcurrency)
@@ -73,15 +76,21 @@ export const DownloadWorker = Layer.effectDiscard(Effect.gen(function*() {
             Effect.andThen(Effect.sync(() => m.term()))
           ),
         onSuccess: (command) =>
-          job.run(command, { deliveryCount: m.info.deliveryCount, working: () => m.working() }).pipe(
+          Effect.gen(function*() {
+            // Over its platform's fleet-wide limit the job stays queued: handed back to be offered again later.
+            if (!(yield* pacing.admit(command.platform, command.jobId))) {
+              yield* Effect.logDebug("platform at its pacing limit; job waits", { jobId: command.jobId, platform: command.platform })
+              return yield* Effect.sync(() => m.nak(pacing.retryDelayMs))
+            }
+            const outcome = yield* job.run(command, { deliveryCount: m.info.deliveryCount, working: () => m.working() })
+            yield* Effect.sync(() => (outcome === "ack" ? m.ack() : m.nak(RETRY_DELAY_MS)))
+          }).pipe(
+            Effect.scoped,
             withMessageSpan("DownloadWorker.handle", m.headers, {
               "mds.job_id": command.jobId,
               "mds.platform": command.platform,
               "messaging.delivery_count": m.info.deliveryCount
             }),
-            Effect.flatMap((outcome) =>
-              Effect.sync(() => (outcome === "ack" ? m.ack() : m.nak(RETRY_DELAY_MS)))
-            ),
             // Shutting down (SIGTERM): the job is handed back at once for another worker instead of after the ack wait.
             Effect.onInterrupt(() =>
               Effect.logInfo("shutting down; job handed back", { jobId: command.jobId }).pipe(

@@ -6,7 +6,10 @@ import type { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
 import type { FormatSpec } from "@mds/shared/domain/media/FormatId"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { countOne, reextractions, timed, ytDlpDuration } from "@mds/shared/observability/Metrics"
+import { Impersonation } from "../antibot/Impersonation.ts"
+import { RunCookies } from "../cookies/RunCookies.ts"
 import { egressProxy } from "../egress/EgressProxy.ts"
+import { UpstreamProxies } from "../egress/UpstreamProxies.ts"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
 import { Ffmpeg } from "../media/Ffmpeg.ts"
 import { ResolvedInfoStore } from "../resolve/info/ResolvedInfoStore.ts"
@@ -24,6 +27,8 @@ import { type JobLimits, limitBreach, type MediaFacts } from "./JobLimits.ts"
 
 export interface FetchOptions {
   readonly workDir: string
+  /** The job's project: its cookies for the platform, if any, go with every run. */
+  readonly projectId: string
   /** Called with the latest download percent (0-100) whenever yt-dlp reports one. */
   readonly onPercent: (percent: number) => void
 }
@@ -51,11 +56,14 @@ export class FetchMedia extends Context.Service<FetchMedia, {
       const ytdlp = yield* YtDlp
       const ffmpeg = yield* Ffmpeg
       const config = yield* ExtractorConfig
+      const impersonation = yield* Impersonation
+      const upstreams = yield* UpstreamProxies
+      const runCookies = yield* RunCookies
       const infoStore = yield* ResolvedInfoStore
       const limits: JobLimits = { maxDurationSeconds: config.maxDurationSeconds, maxFileBytes: config.maxFileBytes }
 
       const runOnce = Effect.fn("FetchMedia.runOnce")(function*(source: Source, spec: FormatSpec, options: FetchOptions, platform: string) {
-        const proxy = yield* egressProxy(policy)
+        const proxy = yield* egressProxy(policy, upstreams.forPlatform(platform))
         // Completed from the line callback when a limit is crossed; racing it against yt-dlp kills the run at once.
         const overLimit = Deferred.makeUnsafe<never, DownloadFailed>()
         let announced: MediaFacts = {}
@@ -85,10 +93,14 @@ export class FetchMedia extends Context.Service<FetchMedia, {
           judge({ bytes: meter.bytes })
         }
 
-        const flags = downloadFlags(spec, options.workDir, proxy.url, config.ffmpegPath)
-        const ran = source._tag === "Page"
-          ? ytdlp.run(source.url.href, flags, { cwd: options.workDir, onLine, onErrorLine })
-          : ytdlp.run("", { ...flags, ...loadInfoFlags(source.infoPath) }, { cwd: options.workDir, onLine, onErrorLine })
+        const cookies = yield* runCookies.forRun(options.projectId, platform, options.workDir)
+        const flags = { ...downloadFlags(spec, options.workDir, proxy.url, config.ffmpegPath), ...cookies.flags }
+        // A stored info JSON already holds the formats an impersonated resolve found; the page is extracted again only
+        // for a job without one, and that run impersonates when the platform needs it.
+        const ran = impersonation.run(platform, (impersonate) =>
+          source._tag === "Page"
+            ? ytdlp.run(source.url.href, { ...flags, ...impersonate }, { cwd: options.workDir, onLine, onErrorLine })
+            : ytdlp.run("", { ...flags, ...loadInfoFlags(source.infoPath), ...impersonate }, { cwd: options.workDir, onLine, onErrorLine }))
         yield* timed(ytDlpDuration, { operation: "download", platform }, ran).pipe(
           Effect.mapError((error): DownloadFailed | StoredUrlsRefused => {
             const refusedByProxy = proxy.refusals.length > 0

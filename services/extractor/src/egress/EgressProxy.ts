@@ -7,6 +7,7 @@ import { join } from "node:path"
 import { Effect, Exit } from "effect"
 import type { EgressPolicyShape, ResolvedAddress } from "@mds/shared/egress/EgressPolicy"
 import { socketRelay } from "./SocketRelay.ts"
+import { openTunnel, type UpstreamProxy } from "./UpstreamTunnel.ts"
 
 export interface EgressRefusal {
   readonly target: string
@@ -99,7 +100,11 @@ const openProxies = new Map<string, EgressProxy>()
 /** The socket behind a proxy URL this process opened, or undefined (a URL the runner must not bridge to). */
 export const egressSocketPath = (url: string): string | undefined => openProxies.get(url)?.socketPath
 
-export const startEgressProxy = async (policy: EgressPolicyShape): Promise<EgressProxy> => {
+/**
+ * With `upstreamProxy`, every judged hop is tunnelled through the operator's proxy to the judged address instead of
+ * connected directly (UpstreamTunnel); the judging is the same either way.
+ */
+export const startEgressProxy = async (policy: EgressPolicyShape, upstreamProxy: UpstreamProxy | null = null): Promise<EgressProxy> => {
   const refusals: Array<EgressRefusal> = []
   const sockets = new Set<Socket>()
   const relaying = new WeakSet<Socket>()
@@ -139,6 +144,16 @@ export const startEgressProxy = async (policy: EgressPolicyShape): Promise<Egres
         return
       }
       if (client.destroyed) return
+      const chunked = req.headers["transfer-encoding"] !== undefined
+      if (upstreamProxy !== null) {
+        return void viaUpstream(upstreamProxy, verdict.target, port, client, (tunnel) => {
+          tunnel.write(requestHead(req, url, chunked))
+          forwardBody(req, tunnel, chunked)
+        }, (message) => {
+          relaying.delete(client)
+          res.writeHead(502, { "content-type": "text/plain" }).end(message)
+        })
+      }
       // Connect to the address judged above; the Host header keeps the name for virtual hosting. The response is
       // relayed as bytes, unparsed: the upstream closes after it (Connection: close) and the client socket with it.
       const relay = socketRelay(client)
@@ -147,7 +162,6 @@ export const startEgressProxy = async (policy: EgressPolicyShape): Promise<Egres
       upstream.on("close", () => sockets.delete(upstream))
       relay.attach(upstream)
       upstream.once("connect", () => {
-        const chunked = req.headers["transfer-encoding"] !== undefined
         upstream.write(requestHead(req, url, chunked))
         forwardBody(req, upstream, chunked)
       })
@@ -175,6 +189,13 @@ export const startEgressProxy = async (policy: EgressPolicyShape): Promise<Egres
         return
       }
       if (client.destroyed) return
+      if (upstreamProxy !== null) {
+        return void viaUpstream(upstreamProxy, verdict.target, authority.port, client, (tunnel) => {
+          client.write("HTTP/1.1 200 Connection Established\r\n\r\n")
+          if (head.length > 0) tunnel.write(head)
+          client.pipe(tunnel)
+        }, () => client.end("HTTP/1.1 502 Bad Gateway\r\n\r\n"))
+      }
       const relay = socketRelay(client)
       const upstream = tcpConnect({
         host: verdict.target.address,
@@ -196,6 +217,25 @@ export const startEgressProxy = async (policy: EgressPolicyShape): Promise<Egres
       })
     })
   })
+
+  /** Tunnels through the operator's proxy; `ready` writes the first bytes, `failed` answers the client. */
+  const viaUpstream = (
+    proxy: UpstreamProxy,
+    target: ResolvedAddress,
+    port: number,
+    client: Socket,
+    ready: (tunnel: Socket) => void,
+    failed: (message: string) => void
+  ) =>
+    openTunnel(proxy, target, port).then((tunnel) => {
+      if (client.destroyed) return void tunnel.destroy()
+      sockets.add(tunnel)
+      tunnel.on("close", () => sockets.delete(tunnel))
+      tunnel.on("error", () => client.destroy())
+      client.on("close", () => tunnel.destroy())
+      tunnel.pipe(client)
+      ready(tunnel)
+    }, (error: unknown) => failed(error instanceof Error ? error.message : String(error)))
 
   server.on("connection", (socket: Socket) => {
     sockets.add(socket)
@@ -234,8 +274,8 @@ export const startEgressProxy = async (policy: EgressPolicyShape): Promise<Egres
 }
 
 /** The proxy as a scoped resource: started for one yt-dlp/ffmpeg run and closed after it. */
-export const egressProxy = (policy: EgressPolicyShape) =>
+export const egressProxy = (policy: EgressPolicyShape, upstream: UpstreamProxy | null = null) =>
   Effect.acquireRelease(
-    Effect.promise(() => startEgressProxy(policy)),
+    Effect.promise(() => startEgressProxy(policy, upstream)),
     (proxy) => Effect.promise(() => proxy.close())
   )

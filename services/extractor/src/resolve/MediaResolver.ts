@@ -1,5 +1,5 @@
 // Resolves a URL into MediaResolved: platform check, egress check, yt-dlp -J through the proxy, probing, thumbnail, append.
-import { mkdir, rm } from "node:fs/promises"
+import { mkdir, mkdtemp, rm } from "node:fs/promises"
 import { join } from "node:path"
 import { Context, Deferred, Effect, Layer, Option, Result, Schema } from "effect"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
@@ -12,7 +12,10 @@ import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { mediaSubject } from "@mds/shared/eventstore/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
+import { Impersonation } from "../antibot/Impersonation.ts"
+import { RunCookies } from "../cookies/RunCookies.ts"
 import { egressProxy } from "../egress/EgressProxy.ts"
+import { UpstreamProxies } from "../egress/UpstreamProxies.ts"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
 import { PlatformOutcomes } from "../health/PlatformOutcomes.ts"
 import { Ffmpeg } from "../media/Ffmpeg.ts"
@@ -36,7 +39,7 @@ const failWith = (code: ResolveFailureCode, message: string) => new ResolveFailu
 
 export class MediaResolver extends Context.Service<MediaResolver, {
   /** Concurrent calls for the same URL share one extraction and get the same media. */
-  resolve(url: string): Effect.Effect<MediaResolved, ResolveFailure>
+  resolve(url: string, projectId: string | null): Effect.Effect<MediaResolved, ResolveFailure>
 }>()("mds/extractor/MediaResolver") {
   static readonly layer = Layer.effect(
     MediaResolver,
@@ -49,14 +52,23 @@ export class MediaResolver extends Context.Service<MediaResolver, {
       const lifetimes = yield* Lifetimes
       const config = yield* ExtractorConfig
       const outcomes = yield* PlatformOutcomes
+      const impersonation = yield* Impersonation
+      const runCookies = yield* RunCookies
+      const upstreams = yield* UpstreamProxies
       const infoStore = yield* ResolvedInfoStore
 
-      const extract = Effect.fn("MediaResolver.extract")(function*(url: URL, platform: string) {
-        const proxy = yield* egressProxy(policy)
+      const extract = Effect.fn("MediaResolver.extract")(function*(url: URL, platform: string, projectId: string | null) {
+        const proxy = yield* egressProxy(policy, upstreams.forPlatform(platform))
+        const cookieDir = yield* Effect.acquireRelease(
+          Effect.promise(() => mkdir(config.workRoot, { recursive: true }).then(() => mkdtemp(join(config.workRoot, "resolve-cookies-")))),
+          (dir) => Effect.promise(() => rm(dir, { recursive: true, force: true }))
+        )
+        const cookies = projectId === null ? { flags: {}, used: false } : yield* runCookies.forRun(projectId, platform, cookieDir)
         const refused = () => proxy.refusals.length > 0
         const refusalMessage = () => `a request was refused: ${proxy.refusals[0]?.message ?? "private address"}`
 
-        const dumped = ytdlp.run(url.href, { ...baseFlags(proxy.url, config.ffmpegPath), dumpSingleJson: true })
+        const dumped = impersonation.run(platform, (impersonate) =>
+          ytdlp.run(url.href, { ...baseFlags(proxy.url, config.ffmpegPath), dumpSingleJson: true, ...cookies.flags, ...impersonate }))
         const run = yield* timed(ytDlpDuration, { operation: "resolve", platform }, dumped).pipe(
           Effect.mapError((error) => {
             const code = classifyFailure(error.stderr, refused())
@@ -106,7 +118,8 @@ export class MediaResolver extends Context.Service<MediaResolver, {
           author: described.author,
           formats: described.formats,
           resolvedAt: now,
-          expiresAt
+          expiresAt,
+          ...(cookies.used && projectId !== null ? { projectId } : {})
         }
         yield* store.append(MediaEvent, mediaSubject(mediaId), media, { msgId: mediaId }).pipe(
           Effect.mapError((error) => failWith("extraction_failed", `could not record the media: ${error.message}`))
@@ -153,7 +166,7 @@ export class MediaResolver extends Context.Service<MediaResolver, {
         )
       })
 
-      const resolveOnce = (raw: string) =>
+      const resolveOnce = (raw: string, projectId: string | null) =>
         Effect.gen(function*() {
           const url = yield* Effect.try({
             try: () => new URL(raw),
@@ -163,7 +176,7 @@ export class MediaResolver extends Context.Service<MediaResolver, {
           if (Result.isFailure(platform)) return yield* failWith("unsupported_platform", platform.failure.message)
           yield* policy.check(url).pipe(Effect.mapError((error) => failWith("url_not_allowed", error.message)))
           const platformId = platform.success.id
-          return yield* extract(url, platformId).pipe(
+          return yield* extract(url, platformId, projectId).pipe(
             Effect.timeoutOrElse({
               duration: config.resolveTimeoutMs,
               orElse: () => Effect.fail(failWith("extraction_timeout", `resolving took longer than ${config.resolveTimeoutMs / 1000} s`))
@@ -176,15 +189,17 @@ export class MediaResolver extends Context.Service<MediaResolver, {
 
       const inflight = new Map<string, Deferred.Deferred<MediaResolved, ResolveFailure>>()
 
-      const resolve = (raw: string): Effect.Effect<MediaResolved, ResolveFailure> =>
+      /** Identical requests of one project share an extraction; another project's never (its cookies may differ). */
+      const resolve = (raw: string, projectId: string | null): Effect.Effect<MediaResolved, ResolveFailure> =>
         Effect.suspend(() => {
-          const existing = inflight.get(raw)
+          const key = `${projectId ?? ""} ${raw}`
+          const existing = inflight.get(key)
           if (existing !== undefined) return Deferred.await(existing)
           const deferred = Deferred.makeUnsafe<MediaResolved, ResolveFailure>()
-          inflight.set(raw, deferred)
-          return resolveOnce(raw).pipe(
+          inflight.set(key, deferred)
+          return resolveOnce(raw, projectId).pipe(
             Effect.onExit((exit) =>
-              Effect.sync(() => inflight.delete(raw)).pipe(Effect.andThen(Deferred.done(deferred, exit)))
+              Effect.sync(() => inflight.delete(key)).pipe(Effect.andThen(Deferred.done(deferred, exit)))
             )
           )
         })

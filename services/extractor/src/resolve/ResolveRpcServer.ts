@@ -20,7 +20,7 @@ export const ResolveRpcServer = Layer.effectDiscard(Effect.gen(function*() {
     decodeRequest(msg.string()).pipe(
       Effect.mapError(() => ({ _tag: "ResolveRejected", code: "extraction_failed", message: "malformed resolve request" }) as const),
       Effect.flatMap((request) =>
-        resolver.resolve(request.url).pipe(
+        resolver.resolve(request.url, request.projectId ?? null).pipe(
           Effect.map((media): ResolveReply => ({ _tag: "ResolveSucceeded", media })),
           Effect.catchTag("ResolveFailure", (failure) =>
             Effect.succeed<ResolveReply>({ _tag: "ResolveRejected", code: failure.code, message: failure.message }))

@@ -1,6 +1,7 @@
-// Runs the pinned yt-dlp binary confined to its egress proxy, streaming its output lines and killing it when interrupted.
+// Runs the active yt-dlp release confined to its egress proxy, streaming its output lines and killing it when interrupted.
 import youtubeDlExec from "youtube-dl-exec"
 import { Config, Context, Effect, Layer, Schema } from "effect"
+import { ActiveRelease } from "../releases/ActiveRelease.ts"
 import { Confinement, type ConfinementShape } from "../sandbox/Confinement.ts"
 import type { YtDlpFlags } from "./YtDlpFlags.ts"
 
@@ -37,7 +38,12 @@ const STDERR_LIMIT = 64 * 1024
 /** youtube-dl-exec's own flag conversion (camelCase to --kebab-case, `false` to --no-x), which its types omit. */
 const toArgs = (youtubeDlExec as unknown as { args: (flags: YtDlpFlags) => Array<string> }).args
 
-export const makeYtDlp = (binaryPath: string, confinement: ConfinementShape): YtDlpShape => {
+/**
+ * `binaryPath` is read when each run starts: after the fleet switches releases (releases/ActiveRelease) new runs use the
+ * new binary while runs already going finish on the old one.
+ */
+export const makeYtDlp = (binaryPath: string | (() => string), confinement: ConfinementShape): YtDlpShape => {
+  const pathOf = typeof binaryPath === "string" ? () => binaryPath : binaryPath
   const run = (url: string, flags: YtDlpFlags, options: YtDlpRunOptions = {}) =>
     Effect.callback<YtDlpRun, YtDlpFailed>((resume) => {
       const stdout: Array<string> = []
@@ -47,7 +53,7 @@ export const makeYtDlp = (binaryPath: string, confinement: ConfinementShape): Yt
       const proxyUrl = typeof flags.proxy === "string" ? flags.proxy : null
       let child: ReturnType<ConfinementShape["spawn"]>
       try {
-        child = confinement.spawn(binaryPath, [...toArgs(flags), "--", url].filter((arg) => arg !== ""), { cwd: options.cwd, proxyUrl })
+        child = confinement.spawn(pathOf(), [...toArgs(flags), "--", url].filter((arg) => arg !== ""), { cwd: options.cwd, proxyUrl })
       } catch (error) {
         resume(Effect.fail(new YtDlpFailed({ exitCode: null, stderr: String(error) })))
         return
@@ -92,10 +98,12 @@ export const makeYtDlp = (binaryPath: string, confinement: ConfinementShape): Yt
 
 export class YtDlp extends Context.Service<YtDlp, YtDlpShape>()("mds/extractor/YtDlp") {
   static readonly config = Config.String("YT_DLP_PATH").pipe(Config.withDefault("yt-dlp"))
+  /** Runs whichever release is active now (the one YT_DLP_PATH names until the fleet chooses another). */
   static readonly layer = Layer.effect(
     YtDlp,
     Effect.gen(function*() {
-      return YtDlp.of(makeYtDlp(yield* YtDlp.config, yield* Confinement))
+      const active = yield* ActiveRelease
+      return YtDlp.of(makeYtDlp(() => active.current().path, yield* Confinement))
     })
   )
 }

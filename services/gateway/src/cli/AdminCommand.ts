@@ -1,6 +1,7 @@
 // The admin CLI's commands, decoded from argv with Schema: projects, members, keys and dashboard users.
 import { KeyEnvironment, Scope } from "@mds/shared/domain/account/AccountEvent"
 import { ALL_WEBHOOK_EVENT_TYPES, WebhookEventType } from "@mds/shared/domain/webhook/WebhookEvent"
+import { YtDlpReleaseChoice } from "@mds/shared/domain/release/YtDlpReleaseEvent"
 import { ProjectId } from "@mds/shared/ids/Ids"
 import { Email, normalizeEmail } from "@mds/shared/ids/UserId"
 import { Effect, Schema, SchemaIssue } from "effect"
@@ -34,7 +35,12 @@ export const ListDeliveriesCommand = Schema.TaggedStruct("ListDeliveries", {
   limit: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 1000 }))
 })
 
+export const UseYtDlpReleaseCommand = Schema.TaggedStruct("UseYtDlpRelease", { choice: YtDlpReleaseChoice })
+export const ExtractorsStatusCommand = Schema.TaggedStruct("ExtractorsStatus", {})
+
 export const AdminCommand = Schema.Union([
+  UseYtDlpReleaseCommand,
+  ExtractorsStatusCommand,
   CreateProjectCommand,
   CreateKeyCommand,
   RevokeKeyCommand,
@@ -56,7 +62,9 @@ export const USAGE = `usage:
   user set-password EMAIL [--password-stdin]
   webhook set --project PROJECT_ID --url URL [--events job.completed,job.failed]   (prints the signing secret)
   webhook remove --project PROJECT_ID
-  webhook deliveries --project PROJECT_ID [--limit N]`
+  webhook deliveries --project PROJECT_ID [--limit N]
+  extractors use stable|nightly|VERSION   (the yt-dlp release every extractor installs, checks and switches to)
+  extractors status`
 
 export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", { message: Schema.String }) {}
 
@@ -115,6 +123,10 @@ const candidate = (argv: ReadonlyArray<string>): unknown => {
     }
   }
   if (noun === "webhook" && operand === undefined) return webhookCandidate(verb, flags)
+  if (noun === "extractors" && Object.keys(flags).length === 0) {
+    if (verb === "use" && operand !== undefined) return { _tag: "UseYtDlpRelease", choice: operand }
+    if (verb === "status" && operand === undefined) return { _tag: "ExtractorsStatus" }
+  }
   return null
 }
 

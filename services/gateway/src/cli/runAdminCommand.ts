@@ -6,6 +6,7 @@ import { hashSecret, keyIdFromHash, SECRET_PATTERN } from "@mds/shared/keys/ApiK
 import { Config, Effect, Redacted, Schema } from "effect"
 import { addProjectMember, changePassword, createKey, createProject, createUser, loadUser, revokeKey } from "../accounts/AccountCommands.ts"
 import { type AdminCommand, UsageError } from "./AdminCommand.ts"
+import { extractorsStatus, useYtDlpRelease } from "./runExtractorsCommand.ts"
 import { runWebhookCommand } from "./runWebhookCommand.ts"
 
 const isKeyId = Schema.is(KeyId)
@@ -36,6 +37,10 @@ export const runAdminCommand = Effect.fn("runAdminCommand")(function*(command: A
       const { secret } = yield* createKey(command)
       return secret
     }
+    case "UseYtDlpRelease":
+      return yield* useYtDlpRelease(command)
+    case "ExtractorsStatus":
+      return yield* extractorsStatus(command)
     case "SetWebhook":
     case "RemoveWebhook":
     case "ListDeliveries":

@@ -1,4 +1,5 @@
 // The dashboard's route table: every page and form under /dashboard and the use case that answers it.
+import { removeCookies, showCookies, storeCookies } from "./handlers/CookieHandlers.ts"
 import { confirmRevoke, confirmRotate, addKey, listKeys, revoke, rotate } from "./handlers/KeyHandlers.ts"
 import { addMember, jobsJson, listJobs, rename, showProject, showSettings } from "./handlers/ProjectHandlers.ts"
 import { addProject, listProjects, showLogin, signIn, signOut } from "./handlers/SessionHandlers.ts"
@@ -23,7 +24,10 @@ export const dashboardRoutes = [
   route("GET", `${P}/jobs.json`, jobsJson, { json: true }),
   route("GET", `${P}/settings`, showSettings),
   route("POST", `${P}/rename`, rename),
-  route("POST", `${P}/members`, addMember)
+  route("POST", `${P}/members`, addMember),
+  route("GET", `${P}/cookies`, showCookies),
+  route("POST", `${P}/cookies`, storeCookies),
+  route("POST", `${P}/cookies/:platform/remove`, removeCookies)
 ]
 
 /** Every service some dashboard route needs. */

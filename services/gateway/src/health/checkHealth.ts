@@ -3,6 +3,7 @@ import { Followers } from "@mds/shared/nats/Followers"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { Effect } from "effect"
 import { json } from "../http/Route.ts"
+import { YtDlpFleetView } from "./YtDlpFleetView.ts"
 
 const PING_TIMEOUT = "1 second"
 
@@ -16,7 +17,9 @@ export const checkHealth = Effect.fn("checkHealth")(function*() {
     Effect.timeout(PING_TIMEOUT),
     Effect.orElseSucceed(() => false)
   )
+  const ytDlp = connected ? yield* (yield* YtDlpFleetView).report : null
+  const extension = ytDlp === null ? {} : { yt_dlp: ytDlp }
   return connected
-    ? json(200, { status: "ok", version: "v1", followers })
+    ? json(200, { status: "ok", version: "v1", followers, ...extension })
     : json(503, { status: "degraded", version: "v1", followers })
 })

@@ -1,5 +1,6 @@
 // The one place where every tagged failure becomes a /v1 HTTP status and error code.
 import type { ApiErrorCode } from "@mds/shared/api/ErrorCodes"
+import type { CookieFileInvalid, CookiesNotConfigured, CookieVaultError } from "@mds/shared/cookies/CookieVault"
 import type { ArtifactNotFound, ArtifactStoreError } from "@mds/shared/artifacts/ArtifactStore"
 import type {
   ApiKeyAlreadyExists,
@@ -42,6 +43,9 @@ import type {
 } from "./GatewayErrors.ts"
 
 export type ApiFailure =
+  | CookieFileInvalid
+  | CookiesNotConfigured
+  | CookieVaultError
   | MissingApiKey
   | InvalidApiKey
   | RevokedApiKey
@@ -132,6 +136,12 @@ export const toApiError = (failure: ApiFailure): ApiError => {
       }
     case "ServiceUnavailable":
       return { status: 503, code: "service_unavailable", message: failure.message, headers: RETRY_SOON }
+    case "CookieFileInvalid":
+      return { status: 422, code: "invalid_cookie_file", message: `cookies_txt: ${failure.message}.` }
+    case "CookiesNotConfigured":
+      return { status: 503, code: "service_unavailable", message: "Cookies cannot be stored: this server has no COOKIES_ENCRYPTION_KEY." }
+    case "CookieVaultError":
+      return { status: 503, code: "service_unavailable", message: "The cookie store is unavailable; retry shortly.", headers: RETRY_SOON }
     case "ExtractionFailed":
       return { status: 502, code: "extraction_failed", message: failure.message }
     case "ExtractionTimeout":

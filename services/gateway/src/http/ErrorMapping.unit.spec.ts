@@ -1,5 +1,6 @@
 // Given a tagged failure, then the /v1 status and code the gateway answers with.
 import { errorCatalogue } from "@mds/shared/api/ErrorCodes"
+import { CookieFileInvalid, CookiesNotConfigured, CookieVaultError } from "@mds/shared/cookies/CookieVault"
 import { ArtifactNotFound, ArtifactStoreError } from "@mds/shared/artifacts/ArtifactStore"
 import {
   ConcurrencyLimitExceeded,
@@ -67,6 +68,9 @@ const table: ReadonlyArray<readonly [ApiFailure, number, string]> = [
   [new EventStoreError({ operation: "o", message: "nats down" }), 503, "service_unavailable"],
   [new ReadModelError({ operation: "o", message: "m" }), 503, "service_unavailable"],
   [new NatsUnavailable({ message: "m" }), 503, "service_unavailable"],
+  [new CookieFileInvalid({ message: "line 2 is not a Netscape cookie line" }), 422, "invalid_cookie_file"],
+  [new CookiesNotConfigured(), 503, "service_unavailable"],
+  [new CookieVaultError({ message: "m" }), 503, "service_unavailable"],
   [new ArtifactStoreError({ operation: "o", message: "disk" }), 500, "internal_error"],
   [new InvalidJobTransition({ jobId: "j", status: "queued", command: "CompleteJob" }), 500, "internal_error"]
 ]

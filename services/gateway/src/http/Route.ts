@@ -51,7 +51,7 @@ export type Answer = Exit.Exit<RouteReply, ApiFailure>
 export type Serve<R> = (input: RouteInput, io: Io<R>, now: number) => Step<Answer>
 
 export interface Route<R> {
-  readonly method: "GET" | "POST"
+  readonly method: "GET" | "POST" | "DELETE"
   readonly path: string
   /** Called once at start-up with the application's services: takes what its steps use synchronously. */
   readonly bind: (services: Context.Context<R>) => Serve<R>

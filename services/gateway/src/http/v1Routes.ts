@@ -3,6 +3,7 @@ import { type OperationId, type V1, v1Endpoints } from "@mds/shared/api/V1Endpoi
 import { serveDocsAsset, serveDocsPage } from "../docs/serveDocs.ts"
 import { serveFile } from "../files/serveFile.ts"
 import { listDeliveries } from "../webhooks/listDeliveries.ts"
+import { listCookies, removeCookies, uploadCookies } from "../cookies/cookieRoutes.ts"
 import { checkHealth } from "../health/checkHealth.ts"
 import { readJob } from "../jobs/readJob.ts"
 import { streamJobEvents } from "../jobs/streamJobEvents.ts"
@@ -25,6 +26,9 @@ const handlers = {
   getJob: readJob,
   streamJobEvents,
   listWebhookDeliveries: listDeliveries,
+  listCookies,
+  uploadCookies,
+  removeCookies,
   // The signature in the link is the credential: no API key, so links work in browsers.
   downloadFile: serveFile
 } satisfies { readonly [K in OperationId]: Handler<(typeof V1)[K]> }

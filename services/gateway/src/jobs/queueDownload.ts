@@ -32,7 +32,8 @@ interface Target {
 
 const isMediaId = Schema.is(MediaId)
 
-const targetFromMedia = Effect.fn("targetFromMedia")(function*(mediaId: string, format: string) {
+/** Media resolved with a project's cookies (`projectId` set) is that project's alone: to others it does not exist. */
+const targetFromMedia = Effect.fn("targetFromMedia")(function*(mediaId: string, format: string, projectId: string) {
   if (!isMediaId(mediaId)) return yield* new MediaNotFound({ mediaId })
   const now = yield* Clock.currentTimeMillis
   const readModel = yield* MediaReadModel
@@ -43,6 +44,7 @@ const targetFromMedia = Effect.fn("targetFromMedia")(function*(mediaId: string, 
     media = Option.map(yield* store.readLast(MediaEvent, mediaSubject(mediaId)), (stored) => stored.event)
   }
   if (Option.isNone(media) || media.value.expiresAt <= now) return yield* new MediaNotFound({ mediaId })
+  if (media.value.projectId !== undefined && media.value.projectId !== projectId) return yield* new MediaNotFound({ mediaId })
   const available = media.value.formats.map((f) => f.id)
   if (!available.includes(format)) return yield* new FormatUnavailable({ format, available })
   return { source: { url: media.value.url, mediaId }, platform: media.value.platform, format }
@@ -55,9 +57,9 @@ const targetFromUrl = Effect.fn("targetFromUrl")(function*(raw: string, format: 
 })
 
 /** The schema (oneOf) has already refused bodies with both or neither of media_id and url. */
-const chooseTarget = Effect.fn("chooseTarget")(function*(body: typeof DownloadBody.Type) {
+const chooseTarget = Effect.fn("chooseTarget")(function*(body: typeof DownloadBody.Type, projectId: string) {
   if (!("media_id" in body)) return yield* targetFromUrl(body.url, body.format)
-  const target = yield* targetFromMedia(body.media_id, body.format)
+  const target = yield* targetFromMedia(body.media_id, body.format, projectId)
   // By URL the platform was checked while vetting it; by media id it is known only now.
   yield* (yield* PlatformHealthBoard).ensureAvailable(target.platform)
   return target
@@ -127,7 +129,7 @@ const giveUpJob = (projectId: string, jobId: string, queued: boolean) =>
 
 export const queueDownload = Effect.fn("queueDownload")(function*(input: RouteInput, principal: Principal) {
   const body = yield* decodeBody(DownloadBody, input.body)
-  const target: Target = yield* chooseTarget(body)
+  const target: Target = yield* chooseTarget(body, principal.projectId)
   const jobId = newId("job")
   // A refused claim (the project is full) stored nothing; one that failed in NATS may have been stored.
   yield* admitJob(principal.projectId, jobId).pipe(

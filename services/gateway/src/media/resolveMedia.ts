@@ -14,6 +14,7 @@ import { Clock, Effect, Option, Result, Schema } from "effect"
 import { ExtractionFailed, ExtractionTimeout, ServiceUnavailable } from "../http/GatewayErrors.ts"
 import { decodeBody, parseHttpUrl } from "../http/RequestBody.ts"
 import { json, type RouteInput } from "../http/Route.ts"
+import type { Principal } from "../auth/ApiKeyAuth.ts"
 import { PlatformHealthBoard } from "../platforms/PlatformHealthBoard.ts"
 import { toMediaResponse } from "./MediaResponse.ts"
 
@@ -37,12 +38,13 @@ export const vetMediaUrl = Effect.fn("vetMediaUrl")(function*(field: string, raw
   return { url, platform: platform.success }
 })
 
-const requestResolution = Effect.fn("requestResolution")(function*(url: string) {
+/** The project goes with the request: an extractor uses the project's cookies for the platform, if it stored any. */
+const requestResolution = Effect.fn("requestResolution")(function*(url: string, projectId: string) {
   const { connection } = yield* NatsClient
   const headers = yield* currentTraceHeaders
   const reply = yield* Effect.tryPromise({
     try: () =>
-      connection.request(RESOLVE_RPC_SUBJECT, encodeRequest({ url }), {
+      connection.request(RESOLVE_RPC_SUBJECT, encodeRequest({ url, projectId }), {
         timeout: RESOLVE_RPC_TIMEOUT_MS,
         ...(headers === undefined ? {} : { headers })
       }),
@@ -74,14 +76,14 @@ const requestResolution = Effect.fn("requestResolution")(function*(url: string) 
   }
 })
 
-export const resolveMedia = Effect.fn("resolveMedia")(function*(input: RouteInput) {
+export const resolveMedia = Effect.fn("resolveMedia")(function*(input: RouteInput, principal: Principal) {
   const body = yield* decodeBody(ResolveBody, input.body)
   const { url } = yield* vetMediaUrl("url", body.url)
   const now = yield* Clock.currentTimeMillis
   const readModel = yield* MediaReadModel
   const cached = yield* readModel.findByUrl(url.href)
-  const media: MediaResolved = Option.isSome(cached) && cached.value.expiresAt > now
-    ? cached.value
-    : yield* requestResolution(url.href)
+  // Media another project resolved with its cookies is never served from the cache to anyone else.
+  const usable = Option.filter(cached, (media) => media.expiresAt > now && (media.projectId === undefined || media.projectId === principal.projectId))
+  const media: MediaResolved = Option.isSome(usable) ? usable.value : yield* requestResolution(url.href, principal.projectId)
   return json(200, toMediaResponse(media))
 })

@@ -33,7 +33,12 @@ export const MediaResolved = Schema.TaggedStruct("MediaResolved", {
   author: MediaAuthor,
   formats: Schema.Array(MediaFormat),
   resolvedAt: Schema.Number,
-  expiresAt: Schema.Number
+  expiresAt: Schema.Number,
+  /**
+   * Extension: set when the media was resolved with this project's cookies. Such media is the project's alone: no
+   * other project gets it from the resolve cache or by media_id.
+   */
+  projectId: Schema.optionalKey(Schema.String)
 })
 export type MediaResolved = typeof MediaResolved.Type
 

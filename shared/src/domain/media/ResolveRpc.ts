@@ -3,7 +3,9 @@ import { Schema } from "effect"
 import { MediaResolved } from "./MediaEvent.ts"
 
 export const ResolveRequest = Schema.Struct({
-  url: Schema.String
+  url: Schema.String,
+  /** The asking project: its cookies for the platform, if it stored any, go with the extraction. */
+  projectId: Schema.optionalKey(Schema.String)
 })
 export type ResolveRequest = typeof ResolveRequest.Type
 

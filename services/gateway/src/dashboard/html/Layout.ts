@@ -44,7 +44,7 @@ export interface ProjectRef {
 }
 
 /** The project's heading and its sections; the current one is marked for assistive technology. */
-export const projectHeader = (project: ProjectRef, active: "keys" | "jobs" | "settings") => {
+export const projectHeader = (project: ProjectRef, active: "keys" | "jobs" | "cookies" | "settings") => {
   const base = `/dashboard/projects/${project.projectId}`
   const link = (section: typeof active, href: string, label: string) =>
     html`<a href="${href}"${section === active ? html` aria-current="page"` : ""}>${label}</a>`
@@ -54,6 +54,7 @@ export const projectHeader = (project: ProjectRef, active: "keys" | "jobs" | "se
 <nav class="tabs" aria-label="Project sections">
   ${link("keys", `${base}/keys`, "API keys")}
   ${link("jobs", `${base}/jobs`, "Jobs")}
+  ${link("cookies", `${base}/cookies`, "Cookies")}
   ${link("settings", `${base}/settings`, "Settings")}
 </nav>`
 }
