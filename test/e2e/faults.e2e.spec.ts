@@ -74,15 +74,19 @@ const expectSettled = async (key: string, projectId: string, jobIds: ReadonlyArr
   return ends
 }
 
+/** The job's events once its download has made progress. */
+const underWay = (projectId: string, jobId: string) =>
+  waitFor(
+    () => inspector.jobEvents(projectId, jobId),
+    (events) => events.some((s) => s.event._tag === "JobProgressed" && s.event.percent > 0),
+    "the download to be under way"
+  )
+
 describe("fault tolerance", () => {
   it("an extractor killed (-9) mid-download: the other takes the job over after the ack wait and it completes", async () => {
     const { key, projectId } = await stack.provisionKey()
     const jobId = await queueSlow(key)
-    const running = await waitFor(
-      () => inspector.jobEvents(projectId, jobId),
-      (events) => events.some((s) => s.event._tag === "JobProgressed" && s.event.percent > 0),
-      "the download to be under way"
-    )
+    const running = await underWay(projectId, jobId)
     const victim = starts(running)[0]?.workerId ?? ""
     expect(stack.labels).toContain(victim)
     await stack.stopProcess(victim, "SIGKILL")
@@ -99,11 +103,7 @@ describe("fault tolerance", () => {
   it("an extractor stopped with SIGTERM mid-download hands the job back, exits 0, and another worker completes the job", async () => {
     const { key, projectId } = await stack.provisionKey()
     const jobId = await queueSlow(key)
-    const running = await waitFor(
-      () => inspector.jobEvents(projectId, jobId),
-      (events) => events.some((s) => s.event._tag === "JobProgressed" && s.event.percent > 0),
-      "the download to be under way"
-    )
+    const running = await underWay(projectId, jobId)
     const worker = starts(running)[0]?.workerId ?? ""
     await stack.stopProcess(worker, "SIGTERM")
     const exits = stack.logs().split("\n").filter((line) => line.startsWith(`[harness] ${worker} exited`))

@@ -3,6 +3,7 @@ import { hostname } from "node:os"
 import { join } from "node:path"
 import { DataDir } from "@mds/shared/config/DataDir"
 import { Config, Context, Effect, Layer } from "effect"
+import { secondsAsMs, wholeSecondsAsMs } from "@mds/shared/config/Seconds"
 
 export interface ExtractorConfigShape {
   readonly workRoot: string
@@ -26,22 +27,19 @@ export interface ExtractorConfigShape {
   readonly playlistMaxEntries: number
 }
 
-const seconds = (name: string, fallback: number) =>
-  Config.Int(name).pipe(Config.withDefault(fallback), Config.map((s) => s * 1000))
-
 export class ExtractorConfig extends Context.Service<ExtractorConfig, ExtractorConfigShape>()("mds/extractor/ExtractorConfig") {
   static readonly config = Config.all({
     workRoot: DataDir.pipe(Config.map((dir) => join(dir, "work"))),
     ffmpegPath: Config.String("FFMPEG_PATH").pipe(Config.withDefault("ffmpeg")),
-    resolveTimeoutMs: seconds("RESOLVE_TIMEOUT_SECONDS", 90),
-    downloadTimeoutMs: seconds("DOWNLOAD_TIMEOUT_SECONDS", 1800),
+    resolveTimeoutMs: wholeSecondsAsMs("RESOLVE_TIMEOUT_SECONDS", 90),
+    downloadTimeoutMs: wholeSecondsAsMs("DOWNLOAD_TIMEOUT_SECONDS", 1800),
     workerConcurrency: Config.Int("WORKER_CONCURRENCY").pipe(Config.withDefault(2)),
     workerId: Config.String("WORKER_ID").pipe(Config.withDefault(`${hostname()}:${process.pid}`)),
     maxDurationSeconds: Config.Int("MAX_MEDIA_DURATION_SECONDS").pipe(Config.withDefault(4 * 3600)),
     maxFileBytes: Config.Number("MAX_FILE_SIZE_MB").pipe(Config.withDefault(4096), Config.map((mb) => Math.round(mb * 1024 * 1024))),
     downloadRetries: Config.Int("DOWNLOAD_RETRIES").pipe(Config.withDefault(3)),
-    downloadRetryBaseMs: Config.Number("DOWNLOAD_RETRY_BASE_SECONDS").pipe(Config.withDefault(2), Config.map((s) => s * 1000)),
-    workAckWaitMs: seconds("WORK_ACK_WAIT_SECONDS", 60),
+    downloadRetryBaseMs: secondsAsMs("DOWNLOAD_RETRY_BASE_SECONDS", 2),
+    workAckWaitMs: wholeSecondsAsMs("WORK_ACK_WAIT_SECONDS", 60),
     workMaxAttempts: Config.Int("WORK_MAX_ATTEMPTS").pipe(Config.withDefault(3)),
     playlistMaxEntries: Config.Int("PLAYLIST_MAX_ENTRIES").pipe(Config.withDefault(500))
   })

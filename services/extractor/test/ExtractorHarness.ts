@@ -87,17 +87,17 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
     run(Effect.gen(function*() {
       return yield* (yield* EventStore).readSubject(JobEvent, jobSubject(projectId, jobId))
     }))
-  const resolve = async (url: string) =>
-    decodeReply((await client.request(RESOLVE_RPC_SUBJECT, JSON.stringify({ url }), { timeout: 90_000 })).string())
+  /** Without a project, as before any project asked; JSON leaves an undefined projectId out. */
+  const resolve = async (url: string, projectId?: string) =>
+    decodeReply((await client.request(RESOLVE_RPC_SUBJECT, JSON.stringify({ url, projectId }), { timeout: 90_000 })).string())
 
   return {
     nats,
     dataDir,
     client,
     run,
-    resolve,
-    resolveFor: async (url, projectId) =>
-      decodeReply((await client.request(RESOLVE_RPC_SUBJECT, JSON.stringify({ url, projectId }), { timeout: 90_000 })).string()),
+    resolve: (url) => resolve(url),
+    resolveFor: resolve,
     resolved: async (url) => {
       const reply = await resolve(url)
       if (reply._tag !== "ResolveSucceeded") throw new Error(`resolve failed: ${reply.code} ${reply.message}`)

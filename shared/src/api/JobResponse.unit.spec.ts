@@ -1,28 +1,12 @@
 // Given a job read-model document, then the /v1 job object: ISO dates, integer progress, result and error only when due.
 import type { JobView } from "../domain/job/JobView.ts"
 import { describe, expect, it } from "vitest"
+import { jobView } from "../../../test/support/JobViews.ts"
 import { toJobResponse } from "./JobResponse.ts"
 
 const T0 = Date.UTC(2026, 0, 2, 3, 4, 5)
 
-const queued: JobView = {
-  id: "job_aaaaaaaaaaaaaaaaaaaaaaaa",
-  projectId: "prj_aaaaaaaaaaaaaaaaaaaaaaaa",
-  status: "queued",
-  progress: 0,
-  platform: "vimeo",
-  requestedFormat: "video_best",
-  source: { url: "https://vimeo.com/1", mediaId: null },
-  attempt: 0,
-  createdAt: T0,
-  expiresAt: T0 + 3_600_000,
-  startedAt: null,
-  completedAt: null,
-  artifact: null,
-  error: null,
-  downloadUrl: null,
-  lastSeq: 1
-}
+const queued: JobView = jobView("prj_aaaaaaaaaaaaaaaaaaaaaaaa", { id: "job_aaaaaaaaaaaaaaaaaaaaaaaa", createdAt: T0, expiresAt: T0 + 3_600_000 })
 
 describe("toJobResponse", () => {
   it("a queued job: no started_at, completed_at, result or error", () => {

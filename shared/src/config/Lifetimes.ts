@@ -1,5 +1,6 @@
 // How long resolved media, jobs and download links live, and the per-project job limit.
 import { Config, Context, Effect, Layer } from "effect"
+import { wholeSecondsAsMs } from "./Seconds.ts"
 
 export interface LifetimesShape {
   readonly mediaMs: number
@@ -8,14 +9,11 @@ export interface LifetimesShape {
   readonly maxConcurrentJobs: number
 }
 
-const seconds = (name: string, fallback: number) =>
-  Config.Int(name).pipe(Config.withDefault(fallback), Config.map((s) => s * 1000))
-
 export class Lifetimes extends Context.Service<Lifetimes, LifetimesShape>()("mds/config/Lifetimes") {
   static readonly config = Config.all({
-    mediaMs: seconds("API_MEDIA_RESOLVE_TTL_SECONDS", 3600),
-    jobMs: seconds("API_JOB_TTL_SECONDS", 3600),
-    downloadUrlMs: seconds("API_DOWNLOAD_URL_TTL_SECONDS", 3600),
+    mediaMs: wholeSecondsAsMs("API_MEDIA_RESOLVE_TTL_SECONDS", 3600),
+    jobMs: wholeSecondsAsMs("API_JOB_TTL_SECONDS", 3600),
+    downloadUrlMs: wholeSecondsAsMs("API_DOWNLOAD_URL_TTL_SECONDS", 3600),
     maxConcurrentJobs: Config.Int("API_MAX_CONCURRENT_JOBS").pipe(Config.withDefault(2))
   })
 

@@ -4,26 +4,7 @@ import { Effect, type Layer, Option } from "effect"
 import type { JobView } from "@mds/shared/domain/job/JobView"
 import { newId } from "@mds/shared/ids/Ids"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
-
-export const jobView = (projectId: string, overrides: Partial<JobView> = {}): JobView => ({
-  id: newId("job"),
-  projectId,
-  status: "queued",
-  progress: 0,
-  platform: "vimeo",
-  requestedFormat: "video_best",
-  source: { url: "https://vimeo.com/1", mediaId: null },
-  attempt: 0,
-  createdAt: 1_000,
-  expiresAt: 3_601_000,
-  startedAt: null,
-  completedAt: null,
-  artifact: null,
-  error: null,
-  downloadUrl: null,
-  lastSeq: 1,
-  ...overrides
-})
+import { jobView } from "../../support/JobViews.ts"
 
 export const jobReadModelContract = (name: string, adapter: Layer.Layer<JobReadModel, unknown>) =>
   layer(adapter, { timeout: 60_000 })(`JobReadModel contract: ${name}`, (it) => {

@@ -5,7 +5,9 @@ import { evolveKeyRecord, evolveProjectView, type KeyRecord, type ProjectView } 
 import { ACCOUNTS_STREAM, ALL_ACCOUNT_SUBJECTS, KEY_USAGE_STREAM } from "@mds/shared/eventstore/Subjects"
 import { KeyReadModel } from "@mds/shared/readmodel/KeyReadModel"
 import { ProjectReadModel } from "@mds/shared/readmodel/ProjectReadModel"
+import type { ReadModelError } from "@mds/shared/readmodel/ReadModelError"
 import { projection } from "../projections/Projection.ts"
+import { catchUpSubject } from "../projections/SubjectCatchUp.ts"
 import { SubjectHistory } from "../projections/SubjectHistory.ts"
 
 const decodeProjectEvent = Schema.decodeUnknownEffect(Schema.fromJsonString(ProjectEvent))
@@ -17,16 +19,10 @@ export type AccountProjectionOutcome = "written" | "unchanged"
 export const makeProjectCatchUp = (projects: ProjectReadModel["Service"], history: SubjectHistory["Service"]) =>
   Effect.fn("AccountProjection.project")(function*(projectId: string, subject: string, uptoSeq: number) {
     const stored = Option.getOrNull(yield* projects.get(projectId))
-    if (stored !== null && stored.lastSeq >= uptoSeq) return "unchanged" as const
-    const raw = yield* history.range(ACCOUNTS_STREAM.name, subject, stored?.lastSeq ?? 0, uptoSeq)
-    let doc: ProjectView | null = stored
-    for (const message of raw) {
-      const event = yield* decodeProjectEvent(message.data).pipe(Effect.option)
-      if (Option.isSome(event)) doc = evolveProjectView(doc, event.value, message.seq)
-    }
-    if (doc === null || doc === stored) return "unchanged" as const
-    yield* projects.put(doc)
-    return "written" as const
+    return yield* catchUpSubject<ProjectView, ProjectEvent, ReadModelError, never>({
+      history, stream: ACCOUNTS_STREAM.name, subject, uptoSeq, stored,
+      decode: decodeProjectEvent, evolve: evolveProjectView, put: projects.put
+    })
   })
 
 /** The same for a key subject (whose project comes from its events); the last-used time is not touched. */
@@ -39,16 +35,10 @@ export const makeKeyCatchUp = (keys: KeyReadModel["Service"], history: SubjectHi
       const { lastUsedAt: _lastUsedAt, ...record } = view
       stored = record
     }
-    if (stored !== null && stored.lastSeq >= uptoSeq) return "unchanged" as const
-    const raw = yield* history.range(ACCOUNTS_STREAM.name, subject, stored?.lastSeq ?? 0, uptoSeq)
-    let doc: KeyRecord | null = stored
-    for (const message of raw) {
-      const event = yield* decodeKeyEvent(message.data).pipe(Effect.option)
-      if (Option.isSome(event)) doc = evolveKeyRecord(doc, event.value, message.seq)
-    }
-    if (doc === null || doc === stored) return "unchanged" as const
-    yield* keys.put(doc)
-    return "written" as const
+    return yield* catchUpSubject<KeyRecord, KeyEvent, ReadModelError, never>({
+      history, stream: ACCOUNTS_STREAM.name, subject, uptoSeq, stored,
+      decode: decodeKeyEvent, evolve: evolveKeyRecord, put: keys.put
+    })
   })
 
 /** Raises the key's last-used time; usage may arrive before the key's own events. */

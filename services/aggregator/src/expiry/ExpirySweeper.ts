@@ -1,5 +1,6 @@
 // Expires jobs past their lifetime (slot freed), then deletes their read-model documents, files and thumbnails.
 import { Clock, Config, Effect, Layer, Option, Schedule, Schema } from "effect"
+import { secondsAsMs } from "@mds/shared/config/Seconds"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { releaseSlot } from "@mds/shared/domain/admission/AdmissionCommands"
 import { jobCommands } from "@mds/shared/domain/job/JobCommands"
@@ -23,8 +24,8 @@ interface Tracked {
 const thumbnailKey = (mediaId: string) => `thumbnails/${mediaId}.jpg`
 
 export const ExpirySweeperConfig = Config.all({
-  intervalMs: Config.Number("EXPIRY_SWEEP_INTERVAL_SECONDS").pipe(Config.withDefault(30), Config.map((s) => s * 1000)),
-  graceMs: Config.Number("EXPIRY_DOCUMENT_GRACE_SECONDS").pipe(Config.withDefault(60), Config.map((s) => s * 1000))
+  intervalMs: secondsAsMs("EXPIRY_SWEEP_INTERVAL_SECONDS", 30),
+  graceMs: secondsAsMs("EXPIRY_DOCUMENT_GRACE_SECONDS", 60)
 })
 
 /**

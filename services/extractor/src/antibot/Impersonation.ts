@@ -1,5 +1,6 @@
 // Runs yt-dlp with browser impersonation where a platform needs it: forced by configuration, or after a challenge.
 import { Config, Context, Effect, Layer, Metric } from "effect"
+import { secondsAsMs } from "@mds/shared/config/Seconds"
 import { countOne } from "@mds/shared/observability/Metrics"
 import { PlatformOutcomes } from "../health/PlatformOutcomes.ts"
 import type { YtDlpFailed } from "../ytdlp/YtDlp.ts"
@@ -27,7 +28,7 @@ export class Impersonation extends Context.Service<Impersonation, {
       Config.map((list) => new Set(list.split(/[\s,]+/).filter((id) => id !== "")))
     ),
     target: Config.String("IMPERSONATE_TARGET").pipe(Config.withDefault("chrome")),
-    rememberMs: Config.Number("IMPERSONATION_REMEMBER_SECONDS").pipe(Config.withDefault(6 * 3600), Config.map((s) => s * 1000))
+    rememberMs: secondsAsMs("IMPERSONATION_REMEMBER_SECONDS", 6 * 3600)
   })
 
   static readonly layer = Layer.effect(

@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto"
 import type { KV } from "@nats-io/kv"
 import { Config, Context, Effect, Layer, Schedule, Schema, type Scope } from "effect"
+import { secondsAsMs } from "@mds/shared/config/Seconds"
 import { openKvBucket } from "@mds/shared/readmodel/kv/KvBucket"
 import { limitOf, parsePlatformCounts } from "./PlatformLimits.ts"
 
@@ -38,8 +39,8 @@ export class PlatformPacing extends Context.Service<PlatformPacing, {
   static readonly config = Config.all({
     concurrent: platformCounts("PLATFORM_MAX_CONCURRENT"),
     startsPerMinute: platformCounts("PLATFORM_MAX_STARTS_PER_MINUTE"),
-    leaseMs: Config.Number("PACING_LEASE_SECONDS").pipe(Config.withDefault(30), Config.map((s) => s * 1000)),
-    retryDelayMs: Config.Number("PACING_RETRY_SECONDS").pipe(Config.withDefault(5), Config.map((s) => s * 1000))
+    leaseMs: secondsAsMs("PACING_LEASE_SECONDS", 30),
+    retryDelayMs: secondsAsMs("PACING_RETRY_SECONDS", 5)
   })
 
   static readonly layer = Layer.effect(

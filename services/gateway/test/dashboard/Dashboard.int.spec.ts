@@ -1,7 +1,7 @@
 // The dashboard over HTTP (in process): sign-in, sessions, CSRF, security headers, project isolation, keys and members.
 import { Effect } from "effect"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
-import { jobView } from "../../../../test/int/readmodel/JobReadModel.contract.ts"
+import { jobView } from "../../../../test/support/JobViews.ts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { runAdminCommand } from "../../src/cli/runAdminCommand.ts"
 import { DASHBOARD_SECURITY_HEADERS } from "../../src/dashboard/DashboardHttp.ts"

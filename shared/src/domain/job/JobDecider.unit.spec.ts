@@ -1,6 +1,7 @@
 // Specifications of the job decider: every command in every state it can meet.
 import { describe, it } from "vitest"
 import { DeciderSpecification } from "../DeciderSpecification.ts"
+import { jobQueued } from "../../../../test/support/JobEvents.ts"
 import { JobDecider } from "./JobDecider.ts"
 import type { JobArtifact, JobEvent } from "./JobEvent.ts"
 
@@ -9,17 +10,11 @@ const jobId = "job_a"
 const T0 = 1_000_000
 const LIFETIME = 3_600_000
 
-const queued: JobEvent = {
-  _tag: "JobQueued",
-  v: 1,
-  jobId,
-  projectId: "prj_a",
+const queued: JobEvent = jobQueued("prj_a", jobId, T0, {
   platform: "vimeo",
-  format: "video_best",
   source: { url: "https://vimeo.com/1", mediaId: "med_a" },
-  createdAt: T0,
   expiresAt: T0 + LIFETIME
-}
+})
 const started = (attempt: number, at = T0 + 10): JobEvent => ({ _tag: "JobStarted", v: 1, jobId, attempt, workerId: "w1", at })
 const progressed = (percent: number): JobEvent => ({ _tag: "JobProgressed", v: 1, jobId, percent, at: T0 + 20 })
 const artifact: JobArtifact = { key: "prj_a/job_a/v.mp4", filename: "v.mp4", mimeType: "video/mp4", sizeBytes: 42, availableUntil: T0 + 2 * LIFETIME }

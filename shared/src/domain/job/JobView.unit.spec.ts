@@ -1,20 +1,16 @@
 // The job read-model projection: replayable, idempotent under redelivery, terminal states absorbing.
 import { describe, expect, it } from "vitest"
+import { jobQueued } from "../../../../test/support/JobEvents.ts"
 import type { JobEvent } from "./JobEvent.ts"
 import { evolveJobView, isJobVisible, type JobView } from "./JobView.ts"
 
 const jobId = "job_a"
-const queued: JobEvent = {
-  _tag: "JobQueued",
-  v: 1,
-  jobId,
-  projectId: "prj_a",
+const queued: JobEvent = jobQueued("prj_a", jobId, 100, {
   platform: "vimeo",
   format: "audio_mp3",
   source: { url: "https://vimeo.com/1", mediaId: null },
-  createdAt: 100,
   expiresAt: 10_100
-}
+})
 const started: JobEvent = { _tag: "JobStarted", v: 1, jobId, attempt: 1, workerId: "w", at: 200 }
 const progressed = (percent: number, at = 300): JobEvent => ({ _tag: "JobProgressed", v: 1, jobId, percent, at })
 const artifact = { key: "k", filename: "a.mp3", mimeType: "audio/mpeg", sizeBytes: 9, availableUntil: 20_000 }
