@@ -27,7 +27,7 @@ try {
   // The warm-up's projects too: without them the last scaling round got 800 projects (1,600 jobs), not 1,000.
   const projectCount = WARM_UP_PROJECTS + PROJECTS_PER_ROUND * (ROUNDS + SCALING.length)
   note(`provisioning ${projectCount} projects with a key each`)
-  const projects = [...await provisionProjects(stack.env, projectCount)]
+  const projects = [...(await provisionProjects(stack.env, projectCount))]
   const take = (n: number) => projects.splice(0, n)
   const body = JSON.stringify({ media_id: mediaId, format: "video_best" })
 
@@ -91,8 +91,16 @@ try {
   const series: Array<Array<string | number>> = []
   for (const connections of SCALING) {
     const result = await admit(take(PROJECTS_PER_ROUND), connections)
-    const answers = Object.entries(result.statusCounts).map(([code, n]) => `${n}× ${code}`).join(", ")
-    series.push([connections, result.requestsPerSecond, result.p50Ms, result.p99Ms, `${answers}${result.errors > 0 ? `, ${result.errors} errors` : ""}`])
+    const answers = Object.entries(result.statusCounts)
+      .map(([code, n]) => `${n}× ${code}`)
+      .join(", ")
+    series.push([
+      connections,
+      result.requestsPerSecond,
+      result.p50Ms,
+      result.p99Ms,
+      `${answers}${result.errors > 0 ? `, ${result.errors} errors` : ""}`
+    ])
   }
   series.splice(1, 0, [CONNECTIONS, median(accepted), median(p50), median(p99), "(main rounds)"])
   const peakRss = rss === null ? Number.NaN : await rss.stop()
@@ -105,51 +113,63 @@ try {
   const started = performance.now()
   const rawNatsBefore = cpuSeconds(natsPid)
   let issued = 0
-  await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
-    while (issued < rawJobs) {
-      const n = issued++
-      const payload = new TextEncoder().encode(JSON.stringify({ n, media_id: mediaId, pad: "x".repeat(200) }))
-      await js.publish(`mds.admission.bench_raw_${n}`, payload, { msgID: `raw-claim-${n}`, expect: { lastSubjectSequence: 0 } })
-      await js.publish(`mds.job.bench_raw.job_${n}`, payload, { msgID: `raw-queued-${n}`, expect: { lastSubjectSequence: 0 } })
-      await js.publish("mds.work.bench-raw", payload, { msgID: `raw-work-${n}` })
-    }
-  }))
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (issued < rawJobs) {
+        const n = issued++
+        const payload = new TextEncoder().encode(JSON.stringify({ n, media_id: mediaId, pad: "x".repeat(200) }))
+        await js.publish(`mds.admission.bench_raw_${n}`, payload, { msgID: `raw-claim-${n}`, expect: { lastSubjectSequence: 0 } })
+        await js.publish(`mds.job.bench_raw.job_${n}`, payload, { msgID: `raw-queued-${n}`, expect: { lastSubjectSequence: 0 } })
+        await js.publish("mds.work.bench-raw", payload, { msgID: `raw-work-${n}` })
+      }
+    })
+  )
   const rawRate = rawJobs / ((performance.now() - started) / 1000)
   const rawNatsCpuPerJob = perJob(natsPid, rawNatsBefore, rawJobs)
   await nc.drain()
 
   const acceptedRate = median(accepted)
-  printTable(`admission: POST /v1/media/download by media_id (median of ${ROUNDS} rounds × ${PROJECTS_PER_ROUND} projects × 2 jobs, ${CONNECTIONS} connections)`, [
-    {
-      metric: "accepted jobs",
-      value: acceptedRate,
-      unit: "jobs/s",
-      reference: { label: "raw JetStream, 3 appends per job", value: rawRate },
-      target: "≥ 1500 jobs/s",
-      met: acceptedRate >= 1500
-    },
-    { metric: "p50 latency", value: median(p50), unit: "ms", reference: null, target: "", met: null },
-    { metric: "p99 latency", value: median(p99), unit: "ms", reference: null, target: "≤ 25 ms", met: median(p99) <= 25 },
-    {
-      metric: "third job per project refused (429)",
-      value: refused[0] ?? 0,
-      unit: `of ${PROJECTS_PER_ROUND}`,
-      reference: null,
-      target: `all ${PROJECTS_PER_ROUND} (2-slot invariant)`,
-      met: refused[0] === PROJECTS_PER_ROUND
-    },
-    { metric: "gateway CPU per accepted job", value: cpuPerJob.gateway, unit: "µs", reference: null, target: "", met: null },
-    {
-      metric: "nats-server CPU per accepted job",
-      value: cpuPerJob.nats,
-      unit: "µs",
-      reference: { label: "raw JetStream, 3 appends per job", value: rawNatsCpuPerJob },
-      target: "",
-      met: null
-    },
-    { metric: "aggregator CPU per accepted job (during the rounds)", value: cpuPerJob.aggregator, unit: "µs", reference: null, target: "", met: null },
-    { metric: "gateway peak RSS", value: peakRss, unit: "MB", reference: null, target: "", met: null }
-  ])
+  printTable(
+    `admission: POST /v1/media/download by media_id (median of ${ROUNDS} rounds × ${PROJECTS_PER_ROUND} projects × 2 jobs, ${CONNECTIONS} connections)`,
+    [
+      {
+        metric: "accepted jobs",
+        value: acceptedRate,
+        unit: "jobs/s",
+        reference: { label: "raw JetStream, 3 appends per job", value: rawRate },
+        target: "≥ 1500 jobs/s",
+        met: acceptedRate >= 1500
+      },
+      { metric: "p50 latency", value: median(p50), unit: "ms", reference: null, target: "", met: null },
+      { metric: "p99 latency", value: median(p99), unit: "ms", reference: null, target: "≤ 25 ms", met: median(p99) <= 25 },
+      {
+        metric: "third job per project refused (429)",
+        value: refused[0] ?? 0,
+        unit: `of ${PROJECTS_PER_ROUND}`,
+        reference: null,
+        target: `all ${PROJECTS_PER_ROUND} (2-slot invariant)`,
+        met: refused[0] === PROJECTS_PER_ROUND
+      },
+      { metric: "gateway CPU per accepted job", value: cpuPerJob.gateway, unit: "µs", reference: null, target: "", met: null },
+      {
+        metric: "nats-server CPU per accepted job",
+        value: cpuPerJob.nats,
+        unit: "µs",
+        reference: { label: "raw JetStream, 3 appends per job", value: rawNatsCpuPerJob },
+        target: "",
+        met: null
+      },
+      {
+        metric: "aggregator CPU per accepted job (during the rounds)",
+        value: cpuPerJob.aggregator,
+        unit: "µs",
+        reference: null,
+        target: "",
+        met: null
+      },
+      { metric: "gateway peak RSS", value: peakRss, unit: "MB", reference: null, target: "", met: null }
+    ]
+  )
   printSeries("admission: accepted jobs/s against concurrency", ["connections", "jobs/s", "p50 ms", "p99 ms", "answers"], series)
 } finally {
   await bench.close()

@@ -67,7 +67,8 @@ try {
   const fsStore = makeFsArtifactStore(join(dir, "artifacts"), makeDownloadLinkSigner("bench", "http://bench"))
   const sameFs = await copyOfSource("fs-input.bin")
   await timed("filesystem adapter, input on the same filesystem (a rename, as in the extractor)", () =>
-    Effect.runPromise(fsStore.putFile("bench/same-fs.bin", sameFs, "application/octet-stream")))
+    Effect.runPromise(fsStore.putFile("bench/same-fs.bin", sameFs, "application/octet-stream"))
+  )
   const copied = await copyOfSource("fs-copy-input.bin")
   await timed("filesystem adapter across filesystems (copyFile then rename, as on EXDEV)", async () => {
     // What the adapter does on EXDEV: the kernel copies (copyFile), nothing passes through the heap.
@@ -75,13 +76,22 @@ try {
     await rm(copied)
   })
 
-  const s3Store = await Effect.runPromise(Effect.scoped(makeS3ArtifactStore({
-    endpoint: moto.endpoint, publicUrl: moto.endpoint, bucket: "mds-bench", region: "us-east-1",
-    accessKey: Redacted.make("bench"), secretKey: Redacted.make("bench")
-  })))
+  const s3Store = await Effect.runPromise(
+    Effect.scoped(
+      makeS3ArtifactStore({
+        endpoint: moto.endpoint,
+        publicUrl: moto.endpoint,
+        bucket: "mds-bench",
+        region: "us-east-1",
+        accessKey: Redacted.make("bench"),
+        secretKey: Redacted.make("bench")
+      })
+    )
+  )
   const s3Input = await copyOfSource("s3-input.bin")
   await timed("S3 adapter on moto (streamed multipart upload, 16 MiB parts)", () =>
-    Effect.runPromise(s3Store.putFile("bench/upload.bin", s3Input, "application/octet-stream")))
+    Effect.runPromise(s3Store.putFile("bench/upload.bin", s3Input, "application/octet-stream"))
+  )
 } finally {
   await moto.close()
   server.close()

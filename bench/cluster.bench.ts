@@ -55,7 +55,9 @@ const measure = async (stack: ServiceStack, media: MediaServer, cluster: NatsClu
 
   note("admission")
   await stack.stopService("extractor")
-  const projects = [...await provisionProjects(stack.env, ADMISSION_PROJECTS + FRESHNESS_SAMPLES + (cluster === null ? 0 : RECOVERY_PROJECTS))]
+  const projects = [
+    ...(await provisionProjects(stack.env, ADMISSION_PROJECTS + FRESHNESS_SAMPLES + (cluster === null ? 0 : RECOVERY_PROJECTS)))
+  ]
   const batch = projects.splice(0, ADMISSION_PROJECTS)
   let next = 0
   const admissionStarted = performance.now()
@@ -138,8 +140,13 @@ const recover = async (stack: ServiceStack, cluster: NatsCluster, projects: Arra
   }
   let followersMs = Number.NaN
   while (Date.now() - killedAt < 120_000) {
-    const states = await Promise.all(stack.gatewayUrls.map((url) =>
-      fetch(`${url}/health`).then((r) => r.json() as Promise<{ data: { followers?: Record<string, string> } }>).catch(() => null)))
+    const states = await Promise.all(
+      stack.gatewayUrls.map((url) =>
+        fetch(`${url}/health`)
+          .then((r) => r.json() as Promise<{ data: { followers?: Record<string, string> } }>)
+          .catch(() => null)
+      )
+    )
     // A gateway that reports no followers (a build before they were reported) has nothing to wait for.
     if (states.every((s) => s !== null && s.data.followers === undefined)) break
     if (states.every((s) => s !== null && Object.values(s.data.followers ?? {}).every((f) => f === "following"))) {
@@ -186,19 +193,82 @@ try {
 const [one, three] = results
 if (one !== undefined && three !== undefined) {
   const rows: Array<Row> = [
-    { metric: "job reads (GET /v1/jobs/{id}, 16 connections)", value: three.figures.readsPerSecond, unit: "req/s", reference: { label: "single node", value: one.figures.readsPerSecond }, target: "informative (reads are served from memory)", met: null },
-    { metric: "job read p50", value: three.figures.readP50Ms, unit: "ms", reference: { label: "single node", value: one.figures.readP50Ms }, target: "informative", met: null },
-    { metric: `admission (${ADMISSION_PROJECTS * 2} POSTs over ${ADMISSION_PROJECTS} projects)`, value: three.figures.admittedPerSecond, unit: "req/s", reference: { label: "single node", value: one.figures.admittedPerSecond }, target: "informative (3 replicas acknowledge every append)", met: null },
-    { metric: `GET on the other gateway right after the 202 answers the job (of ${FRESHNESS_SAMPLES})`, value: three.figures.readYourWrites, unit: "", reference: { label: "single node", value: one.figures.readYourWrites }, target: `= ${FRESHNESS_SAMPLES}`, met: three.figures.readYourWrites === FRESHNESS_SAMPLES && one.figures.readYourWrites === FRESHNESS_SAMPLES },
-    { metric: "progress freshness (JobStarted appended → GET answers processing), median", value: three.figures.freshnessMs, unit: "ms", reference: { label: "single node", value: one.figures.freshnessMs }, target: "informative", met: null },
-    { metric: "admission p50", value: three.figures.admissionP50Ms, unit: "ms", reference: { label: "single node", value: one.figures.admissionP50Ms }, target: "informative", met: null }
+    {
+      metric: "job reads (GET /v1/jobs/{id}, 16 connections)",
+      value: three.figures.readsPerSecond,
+      unit: "req/s",
+      reference: { label: "single node", value: one.figures.readsPerSecond },
+      target: "informative (reads are served from memory)",
+      met: null
+    },
+    {
+      metric: "job read p50",
+      value: three.figures.readP50Ms,
+      unit: "ms",
+      reference: { label: "single node", value: one.figures.readP50Ms },
+      target: "informative",
+      met: null
+    },
+    {
+      metric: `admission (${ADMISSION_PROJECTS * 2} POSTs over ${ADMISSION_PROJECTS} projects)`,
+      value: three.figures.admittedPerSecond,
+      unit: "req/s",
+      reference: { label: "single node", value: one.figures.admittedPerSecond },
+      target: "informative (3 replicas acknowledge every append)",
+      met: null
+    },
+    {
+      metric: `GET on the other gateway right after the 202 answers the job (of ${FRESHNESS_SAMPLES})`,
+      value: three.figures.readYourWrites,
+      unit: "",
+      reference: { label: "single node", value: one.figures.readYourWrites },
+      target: `= ${FRESHNESS_SAMPLES}`,
+      met: three.figures.readYourWrites === FRESHNESS_SAMPLES && one.figures.readYourWrites === FRESHNESS_SAMPLES
+    },
+    {
+      metric: "progress freshness (JobStarted appended → GET answers processing), median",
+      value: three.figures.freshnessMs,
+      unit: "ms",
+      reference: { label: "single node", value: one.figures.freshnessMs },
+      target: "informative",
+      met: null
+    },
+    {
+      metric: "admission p50",
+      value: three.figures.admissionP50Ms,
+      unit: "ms",
+      reference: { label: "single node", value: one.figures.admissionP50Ms },
+      target: "informative",
+      met: null
+    }
   ]
   const recovery = three.figures.recovery
   if (recovery !== undefined) {
     rows.push(
-      { metric: "leader killed → first accepted download", value: recovery.firstAdmissionMs / 1000, unit: "s", reference: null, target: "≤ 30 s", met: recovery.firstAdmissionMs <= 30_000 },
-      { metric: "leader killed → every gateway follower delivering", value: recovery.followersMs / 1000, unit: "s", reference: null, target: "≤ 30 s", met: recovery.followersMs <= 30_000 },
-      { metric: "downloads refused meanwhile (503, one try every 50 ms)", value: recovery.refusedMeanwhile, unit: "", reference: null, target: "informative", met: null }
+      {
+        metric: "leader killed → first accepted download",
+        value: recovery.firstAdmissionMs / 1000,
+        unit: "s",
+        reference: null,
+        target: "≤ 30 s",
+        met: recovery.firstAdmissionMs <= 30_000
+      },
+      {
+        metric: "leader killed → every gateway follower delivering",
+        value: recovery.followersMs / 1000,
+        unit: "s",
+        reference: null,
+        target: "≤ 30 s",
+        met: recovery.followersMs <= 30_000
+      },
+      {
+        metric: "downloads refused meanwhile (503, one try every 50 ms)",
+        value: recovery.refusedMeanwhile,
+        unit: "",
+        reference: null,
+        target: "informative",
+        met: null
+      }
     )
   }
   const met = printTable("High availability: 3-node cluster (replicas 3) against a single node, same run", rows)

@@ -23,7 +23,11 @@ try {
   }
 
   const rows: Array<Row> = []
-  for (const [label, url] of [["watch page (JSON-LD → mp4)", media.urls.page], ["HLS master + audio rendition", media.urls.hlsAudio], ["DASH manifest", media.urls.dash]] as const) {
+  for (const [label, url] of [
+    ["watch page (JSON-LD → mp4)", media.urls.page],
+    ["HLS master + audio rendition", media.urls.hlsAudio],
+    ["DASH manifest", media.urls.dash]
+  ] as const) {
     const resolved = await api(stack.baseUrl, "POST", "/media/resolve", key, { url })
     if (resolved.status !== 200) throw new Error(`resolve failed: ${resolved.text}`)
     const mediaId: string = resolved.json.data.id

@@ -63,7 +63,8 @@ try {
     })
     const peak = await rss.stop()
     if (done.json.data.status !== "completed") throw new Error(`the job did not complete: ${done.text}\n${stack.logs()}`)
-    if (done.json.data.result.size_bytes !== big.sizeBytes) throw new Error(`stored ${done.json.data.result.size_bytes} bytes, not ${big.sizeBytes}`)
+    if (done.json.data.result.size_bytes !== big.sizeBytes)
+      throw new Error(`stored ${done.json.data.result.size_bytes} bytes, not ${big.sizeBytes}`)
     return { seconds, peak, progress: await progressEvents(done.json.data.id) }
   }
   const viaYtDlp = async (i: number) => {
@@ -100,7 +101,9 @@ try {
   await nc.drain()
 
   const mb = big.sizeBytes / 1e6
-  note(`file: ${mb.toFixed(0)} MB; service by url ${service.map((s) => s.toFixed(2)).join(", ")} s; by media_id ${byMedia.map((s) => s.toFixed(2)).join(", ")} s; yt-dlp ${ytdlp.map((s) => s.toFixed(2)).join(", ")} s; curl ${curl.map((s) => s.toFixed(2)).join(", ")} s`)
+  note(
+    `file: ${mb.toFixed(0)} MB; service by url ${service.map((s) => s.toFixed(2)).join(", ")} s; by media_id ${byMedia.map((s) => s.toFixed(2)).join(", ")} s; yt-dlp ${ytdlp.map((s) => s.toFixed(2)).join(", ")} s; curl ${curl.map((s) => s.toFixed(2)).join(", ")} s`
+  )
   printTable(`download: ${mb.toFixed(0)} MB local mp4, POST to completed (median of ${SAMPLES}, interleaved)`, [
     {
       metric: "POST to completed",
@@ -142,7 +145,14 @@ try {
       target: `≤ ${Math.ceil(median(service)) + 1} (one a second)`,
       met: median(progress) <= Math.ceil(median(service)) + 1
     },
-    { metric: "extractor peak RSS while downloading", value: Math.max(...peaks), unit: "MB", reference: null, target: "≤ 120 MB", met: Math.max(...peaks) <= 120 }
+    {
+      metric: "extractor peak RSS while downloading",
+      value: Math.max(...peaks),
+      unit: "MB",
+      reference: null,
+      target: "≤ 120 MB",
+      met: Math.max(...peaks) <= 120
+    }
   ])
 } finally {
   await bench.close()

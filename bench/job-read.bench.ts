@@ -37,7 +37,8 @@ try {
     const headers = { "x-api-key": key }
     const expectOk = (label: string, result: { statusCounts: Readonly<Record<string, number>>; errors: number }) => {
       const bad = Object.entries(result.statusCounts).filter(([code]) => code !== "200")
-      if (bad.length > 0 || result.errors > 0) throw new Error(`${label}: unexpected answers ${JSON.stringify(result.statusCounts)}, ${result.errors} errors`)
+      if (bad.length > 0 || result.errors > 0)
+        throw new Error(`${label}: unexpected answers ${JSON.stringify(result.statusCounts)}, ${result.errors} errors`)
     }
 
     note("warming up")
@@ -58,15 +59,25 @@ try {
 
     // CPU per request (from /proc): what each answer costs the server, which other load on the machine barely moves.
     note(`server CPU per request (${CPU_REQUESTS} requests each)`)
-    const gatewayCpu = await measureCpu(gatewayPid, () => runLoad({ url: gatewayUrl, headers, connections: CONNECTIONS, amount: CPU_REQUESTS }))
+    const gatewayCpu = await measureCpu(gatewayPid, () =>
+      runLoad({ url: gatewayUrl, headers, connections: CONNECTIONS, amount: CPU_REQUESTS })
+    )
     expectOk("gateway (CPU)", gatewayCpu.result)
-    const bareCpu = await measureCpu(bare.child.pid ?? 0, () => runLoad({ url: bareUrl, headers, connections: CONNECTIONS, amount: CPU_REQUESTS }))
+    const bareCpu = await measureCpu(bare.child.pid ?? 0, () =>
+      runLoad({ url: bareUrl, headers, connections: CONNECTIONS, amount: CPU_REQUESTS })
+    )
     const microseconds = (seconds: number) => Math.round((seconds * 1e6) / CPU_REQUESTS)
 
     note(`fixed rate: ${FIXED_RATE} req/s for ${FIXED_RATE_SECONDS} s`)
     const fixed = await runLoad({ url: gatewayUrl, headers, connections: 32, overallRate: FIXED_RATE, durationSeconds: FIXED_RATE_SECONDS })
     expectOk("gateway at fixed rate", fixed)
-    const bareFixed = await runLoad({ url: bareUrl, headers, connections: 32, overallRate: FIXED_RATE, durationSeconds: FIXED_RATE_SECONDS })
+    const bareFixed = await runLoad({
+      url: bareUrl,
+      headers,
+      connections: 32,
+      overallRate: FIXED_RATE,
+      durationSeconds: FIXED_RATE_SECONDS
+    })
 
     const series: Array<Array<string | number>> = []
     for (const connections of SCALING) {
@@ -113,7 +124,11 @@ try {
       },
       { metric: "gateway peak RSS under this load", value: peakRss, unit: "MB", reference: null, target: "≤ 150 MB", met: peakRss <= 150 }
     ])
-    printSeries("job-read: throughput against concurrency (3 s each)", ["connections", "gateway req/s", "p50 ms", "p99 ms", "bare req/s", "ratio"], series)
+    printSeries(
+      "job-read: throughput against concurrency (3 s each)",
+      ["connections", "gateway req/s", "p50 ms", "p99 ms", "bare req/s", "ratio"],
+      series
+    )
   } finally {
     await rss.stop()
     await bare.stop()

@@ -32,7 +32,13 @@ try {
 
   note("job-read load: 2,000 req/s for 15 s")
   const gatewayRss = sampleRss(gatewayPid, 50)
-  await runLoad({ url: `${stack.baseUrl}/jobs/${jobId}`, headers: { "x-api-key": key }, connections: 32, overallRate: 2_000, durationSeconds: 15 })
+  await runLoad({
+    url: `${stack.baseUrl}/jobs/${jobId}`,
+    headers: { "x-api-key": key },
+    connections: 32,
+    overallRate: 2_000,
+    durationSeconds: 15
+  })
   const gatewayPeak = await gatewayRss.stop()
 
   printTable("memory: peak RSS (sampled every 50 ms from /proc)", [

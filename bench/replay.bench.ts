@@ -25,16 +25,35 @@ import { startNatsServer } from "../test/support/NatsServer.ts"
 const JOBS = Number(process.argv[2] ?? 2_000)
 const T = Date.now()
 const eventsOf = (projectId: string, jobId: string): Array<JobEvent> => [
-  { _tag: "JobQueued", v: 1, jobId, projectId, platform: "vimeo", format: "video_best", source: { url: "https://vimeo.com/1", mediaId: null }, createdAt: T, expiresAt: T + 3_600_000 },
+  {
+    _tag: "JobQueued",
+    v: 1,
+    jobId,
+    projectId,
+    platform: "vimeo",
+    format: "video_best",
+    source: { url: "https://vimeo.com/1", mediaId: null },
+    createdAt: T,
+    expiresAt: T + 3_600_000
+  },
   { _tag: "JobStarted", v: 1, jobId, attempt: 1, workerId: "bench", at: T + 1 },
   { _tag: "JobProgressed", v: 1, jobId, percent: 50, at: T + 2 },
-  { _tag: "JobCompleted", v: 1, jobId, artifact: { key: `p/${jobId}/a.mp4`, filename: "a.mp4", mimeType: "video/mp4", sizeBytes: 1, availableUntil: T + 7_200_000 }, at: T + 3 }
+  {
+    _tag: "JobCompleted",
+    v: 1,
+    jobId,
+    artifact: { key: `p/${jobId}/a.mp4`, filename: "a.mp4", mimeType: "video/mp4", sizeBytes: 1, availableUntil: T + 7_200_000 },
+    at: T + 3
+  }
 ]
 
 const server = await startNatsServer()
 const nats = NatsClient.layer.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown({ NATS_URL: server.url }))))
 const lifetimes = Layer.succeed(Lifetimes, { mediaMs: 3_600_000, jobMs: 3_600_000, downloadUrlMs: 3_600_000, maxConcurrentJobs: 2 })
-const artifacts = Layer.succeed(ArtifactStore, makeFsArtifactStore(await mkdtemp(join(tmpdir(), "mds-bench-")), makeDownloadLinkSigner("bench", "http://bench")))
+const artifacts = Layer.succeed(
+  ArtifactStore,
+  makeFsArtifactStore(await mkdtemp(join(tmpdir(), "mds-bench-")), makeDownloadLinkSigner("bench", "http://bench"))
+)
 const base = Layer.mergeAll(nats, lifetimes, artifacts)
 const run = <A, E>(effect: Effect.Effect<A, E, NatsClient | Lifetimes | ArtifactStore | Scope.Scope>) =>
   Effect.runPromise(Effect.scoped(Effect.provide(effect, base)))
@@ -42,26 +61,51 @@ const run = <A, E>(effect: Effect.Effect<A, E, NatsClient | Lifetimes | Artifact
 const rows: Array<{ backend: string; events: number; seconds: number; perSecond: number; cpuPerEvent: number }> = []
 try {
   process.stderr.write(`appending ${JOBS * 4} events...\n`)
-  await run(Effect.gen(function*() {
-    yield* ensureStreams
-    const projectId = newId("prj")
-    // As the command handlers append them: each event expecting the job's last sequence (the stream keeps it as a header).
-    yield* Effect.flatMap(Effect.service(EventStore), (store) => Effect.forEach(Array.from({ length: JOBS }, () => newId("job")), (jobId) =>
-      Effect.reduce(eventsOf(projectId, jobId).entries(), () => 0, (lastSeq: number, [i, event]) =>
-        Effect.map(store.append(JobEventCodec, jobSubject(projectId, jobId), event, { msgId: `${jobId}-${i}`, expectedLastSeq: lastSeq }), (appended) => appended.seq)),
-      { concurrency: 32, discard: true })).pipe(Effect.provide(JetStreamEventStore))
-  }))
+  await run(
+    Effect.gen(function* () {
+      yield* ensureStreams
+      const projectId = newId("prj")
+      // As the command handlers append them: each event expecting the job's last sequence (the stream keeps it as a header).
+      yield* Effect.flatMap(Effect.service(EventStore), (store) =>
+        Effect.forEach(
+          Array.from({ length: JOBS }, () => newId("job")),
+          (jobId) =>
+            Effect.reduce(
+              eventsOf(projectId, jobId).entries(),
+              () => 0,
+              (lastSeq: number, [i, event]) =>
+                Effect.map(
+                  store.append(JobEventCodec, jobSubject(projectId, jobId), event, { msgId: `${jobId}-${i}`, expectedLastSeq: lastSeq }),
+                  (appended) => appended.seq
+                )
+            ),
+          { concurrency: 32, discard: true }
+        )
+      ).pipe(Effect.provide(JetStreamEventStore))
+    })
+  )
 
   const measure = (label: string, backend: Layer.Layer<ReadModelBackend, unknown, NatsClient | Lifetimes>) =>
-    run(Effect.gen(function*() {
-      const started = performance.now()
-      const cpuBefore = process.cpuUsage()
-      const result = yield* rebuildReadModel("jobs", { graceMs: 0, progress: () => ({ update: () => undefined, finish: () => undefined }) })
-      const seconds = (performance.now() - started) / 1000
-      // This process's CPU (the rebuild, not the server): steadier than the rate on a machine shared with other work.
-      const cpu = process.cpuUsage(cpuBefore)
-      rows.push({ backend: label, events: result.events, seconds, perSecond: result.events / seconds, cpuPerEvent: (cpu.user + cpu.system) / result.events })
-    }).pipe(Effect.provide(backend)))
+    run(
+      Effect.gen(function* () {
+        const started = performance.now()
+        const cpuBefore = process.cpuUsage()
+        const result = yield* rebuildReadModel("jobs", {
+          graceMs: 0,
+          progress: () => ({ update: () => undefined, finish: () => undefined })
+        })
+        const seconds = (performance.now() - started) / 1000
+        // This process's CPU (the rebuild, not the server): steadier than the rate on a machine shared with other work.
+        const cpu = process.cpuUsage(cpuBefore)
+        rows.push({
+          backend: label,
+          events: result.events,
+          seconds,
+          perSecond: result.events / seconds,
+          cpuPerEvent: (cpu.user + cpu.system) / result.events
+        })
+      }).pipe(Effect.provide(backend))
+    )
 
   await measure("NATS KV", ReadModelBackend.kv)
 
@@ -86,4 +130,7 @@ try {
 console.log(`projection rebuild (jobs read model, ${JOBS} jobs x 4 events, ordered consumer, same projection as the aggregator)`)
 console.log("| backend | events | seconds | events/s | rebuild CPU µs/event |")
 console.log("|---|---:|---:|---:|---:|")
-for (const row of rows) console.log(`| ${row.backend} | ${row.events} | ${row.seconds.toFixed(2)} | ${Math.round(row.perSecond)} | ${row.cpuPerEvent.toFixed(0)} |`)
+for (const row of rows)
+  console.log(
+    `| ${row.backend} | ${row.events} | ${row.seconds.toFixed(2)} | ${Math.round(row.perSecond)} | ${row.cpuPerEvent.toFixed(0)} |`
+  )

@@ -6,10 +6,14 @@ import { fileURLToPath } from "node:url"
 
 const benchDir = dirname(fileURLToPath(import.meta.url))
 const wanted = process.argv.slice(2)
-const all = readdirSync(benchDir).filter((name) => name.endsWith(".bench.ts")).sort()
+const all = readdirSync(benchDir)
+  .filter((name) => name.endsWith(".bench.ts"))
+  .sort()
 const chosen = wanted.length === 0 ? all : all.filter((name) => wanted.some((w) => name.replace(/\.bench\.ts$/, "").includes(w)))
 if (chosen.length === 0) {
-  process.stderr.write(`no benchmark matches ${wanted.join(", ")}; there are: ${all.map((n) => n.replace(/\.bench\.ts$/, "")).join(", ")}\n`)
+  process.stderr.write(
+    `no benchmark matches ${wanted.join(", ")}; there are: ${all.map((n) => n.replace(/\.bench\.ts$/, "")).join(", ")}\n`
+  )
   process.exit(1)
 }
 

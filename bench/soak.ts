@@ -7,7 +7,11 @@ import { type MediaServer, startMediaServer } from "../test/support/MediaServer.
 import { startServiceStack, type ServiceStack } from "../test/support/ServiceStack.ts"
 
 const { values } = parseArgs({
-  options: { minutes: { type: "string", default: "10" }, rps: { type: "string", default: "300" }, downloads: { type: "string", default: "20" } }
+  options: {
+    minutes: { type: "string", default: "10" },
+    rps: { type: "string", default: "300" },
+    downloads: { type: "string", default: "20" }
+  }
 })
 const MINUTES = Number(values.minutes)
 const RPS = Number(values.rps)
@@ -56,7 +60,7 @@ const call = async (base: string, method: string, path: string, key: string | nu
     signal: AbortSignal.timeout(30_000)
   })
   const text = await response.text()
-  return { status: response.status, text, json: text.startsWith("{") ? JSON.parse(text) as any : null }
+  return { status: response.status, text, json: text.startsWith("{") ? (JSON.parse(text) as any) : null }
 }
 
 try {
@@ -101,7 +105,10 @@ try {
         if (job.status === "completed" || job.status === "failed") break
       }
       if (job?.status === "completed") {
-        const file = await fetch(job.result.download_url, { signal: AbortSignal.timeout(60_000) }).then((r) => r.arrayBuffer(), () => null)
+        const file = await fetch(job.result.download_url, { signal: AbortSignal.timeout(60_000) }).then(
+          (r) => r.arrayBuffer(),
+          () => null
+        )
         if (file?.byteLength === job.result.size_bytes) {
           completed++
           finishedJobs.push({ client, jobId })
@@ -118,21 +125,43 @@ try {
   const mix: ReadonlyArray<readonly [weight: number, name: string, run: () => Promise<{ status: number }>, ok: ReadonlyArray<number>]> = [
     [20, "health", () => call(base, "GET", "/health", null), [200]],
     [15, "platforms", () => call(base, "GET", "/platforms", pick(clients).key), [200]],
-    [15, "resolve", () => call(base, "POST", "/media/resolve", pick(clients).key, { url: pick([media?.urls.mp4, media?.urls.audio, media?.urls.page]) }), [200]],
-    [5, "resolve refused", () => call(base, "POST", "/media/resolve", pick(clients).key, { url: "http://metadata.internal/latest" }), [422]],
-    [5, "invalid body", () => call(base, "POST", "/media/download", pick(clients).key, "{\"format\": 1}"), [400]],
+    [
+      15,
+      "resolve",
+      () => call(base, "POST", "/media/resolve", pick(clients).key, { url: pick([media?.urls.mp4, media?.urls.audio, media?.urls.page]) }),
+      [200]
+    ],
+    [
+      5,
+      "resolve refused",
+      () => call(base, "POST", "/media/resolve", pick(clients).key, { url: "http://metadata.internal/latest" }),
+      [422]
+    ],
+    [5, "invalid body", () => call(base, "POST", "/media/download", pick(clients).key, '{"format": 1}'), [400]],
     // Valid downloads come only from the download loops, which hold every project's slots.
-    [5, "download of an unknown media id", () => call(base, "POST", "/media/download", pick(clients).key, { media_id: "med_aaaaaaaaaaaaaaaaaaaaaaaa", format: "video_best" }), [404]],
-    [25, "job read", () => {
-      // Like polite clients: a job is read again by its key 2 s after the last read at the earliest.
-      const now = Date.now()
-      const known = Array.from({ length: 8 }, () => (finishedJobs.length > 0 ? pick(finishedJobs) : null))
-        .find((job) => job !== null && now - (lastRead.get(job.jobId) ?? 0) >= 2_100) ?? null
-      if (known === null) return call(base, "GET", "/jobs/job_bbbbbbbbbbbbbbbbbbbbbbbb", pick(clients).key)
-      lastRead.set(known.jobId, now)
-      return call(base, "GET", `/jobs/${known.jobId}`, known.client.key)
-      // 429 polling_too_fast: the download loop polls the same job with the same key now and then.
-    }, [200, 404, 429]],
+    [
+      5,
+      "download of an unknown media id",
+      () => call(base, "POST", "/media/download", pick(clients).key, { media_id: "med_aaaaaaaaaaaaaaaaaaaaaaaa", format: "video_best" }),
+      [404]
+    ],
+    [
+      25,
+      "job read",
+      () => {
+        // Like polite clients: a job is read again by its key 2 s after the last read at the earliest.
+        const now = Date.now()
+        const known =
+          Array.from({ length: 8 }, () => (finishedJobs.length > 0 ? pick(finishedJobs) : null)).find(
+            (job) => job !== null && now - (lastRead.get(job.jobId) ?? 0) >= 2_100
+          ) ?? null
+        if (known === null) return call(base, "GET", "/jobs/job_bbbbbbbbbbbbbbbbbbbbbbbb", pick(clients).key)
+        lastRead.set(known.jobId, now)
+        return call(base, "GET", `/jobs/${known.jobId}`, known.client.key)
+        // 429 polling_too_fast: the download loop polls the same job with the same key now and then.
+      },
+      [200, 404, 429]
+    ],
     [5, "unknown job", () => call(base, "GET", "/jobs/job_aaaaaaaaaaaaaaaaaaaaaaaa", pick(clients).key), [404]],
     [5, "openapi", () => call(base, "GET", "/openapi.json", null), [200]]
   ]
@@ -153,18 +182,21 @@ try {
     inFlight++
     tally.sent++
     const started = performance.now()
-    run().then(
-      ({ status }) => {
-        tally.latencies.push(performance.now() - started)
-        bump(tally.byOutcome, `${name} ${status}`)
-        if (!ok.includes(status)) bump(tally.unexpected, `${name} ${status}`)
-      },
-      (error: unknown) => bump(tally.unexpected, `${name} ${error instanceof Error ? error.name : "error"}`)
-    ).finally(() => inFlight--)
+    run()
+      .then(
+        ({ status }) => {
+          tally.latencies.push(performance.now() - started)
+          bump(tally.byOutcome, `${name} ${status}`)
+          if (!ok.includes(status)) bump(tally.unexpected, `${name} ${status}`)
+        },
+        (error: unknown) => bump(tally.unexpected, `${name} ${error instanceof Error ? error.name : "error"}`)
+      )
+      .finally(() => inFlight--)
   }
 
   const labels = stack.labels
-  const memory = async () => Object.fromEntries(await Promise.all(labels.map(async (l) => [l, await rssMb(stack?.pidOf(l) ?? null)] as const)))
+  const memory = async () =>
+    Object.fromEntries(await Promise.all(labels.map(async (l) => [l, await rssMb(stack?.pidOf(l) ?? null)] as const)))
   const downloads = Array.from({ length: DOWNLOADS }, (_, i) => downloadLoop(clients[i % clients.length] as Client, i))
 
   // Warm-up: the first minute's memory is the baseline, so start-up allocations do not read as growth.
@@ -185,9 +217,11 @@ try {
       const sorted = [...tally.latencies].sort((a, b) => a - b)
       tally.latencies.length = 0
       const p = (q: number) => (sorted[Math.floor(q * (sorted.length - 1))] ?? 0).toFixed(1)
-      log(`minute ${Math.round((lastReport - startedAt) / 60_000)}: sent ${tally.sent}, in flight ${inFlight}, skipped ${tally.skipped}, ` +
-        `p50 ${p(0.5)} ms, p99 ${p(0.99)} ms, downloads ${completed} done / ${failedDownloads} failed, unexpected ${[...tally.unexpected.values()].reduce((a, b) => a + b, 0)}, ` +
-        `rss ${labels.map((l) => `${l} ${rss[l]?.toFixed(0) ?? "?"} MB`).join(", ")}`)
+      log(
+        `minute ${Math.round((lastReport - startedAt) / 60_000)}: sent ${tally.sent}, in flight ${inFlight}, skipped ${tally.skipped}, ` +
+          `p50 ${p(0.5)} ms, p99 ${p(0.99)} ms, downloads ${completed} done / ${failedDownloads} failed, unexpected ${[...tally.unexpected.values()].reduce((a, b) => a + b, 0)}, ` +
+          `rss ${labels.map((l) => `${l} ${rss[l]?.toFixed(0) ?? "?"} MB`).join(", ")}`
+      )
     }
   }
   running = false
@@ -199,18 +233,24 @@ try {
   for (const [outcome, count] of [...tally.byOutcome].sort()) log(`  ${outcome}: ${count}`)
   log(`errors (unexpected status or no answer): ${tally.unexpected.size === 0 ? "none" : ""}`)
   for (const [what, count] of tally.unexpected) log(`  ${what}: ${count}`)
-  log(`requests: ${tally.sent} sent (${(tally.sent / (MINUTES * 60)).toFixed(0)}/s), ${tally.skipped} skipped at ${MAX_IN_FLIGHT} in flight`)
+  log(
+    `requests: ${tally.sent} sent (${(tally.sent / (MINUTES * 60)).toFixed(0)}/s), ${tally.skipped} skipped at ${MAX_IN_FLIGHT} in flight`
+  )
   log(`downloads: ${completed} completed and verified, ${failedDownloads} failed`)
   log("memory (RSS after the first minute -> at the end):")
   for (const label of labels) {
     const from = baseline?.[label] ?? null
     const to = final[label] ?? null
-    log(`  ${label}: ${from?.toFixed(0) ?? "?"} MB -> ${to?.toFixed(0) ?? "?"} MB` +
-      (from !== null && to !== null ? ` (${to >= from ? "+" : ""}${(to - from).toFixed(0)} MB, ${(((to - from) / from) * 100).toFixed(0)} %)` : ""))
+    log(
+      `  ${label}: ${from?.toFixed(0) ?? "?"} MB -> ${to?.toFixed(0) ?? "?"} MB` +
+        (from !== null && to !== null
+          ? ` (${to >= from ? "+" : ""}${(to - from).toFixed(0)} MB, ${(((to - from) / from) * 100).toFixed(0)} %)`
+          : "")
+    )
   }
   if (tally.unexpected.size > 0 || completed === 0 || failedDownloads > 0) exitCode = 1
 } catch (error) {
-  log(`soak failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`)
+  log(`soak failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
   if (stack !== null) log(stack.logs())
   exitCode = 1
 } finally {

@@ -17,7 +17,10 @@ const timeToHealthy = async (command: string, args: ReadonlyArray<string>, url: 
   try {
     while (performance.now() - started < LIMIT_MS) {
       if (child.exitCode !== null) throw new Error(`${command} ${args.join(" ")} exited with ${child.exitCode}`)
-      const ok = await fetch(url, { signal: AbortSignal.timeout(1_000) }).then((r) => r.status === 200, () => false)
+      const ok = await fetch(url, { signal: AbortSignal.timeout(1_000) }).then(
+        (r) => r.status === 200,
+        () => false
+      )
       if (ok) return performance.now() - started
       await new Promise((r) => setTimeout(r, 25))
     }
@@ -49,10 +52,12 @@ for (let i = 0; i < SAMPLES; i++) {
     // NATS_URL empty: start.sh runs its embedded nats-server, as on a developer machine.
     const env = { DATA_DIR: dataDir, PORT: String(port), NATS_PORT: String(natsPort), NATS_URL: "", MDS_SETUP_QUIET: "1" }
     stack.push(await timeToHealthy("npm", ["start"], `http://127.0.0.1:${port}/v1/health`, env))
-    bare.push(await timeToHealthy(process.execPath, ["bench/support/BareFastify.ts"], `http://127.0.0.1:${barePort}/v1/jobs/x`, {
-      BARE_PORT: String(barePort),
-      BARE_BODY: "{}"
-    }))
+    bare.push(
+      await timeToHealthy(process.execPath, ["bench/support/BareFastify.ts"], `http://127.0.0.1:${barePort}/v1/jobs/x`, {
+        BARE_PORT: String(barePort),
+        BARE_BODY: "{}"
+      })
+    )
   } finally {
     await rm(dataDir, { recursive: true, force: true })
   }

@@ -22,8 +22,20 @@ export const ensureBigMp4 = async (): Promise<{ path: string; sizeBytes: number 
   const fixtures = await ensureMediaFixtures()
   const partial = join(dir, `big.${process.pid}.mp4`)
   await run(process.env["FFMPEG_PATH"] ?? "ffmpeg", [
-    "-hide_banner", "-loglevel", "error", "-nostdin", "-y",
-    "-stream_loop", String(LOOPS - 1), "-i", fixtures.clipMp4, "-c", "copy", "-movflags", "+faststart", partial
+    "-hide_banner",
+    "-loglevel",
+    "error",
+    "-nostdin",
+    "-y",
+    "-stream_loop",
+    String(LOOPS - 1),
+    "-i",
+    fixtures.clipMp4,
+    "-c",
+    "copy",
+    "-movflags",
+    "+faststart",
+    partial
   ])
   await rename(partial, path)
   return { path, sizeBytes: (await stat(path)).size }

@@ -38,18 +38,20 @@ export const runLoad = async (options: LoadOptions): Promise<LoadResult> => {
     ...(options.nextRequest === undefined
       ? {}
       : {
-        requests: [{
-          setupRequest: (request: any) => {
-            const next = options.nextRequest!()
-            return {
-              ...request,
-              ...(next.path === undefined ? {} : { path: next.path }),
-              headers: { ...request.headers, ...next.headers },
-              ...(next.body === undefined ? {} : { body: next.body })
+          requests: [
+            {
+              setupRequest: (request: any) => {
+                const next = options.nextRequest!()
+                return {
+                  ...request,
+                  ...(next.path === undefined ? {} : { path: next.path }),
+                  headers: { ...request.headers, ...next.headers },
+                  ...(next.body === undefined ? {} : { body: next.body })
+                }
+              }
             }
-          }
-        }]
-      })
+          ]
+        })
   })
   const statusCounts: Record<string, number> = {}
   for (const [code, stats] of Object.entries((result as any).statusCodeStats ?? {})) {

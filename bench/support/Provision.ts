@@ -17,7 +17,7 @@ export const provisionProjects = (env: Readonly<Record<string, string>>, count: 
     Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord({ ...env })))
   )
   const one = (index: number) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const projectId = yield* runAdminCommand({ _tag: "CreateProject", name: `bench-${index}` })
       const key = yield* runAdminCommand({
         _tag: "CreateKey",
@@ -29,9 +29,10 @@ export const provisionProjects = (env: Readonly<Record<string, string>>, count: 
       return { projectId, key }
     })
   return Effect.runPromise(
-    Effect.forEach(Array.from({ length: count }, (_, i) => i), one, { concurrency: 32 }).pipe(
-      Effect.provide(layer),
-      Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord({ ...env }))
-    )
+    Effect.forEach(
+      Array.from({ length: count }, (_, i) => i),
+      one,
+      { concurrency: 32 }
+    ).pipe(Effect.provide(layer), Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord({ ...env })))
   )
 }

@@ -21,26 +21,28 @@ export interface Row {
 }
 
 const format = (value: number) =>
-  !Number.isFinite(value) || Number.isInteger(value) ? String(value) : Math.abs(value) >= 100 ? value.toFixed(0) : Math.abs(value) >= 10 ? value.toFixed(1) : value.toFixed(2)
+  !Number.isFinite(value) || Number.isInteger(value)
+    ? String(value)
+    : Math.abs(value) >= 100
+      ? value.toFixed(0)
+      : Math.abs(value) >= 10
+        ? value.toFixed(1)
+        : value.toFixed(2)
 
 export const ratioOf = (row: Row): number | null =>
   row.reference === undefined || row.reference === null || row.reference.value === 0 ? null : row.value / row.reference.value
 
 /** Prints a markdown table (so a run can be pasted into docs/performance.md as it is) and returns whether all targets were met. */
 export const printTable = (title: string, rows: ReadonlyArray<Row>): boolean => {
-  const lines = [
-    `### ${title}`,
-    "",
-    "| metric | value | reference | ratio | target | met |",
-    "|---|---:|---|---:|---|---|"
-  ]
+  const lines = [`### ${title}`, "", "| metric | value | reference | ratio | target | met |", "|---|---:|---|---:|---|---|"]
   for (const row of rows) {
     const ratio = ratioOf(row)
-    const reference = row.reference === undefined || row.reference === null
-      ? "—"
-      : `${row.reference.label}: ${format(row.reference.value)} ${row.unit}`
+    const reference =
+      row.reference === undefined || row.reference === null ? "—" : `${row.reference.label}: ${format(row.reference.value)} ${row.unit}`
     const met = row.met === null ? "" : row.met ? "yes" : "**no**"
-    lines.push(`| ${row.metric} | ${format(row.value)} ${row.unit} | ${reference} | ${ratio === null ? "—" : `${ratio.toFixed(2)}×`} | ${row.target} | ${met} |`)
+    lines.push(
+      `| ${row.metric} | ${format(row.value)} ${row.unit} | ${reference} | ${ratio === null ? "—" : `${ratio.toFixed(2)}×`} | ${row.target} | ${met} |`
+    )
   }
   process.stdout.write(`${lines.join("\n")}\n\n`)
   return rows.every((row) => row.met !== false)

@@ -20,7 +20,10 @@ export const startBenchStack = async (options?: {
   // MDS_BENCH_PROFILE_DIR=dir: every service writes a V8 CPU profile there when it stops (see bench/support/ProfileSummary.ts).
   // MDS_BENCH_NODE_OPTIONS: extra Node/V8 flags for the services only (e.g. heap sizes), not for the load generator.
   const profileDir = process.env["MDS_BENCH_PROFILE_DIR"]
-  const nodeOptions = [process.env["MDS_BENCH_NODE_OPTIONS"] ?? "", profileDir === undefined ? "" : `--cpu-prof --cpu-prof-dir=${profileDir}`]
+  const nodeOptions = [
+    process.env["MDS_BENCH_NODE_OPTIONS"] ?? "",
+    profileDir === undefined ? "" : `--cpu-prof --cpu-prof-dir=${profileDir}`
+  ]
     .filter((option) => option !== "")
     .join(" ")
   const profiling = nodeOptions === "" ? {} : { NODE_OPTIONS: nodeOptions }

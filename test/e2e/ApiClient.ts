@@ -19,12 +19,7 @@ export interface ApiRequestOptions {
   readonly headers?: Readonly<Record<string, string>>
 }
 
-export const apiRequest = async (
-  baseUrl: string,
-  method: string,
-  path: string,
-  options: ApiRequestOptions = {}
-): Promise<ApiResponse> => {
+export const apiRequest = async (baseUrl: string, method: string, path: string, options: ApiRequestOptions = {}): Promise<ApiResponse> => {
   const headers: Record<string, string> = { ...options.headers }
   if (options.key !== undefined) {
     if (options.bearer === true) headers["authorization"] = `Bearer ${options.key}`
@@ -55,8 +50,7 @@ export const apiRequest = async (
 }
 
 /** A one-line description of a response, for assertion messages. */
-export const describeResponse = (response: ApiResponse) =>
-  `HTTP ${response.status} ${response.text.slice(0, 600)}`
+export const describeResponse = (response: ApiResponse) => `HTTP ${response.status} ${response.text.slice(0, 600)}`
 
 /** An API bound to one base URL and one key. */
 export const apiFor = (baseUrl: string, key: string) => ({

@@ -62,5 +62,7 @@ export const pollJobUntil = async (
     if (predicate(last)) return last
     await new Promise((r) => setTimeout(r, POLL_INTERVAL_MS))
   }
-  throw new Error(`job ${jobId}: condition not met in time; last ${last === null ? "none" : describeResponse(last)}\n${options.logs?.() ?? ""}`)
+  throw new Error(
+    `job ${jobId}: condition not met in time; last ${last === null ? "none" : describeResponse(last)}\n${options.logs?.() ?? ""}`
+  )
 }

@@ -38,7 +38,13 @@ export const probeBytes = async (bytes: Buffer, extension: string): Promise<Prob
     const file = join(dir, `artifact${extension}`)
     await writeFile(file, bytes)
     const { stdout } = await execFileAsync(process.env["FFPROBE_PATH"] ?? "ffprobe", [
-      "-v", "error", "-show_streams", "-show_format", "-of", "json", file
+      "-v",
+      "error",
+      "-show_streams",
+      "-show_format",
+      "-of",
+      "json",
+      file
     ])
     const info = JSON.parse(stdout) as {
       streams?: Array<{ codec_type?: string; codec_name?: string; disposition?: { attached_pic?: number } }>

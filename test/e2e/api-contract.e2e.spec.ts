@@ -38,7 +38,11 @@ describe("health", () => {
     const response = await apiRequest(base, "GET", "/health")
     expect(response.status, describeResponse(response)).toBe(200)
     expect(response.body).toMatchObject({ data: { status: "ok", version: "v1" } })
-    expect(Object.keys((response.body as { data: { followers: object } }).data.followers).sort()).toEqual(["job_views", "keys", "platforms"])
+    expect(Object.keys((response.body as { data: { followers: object } }).data.followers).sort()).toEqual([
+      "job_views",
+      "keys",
+      "platforms"
+    ])
     expect(response.headers.get("x-request-id")).toBeTruthy()
   })
 })

@@ -20,7 +20,8 @@ afterAll(async () => {
 })
 
 const context = (response: ApiResponse) => `${describeResponse(response)}\n${stack.logs()}`
-const call = (method: string, path: string, json?: unknown) => apiRequest(stack.baseUrl, method, path, json === undefined ? { key } : { key, json })
+const call = (method: string, path: string, json?: unknown) =>
+  apiRequest(stack.baseUrl, method, path, json === undefined ? { key } : { key, json })
 
 const resolvePlaylist = async (rate: number) => {
   const resolved = await call("POST", "/media/resolve", { url: `${media.urls.podcastFeed}?rate=${rate}`, playlist: {} })
@@ -73,7 +74,11 @@ describe("batches", () => {
 
   it("a canceled batch starts nothing more and cancels its running jobs; unknown batches are 404", async () => {
     const playlist = await resolvePlaylist(2048)
-    const created = await call("POST", "/batches", { media_id: playlist.id, format: "audio_m4a", entries: [playlist.entries[2].id, playlist.entries[0].id] })
+    const created = await call("POST", "/batches", {
+      media_id: playlist.id,
+      format: "audio_m4a",
+      entries: [playlist.entries[2].id, playlist.entries[0].id]
+    })
     expect(created.status, context(created)).toBe(202)
     expect(created.body.data.entries.map((e: any) => e.title)).toEqual(["Episode 3", "Episode 1"])
     const batchId = created.body.data.id
@@ -86,7 +91,11 @@ describe("batches", () => {
     expect((await call("DELETE", `/batches/${batchId}`)).status).toBe(200)
 
     expectErrorCode(await call("GET", "/batches/bat_aaaaaaaaaaaaaaaaaaaaaaaa"), 404, "batch_not_found")
-    expectErrorCode(await call("POST", "/batches", { media_id: playlist.id, format: "audio_m4a", entries: ["ent_nope"] }), 422, "invalid_options")
+    expectErrorCode(
+      await call("POST", "/batches", { media_id: playlist.id, format: "audio_m4a", entries: ["ent_nope"] }),
+      422,
+      "invalid_options"
+    )
     expectErrorCode(await call("POST", "/batches", { media_id: playlist.id, format: "flac_best" }), 422, "format_unavailable")
   })
 })

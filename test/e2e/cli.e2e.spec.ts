@@ -125,7 +125,11 @@ describe("mds", () => {
     expect(screen).toContain("\r\x1b[2K[")
     expect(screen).toMatch(/\[#{30}\] 100% completed/)
     expect(screen).toMatch(/\[#{30}\] 100% downloading/)
-    const saved = screen.split(/\r?\n/).map((line) => line.trim()).find((line) => line.startsWith(workDir)) ?? ""
+    const saved =
+      screen
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .find((line) => line.startsWith(workDir)) ?? ""
     expect(saved, screen).toMatch(/\.m4a$/)
     expect((await stat(saved)).size).toBeGreaterThan(1000)
   })
@@ -145,7 +149,22 @@ describe("mds", () => {
 
   it("download --start --end --precise saves the clip, which ffprobe measures at end - start", async () => {
     const output = join(workDir, "section.mp4")
-    const result = await mds(["download", media.urls.slow, "--format", "video_best", "--start", "5", "--end", "12", "--precise", "-o", output, "--progress", "none", "--json"])
+    const result = await mds([
+      "download",
+      media.urls.slow,
+      "--format",
+      "video_best",
+      "--start",
+      "5",
+      "--end",
+      "12",
+      "--precise",
+      "-o",
+      output,
+      "--progress",
+      "none",
+      "--json"
+    ])
     expect(result.code, explain(result)).toBe(0)
     expect(JSON.parse(result.stdout).job.options).toEqual({ section: { start: 5, end: 12, precise: true } })
     const probed = await probeBytes(await readFile(output), ".mp4")
@@ -204,4 +223,3 @@ describe("mds", () => {
     expect(notPlaylist.stderr).toContain("not a playlist")
   })
 })
-

@@ -102,18 +102,20 @@ interface Sighting {
 /** Polls one job on every gateway until both have answered `completed`, remembering when each did. */
 const pollUntilCompleted = (key: string, jobId: string, stop: { done: boolean }): { sighting: Sighting; finished: Promise<void> } => {
   const sighting: Sighting = { completedAt: new Map() }
-  const finished = Promise.all(stack.gatewayUrls.map(async (url) => {
-    const api = apiFor(url, key)
-    while (!stop.done && !sighting.completedAt.has(url)) {
-      try {
-        const response = await api.job(jobId)
-        if (response.status === 200 && response.body.data.status === "completed") sighting.completedAt.set(url, Date.now())
-      } catch {
-        // A gateway that cannot answer right now is asked again.
+  const finished = Promise.all(
+    stack.gatewayUrls.map(async (url) => {
+      const api = apiFor(url, key)
+      while (!stop.done && !sighting.completedAt.has(url)) {
+        try {
+          const response = await api.job(jobId)
+          if (response.status === 200 && response.body.data.status === "completed") sighting.completedAt.set(url, Date.now())
+        } catch {
+          // A gateway that cannot answer right now is asked again.
+        }
+        await sleep(POLL_EVERY_MS)
       }
-      await sleep(POLL_EVERY_MS)
-    }
-  })).then(() => undefined)
+    })
+  ).then(() => undefined)
   return { sighting, finished }
 }
 
@@ -133,15 +135,26 @@ const queue = async (gatewayUrl: string, key: string, url: string) => {
  */
 /** Until JetStream answers for every stream (a restarted node can be healthy before the cluster elected leaders). */
 const untilAvailable = () =>
-  waitFor(async () => {
-    await jsm.getAccountInfo()
-    for await (const info of jsm.streams.list()) if (info.cluster?.leader === undefined) return false
-    return true
-  }, (ok) => ok, "JetStream to answer for every stream", 90_000)
+  waitFor(
+    async () => {
+      await jsm.getAccountInfo()
+      for await (const info of jsm.streams.list()) if (info.cluster?.leader === undefined) return false
+      return true
+    },
+    (ok) => ok,
+    "JetStream to answer for every stream",
+    90_000
+  )
 
 const survives = async (fault: () => Promise<void>) => {
   await untilAvailable()
-  const provision = () => waitFor(() => stack.provisionKey(), () => true, "a project and key", 60_000)
+  const provision = () =>
+    waitFor(
+      () => stack.provisionKey(),
+      () => true,
+      "a project and key",
+      60_000
+    )
   const [a, b, racing] = await Promise.all([provision(), provision(), provision()])
   const doomed = await provision()
   const jobs = [
@@ -158,23 +171,37 @@ const survives = async (fault: () => Promise<void>) => {
     expect(warm.status, describeResponse(warm)).toBe(404)
   }
   await waitFor(
-    async () => (await Promise.all(jobs.map((j) => inspector.jobEvents(j.projectId, j.jobId)))).filter((e) => e.some((s) => s.event._tag === "JobStarted")).length,
+    async () =>
+      (await Promise.all(jobs.map((j) => inspector.jobEvents(j.projectId, j.jobId)))).filter((e) =>
+        e.some((s) => s.event._tag === "JobStarted")
+      ).length,
     (running) => running >= 2,
     "jobs to be running"
   )
 
   // Six admissions for one project race on both gateways while the fault happens: at most two may be accepted.
   const racers = Array.from({ length: 6 }, (_, i) =>
-    apiFor(stack.gatewayUrls[i % 2] ?? "", racing.key).download({ url: media.urls.mp4, format: "video_best" }).catch(() => null))
+    apiFor(stack.gatewayUrls[i % 2] ?? "", racing.key)
+      .download({ url: media.urls.mp4, format: "video_best" })
+      .catch(() => null)
+  )
   await fault()
   const raced = await Promise.all(racers)
   const accepted = raced.flatMap((r) => (r?.status === 202 ? [r.body.data.job_id as string] : []))
   expect(accepted.length, raced.map((r) => (r === null ? "no answer" : describeResponse(r))).join("\n")).toBeLessThanOrEqual(2)
-  expect(raced.every((r) => r === null || [202, 429, 503].includes(r.status)), raced.map((r) => r?.status).join(",")).toBe(true)
+  expect(
+    raced.every((r) => r === null || [202, 429, 503].includes(r.status)),
+    raced.map((r) => r?.status).join(",")
+  ).toBe(true)
 
   // A key revoked during the failover is refused by every gateway within the bound.
   // The CLI is a fresh process: while a new meta leader is elected (about 10 s after the old one died) it is refused.
-  await waitFor(() => stack.cli(["key", "revoke", doomed.key]).then(() => true), (ok) => ok, "the revocation to be recorded", 90_000)
+  await waitFor(
+    () => stack.cli(["key", "revoke", doomed.key]).then(() => true),
+    (ok) => ok,
+    "the revocation to be recorded",
+    90_000
+  )
   const revokedAt = Date.now()
   for (const url of stack.gatewayUrls) {
     const refused = await waitFor(
@@ -191,7 +218,12 @@ const survives = async (fault: () => Promise<void>) => {
   const all = [...jobs, ...accepted.map((jobId) => ({ ...racing, jobId }))]
   const completedAt = new Map<string, number>()
   for (const job of all) {
-    const events = await waitFor(() => inspector.jobEvents(job.projectId, job.jobId), (e) => finishedEvent(e) !== undefined, `job ${job.jobId} to finish`, 180_000)
+    const events = await waitFor(
+      () => inspector.jobEvents(job.projectId, job.jobId),
+      (e) => finishedEvent(e) !== undefined,
+      `job ${job.jobId} to finish`,
+      180_000
+    )
     const end = finishedEvent(events)
     expect(end?._tag, JSON.stringify(events.map((s) => s.event))).toBe("JobCompleted")
     if (end?._tag === "JobCompleted") completedAt.set(job.jobId, end.at)
@@ -211,7 +243,14 @@ const survives = async (fault: () => Promise<void>) => {
 
   // No slot held.
   for (const project of [a, b, racing]) {
-    expect(await waitFor(() => inspector.heldSlots(project.projectId), (held) => held.length === 0, "the slots to be free", 30_000)).toEqual([])
+    expect(
+      await waitFor(
+        () => inspector.heldSlots(project.projectId),
+        (held) => held.length === 0,
+        "the slots to be free",
+        30_000
+      )
+    ).toEqual([])
   }
 
   // Every completed file is whole.

@@ -67,9 +67,7 @@ describe("concurrency limit", () => {
   it("two gateways on one NATS: a burst split across them still yields exactly two 202", async () => {
     expect(stack.gatewayUrls.length).toBe(2)
     const busy = await stack.provisionKey()
-    const burst = await Promise.all(
-      Array.from({ length: BURST }, (_, i) => downloadVia(stack.gatewayUrls[i % 2] ?? "", busy.key))
-    )
+    const burst = await Promise.all(Array.from({ length: BURST }, (_, i) => downloadVia(stack.gatewayUrls[i % 2] ?? "", busy.key)))
     const jobIds = expectSplit(burst, 2)
     // Either gateway sees the jobs the other accepted.
     for (const jobId of jobIds) {

@@ -54,7 +54,9 @@ const untilStatus = async (key: string, status: number, timeoutMs = 3_000) => {
 
 /** Everything the browser keeps that a script or an extension could read, plus where it has been. */
 const browserTraces = async () => {
-  const storage = await page.evaluate(() => JSON.stringify({ local: { ...(globalThis as any).localStorage }, session: { ...(globalThis as any).sessionStorage } }))
+  const storage = await page.evaluate(() =>
+    JSON.stringify({ local: { ...(globalThis as any).localStorage }, session: { ...(globalThis as any).sessionStorage } })
+  )
   const cookies = JSON.stringify(await context.cookies())
   return `${page.url()}\n${storage}\n${cookies}`
 }
@@ -171,7 +173,7 @@ describe("developer dashboard in Chromium", () => {
     await page.waitForSelector(`tr[data-job-id="${jobId}"]`)
     // A marker on the window survives only as long as the page is not reloaded.
     await page.evaluate(() => {
-      (globalThis as any).mdsMarker = "same page"
+      ;(globalThis as any).mdsMarker = "same page"
     })
 
     const seen: Array<string> = []
@@ -202,7 +204,9 @@ describe("developer dashboard in Chromium", () => {
       page.waitForURL((url) => url.pathname.endsWith("/keys"), { waitUntil: "load" }),
       page.click("nav.tabs >> text=API keys")
     ])
-    const overflow = await page.evaluate((): number => (globalThis as any).document.documentElement.scrollWidth - (globalThis as any).document.documentElement.clientWidth)
+    const overflow = await page.evaluate(
+      (): number => (globalThis as any).document.documentElement.scrollWidth - (globalThis as any).document.documentElement.clientWidth
+    )
     expect(overflow).toBeLessThanOrEqual(0)
     await screenshot(page, "dashboard-keys-phone")
   })

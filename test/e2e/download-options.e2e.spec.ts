@@ -68,7 +68,8 @@ describe("clips", () => {
     expectError(outside, 422, "section_out_of_range")
     expect(outside.body.error.message).toContain(`${clipPage.durationSeconds} s`)
     // Three refusals in a row would have hit the two-job limit had they taken slots.
-    for (let i = 0; i < 2; i++) expectError(await download({ media_id: mediaId, format: "video_best", section: { start: 1, end: 60 } }), 422, "section_out_of_range")
+    for (let i = 0; i < 2; i++)
+      expectError(await download({ media_id: mediaId, format: "video_best", section: { start: 1, end: 60 } }), 422, "section_out_of_range")
     const inside = await download({ media_id: mediaId, format: "video_best", section: { start: 1, end: 3 } })
     expect(inside.status, context(inside)).toBe(202)
   })
@@ -94,7 +95,13 @@ describe("clips", () => {
 
 describe("output presets", () => {
   it("the preset shows in the job, its mime_type and its filename", async () => {
-    const { job, probed } = await completedDownload({ url: media.urls.mp4, format: "video_best", video_codec: "vp9", container: "webm", embed_metadata: true })
+    const { job, probed } = await completedDownload({
+      url: media.urls.mp4,
+      format: "video_best",
+      video_codec: "vp9",
+      container: "webm",
+      embed_metadata: true
+    })
     expect(job.options).toEqual({ video_codec: "vp9", container: "webm", embed_metadata: true })
     expect(job.result.mime_type).toBe("video/webm")
     expect(job.result.filename).toMatch(/\.webm$/)
@@ -146,12 +153,16 @@ describe("cancel", () => {
 
     // The project's two slots are free again right away: two more jobs are admitted, not 429.
     const more = await Promise.all([1, 2].map(() => download({ url: slowUrl(), format: "video_best" })))
-    expect(more.map((r) => r.status), more.map(describeResponse).join("\n")).toEqual([202, 202])
+    expect(
+      more.map((r) => r.status),
+      more.map(describeResponse).join("\n")
+    ).toEqual([202, 202])
 
     const { job } = await pollJobUntilFinished(stack.baseUrl, key, jobId, { logs: stack.logs })
     expect(job).toMatchObject({ status: "failed", error: { code: "canceled" } })
     expect(job).not.toHaveProperty("result")
-    const workDirs = async () => (await readdir(join(stack.dataDir, "work")).catch(() => [] as Array<string>)).filter((d) => d.startsWith(jobId))
+    const workDirs = async () =>
+      (await readdir(join(stack.dataDir, "work")).catch(() => [] as Array<string>)).filter((d) => d.startsWith(jobId))
     const deadline = Date.now() + 15_000
     while ((await workDirs()).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200))
     expect(await workDirs()).toEqual([])
@@ -220,7 +231,12 @@ describe("playlists", () => {
     expect(first.status, context(first)).toBe(200)
     expect(first.body.data).toMatchObject({ type: "playlist", title: "MDS Test Feed", entry_count: podcastFeedEpisodes, next_offset: 2 })
     expect(first.body.data.entries.map((e: any) => e.title)).toEqual(["Episode 1", "Episode 2"])
-    expect(first.body.data.entries[0]).toEqual({ id: expect.stringMatching(/^ent_[0-9a-f]{16}$/), url: `${media.urls.audio}?episode=1`, title: "Episode 1", duration: 4 })
+    expect(first.body.data.entries[0]).toEqual({
+      id: expect.stringMatching(/^ent_[0-9a-f]{16}$/),
+      url: `${media.urls.audio}?episode=1`,
+      title: "Episode 1",
+      duration: 4
+    })
     const second = await resolve({ url: media.urls.podcastFeed, playlist: { offset: 2, limit: 2 } })
     expect(second.body.data.id).toBe(first.body.data.id)
     expect(second.body.data.entries.map((e: any) => e.title)).toEqual(["Episode 3"])
@@ -237,4 +253,3 @@ describe("playlists", () => {
     expectError(await download({ media_id: first.body.data.id, format: "audio_mp3" }), 422, "invalid_options")
   })
 })
-

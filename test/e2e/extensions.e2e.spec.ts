@@ -31,14 +31,20 @@ const download = (body: Record<string, string>, idempotencyKey: string) =>
 
 /** Every `job` event of the stream until the server ends it. */
 const readJobStream = async (jobId: string) => {
-  const response = await fetch(`${stack.baseUrl}/jobs/${jobId}/events`, { headers: { "x-api-key": key }, signal: AbortSignal.timeout(120_000) })
+  const response = await fetch(`${stack.baseUrl}/jobs/${jobId}/events`, {
+    headers: { "x-api-key": key },
+    signal: AbortSignal.timeout(120_000)
+  })
   expect(response.status).toBe(200)
   expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/)
   const text = await response.text()
-  return text.split("\n\n").filter((block) => block.includes("event: job")).map((block) => {
-    const data = block.split("\n").find((line) => line.startsWith("data: ")) ?? ""
-    return JSON.parse(data.slice("data: ".length))
-  })
+  return text
+    .split("\n\n")
+    .filter((block) => block.includes("event: job"))
+    .map((block) => {
+      const data = block.split("\n").find((line) => line.startsWith("data: ")) ?? ""
+      return JSON.parse(data.slice("data: ".length))
+    })
 }
 
 describe("extensions", () => {
@@ -58,7 +64,10 @@ describe("extensions", () => {
     const events = await readJobStream(jobId)
     const seen = events.map((e) => `${e.status}:${e.progress}`).join(" ")
     expect(events.length, seen).toBeGreaterThanOrEqual(2)
-    expect(events.some((e) => e.status === "processing"), seen).toBe(true)
+    expect(
+      events.some((e) => e.status === "processing"),
+      seen
+    ).toBe(true)
     for (let i = 1; i < events.length; i++) expect(events[i].progress, seen).toBeGreaterThanOrEqual(events[i - 1].progress)
     const last = events.at(-1)
     expect(last.status, `${seen}\n${stack.logs()}`).toBe("completed")
@@ -74,7 +83,13 @@ describe("extensions", () => {
 
     const log = await apiRequest(stack.baseUrl, "GET", "/webhooks/deliveries", { key })
     expect(log.status).toBe(200)
-    expect(log.body.data[0]).toMatchObject({ delivery_id: payload.id, event: "job.completed", job_id: jobId, outcome: "delivered", attempt: 1 })
+    expect(log.body.data[0]).toMatchObject({
+      delivery_id: payload.id,
+      event: "job.completed",
+      job_id: jobId,
+      outcome: "delivered",
+      attempt: 1
+    })
     const cliLog = (await stack.cli(["webhook", "deliveries", "--project", projectId])).split("\n").map((line) => JSON.parse(line))
     expect(cliLog[0]).toMatchObject({ delivery_id: payload.id, outcome: "delivered" })
   })
@@ -89,7 +104,10 @@ describe("extensions", () => {
     expect(deliveries.map((d) => d.headers["mds-event"])).toEqual(["job.failed", "job.failed"])
     expect(JSON.parse(deliveries[1]!.body).data.job).toMatchObject({ id: queued.body.data.job_id, status: "failed" })
     const log = await apiRequest(stack.baseUrl, "GET", "/webhooks/deliveries?limit=2", { key })
-    expect(log.body.data.map((d: any) => [d.attempt, d.outcome])).toEqual([[2, "delivered"], [1, "will_retry"]])
+    expect(log.body.data.map((d: any) => [d.attempt, d.outcome])).toEqual([
+      [2, "delivered"],
+      [1, "will_retry"]
+    ])
   })
 
   it("a canceled job is announced as job.failed with error.code canceled", async () => {
@@ -101,7 +119,10 @@ describe("extensions", () => {
     expect(canceled.status, describeResponse(canceled)).toBe(200)
     const [delivery] = (await receiver.waitFor(before + 1, 60_000)).slice(before)
     expect(delivery!.headers["mds-event"]).toBe("job.failed")
-    expect(JSON.parse(delivery!.body).data.job).toMatchObject({ id: queued.body.data.job_id, status: "failed", error: { code: "canceled" } })
+    expect(JSON.parse(delivery!.body).data.job).toMatchObject({
+      id: queued.body.data.job_id,
+      status: "failed",
+      error: { code: "canceled" }
+    })
   })
 })
-

@@ -42,8 +42,7 @@ const waitFor = <A>(read: () => Promise<A>, done: (a: A) => boolean, what: strin
   // Reads fail while NATS restarts; they are simply tried again.
   eventuallyDespiteFailures(read, done, () => `${what}\n${stack.logs()}`, timeoutMs)
 
-const starts = (events: ReadonlyArray<StoredJobEvent>) =>
-  events.flatMap((s) => (s.event._tag === "JobStarted" ? [s.event] : []))
+const starts = (events: ReadonlyArray<StoredJobEvent>) => events.flatMap((s) => (s.event._tag === "JobStarted" ? [s.event] : []))
 
 const queueSlow = async (key: string) => {
   const queued = await apiFor(stack.baseUrl, key).download({ url: media.urls.slow, format: "video_best" })
@@ -52,7 +51,12 @@ const queueSlow = async (key: string) => {
 }
 
 const untilFinished = (projectId: string, jobId: string, timeoutMs = 120_000) =>
-  waitFor(() => inspector.jobEvents(projectId, jobId), (events) => finishedEvent(events) !== undefined, `job ${jobId} to finish`, timeoutMs)
+  waitFor(
+    () => inspector.jobEvents(projectId, jobId),
+    (events) => finishedEvent(events) !== undefined,
+    `job ${jobId} to finish`,
+    timeoutMs
+  )
 
 /** The verdict after every fault: jobs ended (completed or failed), no slot held, read model = replay, API agrees. */
 const expectSettled = async (key: string, projectId: string, jobIds: ReadonlyArray<string>) => {
@@ -62,8 +66,19 @@ const expectSettled = async (key: string, projectId: string, jobIds: ReadonlyArr
     expect(end?._tag, `job ${jobId}`).toMatch(/^Job(Completed|Failed)$/)
     if (end !== undefined) ends.push(end)
   }
-  expect(await waitFor(() => inspector.heldSlots(projectId), (held) => held.length === 0, "the project's slots to be free")).toEqual([])
-  const mismatches = await waitFor(() => inspector.replayMismatches(projectId), (found) => found.length === 0, "read model = replay", 30_000)
+  expect(
+    await waitFor(
+      () => inspector.heldSlots(projectId),
+      (held) => held.length === 0,
+      "the project's slots to be free"
+    )
+  ).toEqual([])
+  const mismatches = await waitFor(
+    () => inspector.replayMismatches(projectId),
+    (found) => found.length === 0,
+    "read model = replay",
+    30_000
+  )
   expect(mismatches).toEqual([])
   const api = apiFor(stack.baseUrl, key)
   for (const [i, jobId] of jobIds.entries()) {
@@ -106,7 +121,10 @@ describe("fault tolerance", () => {
     const running = await underWay(projectId, jobId)
     const worker = starts(running)[0]?.workerId ?? ""
     await stack.stopProcess(worker, "SIGTERM")
-    const exits = stack.logs().split("\n").filter((line) => line.startsWith(`[harness] ${worker} exited`))
+    const exits = stack
+      .logs()
+      .split("\n")
+      .filter((line) => line.startsWith(`[harness] ${worker} exited`))
     expect(exits.at(-1), stack.logs()).toBe(`[harness] ${worker} exited code=0 signal=null`)
     expect(stack.logs()).toContain("job handed back")
     const events = await untilFinished(projectId, jobId)
@@ -153,13 +171,20 @@ describe("fault tolerance", () => {
     expect(ends).toHaveLength(6)
     // The outage costs at most a restart of the runs it interrupted: the jobs complete.
     const failures = ends.flatMap((e) => (e._tag === "JobFailed" ? [e.error] : []))
-    expect(failures.filter((error) => error.code !== "attempts_exhausted"), JSON.stringify(failures)).toEqual([])
+    expect(
+      failures.filter((error) => error.code !== "attempts_exhausted"),
+      JSON.stringify(failures)
+    ).toEqual([])
   })
 
   it("the aggregator killed (-9) while jobs progress: the read model catches up and equals a replay", async () => {
     const { key, projectId } = await stack.provisionKey()
     const jobIds = [await queueSlow(key), await queueSlow(key)]
-    await waitFor(() => inspector.jobEvents(projectId, jobIds[0] ?? ""), (events) => starts(events).length > 0, "a job to start")
+    await waitFor(
+      () => inspector.jobEvents(projectId, jobIds[0] ?? ""),
+      (events) => starts(events).length > 0,
+      "a job to start"
+    )
     await stack.stopProcess("aggregator", "SIGKILL")
     await sleep(3_000)
     await stack.startProcess("aggregator")

@@ -57,12 +57,15 @@ const runSchemathesis = (args: ReadonlyArray<string>) =>
 
 /** Counts the requests schemathesis recorded in its NDJSON event stream (one ScenarioFinished per case). */
 const countRequests = (ndjson: string): number =>
-  ndjson.split("\n").filter((line) => line.trim() !== "").reduce((total, line) => {
-    const event = JSON.parse(line) as Record<string, any>
-    const finished = event["ScenarioFinished"]
-    const interactions = finished?.recorder?.interactions
-    return total + (interactions === undefined ? 0 : Object.keys(interactions).length)
-  }, 0)
+  ndjson
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .reduce((total, line) => {
+      const event = JSON.parse(line) as Record<string, any>
+      const finished = event["ScenarioFinished"]
+      const interactions = finished?.recorder?.interactions
+      return total + (interactions === undefined ? 0 : Object.keys(interactions).length)
+    }, 0)
 
 describe("schemathesis against /v1/openapi.json", () => {
   it(`sends at least ${MIN_REQUESTS} generated requests: no 5xx, every response as documented`, async () => {
@@ -70,21 +73,32 @@ describe("schemathesis against /v1/openapi.json", () => {
     const { code, output } = await runSchemathesis([
       "run",
       `${stack.baseUrl}/openapi.json`,
-      "--header", `X-API-Key: ${key}`,
+      "--header",
+      `X-API-Key: ${key}`,
       // Keep the key: generated Authorization headers would make most keyed requests a 401 and test nothing behind it.
-      "--generation-with-security-parameters", "false",
-      "--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
-      "--phases", "examples,coverage,fuzzing",
-      "--max-examples", String(MAX_EXAMPLES),
-      "--seed", "20261121",
+      "--generation-with-security-parameters",
+      "false",
+      "--checks",
+      "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
+      "--phases",
+      "examples,coverage,fuzzing",
+      "--max-examples",
+      String(MAX_EXAMPLES),
+      "--seed",
+      "20261121",
       // One worker: hypothesis parses lambdas with ast.parse, which CPython 3.11 cannot do on two threads at once
       // ("AST constructor recursion depth mismatch").
-      "--workers", "1",
-      "--request-timeout", "30",
+      "--workers",
+      "1",
+      "--request-timeout",
+      "30",
       "--no-shrink",
-      "--generation-database", "none",
-      "--report", "ndjson",
-      "--report-ndjson-path", ndjsonPath,
+      "--generation-database",
+      "none",
+      "--report",
+      "ndjson",
+      "--report-ndjson-path",
+      ndjsonPath,
       "--no-color"
     ])
     const requests = countRequests(await readFile(ndjsonPath, "utf8"))

@@ -35,9 +35,10 @@ describe("key revocation across gateway processes", () => {
     })
     const secret = /id="secret"[^>]*value="(svc_test_[0-9A-Za-z]{40})"/.exec(created.body)?.[1] ?? ""
     expect(secret, created.body.slice(0, 2000)).not.toBe("")
-    const keyId = new RegExp(`/dashboard/projects/${projectId}/keys/(key_[a-f0-9]{24})/revoke`).exec(
-      (await dashboard.get(`/dashboard/projects/${projectId}/keys`)).body
-    )?.[1] ?? ""
+    const keyId =
+      new RegExp(`/dashboard/projects/${projectId}/keys/(key_[a-f0-9]{24})/revoke`).exec(
+        (await dashboard.get(`/dashboard/projects/${projectId}/keys`)).body
+      )?.[1] ?? ""
     expect(keyId).not.toBe("")
 
     // B has looked the key up, so from now on it answers from its in-process cache.

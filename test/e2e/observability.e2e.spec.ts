@@ -80,7 +80,9 @@ describe("observability", () => {
     expect(worker.attributes["mds.job_id"]).toBe(jobId)
     // The worker's parent is a span of the gateway, in the same trace: the context crossed JetStream.
     const gatewaySpanIds = new Set(spans.filter((s) => s.service === "mds-gateway").map((s) => s.spanId))
-    expect(gatewaySpanIds.has(worker.parentSpanId), JSON.stringify(spans.map((s) => [s.service, s.name, s.spanId, s.parentSpanId]))).toBe(true)
+    expect(gatewaySpanIds.has(worker.parentSpanId), JSON.stringify(spans.map((s) => [s.service, s.name, s.spanId, s.parentSpanId]))).toBe(
+      true
+    )
   })
 
   it("metrics: latency by route, jobs by state, queue depth, yt-dlp durations, failures by platform and code, consumer lag", async () => {
@@ -94,14 +96,21 @@ describe("observability", () => {
 
     const extractor = await scrape("extractor")
     const ytdlp = family(extractor, "mds_ytdlp_duration_seconds")
-    expect(ytdlp.samples.some((s) =>
-      s.name === "mds_ytdlp_duration_seconds_count" && s.labels["operation"] === "download" && s.labels["platform"] === "generic" &&
-      s.labels["outcome"] === "ok" && s.value >= 1
-    )).toBe(true)
+    expect(
+      ytdlp.samples.some(
+        (s) =>
+          s.name === "mds_ytdlp_duration_seconds_count" &&
+          s.labels["operation"] === "download" &&
+          s.labels["platform"] === "generic" &&
+          s.labels["outcome"] === "ok" &&
+          s.value >= 1
+      )
+    ).toBe(true)
     const failures = family(extractor, "mds_extraction_failures")
     expect(failures.type).toBe("counter")
-    expect(failures.samples.find((s) => s.name === "mds_extraction_failures_total" && s.labels["platform"] === "generic")?.labels["code"])
-      .toMatch(/^(media_unavailable|download_failed)$/)
+    expect(
+      failures.samples.find((s) => s.name === "mds_extraction_failures_total" && s.labels["platform"] === "generic")?.labels["code"]
+    ).toMatch(/^(media_unavailable|download_failed)$/)
 
     const aggregator = await eventually(
       () => scrape("aggregator"),
@@ -115,7 +124,14 @@ describe("observability", () => {
     expect(depth.samples.map((s) => s.labels["state"]).sort()).toEqual(["in_progress", "waiting"])
     const lag = family(aggregator, "mds_nats_consumer_pending_messages")
     const consumers = lag.samples.map((s) => `${s.labels["stream"]}/${s.labels["consumer"]}`)
-    expect(consumers).toEqual(expect.arrayContaining(["MDS_JOBS/aggregator-jobs", "MDS_MEDIA/aggregator-media", "MDS_WORK/extractor", "MDS_JOBS/aggregator-webhooks"]))
+    expect(consumers).toEqual(
+      expect.arrayContaining([
+        "MDS_JOBS/aggregator-jobs",
+        "MDS_MEDIA/aggregator-media",
+        "MDS_WORK/extractor",
+        "MDS_JOBS/aggregator-webhooks"
+      ])
+    )
     for (const sample of lag.samples) expect(sample.value).toBeGreaterThanOrEqual(0)
   })
 
@@ -125,7 +141,11 @@ describe("observability", () => {
     const requestId = response.headers.get("x-request-id")!
     // The request line is written once the answer has gone out.
     const lines = await eventually(
-      async () => stack.logs().split("\n").filter((line) => line.startsWith("{") && line.includes(requestId)),
+      async () =>
+        stack
+          .logs()
+          .split("\n")
+          .filter((line) => line.startsWith("{") && line.includes(requestId)),
       (found) => found.length > 0,
       `a log line with ${requestId}`
     )

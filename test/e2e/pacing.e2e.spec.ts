@@ -40,15 +40,17 @@ afterAll(async () => {
 describe("platform pacing", () => {
   it("runs one generic download at a time across two extractors, at most two starts a minute, none failing", async () => {
     // One project each: the per-project limit must not be what holds the jobs back. Each clip takes a few seconds.
-    const jobs = await Promise.all(Array.from({ length: JOBS }, async (_, i) => {
-      const { key, projectId } = await stack.provisionKey()
-      const response = await apiRequest(stack.baseUrl, "POST", "/media/download", {
-        key,
-        json: { url: `${media.urls.mp4}?rate=${256 * 1024}&n=${i}`, format: "video_best" }
+    const jobs = await Promise.all(
+      Array.from({ length: JOBS }, async (_, i) => {
+        const { key, projectId } = await stack.provisionKey()
+        const response = await apiRequest(stack.baseUrl, "POST", "/media/download", {
+          key,
+          json: { url: `${media.urls.mp4}?rate=${256 * 1024}&n=${i}`, format: "video_best" }
+        })
+        expect(response.status, describeResponse(response)).toBe(202)
+        return { key, projectId, jobId: response.body.data.job_id as string }
       })
-      expect(response.status, describeResponse(response)).toBe(202)
-      return { key, projectId, jobId: response.body.data.job_id as string }
-    }))
+    )
 
     // Two run one after the other; the third then waits for the minute to pass, as a queued job (never failed).
     const statusOf = async (job: (typeof jobs)[number]) =>
@@ -68,13 +70,15 @@ describe("platform pacing", () => {
       expect(outcome.job?.status, `${JSON.stringify(outcome)}\n${stack.logs()}`).toBe("completed")
     }
 
-    const runs = await Promise.all(jobs.map(async (job) => {
-      const events = (await inspector.jobEvents(job.projectId, job.jobId)).map((stored) => stored.event)
-      const started = events.filter((e): e is Extract<JobEvent, { _tag: "JobStarted" }> => e._tag === "JobStarted")
-      const completed = events.find((e) => e._tag === "JobCompleted")
-      expect(started.length, JSON.stringify(events)).toBe(1)
-      return { start: started[0]!.at, end: completed!.at, worker: started[0]!.workerId }
-    }))
+    const runs = await Promise.all(
+      jobs.map(async (job) => {
+        const events = (await inspector.jobEvents(job.projectId, job.jobId)).map((stored) => stored.event)
+        const started = events.filter((e): e is Extract<JobEvent, { _tag: "JobStarted" }> => e._tag === "JobStarted")
+        const completed = events.find((e) => e._tag === "JobCompleted")
+        expect(started.length, JSON.stringify(events)).toBe(1)
+        return { start: started[0]!.at, end: completed!.at, worker: started[0]!.workerId }
+      })
+    )
     runs.sort((a, b) => a.start - b.start)
     // Never two at once: each run starts after the one before it ended.
     for (let i = 1; i < runs.length; i++) expect(runs[i]!.start, JSON.stringify(runs)).toBeGreaterThanOrEqual(runs[i - 1]!.end)

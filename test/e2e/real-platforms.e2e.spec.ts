@@ -17,7 +17,10 @@ let extractorMetrics: number
 beforeAll(async () => {
   media = await startMediaServer()
   extractorMetrics = await freePort()
-  stack = await startServiceStack({ env: { EGRESS_ALLOW: media.hostPort }, serviceEnv: { extractor: { METRICS_PORT: String(extractorMetrics) } } })
+  stack = await startServiceStack({
+    env: { EGRESS_ALLOW: media.hostPort },
+    serviceEnv: { extractor: { METRICS_PORT: String(extractorMetrics) } }
+  })
   owner = (await stack.provisionKey()).key
   other = (await stack.provisionKey()).key
 })
@@ -54,15 +57,24 @@ describe("extractors CLI", () => {
 
 describe("cookies API", () => {
   it("stores a cookies.txt, shows only its metadata, and refuses a malformed one", async () => {
-    const bad = await apiRequest(stack.baseUrl, "POST", "/cookies", { key: owner, json: { platform: "generic", cookies_txt: "not a cookie file" } })
+    const bad = await apiRequest(stack.baseUrl, "POST", "/cookies", {
+      key: owner,
+      json: { platform: "generic", cookies_txt: "not a cookie file" }
+    })
     expect(bad.status, describeResponse(bad)).toBe(422)
     expect(bad.body.error).toMatchObject({ code: "invalid_cookie_file" })
     expect(bad.body.error.message).toMatch(/^cookies_txt: line 1/)
-    const noPlatform = await apiRequest(stack.baseUrl, "POST", "/cookies", { key: owner, json: { platform: "No Such!", cookies_txt: media.memberCookies() } })
+    const noPlatform = await apiRequest(stack.baseUrl, "POST", "/cookies", {
+      key: owner,
+      json: { platform: "No Such!", cookies_txt: media.memberCookies() }
+    })
     expect(noPlatform.status).toBe(400)
 
     const session = media.memberSession()
-    const stored = await apiRequest(stack.baseUrl, "POST", "/cookies", { key: owner, json: { platform: "generic", cookies_txt: media.memberCookies() } })
+    const stored = await apiRequest(stack.baseUrl, "POST", "/cookies", {
+      key: owner,
+      json: { platform: "generic", cookies_txt: media.memberCookies() }
+    })
     expect(stored.status, describeResponse(stored)).toBe(200)
     expect(stored.body.data).toMatchObject({ platform: "generic", domains: ["127.0.0.1"], cookie_count: 1, change: "uploaded" })
     expect(JSON.stringify(stored.body)).not.toContain(session)
@@ -82,11 +94,17 @@ describe("cookies API", () => {
     // Another project gets neither the cached media nor the media id, and its own resolve has no cookies.
     const theirs = await apiRequest(stack.baseUrl, "POST", "/media/resolve", { key: other, json: { url: media.urls.members } })
     expect(theirs.status, describeResponse(theirs)).not.toBe(200)
-    const byId = await apiRequest(stack.baseUrl, "POST", "/media/download", { key: other, json: { media_id: mediaId, format: "video_best" } })
+    const byId = await apiRequest(stack.baseUrl, "POST", "/media/download", {
+      key: other,
+      json: { media_id: mediaId, format: "video_best" }
+    })
     expect(byId.status, describeResponse(byId)).toBe(404)
     expect(byId.body.error.code).toBe("media_not_found")
 
-    const download = await apiRequest(stack.baseUrl, "POST", "/media/download", { key: owner, json: { media_id: mediaId, format: "video_best" } })
+    const download = await apiRequest(stack.baseUrl, "POST", "/media/download", {
+      key: owner,
+      json: { media_id: mediaId, format: "video_best" }
+    })
     expect(download.status, describeResponse(download)).toBe(202)
     const outcome = await pollJobUntilFinished(stack.baseUrl, owner, download.body.data.job_id, { timeoutMs: 120_000, logs: stack.logs })
     expect(outcome.job?.status, JSON.stringify(outcome.job)).toBe("completed")
@@ -103,7 +121,10 @@ describe("cookies API", () => {
     expect((await apiRequest(stack.baseUrl, "GET", "/cookies", { key: owner })).body.data).toEqual([])
     const again = await apiRequest(stack.baseUrl, "DELETE", "/cookies/generic", { key: owner })
     expect(again.body.data).toEqual({ platform: "generic", removed: false })
-    const resolved = await apiRequest(stack.baseUrl, "POST", "/media/resolve", { key: owner, json: { url: `${media.urls.members}?again=1` } })
+    const resolved = await apiRequest(stack.baseUrl, "POST", "/media/resolve", {
+      key: owner,
+      json: { url: `${media.urls.members}?again=1` }
+    })
     expect(resolved.status, describeResponse(resolved)).not.toBe(200)
   })
 })

@@ -27,7 +27,10 @@ const context = (response: ApiResponse) => `${describeResponse(response)}\n${sta
 
 /** The harness notes every exit in the logs; a clean SIGTERM shutdown ends before the harness's SIGKILL fallback. */
 const lastExitOf = (label: string) => {
-  const exits = stack.logs().split("\n").filter((line) => line.startsWith(`[harness] ${label} exited`))
+  const exits = stack
+    .logs()
+    .split("\n")
+    .filter((line) => line.startsWith(`[harness] ${label} exited`))
   return exits.at(-1) ?? "no exit recorded"
 }
 

@@ -142,7 +142,10 @@ describe("resolve", () => {
     expectResolvedShape(data)
     const ids: Array<string> = data.formats.map((f: any) => f.id)
     expect(ids).toContain("video_best")
-    expect(ids.filter((id) => id.startsWith("audio_")), JSON.stringify(ids)).toEqual([])
+    expect(
+      ids.filter((id) => id.startsWith("audio_")),
+      JSON.stringify(ids)
+    ).toEqual([])
   })
 
   it("an HTML5 page with JSON-LD: title and author from the page metadata", async () => {

@@ -47,18 +47,29 @@ describe("schemathesis", () => {
   it("every operation of /v1/openapi.json conforms under generated valid and invalid requests", async () => {
     const origin = stack.baseUrl.replace(/\/v1$/, "")
     const result = await run([
-      "--config-file", join(REPO_ROOT, "test", "e2e", "schemathesis.toml"),
-      "run", `${origin}/v1/openapi.json`,
-      "--url", origin,
-      "--header", `X-API-Key: ${key}`,
-      "--checks", "all",
-      "--phases", "examples,coverage,fuzzing",
-      "--max-examples", "25",
-      "--seed", process.env["MDS_SCHEMATHESIS_SEED"] ?? "20261121",
-      "--workers", "1",
-      "--request-timeout", "30",
+      "--config-file",
+      join(REPO_ROOT, "test", "e2e", "schemathesis.toml"),
+      "run",
+      `${origin}/v1/openapi.json`,
+      "--url",
+      origin,
+      "--header",
+      `X-API-Key: ${key}`,
+      "--checks",
+      "all",
+      "--phases",
+      "examples,coverage,fuzzing",
+      "--max-examples",
+      "25",
+      "--seed",
+      process.env["MDS_SCHEMATHESIS_SEED"] ?? "20261121",
+      "--workers",
+      "1",
+      "--request-timeout",
+      "30",
       // Files and SSE streams are not JSON; their shape is covered by the other suites.
-      "--exclude-path", "/v1/jobs/{jobId}/events"
+      "--exclude-path",
+      "/v1/jobs/{jobId}/events"
     ])
     expect(result.code, `${result.output}\n${stack.logs()}`).toBe(0)
     expect(result.output).toMatch(/passed/i)

@@ -18,7 +18,8 @@ beforeAll(async () => {
       EGRESS_ALLOW: media.hostPort,
       // Names the egress guard resolves itself: a cloud metadata address, loopback, a mapped private address, and
       // (for every other name) a documentation address it refuses, so that no test request reaches DNS or the internet.
-      EGRESS_RESOLVE_OVERRIDES: "metadata.ssrf.test=169.254.169.254,loopback.ssrf.test=127.0.0.1,mapped.ssrf.test=::ffff:10.0.0.1,*=192.0.2.1",
+      EGRESS_RESOLVE_OVERRIDES:
+        "metadata.ssrf.test=169.254.169.254,loopback.ssrf.test=127.0.0.1,mapped.ssrf.test=::ffff:10.0.0.1,*=192.0.2.1",
       // Every request line is logged (at Debug), so that the key test below sees what a verbose deployment writes.
       LOG_LEVEL: "Debug"
     }
@@ -61,8 +62,14 @@ describe("SSRF through the whole stack", () => {
     const { job } = await pollJobUntilFinished(stack.baseUrl, own, queued.body.data.job_id, { logs: stack.logs })
     expect(job.status).toBe("failed")
     expect(job.error).toMatchObject({ code: "url_not_allowed", retryable: false })
-    const again = [await ownApi.download({ url: media.urls.mp4, format: "audio_m4a" }), await ownApi.download({ url: media.urls.mp4, format: "audio_mp3" })]
-    expect(again.map((r) => r.status), again.map(describeResponse).join("\n")).toEqual([202, 202])
+    const again = [
+      await ownApi.download({ url: media.urls.mp4, format: "audio_m4a" }),
+      await ownApi.download({ url: media.urls.mp4, format: "audio_mp3" })
+    ]
+    expect(
+      again.map((r) => r.status),
+      again.map(describeResponse).join("\n")
+    ).toEqual([202, 202])
   })
 })
 
@@ -72,7 +79,10 @@ describe("API keys in logs", () => {
     await apiRequest(stack.baseUrl, "GET", `/platforms?api_key=${key}`)
     await apiRequest(stack.baseUrl, "GET", `/jobs/${key}`, { key })
     await apiRequest(stack.baseUrl, "POST", "/media/resolve", { key, json: { url: `https://vimeo.com/${key}` } })
-    await apiRequest(stack.baseUrl, "POST", "/media/download", { key, json: { url: `http://metadata.ssrf.test/?k=${key}`, format: "video_best" } })
+    await apiRequest(stack.baseUrl, "POST", "/media/download", {
+      key,
+      json: { url: `http://metadata.ssrf.test/?k=${key}`, format: "video_best" }
+    })
     await apiRequest(stack.baseUrl, "GET", "/platforms", { key: unknown })
     await apiRequest(stack.baseUrl, "GET", "/platforms", { key: `Bearer ${key}` })
     // Give the last request lines time to be written.

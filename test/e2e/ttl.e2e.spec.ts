@@ -68,17 +68,25 @@ describe("lifetimes", () => {
     const jobId: string = queued.body.data.job_id
     const queuedAt = Date.now()
 
-    const completed = await pollJobUntil(stack.baseUrl, key, jobId, (r) => r.status !== 200 || (r.body.data.status !== "queued" && r.body.data.status !== "processing"), {
-      timeoutMs: JOB_TTL_S * 1000,
-      logs: stack.logs
-    })
+    const completed = await pollJobUntil(
+      stack.baseUrl,
+      key,
+      jobId,
+      (r) => r.status !== 200 || (r.body.data.status !== "queued" && r.body.data.status !== "processing"),
+      {
+        timeoutMs: JOB_TTL_S * 1000,
+        logs: stack.logs
+      }
+    )
     expect(completed.status, context(completed)).toBe(200)
     const job = completed.body.data
     expect(job.status, context(completed)).toBe("completed")
     const expiresAt = Date.parse(job.result.expires_at)
     const completedAt = Date.parse(job.completed_at)
     // The link lives API_DOWNLOAD_URL_TTL_SECONDS from completion (a second of slack for rounding to whole seconds).
-    expect(Math.abs(expiresAt - completedAt - LINK_TTL_S * 1000), `${job.completed_at} -> ${job.result.expires_at}`).toBeLessThanOrEqual(1500)
+    expect(Math.abs(expiresAt - completedAt - LINK_TTL_S * 1000), `${job.completed_at} -> ${job.result.expires_at}`).toBeLessThanOrEqual(
+      1500
+    )
 
     const before = await fetchFile(job.result.download_url)
     expect(before.status, `link before expiry: ${before.bytes.toString().slice(0, 300)}`).toBe(200)
@@ -109,10 +117,16 @@ describe("lifetimes", () => {
     expect(full.body.error.code).toBe("concurrency_limit_exceeded")
 
     // At 48 KiB/s the clip needs about a minute: the jobs cannot finish before they expire.
-    const running = await pollJobUntil(stack.baseUrl, key, first.body.data.job_id, (r) => r.status === 200 && r.body.data.status === "processing", {
-      timeoutMs: JOB_TTL_S * 1000,
-      logs: stack.logs
-    })
+    const running = await pollJobUntil(
+      stack.baseUrl,
+      key,
+      first.body.data.job_id,
+      (r) => r.status === 200 && r.body.data.status === "processing",
+      {
+        timeoutMs: JOB_TTL_S * 1000,
+        logs: stack.logs
+      }
+    )
     expect(running.body.data.status).toBe("processing")
 
     await sleepUntil(queuedAt + JOB_TTL_S * 1000 + 1500)

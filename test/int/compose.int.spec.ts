@@ -203,7 +203,12 @@ describe("docker-compose.cluster.yml (3-node NATS cluster layered over docker-co
       expect(flag(svc?.command, "--cluster_name"), node).toBe("mds")
       names.add(flag(svc?.command, "--name"))
       const routes = flag(svc?.command, "--routes")?.split(",") ?? []
-      expect(routes.sort(), node).toEqual(nodes.filter((n) => n !== node).map((n) => `nats://${n}:6222`).sort())
+      expect(routes.sort(), node).toEqual(
+        nodes
+          .filter((n) => n !== node)
+          .map((n) => `nats://${n}:6222`)
+          .sort()
+      )
       expect(svc?.healthcheck?.test.join(" "), node).toContain("/healthz")
       const volume = svc?.volumes?.[0]?.split(":")[0] ?? ""
       expect([...Object.keys(compose.volumes), ...Object.keys(overlay.volumes)], node).toContain(volume)

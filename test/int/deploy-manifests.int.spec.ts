@@ -33,12 +33,21 @@ interface Manifest {
     readonly selector?: Record<string, string> & { readonly matchLabels?: Record<string, string> }
     readonly ports?: ReadonlyArray<{ readonly port: number }>
     readonly template?: { readonly metadata?: { readonly labels?: Record<string, string> }; readonly spec: PodSpec }
-    readonly rules?: ReadonlyArray<{ readonly http: { readonly paths: ReadonlyArray<{ readonly path: string; readonly backend: { readonly service: { readonly name: string; readonly port: { readonly number: number } } } }> } }>
+    readonly rules?: ReadonlyArray<{
+      readonly http: {
+        readonly paths: ReadonlyArray<{
+          readonly path: string
+          readonly backend: { readonly service: { readonly name: string; readonly port: { readonly number: number } } }
+        }>
+      }
+    }>
   }
 }
 
 const DIR = "deploy/k8s"
-const files = readdirSync(DIR).filter((f) => f.endsWith(".yaml")).sort()
+const files = readdirSync(DIR)
+  .filter((f) => f.endsWith(".yaml"))
+  .sort()
 const documents = (file: string): Array<Manifest> =>
   parseAllDocuments(readFileSync(join(DIR, file), "utf8")).map((doc) => {
     if (doc.errors.length > 0) throw new Error(`${file}: ${doc.errors.map((e) => e.message).join("; ")}`)
@@ -87,7 +96,9 @@ describe("Kubernetes manifests (deploy/k8s)", () => {
     expect(find("Deployment", "aggregator").spec?.replicas).toBe(1)
     expect(find("Deployment", "extractor").spec?.replicas).toBe(2)
     for (const app of apps) expect(pod("Deployment", app).containers[0]?.image, app).toBe(compose.services[app]?.image)
-    expect(pod("StatefulSet", "nats").containers[0]?.command ?? (pod("StatefulSet", "nats").containers[0] as { args?: Array<string> }).args).toContain("-js")
+    expect(
+      pod("StatefulSet", "nats").containers[0]?.command ?? (pod("StatefulSet", "nats").containers[0] as { args?: Array<string> }).args
+    ).toContain("-js")
   })
 
   it("runs NATS as a 3-node JetStream cluster whose routes name every node, and the services replicate 3 times", () => {
@@ -106,12 +117,21 @@ describe("Kubernetes manifests (deploy/k8s)", () => {
     const podLabels = applied.flatMap((m) => (m.spec?.template?.metadata?.labels ? [m.spec.template.metadata.labels] : []))
     for (const service of applied.filter((m) => m.kind === "Service")) {
       const selector = service.spec?.selector ?? {}
-      expect(podLabels.some((labels) => Object.entries(selector).every(([k, v]) => labels[k] === v)), service.metadata.name).toBe(true)
+      expect(
+        podLabels.some((labels) => Object.entries(selector).every(([k, v]) => labels[k] === v)),
+        service.metadata.name
+      ).toBe(true)
     }
     const paths = find("Ingress", "mds").spec?.rules?.flatMap((rule) => rule.http.paths) ?? []
-    expect(paths.map((p) => [p.path, p.backend.service.name])).toEqual([["/mds-artifacts/", "minio"], ["/", "gateway"]])
+    expect(paths.map((p) => [p.path, p.backend.service.name])).toEqual([
+      ["/mds-artifacts/", "minio"],
+      ["/", "gateway"]
+    ])
     for (const p of paths) {
-      expect(find("Service", p.backend.service.name).spec?.ports?.map((port) => port.port), p.path).toContain(p.backend.service.port.number)
+      expect(
+        find("Service", p.backend.service.name).spec?.ports?.map((port) => port.port),
+        p.path
+      ).toContain(p.backend.service.port.number)
     }
   })
 
@@ -120,7 +140,12 @@ describe("Kubernetes manifests (deploy/k8s)", () => {
     for (const app of apps) {
       const spec = pod("Deployment", app)
       const env = envOf(spec.containers[0]!)
-      expect(env, app).toMatchObject({ SERVICE_NAME: app, S3_ACCESS_KEY_ID: "secret:MINIO_ROOT_USER", S3_SECRET_ACCESS_KEY: "secret:MINIO_ROOT_PASSWORD", S3_BUCKET: "mds-artifacts" })
+      expect(env, app).toMatchObject({
+        SERVICE_NAME: app,
+        S3_ACCESS_KEY_ID: "secret:MINIO_ROOT_USER",
+        S3_SECRET_ACCESS_KEY: "secret:MINIO_ROOT_PASSWORD",
+        S3_BUCKET: "mds-artifacts"
+      })
       const nats = new URL(env["NATS_URL"] ?? "")
       const mongo = new URL(env["MONGO_URL"] ?? "")
       const s3 = new URL(env["S3_ENDPOINT"] ?? "")
@@ -129,15 +154,23 @@ describe("Kubernetes manifests (deploy/k8s)", () => {
       expect(serviceHasPort(s3.hostname, Number(s3.port)), `${app} S3_ENDPOINT`).toBe(true)
       // Dependencies: the app waits for all three, as depends_on does in compose.
       const wait = spec.initContainers?.[0]?.command?.join(" ") ?? ""
-      for (const dependency of ["nats 4222", "mongodb 27017", "minio 9000"]) expect(wait, `${app} waits for ${dependency}`).toContain(`nc -z ${dependency}`)
+      for (const dependency of ["nats 4222", "mongodb 27017", "minio 9000"])
+        expect(wait, `${app} waits for ${dependency}`).toContain(`nc -z ${dependency}`)
       expect(spec.securityContext?.runAsNonRoot, app).toBe(true)
     }
-    expect(envOf(pod("Deployment", "gateway").containers[0]!)).toMatchObject({ API_KEY_PEPPER: "secret:API_KEY_PEPPER", DOWNLOAD_URL_SECRET: "secret:DOWNLOAD_URL_SECRET", HOST: "0.0.0.0" })
+    expect(envOf(pod("Deployment", "gateway").containers[0]!)).toMatchObject({
+      API_KEY_PEPPER: "secret:API_KEY_PEPPER",
+      DOWNLOAD_URL_SECRET: "secret:DOWNLOAD_URL_SECRET",
+      HOST: "0.0.0.0"
+    })
     const confined = pod("Deployment", "extractor").containers[0] as Container & {
       securityContext?: { allowPrivilegeEscalation?: boolean; capabilities?: { drop?: Array<string>; add?: Array<string> } }
     }
     expect(confined.securityContext).toMatchObject({ allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"], add: ["SYS_ADMIN"] } })
-    expect(envOf(pod("Deployment", "extractor").containers[0]!)).toMatchObject({ YT_DLP_PATH: "/opt/yt-dlp/bin/yt-dlp", FFMPEG_PATH: "/usr/bin/ffmpeg" })
+    expect(envOf(pod("Deployment", "extractor").containers[0]!)).toMatchObject({
+      YT_DLP_PATH: "/opt/yt-dlp/bin/yt-dlp",
+      FFMPEG_PATH: "/usr/bin/ffmpeg"
+    })
     expect(envOf(pod("Deployment", "aggregator").containers[0]!)["API_KEY_PEPPER"]).toBeUndefined()
     expect(pod("Deployment", "gateway").containers[0]?.readinessProbe).toMatchObject({ httpGet: { path: "/v1/health", port: 8080 } })
     expect(configMap["S3_PUBLIC_URL"]).toBe(configMap["PUBLIC_BASE_URL"])
@@ -161,9 +194,13 @@ describe("Kubernetes manifests (deploy/k8s)", () => {
 })
 
 describe("deployment env names", () => {
-  const sources = ["shared/src", ...apps.map((app) => `services/${app}/src`)].flatMap((dir) =>
-    readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts")).map((f) => readFileSync(join(dir, f), "utf8"))
-  ).join("\n")
+  const sources = ["shared/src", ...apps.map((app) => `services/${app}/src`)]
+    .flatMap((dir) =>
+      readdirSync(dir, { recursive: true, encoding: "utf8" })
+        .filter((f) => f.endsWith(".ts"))
+        .map((f) => readFileSync(join(dir, f), "utf8"))
+    )
+    .join("\n")
 
   it("every variable compose and Kubernetes give the services is one the code reads", () => {
     const given = new Set<string>()

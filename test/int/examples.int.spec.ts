@@ -11,8 +11,15 @@ import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { TestNats, TestNatsServer } from "./support/TestNats.ts"
 
 const queued = (projectId: string, jobId: string): JobEvent => ({
-  _tag: "JobQueued", v: 1, jobId, projectId, platform: "vimeo", format: "audio_mp3",
-  source: { url: "https://vimeo.com/1", mediaId: null }, createdAt: 1, expiresAt: 2
+  _tag: "JobQueued",
+  v: 1,
+  jobId,
+  projectId,
+  platform: "vimeo",
+  format: "audio_mp3",
+  source: { url: "https://vimeo.com/1", mediaId: null },
+  createdAt: 1,
+  expiresAt: 2
 })
 
 /** Runs the example until it printed `lines` lines, then stops it with SIGTERM (it follows the stream forever). */
@@ -35,23 +42,32 @@ const runExample = (natsUrl: string, projectId: string, lines: number) =>
     })
   })
 
-layer(JetStreamEventStore.pipe(Layer.provideMerge(TestNats)), { timeout: 60_000, excludeTestServices: true })("examples/project-job-events.ts", (it) => {
-  it.effect("prints the history and live events of one project's jobs, folded, and skips what does not decode", () =>
-    Effect.gen(function*() {
-      const store = yield* EventStore
-      const { js } = yield* NatsClient
-      const server = yield* TestNatsServer
-      const mine = newId("prj")
-      const other = newId("prj")
-      const job = newId("job")
-      yield* store.append(JobEventCodec, jobSubject(mine, job), queued(mine, job), { msgId: `q-${job}` })
-      yield* store.append(JobEventCodec, jobSubject(other, job), queued(other, job), { msgId: `q-other-${job}` })
-      yield* Effect.promise(() => js.publish(jobSubject(mine, job), "{\"_tag\":\"JobStarted\",\"v\":99}"))
-      const running = Effect.promise(() => runExample(server.url, mine, 3))
-      const live = store.append(JobEventCodec, jobSubject(mine, job), { _tag: "JobProgressed", v: 1, jobId: job, percent: 40, at: 3 }, { msgId: `p-${job}` })
-      const [printed] = yield* Effect.all([running, Effect.delay(live, "1500 millis")], { concurrency: 2 })
-      assert.match(printed[0]!, new RegExp(`^\\d+ ${job} JobQueued -> queued 0%$`))
-      assert.match(printed[1]!, new RegExp(`^\\d+ ${job} \\(undecodable message skipped\\)$`))
-      assert.match(printed[2]!, new RegExp(`^\\d+ ${job} JobProgressed -> queued 40%$`))
-    }))
-})
+layer(JetStreamEventStore.pipe(Layer.provideMerge(TestNats)), { timeout: 60_000, excludeTestServices: true })(
+  "examples/project-job-events.ts",
+  (it) => {
+    it.effect("prints the history and live events of one project's jobs, folded, and skips what does not decode", () =>
+      Effect.gen(function* () {
+        const store = yield* EventStore
+        const { js } = yield* NatsClient
+        const server = yield* TestNatsServer
+        const mine = newId("prj")
+        const other = newId("prj")
+        const job = newId("job")
+        yield* store.append(JobEventCodec, jobSubject(mine, job), queued(mine, job), { msgId: `q-${job}` })
+        yield* store.append(JobEventCodec, jobSubject(other, job), queued(other, job), { msgId: `q-other-${job}` })
+        yield* Effect.promise(() => js.publish(jobSubject(mine, job), '{"_tag":"JobStarted","v":99}'))
+        const running = Effect.promise(() => runExample(server.url, mine, 3))
+        const live = store.append(
+          JobEventCodec,
+          jobSubject(mine, job),
+          { _tag: "JobProgressed", v: 1, jobId: job, percent: 40, at: 3 },
+          { msgId: `p-${job}` }
+        )
+        const [printed] = yield* Effect.all([running, Effect.delay(live, "1500 millis")], { concurrency: 2 })
+        assert.match(printed[0]!, new RegExp(`^\\d+ ${job} JobQueued -> queued 0%$`))
+        assert.match(printed[1]!, new RegExp(`^\\d+ ${job} \\(undecodable message skipped\\)$`))
+        assert.match(printed[2]!, new RegExp(`^\\d+ ${job} JobProgressed -> queued 40%$`))
+      })
+    )
+  }
+)

@@ -14,15 +14,17 @@ export type Transport = (request: {
   readonly body?: string
 }) => Promise<DashboardResponse>
 
-export const fetchTransport = (origin: string): Transport => async (request) => {
-  const response = await fetch(`${origin}${request.path}`, {
-    method: request.method,
-    headers: request.headers,
-    redirect: "manual",
-    ...(request.body === undefined ? {} : { body: request.body })
-  })
-  return { status: response.status, headers: response.headers, body: await response.text() }
-}
+export const fetchTransport =
+  (origin: string): Transport =>
+  async (request) => {
+    const response = await fetch(`${origin}${request.path}`, {
+      method: request.method,
+      headers: request.headers,
+      redirect: "manual",
+      ...(request.body === undefined ? {} : { body: request.body })
+    })
+    return { status: response.status, headers: response.headers, body: await response.text() }
+  }
 
 export const csrfOf = (html: string): string => /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? ""
 
@@ -32,7 +34,11 @@ export interface DashboardClient {
   csrf(): string
   get(path: string): Promise<DashboardResponse>
   /** Posts a form (the current CSRF token unless `_csrf` is given) and follows a 303 with a GET. */
-  post(path: string, fields: Readonly<Record<string, string | ReadonlyArray<string>>>, headers?: Record<string, string>): Promise<DashboardResponse>
+  post(
+    path: string,
+    fields: Readonly<Record<string, string | ReadonlyArray<string>>>,
+    headers?: Record<string, string>
+  ): Promise<DashboardResponse>
   signIn(email: string, password: string): Promise<DashboardResponse>
 }
 
@@ -62,12 +68,14 @@ export const dashboardClient = (transport: Transport, origin: string): Dashboard
     for (const [name, value] of Object.entries(fields)) {
       for (const item of typeof value === "string" ? [value] : value) form.append(name, item)
     }
-    const response = remember(await transport({
-      method: "POST",
-      path,
-      headers: { "content-type": "application/x-www-form-urlencoded", origin, ...cookieHeader(), ...headers },
-      body: form.toString()
-    }))
+    const response = remember(
+      await transport({
+        method: "POST",
+        path,
+        headers: { "content-type": "application/x-www-form-urlencoded", origin, ...cookieHeader(), ...headers },
+        body: form.toString()
+      })
+    )
     const location = response.headers.get("location")
     return response.status === 303 && location !== null ? get(location) : response
   }

@@ -19,7 +19,7 @@ export const eventually = async <A>(read: () => Promise<A>, done: (a: A) => bool
 }
 
 export const eventuallyEffect = <A, E, R>(check: Effect.Effect<A, E, R>, done: (a: A) => boolean, what: What, timeoutMs = 15_000) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const deadline = Date.now() + timeoutMs
     while (true) {
       const value = yield* check
@@ -33,7 +33,12 @@ export const eventuallyEffect = <A, E, R>(check: Effect.Effect<A, E, R>, done: (
  * eventually, for reads that fail for a while (a server restarting, a node killed): a read that throws is tried again
  * like one whose value does not pass, and the last failure is named if time runs out.
  */
-export const eventuallyDespiteFailures = async <A>(read: () => Promise<A>, done: (a: A) => boolean, what: What, timeoutMs = 15_000): Promise<A> => {
+export const eventuallyDespiteFailures = async <A>(
+  read: () => Promise<A>,
+  done: (a: A) => boolean,
+  what: What,
+  timeoutMs = 15_000
+): Promise<A> => {
   let failure: unknown = null
   const attempt = await eventually(
     async () => {

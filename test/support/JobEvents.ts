@@ -62,7 +62,11 @@ export const jobCompleted = (projectId: string, jobId: string, at: number, artif
   at
 })
 
-export const jobFailed = (jobId: string, at: number, error: JobFailed["error"] = { code: "media_unavailable", message: "gone", retryable: false }): JobFailed => ({
+export const jobFailed = (
+  jobId: string,
+  at: number,
+  error: JobFailed["error"] = { code: "media_unavailable", message: "gone", retryable: false }
+): JobFailed => ({
   _tag: "JobFailed",
   v: 1,
   jobId,

@@ -68,10 +68,19 @@ const generate = async (dir: string) => {
       ...pattern(slow, "640x360"),
       ...tone(slow),
       ...h264,
-      "-b:v", "1000k", "-minrate", "1000k", "-maxrate", "1000k", "-bufsize", "1000k",
-      "-x264-params", "nal-hrd=cbr:force-cfr=1",
+      "-b:v",
+      "1000k",
+      "-minrate",
+      "1000k",
+      "-maxrate",
+      "1000k",
+      "-bufsize",
+      "1000k",
+      "-x264-params",
+      "nal-hrd=cbr:force-cfr=1",
       ...aac,
-      "-movflags", "+faststart",
+      "-movflags",
+      "+faststart",
       "-shortest",
       "slow.mp4"
     ],
@@ -84,18 +93,42 @@ const generate = async (dir: string) => {
     [
       ...pattern(hls, "640x360"),
       ...tone(hls),
-      "-map", "0:v", "-map", "1:a", "-map", "0:v", "-map", "1:a",
+      "-map",
+      "0:v",
+      "-map",
+      "1:a",
+      "-map",
+      "0:v",
+      "-map",
+      "1:a",
       ...h264,
-      "-s:v:0", "320x240", "-b:v:0", "300k",
-      "-s:v:1", "640x360", "-b:v:1", "600k",
-      "-g", "25", "-keyint_min", "25", "-sc_threshold", "0",
+      "-s:v:0",
+      "320x240",
+      "-b:v:0",
+      "300k",
+      "-s:v:1",
+      "640x360",
+      "-b:v:1",
+      "600k",
+      "-g",
+      "25",
+      "-keyint_min",
+      "25",
+      "-sc_threshold",
+      "0",
       ...aac,
-      "-f", "hls",
-      "-hls_time", "2",
-      "-hls_playlist_type", "vod",
-      "-hls_segment_filename", "v%v/seg%d.ts",
-      "-master_pl_name", "master.m3u8",
-      "-var_stream_map", "v:0,a:0 v:1,a:1",
+      "-f",
+      "hls",
+      "-hls_time",
+      "2",
+      "-hls_playlist_type",
+      "vod",
+      "-hls_segment_filename",
+      "v%v/seg%d.ts",
+      "-master_pl_name",
+      "master.m3u8",
+      "-var_stream_map",
+      "v:0,a:0 v:1,a:1",
       "v%v/index.m3u8"
     ],
     join(dir, "hls")
@@ -119,11 +152,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
  * Parallel test files call this at once: one takes the lock (mkdir is atomic), builds into a private
  * directory and renames it into place; the others wait for the finished directory to appear.
  */
-const buildOnce = async <F>(
-  fixturesDir: string,
-  generate: (dir: string) => Promise<void>,
-  describe: (dir: string) => F
-): Promise<F> => {
+const buildOnce = async <F>(fixturesDir: string, generate: (dir: string) => Promise<void>, describe: (dir: string) => F): Promise<F> => {
   const lockDir = `${fixturesDir}.lock`
   const deadline = Date.now() + WAIT_TIMEOUT_MS
   while (Date.now() < deadline) {
@@ -201,18 +230,44 @@ const generateStreaming = async (dir: string) => {
   const s = streamingFacts.seconds
   const ladder = [
     ...h264,
-    "-s:v:0", "320x240", "-b:v:0", "300k",
-    "-s:v:1", "640x360", "-b:v:1", "600k",
-    "-g", "25", "-keyint_min", "25", "-sc_threshold", "0",
+    "-s:v:0",
+    "320x240",
+    "-b:v:0",
+    "300k",
+    "-s:v:1",
+    "640x360",
+    "-b:v:1",
+    "600k",
+    "-g",
+    "25",
+    "-keyint_min",
+    "25",
+    "-sc_threshold",
+    "0",
     ...aac
   ]
   await mkdir(join(dir, "dash"))
   await ffmpeg(
     [
-      ...pattern(s, "640x360"), ...tone(s),
-      "-map", "0:v", "-map", "0:v", "-map", "1:a", ...ladder,
-      "-f", "dash", "-seg_duration", "2", "-use_template", "1", "-use_timeline", "0",
-      "-adaptation_sets", "id=0,streams=v id=1,streams=a",
+      ...pattern(s, "640x360"),
+      ...tone(s),
+      "-map",
+      "0:v",
+      "-map",
+      "0:v",
+      "-map",
+      "1:a",
+      ...ladder,
+      "-f",
+      "dash",
+      "-seg_duration",
+      "2",
+      "-use_template",
+      "1",
+      "-use_timeline",
+      "0",
+      "-adaptation_sets",
+      "id=0,streams=v id=1,streams=a",
       "manifest.mpd"
     ],
     join(dir, "dash")
@@ -220,11 +275,27 @@ const generateStreaming = async (dir: string) => {
   await mkdir(join(dir, "hls-audio"))
   await ffmpeg(
     [
-      ...pattern(s, "640x360"), ...tone(s),
-      "-map", "0:v", "-map", "0:v", "-map", "1:a", ...ladder,
-      "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod",
-      "-hls_segment_filename", "s%v/seg%d.ts", "-master_pl_name", "master.m3u8",
-      "-var_stream_map", "a:0,agroup:aud,default:yes,name:audio v:0,agroup:aud,name:240 v:1,agroup:aud,name:360",
+      ...pattern(s, "640x360"),
+      ...tone(s),
+      "-map",
+      "0:v",
+      "-map",
+      "0:v",
+      "-map",
+      "1:a",
+      ...ladder,
+      "-f",
+      "hls",
+      "-hls_time",
+      "2",
+      "-hls_playlist_type",
+      "vod",
+      "-hls_segment_filename",
+      "s%v/seg%d.ts",
+      "-master_pl_name",
+      "master.m3u8",
+      "-var_stream_map",
+      "a:0,agroup:aud,default:yes,name:audio v:0,agroup:aud,name:240 v:1,agroup:aud,name:360",
       "s%v/index.m3u8"
     ],
     join(dir, "hls-audio")
@@ -232,9 +303,22 @@ const generateStreaming = async (dir: string) => {
   const w = streamingFacts.webmSeconds
   await ffmpeg(
     [
-      ...pattern(w, `320x${streamingFacts.webmHeight}`), ...tone(w),
-      "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "200k",
-      "-c:a", "libopus", "-b:a", "48k", "-shortest", "clip.webm"
+      ...pattern(w, `320x${streamingFacts.webmHeight}`),
+      ...tone(w),
+      "-c:v",
+      "libvpx-vp9",
+      "-deadline",
+      "realtime",
+      "-cpu-used",
+      "8",
+      "-b:v",
+      "200k",
+      "-c:a",
+      "libopus",
+      "-b:a",
+      "48k",
+      "-shortest",
+      "clip.webm"
     ],
     dir
   )
@@ -242,10 +326,27 @@ const generateStreaming = async (dir: string) => {
   await ffmpeg([...pattern(1, "320x320"), "-frames:v", "1", "cover.jpg"], dir)
   await ffmpeg(
     [
-      ...tone(e), "-i", "cover.jpg",
-      "-map", "0:a", "-map", "1:v", "-c:a", "libmp3lame", "-b:a", "64k", "-c:v", "copy",
-      "-disposition:v", "attached_pic", "-id3v2_version", "3",
-      "-metadata", `title=${streamingFacts.episodeTitle}`, "-metadata", `artist=${streamingFacts.episodeArtist}`,
+      ...tone(e),
+      "-i",
+      "cover.jpg",
+      "-map",
+      "0:a",
+      "-map",
+      "1:v",
+      "-c:a",
+      "libmp3lame",
+      "-b:a",
+      "64k",
+      "-c:v",
+      "copy",
+      "-disposition:v",
+      "attached_pic",
+      "-id3v2_version",
+      "3",
+      "-metadata",
+      `title=${streamingFacts.episodeTitle}`,
+      "-metadata",
+      `artist=${streamingFacts.episodeArtist}`,
       "episode.mp3"
     ],
     dir

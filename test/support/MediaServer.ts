@@ -180,11 +180,14 @@ const podcastFeed = (origin: string, rate: string | null) => `<?xml version="1.0
 <title>MDS Test Feed</title>
 <link>${origin}/</link>
 <description>Three tones.</description>
-${Array.from({ length: podcastFeedEpisodes }, (_, i) => `<item>
+${Array.from(
+  { length: podcastFeedEpisodes },
+  (_, i) => `<item>
 <title>Episode ${i + 1}</title>
 <enclosure url="${origin}/media/tone.m4a?episode=${i + 1}${rate === null ? "" : `&amp;rate=${rate}`}" type="audio/mp4" length="1000"/>
 <itunes:duration>${fixtureFacts.clipSeconds}</itunes:duration>
-</item>`).join("\n")}
+</item>`
+).join("\n")}
 </channel>
 </rss>
 `
@@ -355,13 +358,14 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
 
   /** Shaped like the page Cloudflare answers a suspected bot with. */
   const sendChallenge = (res: ServerResponse) => {
-    const body = "<!DOCTYPE html><html lang=\"en-US\"><head><title>Just a moment...</title></head>" +
-      "<body><noscript>Enable JavaScript and cookies to continue</noscript><script src=\"/cdn-cgi/challenge-platform/h/g/orchestrate/chl_page/v1\"></script></body></html>"
+    const body =
+      '<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title></head>' +
+      '<body><noscript>Enable JavaScript and cookies to continue</noscript><script src="/cdn-cgi/challenge-platform/h/g/orchestrate/chl_page/v1"></script></body></html>'
     res.writeHead(403, {
       "Content-Type": "text/html; charset=UTF-8",
       "Content-Length": String(Buffer.byteLength(body)),
       "cf-mitigated": "challenge",
-      "Server": "cloudflare",
+      Server: "cloudflare",
       "Cache-Control": "private, max-age=0, no-store, no-cache, must-revalidate",
       "Set-Cookie": "__cf_bm=fixture; path=/; HttpOnly; SameSite=None"
     })
@@ -402,7 +406,13 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
         return body === null ? sendStatus(res, 500, "fixture missing") : sendBody(req, res, body, "video/mp4", false)
       }
       case "/feeds/podcast.xml":
-        return sendBody(req, res, Buffer.from(podcastFeed(origin, url.searchParams.get("rate"))), "application/rss+xml; charset=utf-8", false)
+        return sendBody(
+          req,
+          res,
+          Buffer.from(podcastFeed(origin, url.searchParams.get("rate"))),
+          "application/rss+xml; charset=utf-8",
+          false
+        )
       case "/watch/subtitled.html":
         return sendBody(req, res, Buffer.from(subtitledPage(origin)), contentTypes[".html"] ?? "text/html", false)
       case "/subs/clip.en.vtt":
@@ -444,7 +454,13 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
       }
       case "/watch/clip.html":
         // ?duration=<seconds> makes the page announce another duration than the clip's (the limits judge the announcement).
-        return sendBody(req, res, Buffer.from(watchPage(origin, Number(url.searchParams.get("duration") ?? clipPage.durationSeconds))), contentTypes[".html"] ?? "text/html", false)
+        return sendBody(
+          req,
+          res,
+          Buffer.from(watchPage(origin, Number(url.searchParams.get("duration") ?? clipPage.durationSeconds))),
+          contentTypes[".html"] ?? "text/html",
+          false
+        )
     }
     const file = resolveFile(url.pathname)
     const body = file === null ? null : await load(file)

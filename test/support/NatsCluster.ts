@@ -122,11 +122,29 @@ export const startNatsCluster = async (size = 3): Promise<NatsCluster> => {
       port: spec.port,
       monitorPort: spec.monitorPort,
       start: async () => {
-        const proc = spawn(binary, [
-          "-a", "127.0.0.1", "-p", String(spec.port), "-m", String(spec.monitorPort),
-          "-n", spec.name, "-js", "-sd", spec.storeDir,
-          "--cluster_name", "mds", "--cluster", `nats://127.0.0.1:${spec.clusterPort}`, "--routes", routes
-        ], { stdio: ["ignore", "ignore", "pipe"] })
+        const proc = spawn(
+          binary,
+          [
+            "-a",
+            "127.0.0.1",
+            "-p",
+            String(spec.port),
+            "-m",
+            String(spec.monitorPort),
+            "-n",
+            spec.name,
+            "-js",
+            "-sd",
+            spec.storeDir,
+            "--cluster_name",
+            "mds",
+            "--cluster",
+            `nats://127.0.0.1:${spec.clusterPort}`,
+            "--routes",
+            routes
+          ],
+          { stdio: ["ignore", "ignore", "pipe"] }
+        )
         proc.stderr?.on("data", (chunk: Buffer) => {
           stderr = (stderr + chunk.toString()).slice(-4000)
         })

@@ -17,8 +17,7 @@ export interface OtlpCollector {
   close(): Promise<void>
 }
 
-const attributeValue = (value: any): unknown =>
-  value?.stringValue ?? value?.intValue ?? value?.boolValue ?? value?.doubleValue ?? null
+const attributeValue = (value: any): unknown => value?.stringValue ?? value?.intValue ?? value?.boolValue ?? value?.doubleValue ?? null
 
 const attributes = (list: ReadonlyArray<any> | undefined) =>
   Object.fromEntries((list ?? []).map((item) => [item.key, attributeValue(item.value)]))

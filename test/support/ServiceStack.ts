@@ -178,7 +178,7 @@ export const startServiceStack = async (options?: {
 }): Promise<ServiceStack> => {
   const gatewayCount = options?.gateways ?? 1
   const extractorCount = options?.extractors ?? 1
-  const nats = options?.nats ?? await startNatsServer()
+  const nats = options?.nats ?? (await startNatsServer())
   const dataDir = await mkdtemp(join(tmpdir(), "mds-e2e-"))
   const ports = await Promise.all(Array.from({ length: gatewayCount }, () => freePort()))
   const urlOf = (index: number) => `http://127.0.0.1:${ports[index]}/v1`
@@ -209,8 +209,7 @@ export const startServiceStack = async (options?: {
     services.set(label, created)
     return created
   }
-  const logs = () =>
-    [...services.values()].map((s) => `----- ${s.label} (last ${s.lines.length} lines)\n${s.lines.join("\n")}`).join("\n")
+  const logs = () => [...services.values()].map((s) => `----- ${s.label} (last ${s.lines.length} lines)\n${s.lines.join("\n")}`).join("\n")
 
   const gatewayLabels = ports.map((_, i) => (gatewayCount === 1 ? "gateway" : `gateway#${i}`))
   const extractorLabels = Array.from({ length: extractorCount }, (_, i) => (extractorCount === 1 ? "extractor" : `extractor#${i}`))
@@ -281,7 +280,16 @@ export const startServiceStack = async (options?: {
     const projectId = await cli(["project", "create", `e2e-${randomBytes(4).toString("hex")}`])
     const scopes = keyOptions?.scopes ?? ["media:resolve", "media:download"]
     const key = await cli([
-      "key", "create", "--project", projectId, "--name", "e2e", "--scopes", scopes.join(","), "--env", keyOptions?.env ?? "live"
+      "key",
+      "create",
+      "--project",
+      projectId,
+      "--name",
+      "e2e",
+      "--scopes",
+      scopes.join(","),
+      "--env",
+      keyOptions?.env ?? "live"
     ])
     return { projectId, key }
   }

@@ -37,14 +37,19 @@ export interface StackInspector {
   close(): Promise<void>
 }
 
-const isTerminal = (event: JobEvent) => event._tag === "JobCompleted" || event._tag === "JobFailed" || event._tag === "JobExpired" ||
-  event._tag === "JobCanceled"
+const isTerminal = (event: JobEvent) =>
+  event._tag === "JobCompleted" || event._tag === "JobFailed" || event._tag === "JobExpired" || event._tag === "JobCanceled"
 
 export const finishedEvent = (events: ReadonlyArray<StoredJobEvent>): JobEvent | undefined =>
   events.map((stored) => stored.event).find(isTerminal)
 
 export const connectInspector = async (natsUrl: string): Promise<StackInspector> => {
-  const nc: NatsConnection = await connect({ servers: natsUrl.split(","), maxReconnectAttempts: -1, reconnectTimeWait: 250, waitOnFirstConnect: true })
+  const nc: NatsConnection = await connect({
+    servers: natsUrl.split(","),
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 250,
+    waitOnFirstConnect: true
+  })
   const jsm: JetStreamManager = await jetstreamManager(nc)
 
   const readSubject = async (stream: string, subject: string) => {
@@ -63,7 +68,9 @@ export const connectInspector = async (natsUrl: string): Promise<StackInspector>
 
   const jobIds = async (projectId: string) => {
     const info = await jsm.streams.info(JOBS_STREAM.name, { subjects_filter: `mds.job.${projectId}.*` })
-    return Object.keys(info.state.subjects ?? {}).map((subject) => subject.split(".")[3] ?? "").sort()
+    return Object.keys(info.state.subjects ?? {})
+      .map((subject) => subject.split(".")[3] ?? "")
+      .sort()
   }
 
   const storedView = async (projectId: string, jobId: string) => {

@@ -78,7 +78,8 @@ export const startSocks5Proxy = async (): Promise<UpstreamProxyServer> => {
       if (buffered.length < 4 + addressLength + 2) return
       client.off("data", onData)
       const raw = buffered.subarray(4, 4 + addressLength)
-      const host = type === 1 ? [...raw].join(".") : type === 4 ? (raw.toString("hex").match(/.{4}/g) ?? []).join(":") : raw.subarray(1).toString()
+      const host =
+        type === 1 ? [...raw].join(".") : type === 4 ? (raw.toString("hex").match(/.{4}/g) ?? []).join(":") : raw.subarray(1).toString()
       const port = buffered.readUInt16BE(4 + addressLength)
       const rest = buffered.subarray(4 + addressLength + 2)
       tunnels.push(`${host}:${port}`)

@@ -38,9 +38,11 @@ export interface WaitOptions {
 
 const decoder = <S extends Schema.Top>(schema: S) => Schema.decodeUnknownResult(envelope(schema) as any)
 // Codes may be added within v1, so the client reads any string as a code.
-const decodeError = Schema.decodeUnknownResult(Schema.Struct({
-  error: Schema.Struct({ code: Schema.String, message: Schema.String, request_id: Schema.optionalKey(Schema.String) })
-}))
+const decodeError = Schema.decodeUnknownResult(
+  Schema.Struct({
+    error: Schema.Struct({ code: Schema.String, message: Schema.String, request_id: Schema.optionalKey(Schema.String) })
+  })
+)
 
 const isFinished = (job: Job) => job.status === "completed" || job.status === "failed"
 
@@ -48,10 +50,14 @@ const sleepFor = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason)
     const timer = setTimeout(resolve, ms)
-    signal?.addEventListener("abort", () => {
-      clearTimeout(timer)
-      reject(signal.reason)
-    }, { once: true })
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer)
+        reject(signal.reason)
+      },
+      { once: true }
+    )
   })
 
 /** An endpoint whose answer is JSON data the client decodes. */
@@ -95,7 +101,10 @@ export class MdsClient {
 
   /** Resolving has no side effect the client can observe twice, so it is retried like a read. */
   resolve(url: string, options?: { readonly playlist?: { readonly offset?: number; readonly limit?: number } }): Promise<Media> {
-    return this.call(V1.resolveMedia, { body: options?.playlist === undefined ? { url } : { url, playlist: options.playlist }, idempotent: true })
+    return this.call(V1.resolveMedia, {
+      body: options?.playlist === undefined ? { url } : { url, playlist: options.playlist },
+      idempotent: true
+    })
   }
 
   /** Extension: downloads a format for entries of a resolved playlist (all by default), fed into the project's slots. */
@@ -119,9 +128,8 @@ export class MdsClient {
    */
   download(source: DownloadSource, format: string, options?: DownloadOptions): Promise<JobAccepted> {
     const extensions = options?.extensions ?? {}
-    const body: DownloadRequest = "mediaId" in source
-      ? { ...extensions, media_id: source.mediaId, format }
-      : { ...extensions, url: source.url, format }
+    const body: DownloadRequest =
+      "mediaId" in source ? { ...extensions, media_id: source.mediaId, format } : { ...extensions, url: source.url, format }
     return this.call(V1.downloadMedia, {
       body,
       headers: { "idempotency-key": options?.idempotencyKey ?? randomUUID() },
@@ -163,22 +171,24 @@ export class MdsClient {
   /** Calls the endpoint as the API's table describes it: its method, path, answer statuses and answer schema. */
   private async call<E extends DataEndpoint>(endpoint: E, call: Call): Promise<DataOf<E>> {
     const path = endpointPath(endpoint, call.params)
-    const response = await this.send(() =>
-      this.fetchImpl(`${this.root}${path}`, {
-        method: endpoint.method,
-        headers: {
-          "x-api-key": this.apiKey,
-          accept: "application/json",
-          ...(call.body === undefined ? {} : { "content-type": "application/json" }),
-          ...call.headers
-        },
-        ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
-        signal: AbortSignal.timeout(this.timeoutMs)
-      }), call.idempotent)
+    const response = await this.send(
+      () =>
+        this.fetchImpl(`${this.root}${path}`, {
+          method: endpoint.method,
+          headers: {
+            "x-api-key": this.apiKey,
+            accept: "application/json",
+            ...(call.body === undefined ? {} : { "content-type": "application/json" }),
+            ...call.headers
+          },
+          ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
+          signal: AbortSignal.timeout(this.timeoutMs)
+        }),
+      call.idempotent
+    )
     if (!answerStatuses(endpoint).includes(response.status)) throw await this.failure(response)
     const json = await this.readJson(response)
-    const schema = endpoint.alternatives?.find((alternative) => alternative.status === response.status)?.data ??
-      endpoint.success.data
+    const schema = endpoint.alternatives?.find((alternative) => alternative.status === response.status)?.data ?? endpoint.success.data
     const decoded = decoder(schema)(json)
     if (decoded._tag === "Failure") {
       throw new MdsProtocolError(response.status, `${endpoint.method} ${path}: unexpected answer shape`)

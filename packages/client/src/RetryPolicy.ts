@@ -33,12 +33,7 @@ export const parseRetryAfter = (value: string | null, now: number): number | nul
  * The wait before retry number `retry` (1-based), or null to give up. `random` in [0, 1) spreads clients apart
  * (full jitter on the upper half) so that they do not come back in lockstep.
  */
-export const retryDelay = (
-  policy: RetryPolicy,
-  retry: number,
-  retryAfterMs: number | null,
-  random: number
-): number | null => {
+export const retryDelay = (policy: RetryPolicy, retry: number, retryAfterMs: number | null, random: number): number | null => {
   if (retry > policy.maxRetries) return null
   if (retryAfterMs !== null) return retryAfterMs > policy.maxRetryAfterMs ? null : retryAfterMs
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1))

@@ -78,7 +78,13 @@ describe("MdsClient", () => {
       json(response, 503, error("service_unavailable"))
     })
     const sleeps: Array<number> = []
-    const client = new MdsClient({ baseUrl: base, apiKey: "k", retry: { maxRetries: 2 }, sleep: async (ms) => void sleeps.push(ms), random: () => 0 })
+    const client = new MdsClient({
+      baseUrl: base,
+      apiKey: "k",
+      retry: { maxRetries: 2 },
+      sleep: async (ms) => void sleeps.push(ms),
+      random: () => 0
+    })
     const failure = await client.platforms().catch((e) => e)
     expect(failure).toBeInstanceOf(MdsApiError)
     expect(failure).toMatchObject({ status: 503, code: "service_unavailable", requestId: "req_0123456789abcdef01234567" })
@@ -92,7 +98,9 @@ describe("MdsClient", () => {
       calls++
       json(response, 418, error("some_future_code"))
     })
-    const failure = await clientFor(base, []).job("job_x").catch((e) => e)
+    const failure = await clientFor(base, [])
+      .job("job_x")
+      .catch((e) => e)
     expect(failure).toBeInstanceOf(MdsApiError)
     expect(failure.code).toBe("some_future_code")
     expect(calls).toBe(1)
@@ -100,7 +108,11 @@ describe("MdsClient", () => {
 
   it("decodes answers with the API schema: a wrong shape is a protocol error, not a typed value", async () => {
     const base = await serve((_request, _body, response) => json(response, 200, { data: { ...JOB, progress: "half" } }))
-    expect(await clientFor(base, []).job(JOB.id).catch((e) => e)).toBeInstanceOf(MdsProtocolError)
+    expect(
+      await clientFor(base, [])
+        .job(JOB.id)
+        .catch((e) => e)
+    ).toBeInstanceOf(MdsProtocolError)
   })
 
   it("retries a refused connection for reads, then reports it", async () => {
@@ -143,7 +155,11 @@ describe("MdsClient", () => {
     expect(job.error?.code).toBe("canceled")
     await client.download({ mediaId: "med_x" }, "video_best", { extensions: { section: { start: 30, end: 45 }, video_codec: "h264" } })
     expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual([`DELETE /v1/jobs/${JOB.id}`, "POST /v1/media/download"])
-    expect(JSON.parse(seen[1]?.body ?? "")).toEqual({ section: { start: 30, end: 45 }, video_codec: "h264", media_id: "med_x", format: "video_best" })
+    expect(JSON.parse(seen[1]?.body ?? "")).toEqual({
+      section: { start: 30, end: 45 },
+      video_codec: "h264",
+      media_id: "med_x",
+      format: "video_best"
+    })
   })
 })
-

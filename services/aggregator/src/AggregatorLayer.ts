@@ -29,20 +29,13 @@ export const ProjectionServices = Layer.mergeAll(JobProjection.layer, MediaProje
 const StreamsEnsured = Layer.effectDiscard(ensureStreams)
 
 // Read models and artifacts: KV and filesystem by default, MongoDB and S3 when MONGO_URL / S3_ENDPOINT are set.
-const Infrastructure = Layer.mergeAll(
-  ReadModelLayer,
-  ArtifactStoreLayer,
-  JetStreamEventStore,
-  StreamsEnsured
-).pipe(
+const Infrastructure = Layer.mergeAll(ReadModelLayer, ArtifactStoreLayer, JetStreamEventStore, StreamsEnsured).pipe(
   Layer.provideMerge(Lifetimes.layer),
   Layer.provideMerge(NatsClient.layer)
 )
 
 /** Extension: webhook deliveries, beside the projections on the same infrastructure. */
-const Webhooks = WebhookDispatcher.pipe(
-  Layer.provide(Layer.mergeAll(WebhookSettings.layer, EgressPolicy.layer, JetStreamEventStore))
-)
+const Webhooks = WebhookDispatcher.pipe(Layer.provide(Layer.mergeAll(WebhookSettings.layer, EgressPolicy.layer, JetStreamEventStore)))
 
 /** Also exposes the infrastructure services, so in-process tests can read and write what the aggregator sees. */
 export const AggregatorLayer = Layer.mergeAll(
@@ -52,7 +45,4 @@ export const AggregatorLayer = Layer.mergeAll(
   ExpirySweeper,
   // Extension: batches' process manager.
   BatchFeeder
-).pipe(
-  Layer.provide(SubjectHistory.layer),
-  Layer.provideMerge(Infrastructure)
-)
+).pipe(Layer.provide(SubjectHistory.layer), Layer.provideMerge(Infrastructure))

@@ -2,7 +2,13 @@
 // last-used times may arrive before the key, poison is stepped over, and a fresh consumer rebuilds the same documents.
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
-import { type KeyEvent, KeyEvent as KeyEventCodec, KeyUsed, type ProjectEvent, ProjectEvent as ProjectEventCodec } from "@mds/shared/domain/account/AccountEvent"
+import {
+  type KeyEvent,
+  KeyEvent as KeyEventCodec,
+  KeyUsed,
+  type ProjectEvent,
+  ProjectEvent as ProjectEventCodec
+} from "@mds/shared/domain/account/AccountEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
 import { keySubject, keyUsageSubject, projectSubject } from "@mds/shared/eventstore/Subjects"
@@ -23,18 +29,20 @@ import { eventuallyEffect } from "../../../test/support/Eventually.ts"
 const instance = (name: string) =>
   runProjections(withDurablePrefix(name, [accountsProjection, keyUsageProjection])).pipe(
     Layer.provide(AccountProjection.layer),
-    Layer.provideMerge(Layer.mergeAll(
-      KvProjectReadModel.layerWithBucket(`${name}_projects`),
-      KvKeyReadModel.layerWithBucket(`${name}_keys`),
-      SubjectHistory.layer
-    ))
+    Layer.provideMerge(
+      Layer.mergeAll(
+        KvProjectReadModel.layerWithBucket(`${name}_projects`),
+        KvKeyReadModel.layerWithBucket(`${name}_keys`),
+        SubjectHistory.layer
+      )
+    )
   )
 
 const shared = Layer.mergeAll(JetStreamEventStore).pipe(Layer.provideMerge(TestNats))
 
 layer(shared, { timeout: 120_000, excludeTestServices: true })("account projections", (it) => {
   it.effect("fold projects and keys, take usage before creation, skip poison, and rebuild identically", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* EventStore
       const { js } = yield* NatsClient
       const projectId = newId("prj")
@@ -68,7 +76,7 @@ layer(shared, { timeout: 120_000, excludeTestServices: true })("account projecti
       yield* store.append(KeyEventCodec, keySubject(keyId), created, { msgId: "k1" })
       yield* store.append(KeyEventCodec, keySubject(keyId), { _tag: "KeyRevoked", v: 1, keyId, projectId, at: 60 }, { msgId: "k2" })
 
-      const readBoth = Effect.gen(function*() {
+      const readBoth = Effect.gen(function* () {
         const projects = yield* ProjectReadModel
         const keys = yield* KeyReadModel
         return {
@@ -85,12 +93,24 @@ layer(shared, { timeout: 120_000, excludeTestServices: true })("account projecti
       assert.deepStrictEqual(first.bobs, [projectId])
       assert.deepStrictEqual(
         { ...first.key, lastSeq: 0 },
-        { keyId, projectId, name: "ci", environment: "test", scopes: ["media:resolve"], prefix: "svc_test_Ab3x", createdAt: 10, revokedAt: 60, lastSeq: 0, lastUsedAt: 50 }
+        {
+          keyId,
+          projectId,
+          name: "ci",
+          environment: "test",
+          scopes: ["media:resolve"],
+          prefix: "svc_test_Ab3x",
+          createdAt: 10,
+          revokedAt: 60,
+          lastSeq: 0,
+          lastUsedAt: 50
+        }
       )
       assert.notInclude(JSON.stringify(first), "f".repeat(64))
 
       // A fresh deployment (new durables, empty buckets) folds the same streams into the same documents.
       const rebuilt = yield* eventuallyEffect(readBoth, complete, "rebuilt projection").pipe(Effect.provide(instance("rebuilt")))
       assert.deepStrictEqual(rebuilt, first)
-    }))
+    })
+  )
 })

@@ -12,7 +12,14 @@ import { Duration, Effect, Fiber, Layer, Option } from "effect"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { makeDownloadLinkSigner } from "@mds/shared/artifacts/DownloadLinkSigner"
 import { makeFsArtifactStore } from "@mds/shared/artifacts/FsArtifactStore"
-import { type KeyEvent, KeyEvent as KeyEventCodec, KeyUsed, type ProjectEvent, ProjectEvent as ProjectEventCodec, UserEvent } from "@mds/shared/domain/account/AccountEvent"
+import {
+  type KeyEvent,
+  KeyEvent as KeyEventCodec,
+  KeyUsed,
+  type ProjectEvent,
+  ProjectEvent as ProjectEventCodec,
+  UserEvent
+} from "@mds/shared/domain/account/AccountEvent"
 import { evolveKeyRecord, evolveProjectView, type KeyRecord, type KeyView, type ProjectView } from "@mds/shared/domain/account/AccountViews"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
@@ -38,7 +45,10 @@ const BASE = "http://files.test"
 // A rebuild can replay every read model, so it needs what the job projection needs too.
 const artifacts = Layer.effect(
   ArtifactStore,
-  Effect.map(Effect.promise(() => mkdtemp(join(tmpdir(), "mds-account-rebuild-"))), (dir) => makeFsArtifactStore(dir, makeDownloadLinkSigner(SECRET, BASE)))
+  Effect.map(
+    Effect.promise(() => mkdtemp(join(tmpdir(), "mds-account-rebuild-"))),
+    (dir) => makeFsArtifactStore(dir, makeDownloadLinkSigner(SECRET, BASE))
+  )
 )
 
 /** The running service: the account aggregator on the read models behind their pointers, as in production. */
@@ -80,7 +90,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
 layer(live, { timeout: 180_000, excludeTestServices: true })("projections rebuild: projects and keys", (it) => {
   it.effect("rebuild beside the running aggregator, switch readers and writers over, and equal the live read models", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* EventStore
       const { js, jsm } = yield* NatsClient
       const projectsModel = yield* ProjectReadModel
@@ -96,26 +106,44 @@ layer(live, { timeout: 180_000, excludeTestServices: true })("projections rebuil
       let n = 0
 
       const recordProject = (p: Project, event: ProjectEvent) =>
-        Effect.map(store.append(ProjectEventCodec, projectSubject(p.projectId), event, { msgId: `p-${p.projectId}-${p.events.length}` }), (a) => {
-          projectMessages++
-          p.events.push([a.seq, event])
-        })
+        Effect.map(
+          store.append(ProjectEventCodec, projectSubject(p.projectId), event, { msgId: `p-${p.projectId}-${p.events.length}` }),
+          (a) => {
+            projectMessages++
+            p.events.push([a.seq, event])
+          }
+        )
       const recordKey = (k: Key, event: KeyEvent) =>
         Effect.map(store.append(KeyEventCodec, keySubject(k.keyId), event, { msgId: `k-${k.keyId}-${k.events.length}` }), (a) => {
           keyMessages++
           k.events.push([a.seq, event])
         })
       const use = (k: Key, at: number) =>
-        Effect.map(store.append(KeyUsed, keyUsageSubject(k.keyId), { _tag: "KeyUsed", v: 1, keyId: k.keyId, projectId: k.projectId, at }, { msgId: `u-${k.keyId}-${at}` }), () => {
-          if (!usedKeys.has(k.keyId)) keyMessages++
-          usedKeys.add(k.keyId)
-          k.uses.push(at)
-        })
+        Effect.map(
+          store.append(
+            KeyUsed,
+            keyUsageSubject(k.keyId),
+            { _tag: "KeyUsed", v: 1, keyId: k.keyId, projectId: k.projectId, at },
+            { msgId: `u-${k.keyId}-${at}` }
+          ),
+          () => {
+            if (!usedKeys.has(k.keyId)) keyMessages++
+            usedKeys.add(k.keyId)
+            k.uses.push(at)
+          }
+        )
       const newProject = (name: string, owner?: { userId: string; email: string }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const p: Project = { projectId: newId("prj"), events: [] }
           projects.push(p)
-          yield* recordProject(p, { _tag: "ProjectCreated", v: 1, projectId: p.projectId, name, ...(owner === undefined ? {} : { owner }), at: 1_000 + n++ })
+          yield* recordProject(p, {
+            _tag: "ProjectCreated",
+            v: 1,
+            projectId: p.projectId,
+            name,
+            ...(owner === undefined ? {} : { owner }),
+            at: 1_000 + n++
+          })
           return p
         })
       const newKey = (projectId: string) =>
@@ -125,17 +153,28 @@ layer(live, { timeout: 180_000, excludeTestServices: true })("projections rebuil
           return k
         })
       const created = (k: Key, name: string): KeyEvent => ({
-        _tag: "KeyCreated", v: 1, keyId: k.keyId, projectId: k.projectId, name, environment: n % 2 === 0 ? "live" : "test",
-        scopes: ["media:resolve"], hash: "f".repeat(64), prefix: "svc_live_Ab3x", at: 2_000 + n++
+        _tag: "KeyCreated",
+        v: 1,
+        keyId: k.keyId,
+        projectId: k.projectId,
+        name,
+        environment: n % 2 === 0 ? "live" : "test",
+        scopes: ["media:resolve"],
+        hash: "f".repeat(64),
+        prefix: "svc_live_Ab3x",
+        at: 2_000 + n++
       })
 
       // Projects: renamed, members added, one made with the admin CLI (no owner), and poison in one subject.
       for (let i = 0; i < 6; i++) {
         const p = yield* newProject(`Project ${i}`, i === 5 ? undefined : i % 2 === 0 ? ann : bob)
-        if (i % 3 === 0) yield* recordProject(p, { _tag: "ProjectRenamed", v: 1, projectId: p.projectId, name: `Renamed ${i}`, at: 3_000 + i })
+        if (i % 3 === 0)
+          yield* recordProject(p, { _tag: "ProjectRenamed", v: 1, projectId: p.projectId, name: `Renamed ${i}`, at: 3_000 + i })
         if (i % 2 === 0) yield* recordProject(p, { _tag: "ProjectMemberAdded", v: 1, projectId: p.projectId, ...cy, at: 4_000 + i })
       }
-      yield* Effect.promise(() => js.publish(projectSubject(projects[0]!.projectId), "{not json", { msgID: `poison-${projects[0]!.projectId}` }))
+      yield* Effect.promise(() =>
+        js.publish(projectSubject(projects[0]!.projectId), "{not json", { msgID: `poison-${projects[0]!.projectId}` })
+      )
       projectMessages++
       // A user subject in the same stream: neither rebuild replays it.
       const user = { _tag: "UserCreated" as const, v: 1 as const, userId: ann.userId, email: ann.email, passwordHash: "scrypt$x", at: 1 }
@@ -168,14 +207,25 @@ layer(live, { timeout: 180_000, excludeTestServices: true })("projections rebuil
       const liveProjects = yield* readProjects
       const liveKeys = yield* readKeys
       const liveLists = yield* readLists
-      assert.deepStrictEqual(liveLists.members[1]!.map((p) => p.projectId), projects.filter((_, i) => i % 2 === 1 && i !== 5).map((p) => p.projectId))
-      assert.notInclude(liveLists.keys[0]!.map((k) => k.keyId), ghost.keyId)
+      assert.deepStrictEqual(
+        liveLists.members[1]!.map((p) => p.projectId),
+        projects.filter((_, i) => i % 2 === 1 && i !== 5).map((p) => p.projectId)
+      )
+      assert.notInclude(
+        liveLists.keys[0]!.map((k) => k.keyId),
+        ghost.keyId
+      )
 
       // The rebuilds run while events keep arriving and the live aggregator keeps projecting them.
-      const rebuilding = yield* Effect.forkChild(Effect.all([
-        rebuildReadModel("projects", { graceMs: 2_500, progress: quietBar }),
-        rebuildReadModel("keys", { graceMs: 2_500, progress: quietBar })
-      ], { concurrency: 2 }))
+      const rebuilding = yield* Effect.forkChild(
+        Effect.all(
+          [
+            rebuildReadModel("projects", { graceMs: 2_500, progress: quietBar }),
+            rebuildReadModel("keys", { graceMs: 2_500, progress: quietBar })
+          ],
+          { concurrency: 2 }
+        )
+      )
       const touchedProjects = [projects[1]!, projects[2]!]
       const touchedKeys = [keys[0]!, keys[2]!]
       for (let i = 0; i < 6; i++) {
@@ -218,11 +268,15 @@ layer(live, { timeout: 180_000, excludeTestServices: true })("projections rebuil
       keys.forEach((k, i) => {
         if (!touchedKeys.includes(k)) assert.deepStrictEqual(rebuiltKeys[i], liveKeys[i])
       })
-      const untouchedOnly = <A extends { projectId: string }>(list: ReadonlyArray<A>) => list.filter((p) => !touchedProjects.some((t) => t.projectId === p.projectId))
+      const untouchedOnly = <A extends { projectId: string }>(list: ReadonlyArray<A>) =>
+        list.filter((p) => !touchedProjects.some((t) => t.projectId === p.projectId))
       assert.deepStrictEqual(rebuiltLists.members.map(untouchedOnly), liveLists.members.map(untouchedOnly))
       const untouchedKeys = (list: ReadonlyArray<KeyView>) => list.filter((k) => !touchedKeys.some((t) => t.keyId === k.keyId))
       assert.deepStrictEqual(rebuiltLists.keys.map(untouchedKeys), liveLists.keys.map(untouchedKeys))
-      assert.deepStrictEqual(rebuiltLists.members[0]!.map((p) => p.projectId).sort(), [0, 2, 3, 4].map((i) => projects[i]!.projectId).sort())
+      assert.deepStrictEqual(
+        rebuiltLists.members[0]!.map((p) => p.projectId).sort(),
+        [0, 2, 3, 4].map((i) => projects[i]!.projectId).sort()
+      )
 
       // The live aggregator now writes into the rebuilt buckets.
       const after = yield* newProject("After the switch", bob)
@@ -252,5 +306,6 @@ layer(live, { timeout: 180_000, excludeTestServices: true })("projections rebuil
       assert.deepStrictEqual(yield* readProjects, projects.map(expectedProject))
       assert.deepStrictEqual(yield* readKeys, keys.map(expectedKey))
       assert.deepStrictEqual(yield* keysModel.get(ghost.projectId, ghost.keyId), Option.none())
-    }))
+    })
+  )
 })

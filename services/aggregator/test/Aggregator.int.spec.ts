@@ -46,11 +46,13 @@ const flakyArtifactStore = (failures: number) =>
 const aggregatorInstance = (name: string, presignFailures = 0) =>
   runProjections(withDurablePrefix(name, [jobsProjection, mediaProjection]), { ...defaultAggregatorOptions, retryDelayMs: 200 }).pipe(
     Layer.provide(Layer.mergeAll(JobProjection.layer, MediaProjection.layer).pipe(Layer.provide(SubjectHistory.layer))),
-    Layer.provideMerge(Layer.mergeAll(
-      KvJobReadModel.layerWithBucket(`${name}_jobs`),
-      KvMediaReadModel.layerWithBucket(`${name}_media`),
-      flakyArtifactStore(presignFailures)
-    ))
+    Layer.provideMerge(
+      Layer.mergeAll(
+        KvJobReadModel.layerWithBucket(`${name}_jobs`),
+        KvMediaReadModel.layerWithBucket(`${name}_media`),
+        flakyArtifactStore(presignFailures)
+      )
+    )
   )
 
 interface Recorded {
@@ -79,7 +81,7 @@ const shared = JetStreamEventStore.pipe(Layer.provideMerge(TestNats))
 
 layer(shared, { timeout: 120_000, excludeTestServices: true })("aggregator", (it) => {
   it.effect("projects job and media streams, steps over poison, retries failed writes, and rebuilds identically", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* EventStore
       const { js, jsm } = yield* NatsClient
       const record = (job: Recorded, event: JobEvent) =>
@@ -87,7 +89,7 @@ layer(shared, { timeout: 120_000, excludeTestServices: true })("aggregator", (it
           store.append(JobEventCodec, jobSubject(job.projectId, job.jobId), event, { msgId: `${job.jobId}-${job.events.length}` }),
           (appended) => void job.events.push([appended.seq, event])
         )
-      const poison = (subject: string) => Effect.promise(() => js.publish(subject, "{\"_tag\":\"JobStarted\",\"v\":99}"))
+      const poison = (subject: string) => Effect.promise(() => js.publish(subject, '{"_tag":"JobStarted","v":99}'))
 
       const projectA = newId("prj")
       const projectB = newId("prj")
@@ -97,7 +99,13 @@ layer(shared, { timeout: 120_000, excludeTestServices: true })("aggregator", (it
       const orphan: Recorded = { projectId: projectB, jobId: newId("job"), events: [] }
 
       // Written before any aggregator runs: a fresh instance must catch up from the start of the streams.
-      for (const event of [queued(projectA, done.jobId), started(done.jobId), progressed(done.jobId, 40), progressed(done.jobId, 90), completed(done.jobId)]) {
+      for (const event of [
+        queued(projectA, done.jobId),
+        started(done.jobId),
+        progressed(done.jobId, 40),
+        progressed(done.jobId, 90),
+        completed(done.jobId)
+      ]) {
         yield* record(done, event)
       }
       for (const event of [queued(projectA, broken.jobId), started(broken.jobId), failed(broken.jobId), progressed(broken.jobId, 50)]) {
@@ -114,14 +122,14 @@ layer(shared, { timeout: 120_000, excludeTestServices: true })("aggregator", (it
       yield* Effect.promise(() => js.publish(mediaSubject(newId("med")), "not json"))
 
       const jobs = [done, broken, poisoned, orphan]
-      const readAll = Effect.gen(function*() {
+      const readAll = Effect.gen(function* () {
         const readModel = yield* JobReadModel
         return yield* Effect.forEach(jobs, (job) => Effect.map(readModel.get(job.projectId, job.jobId), Option.getOrNull))
       })
       const matchesFold = (docs: ReadonlyArray<JobView | null>) =>
         docs.every((doc, i) => JSON.stringify(doc) === JSON.stringify(expectedView(jobs[i]!)))
 
-      const firstRun = yield* Effect.gen(function*() {
+      const firstRun = yield* Effect.gen(function* () {
         // The first two presigns fail: the completion is nak'd, redelivered and projected later.
         yield* eventuallyEffect(readAll, matchesFold, "the read model to equal the fold of the stream")
         assert.deepStrictEqual(yield* readAll, jobs.map(expectedView))
@@ -152,12 +160,13 @@ layer(shared, { timeout: 120_000, excludeTestServices: true })("aggregator", (it
       }).pipe(Effect.provide(aggregatorInstance("first", 2)))
 
       // A second deployment with new consumers and buckets replays everything and ends with the same documents.
-      const rebuilt = yield* Effect.gen(function*() {
+      const rebuilt = yield* Effect.gen(function* () {
         const docs = yield* eventuallyEffect(readAll, matchesFold, "the rebuilt read model")
         const mediaModel = yield* MediaReadModel
         assert.deepStrictEqual(yield* eventuallyEffect(mediaModel.get(media.mediaId), Option.isSome, "rebuilt media"), Option.some(media))
         return docs
       }).pipe(Effect.provide(aggregatorInstance("second")))
       assert.deepStrictEqual(rebuilt, firstRun)
-    }))
+    })
+  )
 })

@@ -37,11 +37,13 @@ beforeAll(async () => {
     EXPIRY_SWEEP_INTERVAL_SECONDS: "0.2",
     EXPIRY_DOCUMENT_GRACE_SECONDS: "0.5"
   }
-  runtime = ManagedRuntime.make(AggregatorLayer.pipe(
-    Layer.provideMerge(ConfigProvider.layer(ConfigProvider.fromEnvRecord(env))),
-    Layer.provideMerge(Layer.succeed(References.MinimumLogLevel, "Error")),
-    Layer.orDie
-  ))
+  runtime = ManagedRuntime.make(
+    AggregatorLayer.pipe(
+      Layer.provideMerge(ConfigProvider.layer(ConfigProvider.fromEnvRecord(env))),
+      Layer.provideMerge(Layer.succeed(References.MinimumLogLevel, "Error")),
+      Layer.orDie
+    )
+  )
   await runtime.runPromise(Effect.void)
 })
 
@@ -52,29 +54,39 @@ afterAll(async () => {
 })
 
 const append = (subject: string, event: JobEvent, msgId: string) =>
-  run(Effect.gen(function*() {
-    yield* (yield* EventStore).append(JobEvent, subject, event, { msgId })
-  }))
+  run(
+    Effect.gen(function* () {
+      yield* (yield* EventStore).append(JobEvent, subject, event, { msgId })
+    })
+  )
 const jobEvents = (projectId: string, jobId: string) =>
-  run(Effect.gen(function*() {
-    return (yield* (yield* EventStore).readSubject(JobEvent, jobSubject(projectId, jobId))).map((s) => s.event._tag)
-  }))
+  run(
+    Effect.gen(function* () {
+      return (yield* (yield* EventStore).readSubject(JobEvent, jobSubject(projectId, jobId))).map((s) => s.event._tag)
+    })
+  )
 const document = (projectId: string, jobId: string) =>
-  run(Effect.gen(function*() {
-    return Option.getOrNull(yield* (yield* JobReadModel).get(projectId, jobId))
-  }))
+  run(
+    Effect.gen(function* () {
+      return Option.getOrNull(yield* (yield* JobReadModel).get(projectId, jobId))
+    })
+  )
 const artifactExists = (key: string) =>
-  run(Effect.gen(function*() {
-    const opened = yield* Effect.exit((yield* ArtifactStore).open(key))
-    if (Exit.isSuccess(opened)) opened.value.body.destroy()
-    return Exit.isSuccess(opened)
-  }))
+  run(
+    Effect.gen(function* () {
+      const opened = yield* Effect.exit((yield* ArtifactStore).open(key))
+      if (Exit.isSuccess(opened)) opened.value.body.destroy()
+      return Exit.isSuccess(opened)
+    })
+  )
 const storeFile = async (key: string) => {
   const path = join(dataDir, `${newId("job")}.tmp`)
   await writeFile(path, "media bytes")
-  await run(Effect.gen(function*() {
-    yield* (yield* ArtifactStore).putFile(key, path, "video/mp4")
-  }))
+  await run(
+    Effect.gen(function* () {
+      yield* (yield* ArtifactStore).putFile(key, path, "video/mp4")
+    })
+  )
 }
 
 const queuedEvent = (projectId: string, jobId: string, lifetimeMs: number): JobEvent => {
@@ -88,23 +100,52 @@ describe("expiry sweeper", () => {
     const jobId = newId("job")
     const now = Date.now()
     await append(jobSubject(projectId, jobId), queuedEvent(projectId, jobId, 1_000), `q-${jobId}`)
-    await run(Effect.gen(function*() {
-      yield* (yield* EventStore).append(AdmissionEvent, admissionSubject(projectId), {
-        _tag: "SlotClaimed", v: 1, projectId, jobId, at: now, expiresAt: now + 1_000, held: [{ jobId, expiresAt: now + 1_000 }]
-      }, { msgId: `c-${jobId}` })
-    }))
+    await run(
+      Effect.gen(function* () {
+        yield* (yield* EventStore).append(
+          AdmissionEvent,
+          admissionSubject(projectId),
+          {
+            _tag: "SlotClaimed",
+            v: 1,
+            projectId,
+            jobId,
+            at: now,
+            expiresAt: now + 1_000,
+            held: [{ jobId, expiresAt: now + 1_000 }]
+          },
+          { msgId: `c-${jobId}` }
+        )
+      })
+    )
     // A job with a long life beside it is left alone.
     const alive = newId("job")
     await append(jobSubject(projectId, alive), queuedEvent(projectId, alive, 3_600_000), `q-${alive}`)
-    await eventually(() => document(projectId, jobId), (doc) => doc?.status === "queued", "the projected document")
+    await eventually(
+      () => document(projectId, jobId),
+      (doc) => doc?.status === "queued",
+      "the projected document"
+    )
 
-    expect(await eventually(() => jobEvents(projectId, jobId), (tags) => tags.includes("JobExpired"), "JobExpired")).toEqual(["JobQueued", "JobExpired"])
-    const slots = await run(Effect.gen(function*() {
-      return Option.getOrThrow(yield* (yield* EventStore).readLast(AdmissionEvent, admissionSubject(projectId))).event
-    }))
+    expect(
+      await eventually(
+        () => jobEvents(projectId, jobId),
+        (tags) => tags.includes("JobExpired"),
+        "JobExpired"
+      )
+    ).toEqual(["JobQueued", "JobExpired"])
+    const slots = await run(
+      Effect.gen(function* () {
+        return Option.getOrThrow(yield* (yield* EventStore).readLast(AdmissionEvent, admissionSubject(projectId))).event
+      })
+    )
     // A slot frees itself at the job's expiry (it stops counting); the sweeper only releases one that would not.
     expect(liveSlots({ held: slots.held }, Date.now())).toEqual([])
-    await eventually(() => document(projectId, jobId), (doc) => doc === null, "the document to be removed")
+    await eventually(
+      () => document(projectId, jobId),
+      (doc) => doc === null,
+      "the document to be removed"
+    )
 
     expect(await jobEvents(projectId, alive)).toEqual(["JobQueued"])
     expect((await document(projectId, alive))?.status).toBe("queued")
@@ -118,16 +159,28 @@ describe("expiry sweeper", () => {
     await storeFile(key)
     await append(subject, queuedEvent(projectId, jobId, 1_500), `q-${jobId}`)
     await append(subject, { _tag: "JobStarted", v: 1, jobId, attempt: 1, workerId: "w", at: Date.now() }, `s-${jobId}`)
-    await append(subject, {
-      _tag: "JobCompleted",
-      v: 1,
-      jobId,
-      artifact: { key, filename: "clip.mp4", mimeType: "video/mp4", sizeBytes: 11, availableUntil: Date.now() + 1_000 },
-      at: Date.now()
-    }, `c-${jobId}`)
+    await append(
+      subject,
+      {
+        _tag: "JobCompleted",
+        v: 1,
+        jobId,
+        artifact: { key, filename: "clip.mp4", mimeType: "video/mp4", sizeBytes: 11, availableUntil: Date.now() + 1_000 },
+        at: Date.now()
+      },
+      `c-${jobId}`
+    )
     expect(await artifactExists(key)).toBe(true)
-    await eventually(() => artifactExists(key), (exists) => !exists, "the file to be deleted")
-    await eventually(() => document(projectId, jobId), (doc) => doc === null, "the document to be removed")
+    await eventually(
+      () => artifactExists(key),
+      (exists) => !exists,
+      "the file to be deleted"
+    )
+    await eventually(
+      () => document(projectId, jobId),
+      (doc) => doc === null,
+      "the document to be removed"
+    )
     expect(await jobEvents(projectId, jobId)).toEqual(["JobQueued", "JobStarted", "JobCompleted"])
   })
 
@@ -151,9 +204,15 @@ describe("expiry sweeper", () => {
       resolvedAt: Date.now(),
       expiresAt: Date.now() + 800
     }
-    await run(Effect.gen(function*() {
-      yield* (yield* EventStore).append(MediaEvent, mediaSubject(mediaId), media, { msgId: mediaId })
-    }))
-    await eventually(() => artifactExists(key), (exists) => !exists, "the thumbnail to be deleted")
+    await run(
+      Effect.gen(function* () {
+        yield* (yield* EventStore).append(MediaEvent, mediaSubject(mediaId), media, { msgId: mediaId })
+      })
+    )
+    await eventually(
+      () => artifactExists(key),
+      (exists) => !exists,
+      "the thumbnail to be deleted"
+    )
   })
 })

@@ -38,7 +38,10 @@ const BASE = "http://files.test"
 const signer = makeDownloadLinkSigner(SECRET, BASE)
 const artifacts = Layer.effect(
   ArtifactStore,
-  Effect.map(Effect.promise(() => mkdtemp(join(tmpdir(), "mds-rebuild-"))), (dir) => makeFsArtifactStore(dir, signer))
+  Effect.map(
+    Effect.promise(() => mkdtemp(join(tmpdir(), "mds-rebuild-"))),
+    (dir) => makeFsArtifactStore(dir, signer)
+  )
 )
 
 /** The running service: the aggregator on the read models behind their pointers, as in production. */
@@ -75,7 +78,7 @@ const quietBar = () => ({ update: () => undefined, finish: () => undefined })
 
 layer(live, { timeout: 120_000, excludeTestServices: true })("projections rebuild", (it) => {
   it.effect("rebuilds beside the running aggregator, switches readers and writers over, and equals the live read model", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* EventStore
       const { js, jsm } = yield* NatsClient
       const jobsModel = yield* JobReadModel
@@ -84,10 +87,12 @@ layer(live, { timeout: 120_000, excludeTestServices: true })("projections rebuil
       const projectId = newId("prj")
       const jobs: Array<Job> = []
       const record = (job: Job, event: JobEvent) =>
-        Effect.map(store.append(JobEventCodec, jobSubject(job.projectId, job.jobId), event, { msgId: `${job.jobId}-${job.events.length}` }), (a) =>
-          void job.events.push([a.seq, event]))
+        Effect.map(
+          store.append(JobEventCodec, jobSubject(job.projectId, job.jobId), event, { msgId: `${job.jobId}-${job.events.length}` }),
+          (a) => void job.events.push([a.seq, event])
+        )
       const newJob = (i: number) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const job: Job = { projectId, jobId: newId("job"), events: [] }
           jobs.push(job)
           yield* record(job, queued(projectId, job.jobId, T + i))
@@ -99,21 +104,29 @@ layer(live, { timeout: 120_000, excludeTestServices: true })("projections rebuil
         if (i % 3 === 0) yield* record(job, progressed(job.jobId, 40))
         if (i % 3 === 1) yield* record(job, completed(job.jobId))
       }
-      yield* Effect.promise(() => js.publish(jobSubject(projectId, jobs[0]!.jobId), "{\"_tag\":\"JobStarted\",\"v\":99}"))
+      yield* Effect.promise(() => js.publish(jobSubject(projectId, jobs[0]!.jobId), '{"_tag":"JobStarted","v":99}'))
       const media = Array.from({ length: 5 }, () => resolvedMedia())
       for (const m of media) yield* store.append(MediaEvent, mediaSubject(m.mediaId), m, { msgId: m.mediaId })
 
       const readJobs = Effect.forEach(jobs, (job) => Effect.map(jobsModel.get(job.projectId, job.jobId), Option.getOrNull))
-      const matchesFold = (docs: ReadonlyArray<JobView | null>) => docs.every((doc, i) => JSON.stringify(doc) === JSON.stringify(expectedView(jobs[i]!)))
+      const matchesFold = (docs: ReadonlyArray<JobView | null>) =>
+        docs.every((doc, i) => JSON.stringify(doc) === JSON.stringify(expectedView(jobs[i]!)))
       const liveBefore = yield* eventuallyEffect(readJobs, matchesFold, "the live read model", WAIT_MS)
       const listBefore = yield* jobsModel.listByProject(projectId, 100)
-      yield* eventuallyEffect(Effect.forEach(media, (m) => mediaModel.get(m.mediaId)), (all) => all.every(Option.isSome), "live media", WAIT_MS)
+      yield* eventuallyEffect(
+        Effect.forEach(media, (m) => mediaModel.get(m.mediaId)),
+        (all) => all.every(Option.isSome),
+        "live media",
+        WAIT_MS
+      )
 
       // The rebuild runs while events keep arriving and the aggregator keeps projecting them.
-      const rebuilding = yield* Effect.forkChild(Effect.all([
-        rebuildReadModel("jobs", { graceMs: 2_500, progress: quietBar }),
-        rebuildReadModel("media", { graceMs: 2_500, progress: quietBar })
-      ]))
+      const rebuilding = yield* Effect.forkChild(
+        Effect.all([
+          rebuildReadModel("jobs", { graceMs: 2_500, progress: quietBar }),
+          rebuildReadModel("media", { graceMs: 2_500, progress: quietBar })
+        ])
+      )
       for (let i = 30; i < 40; i++) {
         const job = yield* newJob(i)
         yield* record(job, completed(job.jobId))
@@ -135,10 +148,15 @@ layer(live, { timeout: 120_000, excludeTestServices: true })("projections rebuil
       // Every document equals the fold of its events, including events that arrived during the rebuild.
       const rebuilt = yield* eventuallyEffect(readJobs, matchesFold, "the rebuilt read model", WAIT_MS)
       const untouched = jobs.slice(10, 30).map((_, i) => i + 10)
-      assert.deepStrictEqual(untouched.map((i) => rebuilt[i]), untouched.map((i) => liveBefore[i]))
+      assert.deepStrictEqual(
+        untouched.map((i) => rebuilt[i]),
+        untouched.map((i) => liveBefore[i])
+      )
       assert.deepStrictEqual(
         (yield* jobsModel.listByProject(projectId, 100)).filter((v) => untouched.some((i) => jobs[i]!.jobId === v.id)),
-        listBefore.filter((v) => untouched.some((i) => jobs[i]!.jobId === v.id)).map((v) => rebuilt[jobs.findIndex((j) => j.jobId === v.id)]!)
+        listBefore
+          .filter((v) => untouched.some((i) => jobs[i]!.jobId === v.id))
+          .map((v) => rebuilt[jobs.findIndex((j) => j.jobId === v.id)]!)
       )
       for (const m of media) {
         assert.deepStrictEqual(yield* mediaModel.get(m.mediaId), Option.some(m))
@@ -152,59 +170,95 @@ layer(live, { timeout: 120_000, excludeTestServices: true })("projections rebuil
       // The same through the CLI as a process (npm run cli -- projections rebuild): the read model stays equal.
       const server = yield* TestNatsServer
       const cli = yield* Effect.promise(() =>
-        promisify(execFile)(process.execPath, ["services/aggregator/src/cli/main.ts", "projections", "rebuild", "--projection", "jobs", "--to", "kv"], {
-          env: { ...process.env, NATS_URL: server.url, DOWNLOAD_URL_SECRET: SECRET, PUBLIC_BASE_URL: BASE, MONGO_URL: "", S3_ENDPOINT: "" },
-          timeout: 60_000
-        })
+        promisify(execFile)(
+          process.execPath,
+          ["services/aggregator/src/cli/main.ts", "projections", "rebuild", "--projection", "jobs", "--to", "kv"],
+          {
+            env: {
+              ...process.env,
+              NATS_URL: server.url,
+              DOWNLOAD_URL_SECRET: SECRET,
+              PUBLIC_BASE_URL: BASE,
+              MONGO_URL: "",
+              S3_ENDPOINT: ""
+            },
+            timeout: 60_000
+          }
+        )
       )
-      assert.match(cli.stdout, new RegExp(`^jobs: ${jobs.reduce((n, j) => n + j.events.length, 1)} events replayed into kv store mds_jobs_r\\d+ \\(was ${jobsResult.store}\\)\\n$`))
+      assert.match(
+        cli.stdout,
+        new RegExp(
+          `^jobs: ${jobs.reduce((n, j) => n + j.events.length, 1)} events replayed into kv store mds_jobs_r\\d+ \\(was ${jobsResult.store}\\)\\n$`
+        )
+      )
       assert.include(cli.stderr, "100%")
       yield* Effect.sleep(Duration.millis(1_500))
       assert.deepStrictEqual(yield* readJobs, jobs.map(expectedView))
-    }))
+    })
+  )
 
-  it.effect("in batches smaller than a job's events, with room for few documents in memory, the rebuilt jobs are the fold of their events", () =>
-    Effect.gen(function*() {
-      const store = yield* EventStore
-      const { js } = yield* NatsClient
-      const jobsModel = yield* JobReadModel
-      const backend = yield* ReadModelBackend
-      const projectId = newId("prj")
-      const jobs: Array<Job> = Array.from({ length: 12 }, () => ({ projectId, jobId: newId("job"), events: [] }))
-      const record = (job: Job, event: JobEvent) =>
-        Effect.map(store.append(JobEventCodec, jobSubject(job.projectId, job.jobId), event, { msgId: `${job.jobId}-${job.events.length}` }), (a) =>
-          void job.events.push([a.seq, event]))
-      // Round by round, so each job's events are spread over the stream and over many batches.
-      for (const [i, job] of jobs.entries()) yield* record(job, queued(projectId, job.jobId, T + i))
-      for (const job of jobs) yield* record(job, progressed(job.jobId, 20))
-      yield* Effect.promise(() => js.publish(jobSubject(projectId, jobs[5]!.jobId), "{\"_tag\":\"JobProgressed\",\"v\":99}"))
-      for (const job of jobs) yield* record(job, progressed(job.jobId, 50))
-      for (const job of jobs.slice(0, 8)) yield* record(job, completed(job.jobId))
-      // The live aggregator is done with them first, so it writes nothing into the rebuilt store after the switch.
-      yield* eventuallyEffect(
-        Effect.forEach(jobs, (job) => Effect.map(jobsModel.get(job.projectId, job.jobId), Option.getOrNull)),
-        (docs) => docs.every((doc, i) => JSON.stringify(doc) === JSON.stringify(expectedView(jobs[i]!))),
-        "the live read model",
-        WAIT_MS
-      )
+  it.effect(
+    "in batches smaller than a job's events, with room for few documents in memory, the rebuilt jobs are the fold of their events",
+    () =>
+      Effect.gen(function* () {
+        const store = yield* EventStore
+        const { js } = yield* NatsClient
+        const jobsModel = yield* JobReadModel
+        const backend = yield* ReadModelBackend
+        const projectId = newId("prj")
+        const jobs: Array<Job> = Array.from({ length: 12 }, () => ({ projectId, jobId: newId("job"), events: [] }))
+        const record = (job: Job, event: JobEvent) =>
+          Effect.map(
+            store.append(JobEventCodec, jobSubject(job.projectId, job.jobId), event, { msgId: `${job.jobId}-${job.events.length}` }),
+            (a) => void job.events.push([a.seq, event])
+          )
+        // Round by round, so each job's events are spread over the stream and over many batches.
+        for (const [i, job] of jobs.entries()) yield* record(job, queued(projectId, job.jobId, T + i))
+        for (const job of jobs) yield* record(job, progressed(job.jobId, 20))
+        yield* Effect.promise(() => js.publish(jobSubject(projectId, jobs[5]!.jobId), '{"_tag":"JobProgressed","v":99}'))
+        for (const job of jobs) yield* record(job, progressed(job.jobId, 50))
+        for (const job of jobs.slice(0, 8)) yield* record(job, completed(job.jobId))
+        // The live aggregator is done with them first, so it writes nothing into the rebuilt store after the switch.
+        yield* eventuallyEffect(
+          Effect.forEach(jobs, (job) => Effect.map(jobsModel.get(job.projectId, job.jobId), Option.getOrNull)),
+          (docs) => docs.every((doc, i) => JSON.stringify(doc) === JSON.stringify(expectedView(jobs[i]!))),
+          "the live read model",
+          WAIT_MS
+        )
 
-      const result = yield* rebuildReadModel("jobs", { graceMs: 0, progress: quietBar, batches: { messages: 5, documents: 3, concurrency: 2 } })
+        const result = yield* rebuildReadModel("jobs", {
+          graceMs: 0,
+          progress: quietBar,
+          batches: { messages: 5, documents: 3, concurrency: 2 }
+        })
 
-      assert.isAtLeast(result.events, jobs.reduce((n, job) => n + job.events.length, 1))
-      const rebuilt = yield* backend.openJobs(result.store)
-      const docs = yield* Effect.forEach(jobs, (job) => Effect.map(rebuilt.get(job.projectId, job.jobId), Option.getOrNull))
-      assert.deepStrictEqual(docs, jobs.map(expectedView))
-    }))
+        assert.isAtLeast(
+          result.events,
+          jobs.reduce((n, job) => n + job.events.length, 1)
+        )
+        const rebuilt = yield* backend.openJobs(result.store)
+        const docs = yield* Effect.forEach(jobs, (job) => Effect.map(rebuilt.get(job.projectId, job.jobId), Option.getOrNull))
+        assert.deepStrictEqual(docs, jobs.map(expectedView))
+      })
+  )
 
   it.effect("a command it does not know is a usage error on stderr with exit code 1", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const outcome = yield* Effect.promise(() =>
-        promisify(execFile)(process.execPath, ["services/aggregator/src/cli/main.ts", "projections", "rebuild", "--projection", "users"]).then(
+        promisify(execFile)(process.execPath, [
+          "services/aggregator/src/cli/main.ts",
+          "projections",
+          "rebuild",
+          "--projection",
+          "users"
+        ]).then(
           () => ({ code: 0, stderr: "" }),
           (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr })
         )
       )
       assert.strictEqual(outcome.code, 1)
       assert.include(outcome.stderr, "usage:")
-    }))
+    })
+  )
 })

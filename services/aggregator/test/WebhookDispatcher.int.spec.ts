@@ -29,12 +29,18 @@ let runtime: ManagedRuntime.ManagedRuntime<EventStore, never>
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver()
-  const settings = WebhookSettings.layer.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown({
-    API_KEY_PEPPER: PEPPER,
-    WEBHOOK_MAX_ATTEMPTS: "3",
-    WEBHOOK_RETRY_BASE_MS: "300",
-    WEBHOOK_TIMEOUT_MS: "2000"
-  }))))
+  const settings = WebhookSettings.layer.pipe(
+    Layer.provide(
+      ConfigProvider.layer(
+        ConfigProvider.fromUnknown({
+          API_KEY_PEPPER: PEPPER,
+          WEBHOOK_MAX_ATTEMPTS: "3",
+          WEBHOOK_RETRY_BASE_MS: "300",
+          WEBHOOK_TIMEOUT_MS: "2000"
+        })
+      )
+    )
+  )
   const signer = makeDownloadLinkSigner("link-secret", "http://files.test")
   const artifacts = Layer.succeed(ArtifactStore, ArtifactStore.of(makeFsArtifactStore(join(tmpdir(), "mds-webhook-artifacts"), signer)))
   // Only the guard knows PINNED_HOST (no DNS server or hosts file does): a delivery there proves the POST connected
@@ -47,11 +53,7 @@ beforeAll(async () => {
     return [{ address: "127.0.0.1", family: 4 as const }]
   })
   const base = JetStreamEventStore.pipe(Layer.provideMerge(TestNats))
-  const layer = WebhookDispatcher.pipe(
-    Layer.provide(Layer.mergeAll(settings, artifacts, egress)),
-    Layer.provideMerge(base),
-    Layer.orDie
-  )
+  const layer = WebhookDispatcher.pipe(Layer.provide(Layer.mergeAll(settings, artifacts, egress)), Layer.provideMerge(base), Layer.orDie)
   runtime = ManagedRuntime.make(layer)
   await runtime.runPromise(Effect.void)
 })
@@ -64,47 +66,63 @@ const T = Date.now()
 const run = <A, E>(effect: Effect.Effect<A, E, EventStore>) => runtime.runPromise(effect)
 
 const configure = (projectId: string, url: string, events: ReadonlyArray<"job.completed" | "job.failed">) =>
-  run(Effect.gen(function*() {
-    const store = yield* EventStore
-    const webhookId = `whk_${newId("key").slice(4)}`
-    yield* store.append(WebhookConfigEvent, webhookConfigSubject(projectId), {
-      _tag: "WebhookConfigured",
-      v: 1,
-      projectId,
-      webhookId,
-      url,
-      events: [...events],
-      at: T
-    }, { msgId: webhookId })
-    return webhookSecret(PEPPER, projectId, webhookId)
-  }))
+  run(
+    Effect.gen(function* () {
+      const store = yield* EventStore
+      const webhookId = `whk_${newId("key").slice(4)}`
+      yield* store.append(
+        WebhookConfigEvent,
+        webhookConfigSubject(projectId),
+        {
+          _tag: "WebhookConfigured",
+          v: 1,
+          projectId,
+          webhookId,
+          url,
+          events: [...events],
+          at: T
+        },
+        { msgId: webhookId }
+      )
+      return webhookSecret(PEPPER, projectId, webhookId)
+    })
+  )
 
 const recordJob = (projectId: string, jobId: string, ending: "completed" | "failed") =>
-  run(Effect.gen(function*() {
-    const store = yield* EventStore
-    const events: ReadonlyArray<JobEvent> = [
-      jobQueued(projectId, jobId, T),
-      jobStarted(jobId, T + 1, { workerId: "w" }),
-      ending === "completed"
-        ? jobCompleted(projectId, jobId, T + 2, jobArtifact(projectId, jobId, T, {
-          key: `jobs/${projectId}/${jobId}/a.mp4`,
-          filename: "a.mp4",
-          sizeBytes: 42,
-          availableUntil: T + 3_600_000
-        }))
-        : jobFailed(jobId, T + 2, { code: "download_failed", message: "broken", retryable: true })
-    ]
-    for (const [index, event] of events.entries()) {
-      yield* store.append(JobEventCodec, jobSubject(projectId, jobId), event, { msgId: `${jobId}:${index}` })
-    }
-  }))
+  run(
+    Effect.gen(function* () {
+      const store = yield* EventStore
+      const events: ReadonlyArray<JobEvent> = [
+        jobQueued(projectId, jobId, T),
+        jobStarted(jobId, T + 1, { workerId: "w" }),
+        ending === "completed"
+          ? jobCompleted(
+              projectId,
+              jobId,
+              T + 2,
+              jobArtifact(projectId, jobId, T, {
+                key: `jobs/${projectId}/${jobId}/a.mp4`,
+                filename: "a.mp4",
+                sizeBytes: 42,
+                availableUntil: T + 3_600_000
+              })
+            )
+          : jobFailed(jobId, T + 2, { code: "download_failed", message: "broken", retryable: true })
+      ]
+      for (const [index, event] of events.entries()) {
+        yield* store.append(JobEventCodec, jobSubject(projectId, jobId), event, { msgId: `${jobId}:${index}` })
+      }
+    })
+  )
 
 const deliveryLog = (projectId: string) =>
-  run(Effect.gen(function*() {
-    const store = yield* EventStore
-    const stored = yield* store.readSubject(WebhookDeliveryAttempted, webhookDeliverySubject(projectId))
-    return stored.map((item) => item.event)
-  }))
+  run(
+    Effect.gen(function* () {
+      const store = yield* EventStore
+      const stored = yield* store.readSubject(WebhookDeliveryAttempted, webhookDeliverySubject(projectId))
+      return stored.map((item) => item.event)
+    })
+  )
 
 const waitForLog = async (projectId: string, count: number) => {
   const deadline = Date.now() + 20_000

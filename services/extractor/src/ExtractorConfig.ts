@@ -36,7 +36,10 @@ export class ExtractorConfig extends Context.Service<ExtractorConfig, ExtractorC
     workerConcurrency: Config.Int("WORKER_CONCURRENCY").pipe(Config.withDefault(2)),
     workerId: Config.String("WORKER_ID").pipe(Config.withDefault(`${hostname()}:${process.pid}`)),
     maxDurationSeconds: Config.Int("MAX_MEDIA_DURATION_SECONDS").pipe(Config.withDefault(4 * 3600)),
-    maxFileBytes: Config.Number("MAX_FILE_SIZE_MB").pipe(Config.withDefault(4096), Config.map((mb) => Math.round(mb * 1024 * 1024))),
+    maxFileBytes: Config.Number("MAX_FILE_SIZE_MB").pipe(
+      Config.withDefault(4096),
+      Config.map((mb) => Math.round(mb * 1024 * 1024))
+    ),
     downloadRetries: Config.Int("DOWNLOAD_RETRIES").pipe(Config.withDefault(3)),
     downloadRetryBaseMs: secondsAsMs("DOWNLOAD_RETRY_BASE_SECONDS", 2),
     workAckWaitMs: wholeSecondsAsMs("WORK_ACK_WAIT_SECONDS", 60),

@@ -46,11 +46,15 @@ const Infrastructure = Layer.mergeAll(
 ).pipe(Layer.provideMerge(Streams), Layer.provideMerge(Layer.mergeAll(NatsClient.layer, Lifetimes.layer)))
 
 const Workers = Layer.mergeAll(ResolveRpcServer, DownloadWorker).pipe(
-  Layer.provide(Layer.mergeAll(
-    MediaResolver.layer,
-    DownloadJob.layer.pipe(Layer.provide(Layer.merge(FetchMedia.layer.pipe(Layer.provide(OutputConversion.layer)), JobCancelWatch.layer))),
-    PlatformPacing.layer
-  )),
+  Layer.provide(
+    Layer.mergeAll(
+      MediaResolver.layer,
+      DownloadJob.layer.pipe(
+        Layer.provide(Layer.merge(FetchMedia.layer.pipe(Layer.provide(OutputConversion.layer)), JobCancelWatch.layer))
+      ),
+      PlatformPacing.layer
+    )
+  ),
   // One memory of which platforms need a browser's fingerprint, shared by resolves and downloads.
   Layer.provide(Layer.mergeAll(Impersonation.layer, UpstreamProxies.layer, RunCookies.layer.pipe(Layer.provide(CookieVault.layer)))),
   Layer.provide(Layer.mergeAll(PlatformOutcomes.layer, ObjectStoreResolvedInfoStore.layer))

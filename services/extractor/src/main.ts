@@ -6,6 +6,4 @@ import { metricsServer } from "@mds/shared/observability/MetricsServer"
 import { OtlpTracing } from "@mds/shared/observability/Tracing"
 import { ExtractorLayer } from "./ExtractorLayer.ts"
 
-runService(
-  Layer.mergeAll(ExtractorLayer, metricsServer()).pipe(Layer.provide(Layer.mergeAll(JsonLogging, OtlpTracing("mds-extractor"))))
-)
+runService(Layer.mergeAll(ExtractorLayer, metricsServer()).pipe(Layer.provide(Layer.mergeAll(JsonLogging, OtlpTracing("mds-extractor")))))

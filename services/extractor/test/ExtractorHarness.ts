@@ -68,14 +68,18 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
   const dataDir = await mkdtemp(join(tmpdir(), "mds-extractor-"))
   const runtime = ManagedRuntime.make(
     ExtractorLayer.pipe(
-      Layer.provideMerge(ConfigProvider.layer(ConfigProvider.fromEnvRecord({
-        NATS_URL: nats.url,
-        DATA_DIR: dataDir,
-        DOWNLOAD_URL_SECRET: "test-secret",
-        PUBLIC_BASE_URL: "http://gateway.test",
-        YT_DLP_PATH: YT_DLP,
-        ...env
-      }))),
+      Layer.provideMerge(
+        ConfigProvider.layer(
+          ConfigProvider.fromEnvRecord({
+            NATS_URL: nats.url,
+            DATA_DIR: dataDir,
+            DOWNLOAD_URL_SECRET: "test-secret",
+            PUBLIC_BASE_URL: "http://gateway.test",
+            YT_DLP_PATH: YT_DLP,
+            ...env
+          })
+        )
+      ),
       Layer.provideMerge(Layer.succeed(References.MinimumLogLevel, "Error")),
       Layer.orDie
     )
@@ -84,9 +88,11 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
   const client = await connect({ servers: nats.url })
   const run = <A, E>(effect: Effect.Effect<A, E, Services>) => runtime.runPromise(effect)
   const readJob = (projectId: string, jobId: string) =>
-    run(Effect.gen(function*() {
-      return yield* (yield* EventStore).readSubject(JobEvent, jobSubject(projectId, jobId))
-    }))
+    run(
+      Effect.gen(function* () {
+        return yield* (yield* EventStore).readSubject(JobEvent, jobSubject(projectId, jobId))
+      })
+    )
   /** Without a project, as before any project asked; JSON leaves an undefined projectId out. */
   const resolve = async (url: string, projectId?: string) =>
     decodeReply((await client.request(RESOLVE_RPC_SUBJECT, JSON.stringify({ url, projectId }), { timeout: 90_000 })).string())
@@ -106,13 +112,25 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
     queueJob: async (url, format, mediaId, platform = "generic", projectId = newId("prj"), options) => {
       const jobId = newId("job")
       const now = Date.now()
-      await run(Effect.gen(function*() {
-        yield* jobCommands(projectId, jobId)({
-          _tag: "QueueJob", jobId, projectId, platform, format, source: { url, mediaId: mediaId ?? null }, now, lifetimeMs: 3_600_000,
-          ...(options === undefined ? {} : { options })
+      await run(
+        Effect.gen(function* () {
+          yield* jobCommands(
+            projectId,
+            jobId
+          )({
+            _tag: "QueueJob",
+            jobId,
+            projectId,
+            platform,
+            format,
+            source: { url, mediaId: mediaId ?? null },
+            now,
+            lifetimeMs: 3_600_000,
+            ...(options === undefined ? {} : { options })
+          })
+          yield* claimSlot({ projectId, jobId, limit: 2, now, expiresAt: now + 3_600_000 })
         })
-        yield* claimSlot({ projectId, jobId, limit: 2, now, expiresAt: now + 3_600_000 })
-      }))
+      )
       const command: DownloadMedia = {
         _tag: "DownloadMedia",
         v: 1,
@@ -131,24 +149,31 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
       const deadline = Date.now() + timeoutMs
       while (Date.now() < deadline) {
         const events = (await readJob(projectId, jobId)).map((stored) => stored.event)
-        if (events.some((e) => e._tag === "JobCompleted" || e._tag === "JobFailed" || e._tag === "JobExpired" || e._tag === "JobCanceled")) return events
+        if (events.some((e) => e._tag === "JobCompleted" || e._tag === "JobFailed" || e._tag === "JobExpired" || e._tag === "JobCanceled"))
+          return events
         await new Promise((r) => setTimeout(r, 250))
       }
       throw new Error(`job ${jobId} did not finish within ${timeoutMs} ms`)
     },
     lastAdmission: async (projectId) =>
-      Option.getOrThrow(await run(Effect.gen(function*() {
-        return yield* (yield* EventStore).readLast(AdmissionEvent, admissionSubject(projectId))
-      }))).event,
+      Option.getOrThrow(
+        await run(
+          Effect.gen(function* () {
+            return yield* (yield* EventStore).readLast(AdmissionEvent, admissionSubject(projectId))
+          })
+        )
+      ).event,
     artifactBytes: (key) =>
-      run(Effect.gen(function*() {
-        const opened = yield* (yield* ArtifactStore).open(key)
-        return yield* Effect.promise(async () => {
-          const chunks: Array<Buffer> = []
-          for await (const chunk of opened.body) chunks.push(chunk as Buffer)
-          return Buffer.concat(chunks)
+      run(
+        Effect.gen(function* () {
+          const opened = yield* (yield* ArtifactStore).open(key)
+          return yield* Effect.promise(async () => {
+            const chunks: Array<Buffer> = []
+            for await (const chunk of opened.body) chunks.push(chunk as Buffer)
+            return Buffer.concat(chunks)
+          })
         })
-      })),
+      ),
     jobEvents: async (projectId, jobId) => (await readJob(projectId, jobId)).map((stored) => stored.event),
     cancelJob: async (projectId, jobId) => {
       await run(jobCommands(projectId, jobId)({ _tag: "CancelJob", jobId, now: Date.now() }))

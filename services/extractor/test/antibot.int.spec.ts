@@ -37,9 +37,13 @@ describe("anti-bot fallback", () => {
     expect(challengesOf(first)).toBe(1)
     expect(media.requestCount(first)).toBe(2)
 
-    const health = Option.getOrThrow(await harness.run(Effect.gen(function*() {
-      return yield* (yield* EventStore).readLast(PlatformHealthEvent, platformHealthSubject("generic"))
-    })))
+    const health = Option.getOrThrow(
+      await harness.run(
+        Effect.gen(function* () {
+          return yield* (yield* EventStore).readLast(PlatformHealthEvent, platformHealthSubject("generic"))
+        })
+      )
+    )
     expect(health.event.state.recent.map((r) => r.outcome)).toEqual(["blocked", "ok"])
 
     // Remembered: the next resolve and a download of another challenged page impersonate from their first request.
@@ -49,7 +53,10 @@ describe("anti-bot fallback", () => {
     const third = media.urls.antiBot("third")
     const { projectId, jobId } = await harness.queueJob(third, "video_best")
     const events = await harness.waitForEnd(projectId, jobId, 120_000)
-    expect(events.map((e) => e._tag), JSON.stringify(events)).toContain("JobCompleted")
+    expect(
+      events.map((e) => e._tag),
+      JSON.stringify(events)
+    ).toContain("JobCompleted")
     expect(challengesOf(third)).toBe(0)
   })
 })

@@ -46,15 +46,34 @@ describe("cancel", () => {
   it("stops a processing download at once: yt-dlp killed, partial files removed, slot released, job canceled", async () => {
     // 2.6 MB at 64 KiB/s: about 40 s, so the job is surely mid-download when it is canceled.
     const { projectId, jobId } = await harness.queueJob(`${media.urls.slow}?rate=65536`, "video_best")
-    await waitUntil(() => harness.jobEvents(projectId, jobId), (events) => events.some((e) => e._tag === "JobProgressed"), "progress")
+    await waitUntil(
+      () => harness.jobEvents(projectId, jobId),
+      (events) => events.some((e) => e._tag === "JobProgressed"),
+      "progress"
+    )
     expect((await processesOf(jobId)).length, "yt-dlp runs for the job").toBeGreaterThan(0)
     expect(await workDirsOf(jobId)).toHaveLength(1)
 
     await harness.cancelJob(projectId, jobId)
 
-    await waitUntil(() => processesOf(jobId), (lines) => lines.length === 0, "the job's processes to end", 15_000)
-    await waitUntil(() => workDirsOf(jobId), (dirs) => dirs.length === 0, "the work directory to be removed", 15_000)
-    const admission = await waitUntil(() => harness.lastAdmission(projectId), (e) => e._tag === "SlotReleased", "the slot release", 15_000)
+    await waitUntil(
+      () => processesOf(jobId),
+      (lines) => lines.length === 0,
+      "the job's processes to end",
+      15_000
+    )
+    await waitUntil(
+      () => workDirsOf(jobId),
+      (dirs) => dirs.length === 0,
+      "the work directory to be removed",
+      15_000
+    )
+    const admission = await waitUntil(
+      () => harness.lastAdmission(projectId),
+      (e) => e._tag === "SlotReleased",
+      "the slot release",
+      15_000
+    )
     expect(admission).toMatchObject({ _tag: "SlotReleased", jobId, reason: "canceled", held: [] })
     const events = await harness.jobEvents(projectId, jobId)
     expect(events.map((e) => e._tag)).toContain("JobCanceled")
@@ -66,10 +85,24 @@ describe("cancel", () => {
     const { projectId, jobId } = await harness.queueJob(`${media.urls.slow}?rate=65536`, "video_best", undefined, undefined, undefined, {
       section: { start: 1, end: 19, precise: true }
     })
-    await waitUntil(() => processesOf(jobId), (lines) => lines.some((line) => /ffmpeg/.test(line.split(" ").slice(0, 3).join(" "))), "ffmpeg to run")
+    await waitUntil(
+      () => processesOf(jobId),
+      (lines) => lines.some((line) => /ffmpeg/.test(line.split(" ").slice(0, 3).join(" "))),
+      "ffmpeg to run"
+    )
     await harness.cancelJob(projectId, jobId)
-    await waitUntil(() => processesOf(jobId), (lines) => lines.length === 0, "yt-dlp and ffmpeg to end", 15_000)
-    await waitUntil(() => workDirsOf(jobId), (dirs) => dirs.length === 0, "the work directory to be removed", 15_000)
+    await waitUntil(
+      () => processesOf(jobId),
+      (lines) => lines.length === 0,
+      "yt-dlp and ffmpeg to end",
+      15_000
+    )
+    await waitUntil(
+      () => workDirsOf(jobId),
+      (dirs) => dirs.length === 0,
+      "the work directory to be removed",
+      15_000
+    )
     expect((await harness.jobEvents(projectId, jobId)).at(-1)?._tag).toBe("JobCanceled")
   })
 
@@ -77,15 +110,29 @@ describe("cancel", () => {
     // Both worker slots busy with slow downloads, so the third job waits on the queue.
     const busy = await Promise.all([1, 2].map(() => harness.queueJob(`${media.urls.slow}?rate=65536`, "video_best")))
     for (const job of busy) {
-      await waitUntil(() => harness.jobEvents(job.projectId, job.jobId), (events) => events.some((e) => e._tag === "JobStarted"), "busy job start")
+      await waitUntil(
+        () => harness.jobEvents(job.projectId, job.jobId),
+        (events) => events.some((e) => e._tag === "JobStarted"),
+        "busy job start"
+      )
     }
     const { projectId, jobId } = await harness.queueJob(media.urls.mp4, "video_best")
     await harness.cancelJob(projectId, jobId)
     for (const job of busy) await harness.cancelJob(job.projectId, job.jobId)
     // Once the busy jobs stop, a worker takes the canceled job off the queue and drops it without starting it.
-    await waitUntil(() => processesOf(busy[0]!.jobId), (lines) => lines.length === 0, "the busy jobs to stop", 15_000)
+    await waitUntil(
+      () => processesOf(busy[0]!.jobId),
+      (lines) => lines.length === 0,
+      "the busy jobs to stop",
+      15_000
+    )
     const jsm = await jetstreamManager(harness.client)
-    await waitUntil(async () => (await jsm.streams.info("MDS_WORK")).state.messages, (n) => n === 0, "the work queue to drain", 30_000)
+    await waitUntil(
+      async () => (await jsm.streams.info("MDS_WORK")).state.messages,
+      (n) => n === 0,
+      "the work queue to drain",
+      30_000
+    )
     const events = await harness.jobEvents(projectId, jobId)
     expect(events.map((e) => e._tag)).toEqual(["JobQueued", "JobCanceled"])
   })

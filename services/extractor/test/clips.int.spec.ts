@@ -55,7 +55,9 @@ describe("clips", () => {
   })
 
   it("a section beyond the duration the page announces fails the job with section_out_of_range", async () => {
-    const { projectId, jobId } = await harness.queueJob(media.urls.page, "video_best", undefined, undefined, undefined, { section: { start: 10, end: 20, precise: false } })
+    const { projectId, jobId } = await harness.queueJob(media.urls.page, "video_best", undefined, undefined, undefined, {
+      section: { start: 10, end: 20, precise: false }
+    })
     const events = await harness.waitForEnd(projectId, jobId)
     const last = events.at(-1)
     expect(last?._tag === "JobFailed" && last.error).toMatchObject({ code: "section_out_of_range", retryable: false })

@@ -25,9 +25,15 @@ let originPort = 0
 let proxy: EgressProxy
 
 const confinementFor = (env: Record<string, string>) =>
-  Effect.runPromiseExit(Effect.gen(function*() {
-    return yield* Confinement
-  }).pipe(Effect.provide(Confinement.layer.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord({ YT_DLP_PATH: YT_DLP, ...env })))))))
+  Effect.runPromiseExit(
+    Effect.gen(function* () {
+      return yield* Confinement
+    }).pipe(
+      Effect.provide(
+        Confinement.layer.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord({ YT_DLP_PATH: YT_DLP, ...env }))))
+      )
+    )
+  )
 
 const confinement = async (env: Record<string, string> = {}): Promise<ConfinementShape> => {
   const exit = await confinementFor(env)
@@ -54,13 +60,18 @@ try:
 except OSError as e:
     print("direct:refused")
 print("env:" + ",".join(sorted(k for k in os.environ if "proxy" in k.lower())))
-${proxyUrl === null ? "" : `
+${
+  proxyUrl === null
+    ? ""
+    : `
 import urllib.request
 opener = urllib.request.build_opener(urllib.request.ProxyHandler({"http": "${proxyUrl}"}))
-print("proxied:" + opener.open("http://127.0.0.1:${originPort}/", timeout=5).read().decode())`}
+print("proxied:" + opener.open("http://127.0.0.1:${originPort}/", timeout=5).read().decode())`
+}
 `
 
-const listen = (server: Server | HttpServer) => new Promise<number>((r) => server.listen(0, "127.0.0.1", () => r((server.address() as AddressInfo).port)))
+const listen = (server: Server | HttpServer) =>
+  new Promise<number>((r) => server.listen(0, "127.0.0.1", () => r((server.address() as AddressInfo).port)))
 
 beforeAll(async () => {
   canary = createServer((socket) => {

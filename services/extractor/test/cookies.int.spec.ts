@@ -43,9 +43,11 @@ afterAll(async () => {
 })
 
 const withVault = <A, E>(f: (vault: CookieVault["Service"], store: EventStore["Service"]) => Effect.Effect<A, E>) =>
-  vault.runPromise(Effect.gen(function*() {
-    return yield* f(yield* CookieVault, yield* EventStore)
-  }))
+  vault.runPromise(
+    Effect.gen(function* () {
+      return yield* f(yield* CookieVault, yield* EventStore)
+    })
+  )
 
 describe("per-project cookies", () => {
   const owner = newId("prj")
@@ -72,7 +74,10 @@ describe("per-project cookies", () => {
     // A download of the page (a fresh extraction) works only with the rotated cookies.
     const { projectId, jobId } = await harness.queueJob(media.urls.members, "video_best", undefined, undefined, owner)
     const events = await harness.waitForEnd(projectId, jobId, 120_000)
-    expect(events.map((e) => e._tag), JSON.stringify(events)).toContain("JobCompleted")
+    expect(
+      events.map((e) => e._tag),
+      JSON.stringify(events)
+    ).toContain("JobCompleted")
   })
 
   it("never shares them: another project is refused the same page", async () => {

@@ -15,7 +15,12 @@ const sha = (data: Buffer) => createHash("sha256").update(data).digest("hex")
 let lastSeen: { headers: IncomingHttpHeaders; body: string } | null = null
 // "rebind.test" has a public and a private record: the proxy must refuse it although the first looks public.
 const dns: HostLookup = async (name) =>
-  name === "rebind.test" ? [{ address: "93.184.216.34", family: 4 }, { address: "127.0.0.1", family: 4 }] : []
+  name === "rebind.test"
+    ? [
+        { address: "93.184.216.34", family: 4 },
+        { address: "127.0.0.1", family: 4 }
+      ]
+    : []
 
 beforeAll(async () => {
   origin = createServer((req, res) => {
@@ -130,17 +135,25 @@ describe("EgressProxy", () => {
     try {
       const { hostname, port: proxyPort } = new URL(proxy.url)
       const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = request({
-          host: hostname,
-          port: proxyPort,
-          method: "POST",
-          path: `http://127.0.0.1:${port}/form`,
-          headers: { host: `127.0.0.1:${port}`, "x-end-to-end": "kept", "proxy-authorization": "Basic c2VjcmV0", "transfer-encoding": "chunked" }
-        }, (res) => {
-          let body = ""
-          res.on("data", (c: Buffer) => (body += c.toString()))
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }))
-        })
+        const req = request(
+          {
+            host: hostname,
+            port: proxyPort,
+            method: "POST",
+            path: `http://127.0.0.1:${port}/form`,
+            headers: {
+              host: `127.0.0.1:${port}`,
+              "x-end-to-end": "kept",
+              "proxy-authorization": "Basic c2VjcmV0",
+              "transfer-encoding": "chunked"
+            }
+          },
+          (res) => {
+            let body = ""
+            res.on("data", (c: Buffer) => (body += c.toString()))
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, body }))
+          }
+        )
         req.on("error", reject)
         req.write("first,")
         req.end("second")

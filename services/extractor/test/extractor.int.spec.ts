@@ -42,13 +42,17 @@ let runtime: ManagedRuntime.ManagedRuntime<EventStore | ArtifactStore, never>
 
 const run = <A, E>(effect: Effect.Effect<A, E, EventStore | ArtifactStore>) => runtime.runPromise(effect)
 const withStore = <A, E>(f: (store: EventStore["Service"]) => Effect.Effect<A, E>) =>
-  run(Effect.gen(function*() {
-    return yield* f(yield* EventStore)
-  }))
+  run(
+    Effect.gen(function* () {
+      return yield* f(yield* EventStore)
+    })
+  )
 const withArtifacts = <A, E>(f: (store: ArtifactStore["Service"]) => Effect.Effect<A, E>) =>
-  run(Effect.gen(function*() {
-    return yield* f(yield* ArtifactStore)
-  }))
+  run(
+    Effect.gen(function* () {
+      return yield* f(yield* ArtifactStore)
+    })
+  )
 
 beforeAll(async () => {
   nats = await startNatsServer()
@@ -96,7 +100,12 @@ describe("start-up", () => {
     expect(event.ytDlpVersion).toBe("2026.10.26")
     if (event.v !== 2) throw new Error(`expected a version 2 catalog, got ${event.v}`)
     // Keys, names and working flags, read through yt-dlp's Python API (--list-extractors has names only).
-    expect(event.extractors).toContainEqual({ key: "Generic", name: "generic", description: "Generic downloader that works on some sites", working: true })
+    expect(event.extractors).toContainEqual({
+      key: "Generic",
+      name: "generic",
+      description: "Generic downloader that works on some sites",
+      working: true
+    })
     expect(event.extractors).toContainEqual(expect.objectContaining({ key: "TwitchVod", name: "twitch:vod", working: true }))
     expect(event.extractors.filter((e) => !e.working).length).toBeGreaterThan(10)
     expect(event.extractors.length).toBeGreaterThan(1500)
@@ -164,12 +173,24 @@ const queueJob = async (url: string, format: string) => {
   const projectId = newId("prj")
   const jobId = newId("job")
   const now = Date.now()
-  await run(Effect.gen(function*() {
-    yield* jobCommands(projectId, jobId)({
-      _tag: "QueueJob", jobId, projectId, platform: "generic", format, source: { url, mediaId: null }, now, lifetimeMs: 3_600_000
+  await run(
+    Effect.gen(function* () {
+      yield* jobCommands(
+        projectId,
+        jobId
+      )({
+        _tag: "QueueJob",
+        jobId,
+        projectId,
+        platform: "generic",
+        format,
+        source: { url, mediaId: null },
+        now,
+        lifetimeMs: 3_600_000
+      })
+      yield* claimSlot({ projectId, jobId, limit: 2, now, expiresAt: now + 3_600_000 })
     })
-    yield* claimSlot({ projectId, jobId, limit: 2, now, expiresAt: now + 3_600_000 })
-  }))
+  )
   const command: DownloadMedia = { _tag: "DownloadMedia", v: 1, jobId, projectId, url, mediaId: null, format, platform: "generic" }
   const js = (await import("@nats-io/jetstream")).jetstream(client)
   await js.publish(DOWNLOAD_WORK_SUBJECT, Schema.encodeSync(Schema.fromJsonString(DownloadMedia))(command), { msgID: jobId })

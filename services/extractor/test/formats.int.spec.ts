@@ -29,7 +29,11 @@ const resolved = (url: string): Promise<MediaResolved> => h.resolved(url)
 
 interface Probe {
   readonly format: { readonly format_name: string }
-  readonly streams: ReadonlyArray<{ readonly codec_type: string; readonly height?: number; readonly disposition?: { readonly attached_pic?: number } }>
+  readonly streams: ReadonlyArray<{
+    readonly codec_type: string
+    readonly height?: number
+    readonly disposition?: { readonly attached_pic?: number }
+  }>
 }
 
 const probe = async (path: string): Promise<Probe> => {
@@ -67,7 +71,12 @@ const deliversEveryFormat = async (m: MediaResolved, expectAudio: boolean) => {
     expect(`${format.id}: ${found.format.format_name}`).toBe(`${format.id}: ${DEMUXER[format.container]}`)
     const video = found.streams.filter((s) => s.codec_type === "video" && s.disposition?.attached_pic !== 1)
     const audio = found.streams.filter((s) => s.codec_type === "audio")
-    checkStreams(format, video.map((s) => s.height ?? 0), audio.length, expectAudio)
+    checkStreams(
+      format,
+      video.map((s) => s.height ?? 0),
+      audio.length,
+      expectAudio
+    )
     checked.push(format.id)
   }
   return checked
@@ -88,7 +97,12 @@ describe("formats that tell the truth", () => {
     expect(m.duration).toBe(streamingFacts.seconds)
     expect(m.thumbnail).not.toBe("")
     expect(m.formats.map((f) => `${f.id}:${f.container}`)).toEqual([
-      "video_best:mp4", "video_360p:mp4", "video_240p:mp4", "audio_best:m4a", "audio_mp3:mp3", "audio_m4a:m4a"
+      "video_best:mp4",
+      "video_360p:mp4",
+      "video_240p:mp4",
+      "audio_best:m4a",
+      "audio_mp3:mp3",
+      "audio_m4a:m4a"
     ])
     expect(await deliversEveryFormat(m, true)).toHaveLength(6)
   })
@@ -97,7 +111,12 @@ describe("formats that tell the truth", () => {
     const m = await resolved(media.urls.hlsAudio)
     expect(m.duration).toBe(streamingFacts.seconds)
     expect(m.formats.map((f) => `${f.id}:${f.container}`)).toEqual([
-      "video_best:mp4", "video_360p:mp4", "video_240p:mp4", "audio_best:m4a", "audio_mp3:mp3", "audio_m4a:m4a"
+      "video_best:mp4",
+      "video_360p:mp4",
+      "video_240p:mp4",
+      "audio_best:m4a",
+      "audio_mp3:mp3",
+      "audio_m4a:m4a"
     ])
     expect(await deliversEveryFormat(m, true)).toHaveLength(6)
   })
@@ -105,7 +124,11 @@ describe("formats that tell the truth", () => {
   it("VP9/Opus WebM: video arrives as WebM and audio_best as Opus, as advertised", async () => {
     const m = await resolved(media.urls.webm)
     expect(m.formats.map((f) => `${f.id}:${f.container}`)).toEqual([
-      "video_best:webm", `video_${streamingFacts.webmHeight}p:webm`, "audio_best:opus", "audio_mp3:mp3", "audio_m4a:m4a"
+      "video_best:webm",
+      `video_${streamingFacts.webmHeight}p:webm`,
+      "audio_best:opus",
+      "audio_mp3:mp3",
+      "audio_m4a:m4a"
     ])
     expect(await deliversEveryFormat(m, true)).toHaveLength(5)
   })

@@ -9,13 +9,15 @@ import { type ExtractorHarness, startExtractorHarness } from "./ExtractorHarness
  * yt-dlp run and up to two ffmpeg runs, so positions are not multiplied by every spelling.
  */
 const forResolve = (all: ReadonlyArray<HostileCase>) =>
-  all.filter(({ name }) =>
-    /^segment-.*\.m3u8$/.test(name) ||
-    /^segment-(httpproxy-v4|httpproxy-v6|loopback)\.mp4$/.test(name) ||
-    /-httpproxy-v4\.(m3u8|mpd)$/.test(name) ||
-    name === "dash-httpproxy-v4.mp4" ||
-    name === "init-section-loopback.m3u8" ||
-    name === "dash-loopback.mpd")
+  all.filter(
+    ({ name }) =>
+      /^segment-.*\.m3u8$/.test(name) ||
+      /^segment-(httpproxy-v4|httpproxy-v6|loopback)\.mp4$/.test(name) ||
+      /-httpproxy-v4\.(m3u8|mpd)$/.test(name) ||
+      name === "dash-httpproxy-v4.mp4" ||
+      name === "init-section-loopback.m3u8" ||
+      name === "dash-loopback.mpd"
+  )
 
 /**
  * Downloads take the paths resolve does not: yt-dlp's own HLS/DASH downloader, and ffmpeg, to which yt-dlp hands
@@ -89,7 +91,10 @@ const suite = (confinement: "namespace" | "network-policy") =>
       await canary?.close()
     })
 
-    for (const [label, env] of [["without no_proxy", {}], ["with no_proxy and NO_PROXY set", NO_PROXY_ENV]] as const) {
+    for (const [label, env] of [
+      ["without no_proxy", {}],
+      ["with no_proxy and NO_PROXY set", NO_PROXY_ENV]
+    ] as const) {
       it(`resolve of every hostile manifest, ${label}: the canary sees no connection`, async () => {
         await withEnv(env, () =>
           inBatches(resolveCases, 4, async (c) => {
@@ -97,7 +102,8 @@ const suite = (confinement: "namespace" | "network-policy") =>
             await h.resolve(c.url)
             expect(hostile.fetches(c.name), `${c.name} was never fetched`).toBeGreaterThan(before)
             expect(canary.connections(), c.name).toBe(0)
-          }))
+          })
+        )
         expect(canary.connections()).toBe(0)
       }, 600_000)
 
@@ -112,7 +118,8 @@ const suite = (confinement: "namespace" | "network-policy") =>
             // Nothing is made of a manifest whose hops were refused or broken. (A manifest disguised as .mp4 is
             // fetched as the file it claims to be: its text, no hop of it opened.)
             if (!c.name.endsWith(".mp4")) expect(last?._tag, c.name).toBe("JobFailed")
-          }))
+          })
+        )
         expect(canary.connections()).toBe(0)
       }, 900_000)
     }
@@ -123,7 +130,7 @@ const suite = (confinement: "namespace" | "network-policy") =>
       const last = (await h.waitForEnd(projectId, jobId, 180_000)).at(-1)
       expect(last?._tag === "JobFailed" && last.error, JSON.stringify(last)).toMatchObject({
         code: "url_not_allowed",
-        message: "the media names a \"httpproxy:\" URI; only http and https URIs are fetched"
+        message: 'the media names a "httpproxy:" URI; only http and https URIs are fetched'
       })
     }, 300_000)
 

@@ -13,7 +13,12 @@ beforeAll(async () => {
   ;[strict, retrying] = await Promise.all([
     // Small limits: the slow clip (2.6 MB) is too large, and 8 s are too short for a clip throttled to 25 s (and long
     // enough for yt-dlp to announce a page's duration on a busy machine).
-    startExtractorHarness({ EGRESS_ALLOW: media.hostPort, MAX_MEDIA_DURATION_SECONDS: "10", MAX_FILE_SIZE_MB: "1", DOWNLOAD_TIMEOUT_SECONDS: "8" }),
+    startExtractorHarness({
+      EGRESS_ALLOW: media.hostPort,
+      MAX_MEDIA_DURATION_SECONDS: "10",
+      MAX_FILE_SIZE_MB: "1",
+      DOWNLOAD_TIMEOUT_SECONDS: "8"
+    }),
     startExtractorHarness({
       EGRESS_ALLOW: media.hostPort,
       MAX_MEDIA_DURATION_SECONDS: "10",

@@ -10,9 +10,10 @@ resolvedInfoStoreContract("NATS Object Store", ObjectStoreResolvedInfoStore.laye
 
 layer(ObjectStoreResolvedInfoStore.layer.pipe(Layer.provideMerge(TestNats)), { timeout: 60_000 })("NATS Object Store bucket", (it) => {
   it.effect("expires entries after the media lifetime (API_MEDIA_RESOLVE_TTL_SECONDS)", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { jsm } = yield* NatsClient
       const info = yield* Effect.promise(() => jsm.streams.info(`OBJ_${RESOLVED_INFO_BUCKET}`))
       assert.strictEqual(info.config.max_age, testLifetimes.mediaMs * 1_000_000)
-    }))
+    })
+  )
 })

@@ -67,7 +67,10 @@ describe("subtitles", () => {
   })
 
   it("a language the media lacks fails the job with subtitles_unavailable", async () => {
-    for (const [format, options] of [["subtitles_fr", undefined], ["video_best", { subtitles: ["fr"] }]] as const) {
+    for (const [format, options] of [
+      ["subtitles_fr", undefined],
+      ["video_best", { subtitles: ["fr"] }]
+    ] as const) {
       const { projectId, jobId } = await harness.queueJob(media.urls.subtitledPage, format, undefined, undefined, undefined, options)
       const last = ended(await harness.waitForEnd(projectId, jobId, 120_000))
       expect(last?._tag === "JobFailed" && last.error, format).toMatchObject({ code: "subtitles_unavailable", retryable: false })

@@ -16,12 +16,19 @@ afterAll(async () => {
 const downloadCompletes = async (harness: ExtractorHarness, url: string) => {
   const { projectId, jobId } = await harness.queueJob(url, "video_best")
   const events = await harness.waitForEnd(projectId, jobId, 120_000)
-  expect(events.map((e) => e._tag), JSON.stringify(events)).toContain("JobCompleted")
+  expect(
+    events.map((e) => e._tag),
+    JSON.stringify(events)
+  ).toContain("JobCompleted")
 }
 
 describe.each([
   { name: "UPSTREAM_PROXY over HTTP CONNECT", start: startHttpConnectProxy, env: (url: string) => ({ UPSTREAM_PROXY: url }) },
-  { name: "PLATFORM_UPSTREAM_PROXIES over SOCKS5", start: startSocks5Proxy, env: (url: string) => ({ PLATFORM_UPSTREAM_PROXIES: `youtube=http://127.0.0.1:9,generic=${url}` }) }
+  {
+    name: "PLATFORM_UPSTREAM_PROXIES over SOCKS5",
+    start: startSocks5Proxy,
+    env: (url: string) => ({ PLATFORM_UPSTREAM_PROXIES: `youtube=http://127.0.0.1:9,generic=${url}` })
+  }
 ])("$name", ({ start, env }) => {
   let upstream: UpstreamProxyServer
   let harness: ExtractorHarness
@@ -46,6 +53,9 @@ describe.each([
     const before = upstream.tunnels.length
     const reply = await harness.resolve(media.urls.redirectTo("http://127.0.0.1:9/private.mp4"))
     expect(reply).toMatchObject({ _tag: "ResolveRejected", code: "url_not_allowed" })
-    expect(upstream.tunnels.slice(before).every((target) => target === media.hostPort), JSON.stringify(upstream.tunnels)).toBe(true)
+    expect(
+      upstream.tunnels.slice(before).every((target) => target === media.hostPort),
+      JSON.stringify(upstream.tunnels)
+    ).toBe(true)
   })
 })

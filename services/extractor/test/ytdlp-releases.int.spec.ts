@@ -68,12 +68,16 @@ afterAll(async () => {
 })
 
 const store = <A, E>(f: (store: EventStore["Service"]) => Effect.Effect<A, E>) =>
-  harness.run(Effect.gen(function*() {
-    return yield* f(yield* EventStore)
-  }))
+  harness.run(
+    Effect.gen(function* () {
+      return yield* f(yield* EventStore)
+    })
+  )
 
 const reports = async () =>
-  (await store((s) => s.readSubject(YtDlpWorkerEvent, ALL_YT_DLP_WORKERS_SUBJECT))).map((stored) => stored.event).filter((e) => e.workerId === WORKER)
+  (await store((s) => s.readSubject(YtDlpWorkerEvent, ALL_YT_DLP_WORKERS_SUBJECT)))
+    .map((stored) => stored.event)
+    .filter((e) => e.workerId === WORKER)
 
 /** The first report made since `since` (ms) that matches; any other verdict since then fails the wait at once. */
 const waitForReport = async (since: number, matches: (event: YtDlpWorkerEvent) => boolean) => {
@@ -90,7 +94,14 @@ const waitForReport = async (since: number, matches: (event: YtDlpWorkerEvent) =
 }
 
 const choose = (choice: string) =>
-  store((s) => s.append(YtDlpReleaseChosen, YT_DLP_CHOICE_SUBJECT, { _tag: "YtDlpReleaseChosen", v: 1, choice, at: Date.now() }, { msgId: `choose-${choice}-${Date.now()}` }))
+  store((s) =>
+    s.append(
+      YtDlpReleaseChosen,
+      YT_DLP_CHOICE_SUBJECT,
+      { _tag: "YtDlpReleaseChosen", v: 1, choice, at: Date.now() },
+      { msgId: `choose-${choice}-${Date.now()}` }
+    )
+  )
 
 const catalogVersion = async () =>
   Option.getOrThrow(await store((s) => s.readLast(ExtractorCatalogPublished, EXTRACTOR_CATALOG_SUBJECT))).event.ytDlpVersion
@@ -98,7 +109,10 @@ const catalogVersion = async () =>
 const downloadCompletes = async () => {
   const { projectId, jobId } = await harness.queueJob(media.urls.mp4, "video_best")
   const events = await harness.waitForEnd(projectId, jobId, 120_000)
-  expect(events.map((e) => e._tag), JSON.stringify(events)).toContain("JobCompleted")
+  expect(
+    events.map((e) => e._tag),
+    JSON.stringify(events)
+  ).toContain("JobCompleted")
 }
 
 describe("yt-dlp releases", () => {
@@ -117,7 +131,10 @@ describe("yt-dlp releases", () => {
     expect(activated).toMatchObject({ choice: PREVIOUS, previous: PINNED })
     releaseHeld()
     const runningEvents = await harness.waitForEnd(running.projectId, running.jobId, 120_000)
-    expect(runningEvents.map((e) => e._tag), JSON.stringify(runningEvents)).toContain("JobCompleted")
+    expect(
+      runningEvents.map((e) => e._tag),
+      JSON.stringify(runningEvents)
+    ).toContain("JobCompleted")
     expect(runningEvents.filter((e) => e._tag === "JobStarted")).toHaveLength(1)
     // The catalog is published again by the yt-dlp that new runs use.
     await expect.poll(catalogVersion, { timeout: 30_000 }).toBe(PREVIOUS)

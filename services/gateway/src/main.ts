@@ -11,11 +11,9 @@ const ServerConfig = Config.all({
   port: Config.Port("PORT").pipe(Config.withDefault(8080))
 })
 
-const runtime = ManagedRuntime.make(GatewayLayer.pipe(
-  Layer.merge(metricsServer()),
-  Layer.provideMerge(Layer.mergeAll(JsonLogging, OtlpTracing("mds-gateway"))),
-  Layer.orDie
-))
+const runtime = ManagedRuntime.make(
+  GatewayLayer.pipe(Layer.merge(metricsServer()), Layer.provideMerge(Layer.mergeAll(JsonLogging, OtlpTracing("mds-gateway"))), Layer.orDie)
+)
 
 const start = async () => {
   const { host, port } = await runtime.runPromise(ServerConfig)
@@ -36,7 +34,7 @@ const start = async () => {
 }
 
 start().catch(async (error: unknown) => {
-  process.stderr.write(`gateway failed to start: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`)
+  process.stderr.write(`gateway failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
   await runtime.dispose().catch(() => undefined)
   process.exit(1)
 })

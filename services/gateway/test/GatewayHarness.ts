@@ -120,10 +120,12 @@ const startFakeExtractor = async (url: string, gateway: GatewayInstance) => {
           return
         }
         const media = fakeMedia(request.url, Date.now())
-        await gateway.run(Effect.gen(function*() {
-          const store = yield* EventStore
-          yield* store.append(MediaEvent, mediaSubject(media.mediaId), media, { msgId: media.mediaId })
-        }))
+        await gateway.run(
+          Effect.gen(function* () {
+            const store = yield* EventStore
+            yield* store.append(MediaEvent, mediaSubject(media.mediaId), media, { msgId: media.mediaId })
+          })
+        )
         message.respond(encodeReply({ _tag: "ResolveSucceeded", media }))
       })()
     }
@@ -146,15 +148,16 @@ export const startHarness = async (extraEnv: Readonly<Record<string, string>> = 
   const gateway = await startGateway(env)
   const extractor = await startFakeExtractor(nats.url, gateway)
   const provisionKey: Harness["provisionKey"] = async (options) => {
-    const projectId = options?.projectId ??
-      await gateway.run(runAdminCommand({ _tag: "CreateProject", name: "test" }))
-    const key = await gateway.run(runAdminCommand({
-      _tag: "CreateKey",
-      projectId,
-      name: "test key",
-      scopes: options?.scopes ?? ["media:resolve", "media:download"],
-      environment: "test"
-    }))
+    const projectId = options?.projectId ?? (await gateway.run(runAdminCommand({ _tag: "CreateProject", name: "test" })))
+    const key = await gateway.run(
+      runAdminCommand({
+        _tag: "CreateKey",
+        projectId,
+        name: "test key",
+        scopes: options?.scopes ?? ["media:resolve", "media:download"],
+        environment: "test"
+      })
+    )
     return { key, projectId }
   }
   return {

@@ -7,30 +7,31 @@ import { startFollower } from "@mds/shared/nats/StreamFollower"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
 import { Effect, Layer, Option, Queue } from "effect"
 
-
-export const JobProjectionStandIn = Layer.effectDiscard(Effect.gen(function*() {
-  const readModel = yield* JobReadModel
-  const views = new Map<string, JobView>()
-  const writes = yield* Queue.unbounded<JobView>()
-  yield* startFollower({
-    name: "job_projection_stand_in",
-    stream: JOBS_STREAM.name,
-    filterSubject: ALL_JOBS_SUBJECT,
-    from: "all",
-    onMessage: (message) => {
-      const event = decodeJobEventJson(message.data)
-      if (Option.isNone(event)) return
-      const view = evolveJobView(views.get(message.subject) ?? null, event.value, message.seq)
-      if (view === null) return
-      views.set(message.subject, view)
-      Queue.offerUnsafe(writes, view)
-    }
+export const JobProjectionStandIn = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const readModel = yield* JobReadModel
+    const views = new Map<string, JobView>()
+    const writes = yield* Queue.unbounded<JobView>()
+    yield* startFollower({
+      name: "job_projection_stand_in",
+      stream: JOBS_STREAM.name,
+      filterSubject: ALL_JOBS_SUBJECT,
+      from: "all",
+      onMessage: (message) => {
+        const event = decodeJobEventJson(message.data)
+        if (Option.isNone(event)) return
+        const view = evolveJobView(views.get(message.subject) ?? null, event.value, message.seq)
+        if (view === null) return
+        views.set(message.subject, view)
+        Queue.offerUnsafe(writes, view)
+      }
+    })
+    // In order, one at a time, as the aggregator writes: put keeps the view of the highest lastSeq.
+    yield* Queue.take(writes).pipe(
+      Effect.flatMap((view) => readModel.put(view)),
+      Effect.ignore,
+      Effect.forever,
+      Effect.forkScoped
+    )
   })
-  // In order, one at a time, as the aggregator writes: put keeps the view of the highest lastSeq.
-  yield* Queue.take(writes).pipe(
-    Effect.flatMap((view) => readModel.put(view)),
-    Effect.ignore,
-    Effect.forever,
-    Effect.forkScoped
-  )
-}))
+)

@@ -43,22 +43,40 @@ const split = (responses: ReadonlyArray<LightMyRequestResponse>) => {
 
 /** What a worker and the aggregator would record when a job finishes; `release` as the aggregator would. */
 const completeJob = (projectId: string, jobId: string, release: boolean) =>
-  h.gateway.run(Effect.gen(function*() {
-    const store = yield* EventStore
-    const subject = jobSubject(projectId, jobId)
-    const now = Date.now()
-    yield* store.append(JobEvent, subject, { _tag: "JobStarted", v: 1, jobId, attempt: 1, workerId: "w", at: now }, { msgId: `${jobId}:started` })
-    yield* store.append(JobEvent, subject, {
-      _tag: "JobCompleted",
-      v: 1,
-      jobId,
-      artifact: { key: `${projectId}/${jobId}/a.mp4`, filename: "a.mp4", mimeType: "video/mp4", sizeBytes: 1, availableUntil: now + 60_000 },
-      at: now
-    }, { msgId: `${jobId}:completed` })
-    if (release) {
-      yield* releaseSlot(projectId, jobId, "completed")
-    }
-  }))
+  h.gateway.run(
+    Effect.gen(function* () {
+      const store = yield* EventStore
+      const subject = jobSubject(projectId, jobId)
+      const now = Date.now()
+      yield* store.append(
+        JobEvent,
+        subject,
+        { _tag: "JobStarted", v: 1, jobId, attempt: 1, workerId: "w", at: now },
+        { msgId: `${jobId}:started` }
+      )
+      yield* store.append(
+        JobEvent,
+        subject,
+        {
+          _tag: "JobCompleted",
+          v: 1,
+          jobId,
+          artifact: {
+            key: `${projectId}/${jobId}/a.mp4`,
+            filename: "a.mp4",
+            mimeType: "video/mp4",
+            sizeBytes: 1,
+            availableUntil: now + 60_000
+          },
+          at: now
+        },
+        { msgId: `${jobId}:completed` }
+      )
+      if (release) {
+        yield* releaseSlot(projectId, jobId, "completed")
+      }
+    })
+  )
 
 describe("concurrency limit", () => {
   it("10 simultaneous POSTs for one project -> exactly two 202 and eight 429; another project is unaffected", async () => {
@@ -76,9 +94,7 @@ describe("concurrency limit", () => {
 
   it("the same split across two gateway instances on one NATS", async () => {
     const busy = await h.provisionKey()
-    const burst = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => download(i % 2 === 0 ? h.gateway : second, busy.key))
-    )
+    const burst = await Promise.all(Array.from({ length: 10 }, (_, i) => download(i % 2 === 0 ? h.gateway : second, busy.key)))
     const result = split(burst)
     expect(result.accepted.length, result.summary).toBe(2)
     expect(result.refused, result.summary).toBe(8)

@@ -36,18 +36,18 @@ const expectRefused = (response: LightMyRequestResponse, method: string, path: s
 const post = (url: string, payload: string, headers: Record<string, string> = {}) =>
   h.gateway.app.inject({ method: "POST", url, payload, headers: { "content-type": "application/json", "x-api-key": key, ...headers } })
 
-const deep = (depth: number) => `${"{\"a\":".repeat(depth)}1${"}".repeat(depth)}`
+const deep = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`
 
 /** Bodies no endpoint may accept, with the code each gets; the same for resolve and download. */
 const BODIES: ReadonlyArray<Case> = [
   ["an empty body", "", "invalid_json"],
-  ["truncated JSON", "{\"url\": \"https://vimeo.com/1\"", "invalid_json"],
-  ["a bare string", "\"https://vimeo.com/1\"", "invalid_request"],
+  ["truncated JSON", '{"url": "https://vimeo.com/1"', "invalid_json"],
+  ["a bare string", '"https://vimeo.com/1"', "invalid_request"],
   ["a number", "42", "invalid_request"],
   ["null", "null", "invalid_request"],
-  ["an array", "[{\"url\": \"https://vimeo.com/1\"}]", "invalid_request"],
+  ["an array", '[{"url": "https://vimeo.com/1"}]', "invalid_request"],
   ["deep nesting", deep(2_000), "invalid_request"],
-  ["NaN and comments", "{\"url\": NaN} // x", "invalid_json"]
+  ["NaN and comments", '{"url": NaN} // x', "invalid_json"]
 ]
 
 describe("POST /media/resolve and /media/download reject malformed bodies", () => {
@@ -106,7 +106,11 @@ describe("hostile URLs", () => {
 describe("POST /media/download: field combinations and ids", () => {
   it.each<readonly [string, unknown, string]>([
     ["neither media_id nor url", { format: "video_best" }, "invalid_request"],
-    ["both media_id and url", { format: "video_best", media_id: "med_aaaaaaaaaaaaaaaaaaaaaaaa", url: "https://vimeo.com/1" }, "invalid_request"],
+    [
+      "both media_id and url",
+      { format: "video_best", media_id: "med_aaaaaaaaaaaaaaaaaaaaaaaa", url: "https://vimeo.com/1" },
+      "invalid_request"
+    ],
     ["no format", { url: "https://vimeo.com/1" }, "invalid_request"],
     ["an empty format", { url: "https://vimeo.com/1", format: "" }, "invalid_request"],
     ["a format that is a number", { url: "https://vimeo.com/1", format: 720 }, "invalid_request"],
@@ -128,7 +132,12 @@ describe("request framing", () => {
     ["multipart/form-data; boundary=x", "unsupported_media_type"],
     ["application/jsonx", "unsupported_media_type"]
   ])("Content-Type %s", async (contentType, code) => {
-    expectRefused(await post("/v1/media/resolve", "{\"url\":\"https://vimeo.com/1\"}", { "content-type": contentType }), "POST", "/v1/media/resolve", code)
+    expectRefused(
+      await post("/v1/media/resolve", '{"url":"https://vimeo.com/1"}', { "content-type": contentType }),
+      "POST",
+      "/v1/media/resolve",
+      code
+    )
   })
 
   it("a body over 16 KiB, however it is padded", async () => {

@@ -35,7 +35,7 @@ const cli = (args: ReadonlyArray<string>, stdin?: string) =>
   })
 
 const jobsStatus = async (key: string) =>
-  (await h.gateway.app.inject({ method: "GET", url: "/v1/jobs/job_aaaaaaaaaaaaaaaaaaaaaaaa", headers: { "x-api-key": key } }))
+  await h.gateway.app.inject({ method: "GET", url: "/v1/jobs/job_aaaaaaaaaaaaaaaaaaaaaaaa", headers: { "x-api-key": key } })
 
 const waitForStatus = async (key: string, status: number) => {
   let response = await jobsStatus(key)
@@ -82,7 +82,16 @@ describe("admin CLI", () => {
   })
 
   it("fails with exit 1, a message on stderr and nothing on stdout for unknown projects, keys and bad arguments", async () => {
-    const unknownProject = await cli(["key", "create", "--project", "prj_aaaaaaaaaaaaaaaaaaaaaaaa", "--name", "x", "--scopes", "media:resolve"])
+    const unknownProject = await cli([
+      "key",
+      "create",
+      "--project",
+      "prj_aaaaaaaaaaaaaaaaaaaaaaaa",
+      "--name",
+      "x",
+      "--scopes",
+      "media:resolve"
+    ])
     expect(unknownProject.code).toBe(1)
     expect(unknownProject.stdout).toBe("")
     expect(unknownProject.stderr).toContain("prj_aaaaaaaaaaaaaaaaaaaaaaaa")

@@ -49,24 +49,40 @@ describe("error envelope", () => {
   })
 
   it("malformed JSON -> 400 invalid_json", async () => {
-    expectError(await post("/v1/media/resolve", "{\"url\": "), 400, "invalid_json")
+    expectError(await post("/v1/media/resolve", '{"url": '), 400, "invalid_json")
   })
 
   it("oversize body -> 413 payload_too_large", async () => {
-    expectError(await post("/v1/media/resolve", JSON.stringify({ url: "https://vimeo.com/1", pad: "x".repeat(20_000) })), 413, "payload_too_large")
+    expectError(
+      await post("/v1/media/resolve", JSON.stringify({ url: "https://vimeo.com/1", pad: "x".repeat(20_000) })),
+      413,
+      "payload_too_large"
+    )
   })
 
   it("wrong content type -> 415 unsupported_media_type", async () => {
     expectError(await post("/v1/media/resolve", "url=x", { "content-type": "text/plain" }), 415, "unsupported_media_type")
-    expectError(await post("/v1/media/resolve", "url=x", { "content-type": "application/x-www-form-urlencoded" }), 415, "unsupported_media_type")
+    expectError(
+      await post("/v1/media/resolve", "url=x", { "content-type": "application/x-www-form-urlencoded" }),
+      415,
+      "unsupported_media_type"
+    )
   })
 
   it("validation failure -> 400 invalid_request naming the field", async () => {
     const missing = expectError(await post("/v1/media/resolve", "{}"), 400, "invalid_request")
     expect(missing.message).toContain("url")
-    const wrongType = expectError(await post("/v1/media/download", JSON.stringify({ url: "https://vimeo.com/1", format: 7 })), 400, "invalid_request")
+    const wrongType = expectError(
+      await post("/v1/media/download", JSON.stringify({ url: "https://vimeo.com/1", format: 7 })),
+      400,
+      "invalid_request"
+    )
     expect(wrongType.message).toContain("format")
-    const tooLong = expectError(await post("/v1/media/resolve", JSON.stringify({ url: `https://vimeo.com/${"a".repeat(2100)}` })), 400, "invalid_request")
+    const tooLong = expectError(
+      await post("/v1/media/resolve", JSON.stringify({ url: `https://vimeo.com/${"a".repeat(2100)}` })),
+      400,
+      "invalid_request"
+    )
     expect(tooLong.message).toContain("url")
     const notHttp = expectError(await post("/v1/media/resolve", JSON.stringify({ url: "ftp://vimeo.com/1" })), 400, "invalid_request")
     expect(notHttp.message).toContain("url")
@@ -135,7 +151,9 @@ describe("authentication", () => {
     )
     expect(refusedResolve.message).toContain("media:resolve")
     // Routes without a scope need only a valid key.
-    expect((await h.gateway.app.inject({ method: "GET", url: "/v1/webhooks/deliveries", headers: { "x-api-key": resolveOnly } })).statusCode).toBe(200)
+    expect(
+      (await h.gateway.app.inject({ method: "GET", url: "/v1/webhooks/deliveries", headers: { "x-api-key": resolveOnly } })).statusCode
+    ).toBe(200)
     expectError(await getJob({ "x-api-key": downloadOnly }), 404, "job_not_found")
   })
 })
@@ -163,15 +181,23 @@ describe("health and platforms", () => {
     const headers = { "x-api-key": key }
     expectError(await h.gateway.app.inject({ method: "GET", url: "/v1/platforms", headers }), 503, "service_unavailable")
     expectError(await h.gateway.app.inject({ method: "GET", url: "/v1/platforms" }), 401, "missing_api_key")
-    await h.gateway.run(Effect.gen(function*() {
-      const store = yield* EventStore
-      yield* store.append(
-        ExtractorCatalogPublished,
-        EXTRACTOR_CATALOG_SUBJECT,
-        { _tag: "ExtractorCatalogPublished", v: 1, ytDlpVersion: "2026.10.26", extractors: ["Vimeo", "SoundCloud", "Youtube"], at: Date.now() },
-        { msgId: "catalog-1" }
-      )
-    }))
+    await h.gateway.run(
+      Effect.gen(function* () {
+        const store = yield* EventStore
+        yield* store.append(
+          ExtractorCatalogPublished,
+          EXTRACTOR_CATALOG_SUBJECT,
+          {
+            _tag: "ExtractorCatalogPublished",
+            v: 1,
+            ytDlpVersion: "2026.10.26",
+            extractors: ["Vimeo", "SoundCloud", "Youtube"],
+            at: Date.now()
+          },
+          { msgId: "catalog-1" }
+        )
+      })
+    )
     const response = await h.gateway.app.inject({ method: "GET", url: "/v1/platforms", headers })
     expect(response.statusCode, response.body).toBe(200)
     expect(response.headers["cache-control"]).toBe("public, max-age=300")

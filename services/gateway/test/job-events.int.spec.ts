@@ -74,10 +74,12 @@ const queueJob = async () => {
 }
 
 const record = (projectId: string, jobId: string, event: JobEvent) =>
-  h.gateway.run(Effect.gen(function*() {
-    const store = yield* EventStore
-    yield* store.append(JobEvent, jobSubject(projectId, jobId), event, { msgId: `${jobId}:${event._tag}:${JSON.stringify(event)}` })
-  }))
+  h.gateway.run(
+    Effect.gen(function* () {
+      const store = yield* EventStore
+      yield* store.append(JobEvent, jobSubject(projectId, jobId), event, { msgId: `${jobId}:${event._tag}:${JSON.stringify(event)}` })
+    })
+  )
 
 describe("GET /v1/jobs/:jobId/events", () => {
   it("sends the job now, then on every change, and ends after completion with the download link", async () => {
@@ -101,7 +103,13 @@ describe("GET /v1/jobs/:jobId/events", () => {
       _tag: "JobCompleted",
       v: 1,
       jobId,
-      artifact: { key: `jobs/${projectId}/${jobId}/a.mp4`, filename: "a.mp4", mimeType: "video/mp4", sizeBytes: 10, availableUntil: now + 60_000 },
+      artifact: {
+        key: `jobs/${projectId}/${jobId}/a.mp4`,
+        filename: "a.mp4",
+        mimeType: "video/mp4",
+        sizeBytes: 10,
+        availableUntil: now + 60_000
+      },
       at: now + 2
     })
     const completed = await events.next()

@@ -20,18 +20,25 @@ let collector: OtlpCollector
 let traced: GatewayInstance
 
 const appendJob = (projectId: string, events: (jobId: string, now: number) => ReadonlyArray<JobEvent>) =>
-  h.gateway.run(Effect.gen(function*() {
-    const store = yield* EventStore
-    const jobId = newId("job")
-    for (const [i, event] of events(jobId, Date.now()).entries()) {
-      yield* store.append(JobEvent, jobSubject(projectId, jobId), event, { msgId: `${event._tag}:${jobId}:${i}` })
-    }
-    return jobId
-  }))
+  h.gateway.run(
+    Effect.gen(function* () {
+      const store = yield* EventStore
+      const jobId = newId("job")
+      for (const [i, event] of events(jobId, Date.now()).entries()) {
+        yield* store.append(JobEvent, jobSubject(projectId, jobId), event, { msgId: `${event._tag}:${jobId}:${i}` })
+      }
+      return jobId
+    })
+  )
 
 const read = async (gateway: GatewayInstance, jobId: string, headers: Record<string, string>) => {
   const response = await gateway.app.inject({ method: "GET", url: `/v1/jobs/${jobId}`, headers })
-  return { status: response.statusCode, body: response.json(), remaining: response.headers["ratelimit-remaining"], retryAfter: response.headers["retry-after"] }
+  return {
+    status: response.statusCode,
+    body: response.json(),
+    remaining: response.headers["ratelimit-remaining"],
+    retryAfter: response.headers["retry-after"]
+  }
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -111,7 +118,11 @@ describe("GET /v1/jobs/:jobId", () => {
   it("refuses a revoked key once the gateway's key directory has the revocation", async () => {
     const { done, fresh } = await pollSequence(h.gateway)
     await h.gateway.run(runAdminCommand({ _tag: "RevokeKey", key: keyIdFromHash(hashSecret(PEPPER, fresh.key)) }))
-    const refused = await eventually(() => read(h.gateway, done, { "x-api-key": fresh.key }), (a) => a.status === 401, "the revocation")
+    const refused = await eventually(
+      () => read(h.gateway, done, { "x-api-key": fresh.key }),
+      (a) => a.status === 401,
+      "the revocation"
+    )
     expect(refused.body.error.code).toBe("revoked_api_key")
   })
 

@@ -21,10 +21,17 @@ class ReadCount extends Context.Service<ReadCount, { value: number }>()("mds/tes
 
 const CountingReadModel = Layer.effect(
   JobReadModel,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const inner = yield* JobReadModel
     const count = yield* ReadCount
-    return JobReadModel.of({ ...inner, get: (projectId, jobId) => Effect.suspend(() => { count.value++; return inner.get(projectId, jobId) }) })
+    return JobReadModel.of({
+      ...inner,
+      get: (projectId, jobId) =>
+        Effect.suspend(() => {
+          count.value++
+          return inner.get(projectId, jobId)
+        })
+    })
   })
 )
 
@@ -45,24 +52,23 @@ const started = (jobId: string): JobEvent => jobStarted(jobId, T0 + 1)
 const progressed = (jobId: string, percent: number): JobEvent => jobProgressed(jobId, percent, T0 + 2 + percent)
 
 const append = (jobId: string, event: JobEvent, n: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const store = yield* EventStore
     return yield* store.append(JobEventCodec, jobSubject(projectId, jobId), event, { msgId: `${event._tag}:${jobId}:${n}` })
   })
 
 /** What the aggregator does after each event: the view folded from the stream, written to the read model. */
 const project = (jobId: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const view = yield* folded(jobId)
     if (view !== null) yield* (yield* JobReadModel).put(view)
   })
 
 /** An event appended and then projected, as in production (the mirror sees the read model, not the events). */
-const appendAndProject = (jobId: string, event: JobEvent, n: number) =>
-  Effect.andThen(append(jobId, event, n), project(jobId))
+const appendAndProject = (jobId: string, event: JobEvent, n: number) => Effect.andThen(append(jobId, event, n), project(jobId))
 
 /** Waits until the mirror's watch delivers (it starts "recovering" and turns "following" within about a second). */
-const mirrorFollowing = Effect.gen(function*() {
+const mirrorFollowing = Effect.gen(function* () {
   const followers = yield* Followers
   for (let i = 0; i < 200 && followers.snapshot()["job_views"] !== "following"; i++) yield* Effect.sleep("50 millis")
   assert.strictEqual(followers.snapshot()["job_views"], "following")
@@ -70,16 +76,17 @@ const mirrorFollowing = Effect.gen(function*() {
 
 /** The view folded from the job's stream, as the truth to compare the cache against. */
 const folded = (jobId: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const store = yield* EventStore
     let view: JobView | null = null
-    for (const stored of yield* store.readSubject(JobEventCodec, jobSubject(projectId, jobId))) view = evolveJobView(view, stored.event, stored.seq)
+    for (const stored of yield* store.readSubject(JobEventCodec, jobSubject(projectId, jobId)))
+      view = evolveJobView(view, stored.event, stored.seq)
     return view
   })
 
 /** Polls the cache until `ok` holds (the consumer delivers asynchronously); bounded to 5 s. */
 const eventually = (jobId: string, ok: (view: JobView | null) => boolean) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const cache = yield* JobViewCache
     for (let i = 0; i < 100; i++) {
       const view = Option.getOrNull(yield* cache.get(projectId, jobId))
@@ -92,7 +99,7 @@ const eventually = (jobId: string, ok: (view: JobView | null) => boolean) =>
 // Live clock: the consumer delivers in real time and the polls sleep for real.
 layer(TestLayer, { timeout: 60_000, excludeTestServices: true })("JobViewCache", (it) => {
   it.effect("a job queued a moment ago is found from its events; later read-model writes reach the cached view without another read", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const cache = yield* JobViewCache
       const reads = yield* ReadCount
       const jobId = newId("job")
@@ -110,10 +117,11 @@ layer(TestLayer, { timeout: 60_000, excludeTestServices: true })("JobViewCache",
       assert.strictEqual(view?.progress, 40)
       assert.deepStrictEqual(view, yield* folded(jobId))
       assert.strictEqual(reads.value, readsAfterMiss, "hits never read the read model")
-    }))
+    })
+  )
 
   it.effect("a projected view is completed with the events the read model does not have yet", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const cache = yield* JobViewCache
       const readModel = yield* JobReadModel
       const jobId = newId("job")
@@ -123,17 +131,18 @@ layer(TestLayer, { timeout: 60_000, excludeTestServices: true })("JobViewCache",
       const view = Option.getOrNull(yield* cache.get(projectId, jobId))
       assert.strictEqual(view?.status, "processing")
       assert.deepStrictEqual(view, yield* folded(jobId))
-    }))
+    })
+  )
 
   it.effect("views first read while their jobs' read-model documents are written concurrently all end equal to their streams", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const cache = yield* JobViewCache
       const jobIds = Array.from({ length: 20 }, () => newId("job"))
       yield* mirrorFollowing
       yield* Effect.forEach(jobIds, (jobId) => appendAndProject(jobId, queued(jobId), 0), { concurrency: "unbounded" })
       const done = new Set<string>()
       const writer = (jobId: string) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* appendAndProject(jobId, started(jobId), 1)
           for (let percent = 10; percent <= 50; percent += 10) {
             // Spread out, so that views are cached before, during and between the writes.
@@ -144,7 +153,7 @@ layer(TestLayer, { timeout: 60_000, excludeTestServices: true })("JobViewCache",
         })
       // Reads all along the writes, so views get cached at every point of their history.
       const reader = (jobId: string) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           while (!done.has(jobId)) {
             yield* cache.get(projectId, jobId)
             yield* Effect.sleep("1 millis")
@@ -157,19 +166,21 @@ layer(TestLayer, { timeout: 60_000, excludeTestServices: true })("JobViewCache",
         const view = yield* eventually(jobId, (v) => v?.progress === 50)
         assert.deepStrictEqual(view, yield* folded(jobId), jobId)
       }
-    }))
+    })
+  )
 
   it.effect("an unknown job is not found and not remembered as missing", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const cache = yield* JobViewCache
       const jobId = newId("job")
       assert.isTrue(Option.isNone(yield* cache.get(projectId, jobId)))
       yield* append(jobId, queued(jobId), 0)
       assert.strictEqual(Option.getOrNull(yield* cache.get(projectId, jobId))?.status, "queued")
-    }))
+    })
+  )
 
   it.effect("a seeded view answers at once and is never moved back by an older read-model write", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const cache = yield* JobViewCache
       const jobId = newId("job")
       yield* mirrorFollowing
@@ -184,30 +195,35 @@ layer(TestLayer, { timeout: 60_000, excludeTestServices: true })("JobViewCache",
       yield* appendAndProject(jobId, progressed(jobId, 70), 2)
       const view = yield* eventually(jobId, (v) => v?.progress === 70)
       assert.deepStrictEqual(view, yield* folded(jobId))
-    }))
+    })
+  )
 
-  it.effect("while its watch cannot deliver (NATS down), nothing is answered from memory; afterwards it follows again", () =>
-    Effect.gen(function*() {
-      const cache = yield* JobViewCache
-      const server = yield* TestNatsServer
-      const followers = yield* Followers
-      const jobId = newId("job")
-      yield* mirrorFollowing
-      yield* appendAndProject(jobId, queued(jobId), 0)
-      yield* cache.get(projectId, jobId)
-      assert.strictEqual(cache.peek(projectId, jobId)?.status, "queued")
+  it.effect(
+    "while its watch cannot deliver (NATS down), nothing is answered from memory; afterwards it follows again",
+    () =>
+      Effect.gen(function* () {
+        const cache = yield* JobViewCache
+        const server = yield* TestNatsServer
+        const followers = yield* Followers
+        const jobId = newId("job")
+        yield* mirrorFollowing
+        yield* appendAndProject(jobId, queued(jobId), 0)
+        yield* cache.get(projectId, jobId)
+        assert.strictEqual(cache.peek(projectId, jobId)?.status, "queued")
 
-      yield* Effect.promise(() => server.stop())
-      for (let i = 0; i < 200 && followers.snapshot()["job_views"] !== "recovering"; i++) yield* Effect.sleep("50 millis")
-      assert.strictEqual(followers.snapshot()["job_views"], "recovering")
-      assert.strictEqual(cache.peek(projectId, jobId), undefined, "no answer from a mirror that stopped")
+        yield* Effect.promise(() => server.stop())
+        for (let i = 0; i < 200 && followers.snapshot()["job_views"] !== "recovering"; i++) yield* Effect.sleep("50 millis")
+        assert.strictEqual(followers.snapshot()["job_views"], "recovering")
+        assert.strictEqual(cache.peek(projectId, jobId), undefined, "no answer from a mirror that stopped")
 
-      yield* Effect.promise(() => server.start())
-      yield* mirrorFollowing
-      // Written after the restart: it reaches the view kept from before, through the re-created watch.
-      yield* appendAndProject(jobId, started(jobId), 1)
-      const view = yield* eventually(jobId, (v) => v?.status === "processing")
-      assert.deepStrictEqual(view, yield* folded(jobId))
-      assert.strictEqual(cache.peek(projectId, jobId)?.status, "processing")
-    }), 60_000)
+        yield* Effect.promise(() => server.start())
+        yield* mirrorFollowing
+        // Written after the restart: it reaches the view kept from before, through the re-created watch.
+        yield* appendAndProject(jobId, started(jobId), 1)
+        const view = yield* eventually(jobId, (v) => v?.status === "processing")
+        assert.deepStrictEqual(view, yield* folded(jobId))
+        assert.strictEqual(cache.peek(projectId, jobId)?.status, "processing")
+      }),
+    60_000
+  )
 })

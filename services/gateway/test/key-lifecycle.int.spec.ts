@@ -35,16 +35,20 @@ const authOn = async (gateway: GatewayInstance, key: string) => {
 }
 
 const flushUsage = () =>
-  second.run(Effect.gen(function*() {
-    const recorder = yield* KeyUsageRecorder
-    return yield* recorder.flush
-  }))
+  second.run(
+    Effect.gen(function* () {
+      const recorder = yield* KeyUsageRecorder
+      return yield* recorder.flush
+    })
+  )
 
 const usageLastSeq = () =>
-  second.run(Effect.gen(function*() {
-    const { jsm } = yield* NatsClient
-    return (yield* Effect.promise(() => jsm.streams.info(KEY_USAGE_STREAM.name))).state.last_seq
-  }))
+  second.run(
+    Effect.gen(function* () {
+      const { jsm } = yield* NatsClient
+      return (yield* Effect.promise(() => jsm.streams.info(KEY_USAGE_STREAM.name))).state.last_seq
+    })
+  )
 
 describe("key directory and usage", () => {
   it("a key works on another gateway the moment it is created, and is refused there within 1 s of its revocation", async () => {
@@ -73,10 +77,12 @@ describe("key directory and usage", () => {
     const flushed = await flushUsage()
     expect(flushed).toBe(1)
     expect(await usageLastSeq()).toBe(before + 1)
-    const [stored] = await second.run(Effect.gen(function*() {
-      const store = yield* EventStore
-      return yield* store.readSubject(KeyUsed, keyUsageSubject(keyId))
-    }))
+    const [stored] = await second.run(
+      Effect.gen(function* () {
+        const store = yield* EventStore
+        return yield* store.readSubject(KeyUsed, keyUsageSubject(keyId))
+      })
+    )
     expect(stored?.event).toMatchObject({ _tag: "KeyUsed", keyId, projectId })
     expect(stored?.event.at).toBeLessThanOrEqual(afterRequests)
     expect(stored?.event.at).toBeGreaterThan(afterRequests - 30_000)

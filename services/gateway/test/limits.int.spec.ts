@@ -36,7 +36,11 @@ describe("per-key request rate", () => {
     const { key: other } = await h.provisionKey()
     const remaining: Array<string> = []
     for (let i = 0; i < RATE_LIMIT; i++) {
-      const response = await h.gateway.app.inject({ method: "GET", url: "/v1/jobs/job_aaaaaaaaaaaaaaaaaaaaaaaa", headers: { "x-api-key": key } })
+      const response = await h.gateway.app.inject({
+        method: "GET",
+        url: "/v1/jobs/job_aaaaaaaaaaaaaaaaaaaaaaaa",
+        headers: { "x-api-key": key }
+      })
       expect(response.statusCode).toBe(404)
       expect(response.headers["ratelimit-limit"]).toBe(String(RATE_LIMIT))
       expect(response.headers["ratelimit-policy"]).toBe(`${RATE_LIMIT};w=60`)
@@ -44,7 +48,12 @@ describe("per-key request rate", () => {
     }
     expect(remaining).toEqual(Array.from({ length: RATE_LIMIT }, (_, i) => String(RATE_LIMIT - 1 - i)))
 
-    const limited = await h.gateway.app.inject({ method: "POST", url: "/v1/media/resolve", payload: "{}", headers: { "content-type": "application/json", "x-api-key": key } })
+    const limited = await h.gateway.app.inject({
+      method: "POST",
+      url: "/v1/media/resolve",
+      payload: "{}",
+      headers: { "content-type": "application/json", "x-api-key": key }
+    })
     expectError(limited, 429, "rate_limit_exceeded")
     const retryAfter = Number(limited.headers["retry-after"])
     expect(retryAfter).toBeGreaterThanOrEqual(1)
@@ -52,7 +61,11 @@ describe("per-key request rate", () => {
     expect(limited.headers["ratelimit-remaining"]).toBe("0")
     expect(limited.headers["ratelimit-reset"]).toBe(String(retryAfter))
 
-    const unaffected = await h.gateway.app.inject({ method: "GET", url: "/v1/jobs/job_aaaaaaaaaaaaaaaaaaaaaaaa", headers: { "x-api-key": other } })
+    const unaffected = await h.gateway.app.inject({
+      method: "GET",
+      url: "/v1/jobs/job_aaaaaaaaaaaaaaaaaaaaaaaa",
+      headers: { "x-api-key": other }
+    })
     expect(unaffected.statusCode).toBe(404)
     expect(unaffected.headers["ratelimit-remaining"]).toBe(String(RATE_LIMIT - 1))
   })

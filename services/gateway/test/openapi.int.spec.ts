@@ -34,7 +34,9 @@ const METHODS = ["get", "post", "put", "patch", "delete"]
 
 const documentedOperations = () =>
   Object.entries(document.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
-    Object.keys(item).filter((key) => METHODS.includes(key)).map((method) => `${method.toUpperCase()} ${path}`)
+    Object.keys(item)
+      .filter((key) => METHODS.includes(key))
+      .map((method) => `${method.toUpperCase()} ${path}`)
   )
 
 const conforms = (method: string, path: string, response: LightMyRequestResponse) =>
@@ -50,9 +52,7 @@ describe("GET /v1/openapi.json", () => {
   })
 
   it("documents exactly the /v1 routes the gateway serves", () => {
-    const served = v1Routes.filter((route) => route.path.startsWith("/v1/")).map((route) =>
-      `${route.method} ${openApiPath(route.path)}`
-    )
+    const served = v1Routes.filter((route) => route.path.startsWith("/v1/")).map((route) => `${route.method} ${openApiPath(route.path)}`)
     expect(documentedOperations().sort()).toEqual(served.sort())
   })
 
@@ -90,15 +90,17 @@ describe("real responses conform to the document", () => {
   it("health, platforms, resolve, download and job", async () => {
     conforms("GET", "/v1/health", await h.gateway.app.inject({ method: "GET", url: "/v1/health" }))
     conforms("GET", "/v1/platforms", await h.gateway.app.inject({ method: "GET", url: "/v1/platforms", headers: headers() }))
-    await h.gateway.run(Effect.gen(function*() {
-      const store = yield* EventStore
-      yield* store.append(
-        ExtractorCatalogPublished,
-        EXTRACTOR_CATALOG_SUBJECT,
-        { _tag: "ExtractorCatalogPublished", v: 1, ytDlpVersion: "2026.10.26", extractors: ["Vimeo"], at: Date.now() },
-        { msgId: "openapi-catalog" }
-      )
-    }))
+    await h.gateway.run(
+      Effect.gen(function* () {
+        const store = yield* EventStore
+        yield* store.append(
+          ExtractorCatalogPublished,
+          EXTRACTOR_CATALOG_SUBJECT,
+          { _tag: "ExtractorCatalogPublished", v: 1, ytDlpVersion: "2026.10.26", extractors: ["Vimeo"], at: Date.now() },
+          { msgId: "openapi-catalog" }
+        )
+      })
+    )
     const platforms = await h.gateway.app.inject({ method: "GET", url: "/v1/platforms", headers: headers() })
     expect(platforms.statusCode).toBe(200)
     conforms("GET", "/v1/platforms", platforms)
@@ -129,25 +131,41 @@ describe("real responses conform to the document", () => {
   it("errors: authentication, validation, unknown job, unavailable media, bad link", async () => {
     const cases: ReadonlyArray<readonly [string, string, Promise<LightMyRequestResponse>]> = [
       ["POST", "/v1/media/resolve", h.gateway.app.inject({ method: "POST", url: "/v1/media/resolve", payload: { url: "x" } })],
-      ["POST", "/v1/media/resolve", h.gateway.app.inject({ method: "POST", url: "/v1/media/resolve", headers: headers(), payload: { url: 1 } })],
-      ["POST", "/v1/media/resolve", h.gateway.app.inject({
-        method: "POST",
-        url: "/v1/media/resolve",
-        headers: headers(),
-        payload: { url: "https://vimeo.com/private" }
-      })],
-      ["POST", "/v1/media/download", h.gateway.app.inject({
-        method: "POST",
-        url: "/v1/media/download",
-        headers: headers(),
-        payload: { media_id: null, format: "video_best" }
-      })],
-      ["POST", "/v1/media/download", h.gateway.app.inject({
-        method: "POST",
-        url: "/v1/media/download",
-        headers: { ...headers(), "content-type": "text/plain" },
-        payload: "{}"
-      })],
+      [
+        "POST",
+        "/v1/media/resolve",
+        h.gateway.app.inject({ method: "POST", url: "/v1/media/resolve", headers: headers(), payload: { url: 1 } })
+      ],
+      [
+        "POST",
+        "/v1/media/resolve",
+        h.gateway.app.inject({
+          method: "POST",
+          url: "/v1/media/resolve",
+          headers: headers(),
+          payload: { url: "https://vimeo.com/private" }
+        })
+      ],
+      [
+        "POST",
+        "/v1/media/download",
+        h.gateway.app.inject({
+          method: "POST",
+          url: "/v1/media/download",
+          headers: headers(),
+          payload: { media_id: null, format: "video_best" }
+        })
+      ],
+      [
+        "POST",
+        "/v1/media/download",
+        h.gateway.app.inject({
+          method: "POST",
+          url: "/v1/media/download",
+          headers: { ...headers(), "content-type": "text/plain" },
+          payload: "{}"
+        })
+      ],
       ["GET", "/v1/jobs/{jobId}", h.gateway.app.inject({ method: "GET", url: "/v1/jobs/job_nope", headers: headers() })],
       ["GET", "/v1/files/{key}", h.gateway.app.inject({ method: "GET", url: "/v1/files/prj_x/job_x/a.mp4?expires=1&signature=x" })]
     ]

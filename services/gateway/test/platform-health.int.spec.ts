@@ -1,11 +1,11 @@
 // Platform health (extension) in the gateway: GET /platforms reports recorded outcomes, and a paused platform's
 // resolves and downloads are refused with 503 platform_paused until the stated time.
 import { recordPlatformOutcome } from "@mds/shared/domain/platform/PlatformHealthCommands"
-import { defaultBreakerPolicy, } from "@mds/shared/domain/platform/PlatformHealthDecider"
+import { defaultBreakerPolicy } from "@mds/shared/domain/platform/PlatformHealthDecider"
 import type { PlatformOutcome } from "@mds/shared/domain/platform/PlatformHealthEvent"
 import { ExtractorCatalogPublished } from "@mds/shared/domain/platform/CatalogEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { EXTRACTOR_CATALOG_SUBJECT, } from "@mds/shared/eventstore/Subjects"
+import { EXTRACTOR_CATALOG_SUBJECT } from "@mds/shared/eventstore/Subjects"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Harness, startHarness } from "./GatewayHarness.ts"
@@ -16,16 +16,23 @@ let key: string
 beforeAll(async () => {
   h = await startHarness()
   key = (await h.provisionKey()).key
-  await h.gateway.run(Effect.gen(function*() {
-    const store = yield* EventStore
-    yield* store.append(ExtractorCatalogPublished, EXTRACTOR_CATALOG_SUBJECT, {
-      _tag: "ExtractorCatalogPublished",
-      v: 1,
-      ytDlpVersion: "2026.10.26",
-      extractors: ["Vimeo", "Dailymotion"],
-      at: Date.now()
-    }, { msgId: "health-catalog" })
-  }))
+  await h.gateway.run(
+    Effect.gen(function* () {
+      const store = yield* EventStore
+      yield* store.append(
+        ExtractorCatalogPublished,
+        EXTRACTOR_CATALOG_SUBJECT,
+        {
+          _tag: "ExtractorCatalogPublished",
+          v: 1,
+          ytDlpVersion: "2026.10.26",
+          extractors: ["Vimeo", "Dailymotion"],
+          at: Date.now()
+        },
+        { msgId: "health-catalog" }
+      )
+    })
+  )
 })
 afterAll(async () => {
   await h?.close()
@@ -51,7 +58,12 @@ const healthOf = async (platform: string, until: (health: any) => boolean) => {
 }
 
 const post = (url: string, payload: unknown) =>
-  h.gateway.app.inject({ method: "POST", url, payload: payload as object, headers: { "content-type": "application/json", "x-api-key": key } })
+  h.gateway.app.inject({
+    method: "POST",
+    url,
+    payload: payload as object,
+    headers: { "content-type": "application/json", "x-api-key": key }
+  })
 
 describe("platform health", () => {
   it("reports the recent success rate of a platform", async () => {

@@ -24,7 +24,12 @@ afterAll(async () => {
 })
 
 const post = (url: string, body: unknown, apiKey = key) =>
-  h.gateway.app.inject({ method: "POST", url, payload: JSON.stringify(body), headers: { "content-type": "application/json", "x-api-key": apiKey } })
+  h.gateway.app.inject({
+    method: "POST",
+    url,
+    payload: JSON.stringify(body),
+    headers: { "content-type": "application/json", "x-api-key": apiKey }
+  })
 const getJob = (jobId: string, apiKey = key) =>
   h.gateway.app.inject({ method: "GET", url: `/v1/jobs/${jobId}`, headers: { "x-api-key": apiKey } })
 
@@ -83,9 +88,17 @@ describe("POST /media/resolve", () => {
 describe("POST /media/download", () => {
   it("rejects both or neither of media_id and url, and unknown or malformed media ids", async () => {
     expect(expectError(await post("/v1/media/download", { format: "video_best" }), 400, "invalid_request")).toContain("media_id")
-    expectError(await post("/v1/media/download", { format: "video_best", url: "https://vimeo.com/1", media_id: "med_aaaaaaaaaaaaaaaaaaaaaaaa" }), 400, "invalid_request")
+    expectError(
+      await post("/v1/media/download", { format: "video_best", url: "https://vimeo.com/1", media_id: "med_aaaaaaaaaaaaaaaaaaaaaaaa" }),
+      400,
+      "invalid_request"
+    )
     expectError(await post("/v1/media/download", { media_id: "med_aaaaaaaaaaaaaaaaaaaaaaaa" }), 400, "invalid_request")
-    expectError(await post("/v1/media/download", { format: "video_best", media_id: "med_aaaaaaaaaaaaaaaaaaaaaaaa" }), 404, "media_not_found")
+    expectError(
+      await post("/v1/media/download", { format: "video_best", media_id: "med_aaaaaaaaaaaaaaaaaaaaaaaa" }),
+      404,
+      "media_not_found"
+    )
     expectError(await post("/v1/media/download", { format: "video_best", media_id: "../etc" }), 404, "media_not_found")
   })
 
@@ -139,21 +152,33 @@ describe("completed jobs and signed links", () => {
     const source = join(h.dataDir, "clip-source.mp4")
     await writeFile(source, content)
     const availableUntil = Date.now() + 3_600_000
-    await h.gateway.run(Effect.gen(function*() {
-      const store = yield* ArtifactStore
-      yield* store.putFile(artifactKey, source, "video/mp4")
-      const events = yield* EventStore
-      const subject = jobSubject(projectId, jobId)
-      const now = Date.now()
-      yield* events.append(JobEvent, subject, { _tag: "JobStarted", v: 1, jobId, attempt: 1, workerId: "w1", at: now }, { msgId: `${jobId}:s` })
-      yield* events.append(JobEvent, subject, {
-        _tag: "JobCompleted",
-        v: 1,
-        jobId,
-        artifact: { key: artifactKey, filename: "clip.mp4", mimeType: "video/mp4", sizeBytes: content.length, availableUntil },
-        at: now + 1
-      }, { msgId: `${jobId}:c` })
-    }))
+    await h.gateway.run(
+      Effect.gen(function* () {
+        const store = yield* ArtifactStore
+        yield* store.putFile(artifactKey, source, "video/mp4")
+        const events = yield* EventStore
+        const subject = jobSubject(projectId, jobId)
+        const now = Date.now()
+        yield* events.append(
+          JobEvent,
+          subject,
+          { _tag: "JobStarted", v: 1, jobId, attempt: 1, workerId: "w1", at: now },
+          { msgId: `${jobId}:s` }
+        )
+        yield* events.append(
+          JobEvent,
+          subject,
+          {
+            _tag: "JobCompleted",
+            v: 1,
+            jobId,
+            artifact: { key: artifactKey, filename: "clip.mp4", mimeType: "video/mp4", sizeBytes: content.length, availableUntil },
+            at: now + 1
+          },
+          { msgId: `${jobId}:c` }
+        )
+      })
+    )
 
     // The gateway mirrors the job read model, which the projection writes a moment after the events.
     let read = await getJob(jobId)
@@ -176,7 +201,7 @@ describe("completed jobs and signed links", () => {
     expect(file.body).toBe(content)
     expect(file.headers["content-type"]).toBe("video/mp4")
     expect(file.headers["content-length"]).toBe(String(content.length))
-    expect(file.headers["content-disposition"]).toContain("attachment; filename=\"clip.mp4\"")
+    expect(file.headers["content-disposition"]).toContain('attachment; filename="clip.mp4"')
 
     const head = await h.gateway.app.inject({ method: "HEAD", url: `${link.pathname}${link.search}` })
     expect(head.statusCode).toBe(200)
@@ -190,10 +215,12 @@ describe("completed jobs and signed links", () => {
     expectError(await h.gateway.app.inject({ method: "GET", url: link.pathname }), 403, "invalid_signature")
 
     const signedUrl = (key: string, expiresAt: number) =>
-      h.gateway.run(Effect.gen(function*() {
-        const signer = yield* DownloadLinkSigner
-        return new URL(signer.url(key, expiresAt, key.split("/").at(-1) ?? ""))
-      }))
+      h.gateway.run(
+        Effect.gen(function* () {
+          const signer = yield* DownloadLinkSigner
+          return new URL(signer.url(key, expiresAt, key.split("/").at(-1) ?? ""))
+        })
+      )
     const expired = await signedUrl(artifactKey, Date.now() - 1000)
     expectError(await h.gateway.app.inject({ method: "GET", url: `${expired.pathname}${expired.search}` }), 410, "link_expired")
 

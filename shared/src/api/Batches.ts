@@ -3,7 +3,9 @@ import { Schema } from "effect"
 
 export const CreateBatchRequest = Schema.Struct({
   media_id: Schema.String.annotate({ description: "data.id of a resolve that answered type playlist." }),
-  format: Schema.String.check(Schema.isMinLength(1)).annotate({ description: "video_best, video_<height>p, audio_best, audio_m4a or audio_mp3." }),
+  format: Schema.String.check(Schema.isMinLength(1)).annotate({
+    description: "video_best, video_<height>p, audio_best, audio_m4a or audio_mp3."
+  }),
   entries: Schema.optionalKey(Schema.Array(Schema.String).check(Schema.isMinLength(1), Schema.isMaxLength(1000))).annotate({
     description: "Entry ids (entries[].id of the resolve) in the order to download them; default: every entry."
   })
@@ -26,12 +28,14 @@ export const Batch = Schema.Struct({
     completed: Schema.Int,
     failed: Schema.Int
   }),
-  entries: Schema.Array(Schema.Struct({
-    id: Schema.String,
-    title: Schema.String,
-    url: Schema.String,
-    status: BatchEntryStatus.annotate({ description: "queued: its job is queued or processing (see GET /jobs/{job_id})." }),
-    job_id: Schema.optionalKey(Schema.String)
-  }))
+  entries: Schema.Array(
+    Schema.Struct({
+      id: Schema.String,
+      title: Schema.String,
+      url: Schema.String,
+      status: BatchEntryStatus.annotate({ description: "queued: its job is queued or processing (see GET /jobs/{job_id})." }),
+      job_id: Schema.optionalKey(Schema.String)
+    })
+  )
 }).annotate({ identifier: "Batch", description: "Extension: a batch and each entry's job." })
 export type Batch = typeof Batch.Type

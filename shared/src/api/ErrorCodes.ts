@@ -42,7 +42,8 @@ export const errorCatalogue = {
   format_unavailable: { status: 422, description: "The format is not one of the media's formats, or not a valid format id." },
   invalid_options: {
     status: 422,
-    description: "Extension: download fields that are each valid but do not fit together or with the format (e.g. " +
+    description:
+      "Extension: download fields that are each valid but do not fit together or with the format (e.g. " +
       "audio_bitrate with a video format, a section whose end is not after its start); the message names the field."
   },
   section_out_of_range: {
@@ -51,7 +52,8 @@ export const errorCatalogue = {
   },
   subtitles_unavailable: {
     status: 422,
-    description: "Extension: a subtitle language (subtitles field or subtitles_<lang> format) the media does not offer; " +
+    description:
+      "Extension: a subtitle language (subtitles field or subtitles_<lang> format) the media does not offer; " +
       "the message lists those it does."
   },
   invalid_cookie_file: {
@@ -59,14 +61,19 @@ export const errorCatalogue = {
     description: "Extension: cookies_txt is not a Netscape cookies file (the message names the first bad line, never its content)."
   },
   concurrency_limit_exceeded: { status: 429, description: "The project already has the maximum number of jobs queued or processing." },
-  rate_limit_exceeded: { status: 429, description: "The API key used up its requests per minute, or too many invalid keys came from this address or with this key prefix; wait for Retry-After." },
+  rate_limit_exceeded: {
+    status: 429,
+    description:
+      "The API key used up its requests per minute, or too many invalid keys came from this address or with this key prefix; wait for Retry-After."
+  },
   polling_too_fast: { status: 429, description: "The job was polled less than 2 s ago by this key; wait for Retry-After." },
   headers_too_large: { status: 431, description: "The request headers are larger than 16 KiB in all." },
   internal_error: { status: 500, description: "An unexpected failure; report the request_id." },
   extraction_failed: { status: 502, description: "The extractor could not read the media page." },
   platform_paused: {
     status: 503,
-    description: "Extension: the platform is paused after repeated blocks (rate limits, bot checks) until the time in " +
+    description:
+      "Extension: the platform is paused after repeated blocks (rate limits, bot checks) until the time in " +
       "the message and GET /platforms; Retry-After says when."
   },
   service_unavailable: {
@@ -79,4 +86,3 @@ export const errorCatalogue = {
 export type ApiErrorCode = keyof typeof errorCatalogue
 
 export const apiErrorCodes = Object.keys(errorCatalogue) as ReadonlyArray<ApiErrorCode>
-

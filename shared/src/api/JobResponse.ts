@@ -37,14 +37,14 @@ export const toJobResponse = (view: JobView, downloadUrl: string | null): ApiJob
     ...(view.completedAt === null ? {} : { completed_at: iso(view.completedAt) }),
     ...(status === "completed" && view.artifact !== null && downloadUrl !== null
       ? {
-        result: {
-          download_url: downloadUrl,
-          filename: view.artifact.filename,
-          mime_type: view.artifact.mimeType,
-          size_bytes: view.artifact.sizeBytes,
-          expires_at: iso(view.artifact.availableUntil)
+          result: {
+            download_url: downloadUrl,
+            filename: view.artifact.filename,
+            mime_type: view.artifact.mimeType,
+            size_bytes: view.artifact.sizeBytes,
+            expires_at: iso(view.artifact.availableUntil)
+          }
         }
-      }
       : {}),
     ...(status === "failed" && view.error !== null
       ? { error: { code: view.error.code, message: view.error.message, retryable: view.error.retryable } }

@@ -6,7 +6,11 @@ import { toJobResponse } from "./JobResponse.ts"
 
 const T0 = Date.UTC(2026, 0, 2, 3, 4, 5)
 
-const queued: JobView = jobView("prj_aaaaaaaaaaaaaaaaaaaaaaaa", { id: "job_aaaaaaaaaaaaaaaaaaaaaaaa", createdAt: T0, expiresAt: T0 + 3_600_000 })
+const queued: JobView = jobView("prj_aaaaaaaaaaaaaaaaaaaaaaaa", {
+  id: "job_aaaaaaaaaaaaaaaaaaaaaaaa",
+  createdAt: T0,
+  expiresAt: T0 + 3_600_000
+})
 
 describe("toJobResponse", () => {
   it("a queued job: no started_at, completed_at, result or error", () => {

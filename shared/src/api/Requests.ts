@@ -50,7 +50,8 @@ export const PlaylistPage = Schema.Struct({
 export const ResolveRequest = Schema.Struct({
   url: HttpUrlString,
   playlist: Schema.optionalKey(PlaylistPage).annotate({
-    description: "Extension: with it, a playlist URL (a feed, a page of links) answers type playlist with a page of its " +
+    description:
+      "Extension: with it, a playlist URL (a feed, a page of links) answers type playlist with a page of its " +
       "flat entries; without it, as before."
   })
 }).annotate({ identifier: "ResolveRequest", description: "The public page or file URL of the media." })
@@ -73,7 +74,8 @@ export const SectionRequest = Schema.Struct({
     description: "End of the clip in seconds; greater than start (else 422 invalid_options), at most the media's duration."
   }),
   precise: Schema.optionalKey(Schema.Boolean).annotate({
-    description: "true: re-encode at the cuts, so the clip lasts end - start within half a second; false (default): " +
+    description:
+      "true: re-encode at the cuts, so the clip lasts end - start within half a second; false (default): " +
       "cut at the nearest keyframes without re-encoding (faster, less exact)."
   })
 }).annotate({
@@ -86,12 +88,13 @@ export type SectionRequest = typeof SectionRequest.Type
 const downloadExtensions = {
   section: Schema.optionalKey(SectionRequest),
   video_codec: Schema.optionalKey(Schema.Literals(["h264", "vp9", "av1", "any"])).annotate({
-    description: "Extension, video formats: h264 plays everywhere; vp9 and av1 are smaller; any takes what the " +
+    description:
+      "Extension, video formats: h264 plays everywhere; vp9 and av1 are smaller; any takes what the " +
       "platform serves best. The platform's own stream of that codec is preferred, else the video is converted."
   }),
   container: Schema.optionalKey(Schema.Literals(["mp4", "webm", "mkv"])).annotate({
-    description: "Extension, video formats: the file's container (default mp4). webm holds vp9 or av1 only (vp9 if " +
-      "video_codec is not given)."
+    description:
+      "Extension, video formats: the file's container (default mp4). webm holds vp9 or av1 only (vp9 if " + "video_codec is not given)."
   }),
   audio_bitrate: Schema.optionalKey(
     Schema.Int.check(Schema.isBetween({ minimum: 32, maximum: 320 }, { message: "must be an integer from 32 to 320" }))
@@ -103,11 +106,9 @@ const downloadExtensions = {
   embed_thumbnail: Schema.optionalKey(Schema.Boolean).annotate({
     description: "Extension: embed the thumbnail as cover art (mp4, mkv, audio_mp3, audio_m4a; not webm or audio_best)."
   }),
-  subtitles: Schema.optionalKey(
-    Schema.Array(LanguageCode).check(Schema.isMinLength(1), Schema.isMaxLength(10))
-  ).annotate({
-    description: "Extension, video formats: subtitle languages (from resolve's subtitles) to embed: mov_text in mp4, " +
-      "natively in mkv and webm."
+  subtitles: Schema.optionalKey(Schema.Array(LanguageCode).check(Schema.isMinLength(1), Schema.isMaxLength(10))).annotate({
+    description:
+      "Extension, video formats: subtitle languages (from resolve's subtitles) to embed: mov_text in mp4, " + "natively in mkv and webm."
   })
 }
 
@@ -134,7 +135,9 @@ export type DownloadRequest = typeof DownloadRequest.Type
 export type DownloadExtensions = Omit<typeof DownloadByUrl.Type, "format" | "url">
 
 /** Extension: a platform id as GET /platforms lists it. */
-export const CookiePlatform = Schema.String.check(Schema.isPattern(/^[a-z0-9_-]{1,64}$/u, { message: "must be a platform id from GET /platforms" }))
+export const CookiePlatform = Schema.String.check(
+  Schema.isPattern(/^[a-z0-9_-]{1,64}$/u, { message: "must be a platform id from GET /platforms" })
+)
 
 /** Extension: a Netscape cookies.txt for one platform, replacing the project's previous one. */
 export const CookiesUpload = Schema.Struct({

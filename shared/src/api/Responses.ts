@@ -7,20 +7,28 @@ const IsoDateTime = Schema.String.annotate({ format: "date-time", description: "
 export const Health = Schema.Struct({
   status: Schema.Literals(["ok", "degraded"]),
   version: Schema.Literal("v1"),
-  followers: Schema.optionalKey(Schema.Record(Schema.String, Schema.Literals(["following", "recovering"])).annotate({
-    description:
-      "Each in-memory view that follows a stream (job_views, keys, platforms): `following` while it delivers; `recovering` while it starts or its consumer is being re-created (reads then go to the read model and the streams, so answers stay correct, only slower)."
-  })),
-  yt_dlp: Schema.optionalKey(Schema.Struct({
-    choice: Schema.NullOr(Schema.String).annotate({ description: "The operator's choice (`extractors use`): stable, nightly, a version, or null." }),
-    extractors: Schema.Array(Schema.Struct({
-      worker_id: Schema.String,
-      version: Schema.String,
-      last_change: Schema.Literals(["running", "activated", "rejected"]),
-      reason: Schema.NullOr(Schema.String),
-      at: IsoDateTime
-    }))
-  }).annotate({ description: "Extension: the yt-dlp release each extractor reported running, fleet-wide (at most 5 s old)." }))
+  followers: Schema.optionalKey(
+    Schema.Record(Schema.String, Schema.Literals(["following", "recovering"])).annotate({
+      description:
+        "Each in-memory view that follows a stream (job_views, keys, platforms): `following` while it delivers; `recovering` while it starts or its consumer is being re-created (reads then go to the read model and the streams, so answers stay correct, only slower)."
+    })
+  ),
+  yt_dlp: Schema.optionalKey(
+    Schema.Struct({
+      choice: Schema.NullOr(Schema.String).annotate({
+        description: "The operator's choice (`extractors use`): stable, nightly, a version, or null."
+      }),
+      extractors: Schema.Array(
+        Schema.Struct({
+          worker_id: Schema.String,
+          version: Schema.String,
+          last_change: Schema.Literals(["running", "activated", "rejected"]),
+          reason: Schema.NullOr(Schema.String),
+          at: IsoDateTime
+        })
+      )
+    }).annotate({ description: "Extension: the yt-dlp release each extractor reported running, fleet-wide (at most 5 s old)." })
+  )
 }).annotate({ identifier: "Health" })
 export type Health = typeof Health.Type
 
@@ -28,8 +36,8 @@ export const Capability = Schema.Literals(["video", "audio", "image", "metadata"
 
 export const PlatformHealth = Schema.Struct({
   status: Schema.Literals(["ok", "degraded", "paused"]).annotate({
-    description: "paused while the circuit breaker is open (new requests get 503 platform_paused); degraded below " +
-      "one half recent successes."
+    description:
+      "paused while the circuit breaker is open (new requests get 503 platform_paused); degraded below " + "one half recent successes."
   }),
   success_rate: Schema.NullOr(Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 1 }))).annotate({
     description: "Share of the platform's recent (last hour, last 50) resolves and downloads that succeeded; null without any."
@@ -66,20 +74,30 @@ export const Media = Schema.Struct({
   duration: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)).annotate({ description: "Whole seconds; 0 when unknown." }),
   author: Schema.Struct({ name: Schema.String, username: Schema.String }),
   formats: Schema.Array(MediaFormat),
-  subtitles: Schema.optionalKey(Schema.Array(Schema.Struct({
-    language: Schema.String.annotate({ description: "Language code; download it as format subtitles_<language>, or embed it with subtitles: [language]." }),
-    name: Schema.String,
-    automatic: Schema.Boolean.annotate({ description: "true for the platform's automatic captions (speech recognition)." })
-  }).annotate({ identifier: "SubtitleTrack" }))).annotate({ description: "Extension: the subtitle languages; absent when there are none." }),
+  subtitles: Schema.optionalKey(
+    Schema.Array(
+      Schema.Struct({
+        language: Schema.String.annotate({
+          description: "Language code; download it as format subtitles_<language>, or embed it with subtitles: [language]."
+        }),
+        name: Schema.String,
+        automatic: Schema.Boolean.annotate({ description: "true for the platform's automatic captions (speech recognition)." })
+      }).annotate({ identifier: "SubtitleTrack" })
+    )
+  ).annotate({ description: "Extension: the subtitle languages; absent when there are none." }),
   entry_count: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))).annotate({
     description: "Extension, playlists: how many entries the playlist has (at most PLAYLIST_MAX_ENTRIES are read)."
   }),
-  entries: Schema.optionalKey(Schema.Array(Schema.Struct({
-    id: Schema.String,
-    url: Schema.String.annotate({ description: "Download it with POST /media/download {url, format}." }),
-    title: Schema.String,
-    duration: Schema.NullOr(Schema.Int).annotate({ description: "Whole seconds; null when the playlist does not say." })
-  }).annotate({ identifier: "PlaylistEntry" }))).annotate({ description: "Extension, playlists: the requested page of entries." }),
+  entries: Schema.optionalKey(
+    Schema.Array(
+      Schema.Struct({
+        id: Schema.String,
+        url: Schema.String.annotate({ description: "Download it with POST /media/download {url, format}." }),
+        title: Schema.String,
+        duration: Schema.NullOr(Schema.Int).annotate({ description: "Whole seconds; null when the playlist does not say." })
+      }).annotate({ identifier: "PlaylistEntry" })
+    )
+  ).annotate({ description: "Extension, playlists: the requested page of entries." }),
   next_offset: Schema.optionalKey(Schema.NullOr(Schema.Int)).annotate({
     description: "Extension, playlists: the offset of the next page; null after the last."
   })

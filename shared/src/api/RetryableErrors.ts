@@ -24,5 +24,7 @@ export interface RetryHints {
 
 export const retryHints = (code: ApiErrorCode, headers: Readonly<Record<string, string>> = {}): RetryHints => {
   const after = Number(headers["retry-after"])
-  return Number.isInteger(after) && after > 0 ? { retryable: isRetryableError(code), retry_after: after } : { retryable: isRetryableError(code) }
+  return Number.isInteger(after) && after > 0
+    ? { retryable: isRetryableError(code), retry_after: after }
+    : { retryable: isRetryableError(code) }
 }

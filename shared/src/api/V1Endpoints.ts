@@ -71,14 +71,17 @@ export const V1 = {
     summary: "Queue a download job",
     description: "Send format plus exactly one of media_id (from resolve) and url.",
     access: keyed("media:download"),
-    parameters: [{
-      name: "Idempotency-Key",
-      in: "header",
-      required: false,
-      description: "Extension: 1-255 visible ASCII characters. The same key and body answer with the same job " +
-        "(header Idempotent-Replayed: true) for the job's lifetime; another body with 409 idempotency_key_reused.",
-      schema: Schema.String.check(Schema.isPattern(/^[\x21-\x7e]{1,255}$/u))
-    }],
+    parameters: [
+      {
+        name: "Idempotency-Key",
+        in: "header",
+        required: false,
+        description:
+          "Extension: 1-255 visible ASCII characters. The same key and body answer with the same job " +
+          "(header Idempotent-Replayed: true) for the job's lifetime; another body with 409 idempotency_key_reused.",
+        schema: Schema.String.check(Schema.isPattern(/^[\x21-\x7e]{1,255}$/u))
+      }
+    ],
     requestBody: DownloadRequest,
     success: { status: 202, description: "The job is queued; poll GET /jobs/{jobId} every 2-5 s.", data: JobAccepted },
     errors: [
@@ -113,7 +116,8 @@ export const V1 = {
     path: "/v1/jobs/:jobId",
     tag: "Jobs",
     summary: "Extension: cancel a queued or processing job",
-    description: "The worker stops at once (yt-dlp and ffmpeg are killed, partial files removed) and the project's " +
+    description:
+      "The worker stops at once (yt-dlp and ffmpeg are killed, partial files removed) and the project's " +
       "slot frees. The answer is the job as GET /jobs/{jobId} shows it: failed, error.code canceled. Canceling a " +
       "canceled job answers the same again; a job that completed or failed otherwise is 409 job_already_finished.",
     access: keyed("media:download"),
@@ -126,7 +130,8 @@ export const V1 = {
     path: "/v1/batches",
     tag: "Batches",
     summary: "Extension: download a format for chosen entries of a playlist",
-    description: "The service feeds the entries into the project's job slots as they free (the concurrency limit holds); " +
+    description:
+      "The service feeds the entries into the project's job slots as they free (the concurrency limit holds); " +
       "follow them with GET /batches/{batchId}.",
     access: keyed("media:download"),
     requestBody: CreateBatchRequest,
@@ -159,7 +164,8 @@ export const V1 = {
     path: "/v1/jobs/:jobId/events",
     tag: "Jobs",
     summary: "Extension: the job's changes as server-sent events",
-    description: "A `job` event (data: the Job object of GET /jobs/{jobId}, id: its event sequence) now and after every " +
+    description:
+      "A `job` event (data: the Job object of GET /jobs/{jobId}, id: its event sequence) now and after every " +
       "change of status or progress; the stream ends after the job completes or fails. Comment lines every 15 s keep it open.",
     access: keyed(null),
     parameters: [{ name: "jobId", in: "path", required: true, description: "job_id from POST /media/download.", schema: Schema.String }],
@@ -173,13 +179,15 @@ export const V1 = {
     summary: "Extension: the project's latest webhook delivery attempts, newest first",
     description: "Endpoints are set with the admin CLI (webhook set); every attempt to POST job.completed/job.failed is logged.",
     access: keyed(null),
-    parameters: [{
-      name: "limit",
-      in: "query",
-      required: false,
-      description: "How many attempts (1-1000, default 100).",
-      schema: Schema.String.check(Schema.isPattern(/^(1000|[1-9][0-9]{0,2})$/u))
-    }],
+    parameters: [
+      {
+        name: "limit",
+        in: "query",
+        required: false,
+        description: "How many attempts (1-1000, default 100).",
+        schema: Schema.String.check(Schema.isPattern(/^(1000|[1-9][0-9]{0,2})$/u))
+      }
+    ],
     success: { status: 200, description: "The attempts.", data: Schema.Array(WebhookDelivery) },
     errors: ["invalid_request", "service_unavailable"]
   },
@@ -198,7 +206,8 @@ export const V1 = {
     path: "/v1/cookies",
     tag: "Cookies",
     summary: "Extension: store a Netscape cookies.txt for one platform",
-    description: "Replaces the project's file for the platform. Stored encrypted; used (a copy per run) by this project's " +
+    description:
+      "Replaces the project's file for the platform. Stored encrypted; used (a copy per run) by this project's " +
       "resolves and downloads of that platform only. Media resolved with them is this project's alone.",
     access: keyed("media:download"),
     requestBody: CookiesUpload,

@@ -10,13 +10,14 @@ export const artifactBackend = Config.option(Config.String("S3_ENDPOINT")).pipe(
 )
 
 /** The S3 adapter brings the minio client (about 8 MB of heap): loaded only by services configured for S3. */
-const s3Layer = Layer.unwrap(Effect.promise(() => import("./S3ArtifactStore.ts")).pipe(Effect.map((module) => module.S3ArtifactStore.layer)))
+const s3Layer = Layer.unwrap(
+  Effect.promise(() => import("./S3ArtifactStore.ts")).pipe(Effect.map((module) => module.S3ArtifactStore.layer))
+)
 
 /**
  * Self-contained: the filesystem adapter gets its own link signer (DOWNLOAD_URL_SECRET), which the S3 adapter does
  * not need, so a service on S3 runs without that secret.
  */
 export const ArtifactStoreLayer = Layer.unwrap(
-  Effect.map(artifactBackend, (kind) =>
-    kind === "s3" ? s3Layer : FsArtifactStore.layer.pipe(Layer.provide(DownloadLinkSigner.layer)))
+  Effect.map(artifactBackend, (kind) => (kind === "s3" ? s3Layer : FsArtifactStore.layer.pipe(Layer.provide(DownloadLinkSigner.layer))))
 )

@@ -16,8 +16,7 @@ export interface DownloadLinkSignerShape {
 /** Each key segment is percent-encoded on its own so the slashes stay path separators. */
 export const encodeKeyPath = (key: string): string => key.split("/").map(encodeURIComponent).join("/")
 
-const sign = (secret: string, key: string, expires: string) =>
-  createHmac("sha256", secret).update(`${key}\n${expires}`).digest("base64url")
+const sign = (secret: string, key: string, expires: string) => createHmac("sha256", secret).update(`${key}\n${expires}`).digest("base64url")
 
 const EXPIRES = /^[0-9]{1,12}$/
 
@@ -40,9 +39,7 @@ export const makeDownloadLinkSigner = (secret: string, publicBaseUrl: string): D
   }
 }
 
-export class DownloadLinkSigner extends Context.Service<DownloadLinkSigner, DownloadLinkSignerShape>()(
-  "mds/artifacts/DownloadLinkSigner"
-) {
+export class DownloadLinkSigner extends Context.Service<DownloadLinkSigner, DownloadLinkSignerShape>()("mds/artifacts/DownloadLinkSigner") {
   static readonly config = Config.all({
     secret: Config.Redacted("DOWNLOAD_URL_SECRET"),
     publicBaseUrl: Config.Int("PORT").pipe(
@@ -54,6 +51,7 @@ export class DownloadLinkSigner extends Context.Service<DownloadLinkSigner, Down
   static readonly layer = Layer.effect(
     DownloadLinkSigner,
     Effect.map(DownloadLinkSigner.config, ({ publicBaseUrl, secret }) =>
-      DownloadLinkSigner.of(makeDownloadLinkSigner(Redacted.value(secret), publicBaseUrl)))
+      DownloadLinkSigner.of(makeDownloadLinkSigner(Redacted.value(secret), publicBaseUrl))
+    )
   )
 }

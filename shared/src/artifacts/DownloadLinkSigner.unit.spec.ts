@@ -39,9 +39,7 @@ describe("DownloadLinkSigner", () => {
     const now = expiresAtMs - 10_000
     expect(signer.verify("jobs/prj_a/job_c/My Clip (1).mp4", expires, signature, now)).toBe("invalid")
     expect(signer.verify(key, String(Number(expires) + 3600), signature, now)).toBe("invalid")
-    expect(signer.verify(key, expires, signature.slice(0, -1) + (signature.endsWith("A") ? "B" : "A"), now)).toBe(
-      "invalid"
-    )
+    expect(signer.verify(key, expires, signature.slice(0, -1) + (signature.endsWith("A") ? "B" : "A"), now)).toBe("invalid")
     expect(signer.verify(key, expires, "", now)).toBe("invalid")
     expect(signer.verify(key, "12abc", signature, now)).toBe("invalid")
   })

@@ -22,8 +22,7 @@ export const isSafeArtifactKey = (key: string): boolean => {
 const failure = (operation: string) => (cause: unknown) =>
   new ArtifactStoreError({ operation, message: cause instanceof Error ? cause.message : String(cause) })
 
-const isMissing = (cause: unknown) =>
-  typeof cause === "object" && cause !== null && "code" in cause && cause.code === "ENOENT"
+const isMissing = (cause: unknown) => typeof cause === "object" && cause !== null && "code" in cause && cause.code === "ENOENT"
 
 /** Moves `from` to `to`; across filesystems it streams a copy (never the whole file in memory) and renames it in. */
 const moveFile = async (from: string, to: string) => {
@@ -48,7 +47,7 @@ export const makeFsArtifactStore = (root: string, signer: DownloadLinkSigner["Se
       : Effect.fail(new ArtifactStoreError({ operation, message: `unsafe artifact key ${JSON.stringify(key)}` }))
 
   return ArtifactStore.of({
-    putFile: Effect.fn("FsArtifactStore.putFile")(function*(key: string, path: string, contentType: string) {
+    putFile: Effect.fn("FsArtifactStore.putFile")(function* (key: string, path: string, contentType: string) {
       yield* checkKey("putFile", key)
       return yield* Effect.tryPromise({
         try: async () => {
@@ -65,7 +64,7 @@ export const makeFsArtifactStore = (root: string, signer: DownloadLinkSigner["Se
       })
     }),
 
-    open: Effect.fn("FsArtifactStore.open")(function*(key: string) {
+    open: Effect.fn("FsArtifactStore.open")(function* (key: string) {
       if (!isSafeArtifactKey(key)) return yield* new ArtifactNotFound({ key })
       const metaText = yield* Effect.tryPromise({
         try: () => readFile(metaPath(key), "utf8"),
@@ -79,7 +78,7 @@ export const makeFsArtifactStore = (root: string, signer: DownloadLinkSigner["Se
       return { body: createReadStream(filePath(key)), sizeBytes: size, contentType: meta.contentType }
     }),
 
-    presign: Effect.fn("FsArtifactStore.presign")(function*(
+    presign: Effect.fn("FsArtifactStore.presign")(function* (
       key: string,
       options: { readonly expiresAt: number; readonly filename: string }
     ) {
@@ -87,7 +86,7 @@ export const makeFsArtifactStore = (root: string, signer: DownloadLinkSigner["Se
       return signer.url(key, options.expiresAt, options.filename)
     }),
 
-    remove: Effect.fn("FsArtifactStore.remove")(function*(key: string) {
+    remove: Effect.fn("FsArtifactStore.remove")(function* (key: string) {
       yield* checkKey("remove", key)
       yield* Effect.tryPromise({
         try: async () => {
@@ -108,7 +107,7 @@ export const FsArtifactStore: {
   /** Needs DownloadLinkSigner (provide DownloadLinkSigner.layer). */
   layer: Layer.effect(
     ArtifactStore,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const root = yield* FsArtifactStore.config
       const signer = yield* DownloadLinkSigner
       return makeFsArtifactStore(root, signer)

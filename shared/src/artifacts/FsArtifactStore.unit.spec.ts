@@ -63,7 +63,9 @@ describe("FsArtifactStore", () => {
   })
 
   it("presigns a link the signer verifies", async () => {
-    const link = new URL(await Effect.runPromise(store().presign("thumbnails/med_a.jpg", { expiresAt: 4_000_000_000_000, filename: "med_a.jpg" })))
+    const link = new URL(
+      await Effect.runPromise(store().presign("thumbnails/med_a.jpg", { expiresAt: 4_000_000_000_000, filename: "med_a.jpg" }))
+    )
     expect(link.pathname).toBe("/v1/files/thumbnails/med_a.jpg")
     expect(
       signer.verify("thumbnails/med_a.jpg", link.searchParams.get("expires") ?? "", link.searchParams.get("signature") ?? "", Date.now())

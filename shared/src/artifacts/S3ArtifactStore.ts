@@ -43,8 +43,7 @@ const clientFor = (url: string, settings: S3Settings) => {
 const failure = (operation: string) => (cause: unknown) =>
   new ArtifactStoreError({ operation, message: cause instanceof Error ? cause.message : String(cause) })
 
-const errorCode = (cause: unknown) =>
-  typeof cause === "object" && cause !== null && "code" in cause ? String(cause.code) : ""
+const errorCode = (cause: unknown) => (typeof cause === "object" && cause !== null && "code" in cause ? String(cause.code) : "")
 
 const isMissingObject = (cause: unknown) => ["NotFound", "NoSuchKey"].includes(errorCode(cause))
 
@@ -55,10 +54,13 @@ const isMissingObject = (cause: unknown) => ["NotFound", "NoSuchKey"].includes(e
  */
 export const presignedWindow = (expiresAtMs: number, nowMs: number) => {
   const expiresAtSeconds = Math.floor(expiresAtMs / 1000)
-  return { requestDate: new Date((expiresAtSeconds - MAX_PRESIGN_SECONDS) * 1000), tooFar: expiresAtMs - nowMs > MAX_PRESIGN_SECONDS * 1000 }
+  return {
+    requestDate: new Date((expiresAtSeconds - MAX_PRESIGN_SECONDS) * 1000),
+    tooFar: expiresAtMs - nowMs > MAX_PRESIGN_SECONDS * 1000
+  }
 }
 
-export const makeS3ArtifactStore = Effect.fn("makeS3ArtifactStore")(function*(settings: S3Settings) {
+export const makeS3ArtifactStore = Effect.fn("makeS3ArtifactStore")(function* (settings: S3Settings) {
   const client = clientFor(settings.endpoint, settings)
   const signer = settings.publicUrl === settings.endpoint ? client : clientFor(settings.publicUrl, settings)
   const { bucket } = settings
@@ -67,18 +69,22 @@ export const makeS3ArtifactStore = Effect.fn("makeS3ArtifactStore")(function*(se
   yield* Effect.tryPromise({
     try: async () => {
       if (await client.bucketExists(bucket)) return
-      await client.makeBucket(bucket, settings.region).catch((cause) =>
-        ["BucketAlreadyOwnedByYou", "BucketAlreadyExists"].includes(errorCode(cause)) ? undefined : Promise.reject(cause)
-      )
+      await client
+        .makeBucket(bucket, settings.region)
+        .catch((cause) =>
+          ["BucketAlreadyOwnedByYou", "BucketAlreadyExists"].includes(errorCode(cause)) ? undefined : Promise.reject(cause)
+        )
     },
     catch: failure(`ensure bucket ${bucket}`)
   })
 
   const checkKey = (operation: string, key: string) =>
-    isSafeArtifactKey(key) ? Effect.void : Effect.fail(new ArtifactStoreError({ operation, message: `unsafe artifact key ${JSON.stringify(key)}` }))
+    isSafeArtifactKey(key)
+      ? Effect.void
+      : Effect.fail(new ArtifactStoreError({ operation, message: `unsafe artifact key ${JSON.stringify(key)}` }))
 
   return ArtifactStore.of({
-    putFile: Effect.fn("S3ArtifactStore.putFile")(function*(key: string, path: string, contentType: string) {
+    putFile: Effect.fn("S3ArtifactStore.putFile")(function* (key: string, path: string, contentType: string) {
       yield* checkKey("putFile", key)
       const sizeBytes = yield* Effect.tryPromise({
         try: async () => {
@@ -94,7 +100,7 @@ export const makeS3ArtifactStore = Effect.fn("makeS3ArtifactStore")(function*(se
       return { key, sizeBytes }
     }),
 
-    open: Effect.fn("S3ArtifactStore.open")(function*(key: string) {
+    open: Effect.fn("S3ArtifactStore.open")(function* (key: string) {
       if (!isSafeArtifactKey(key)) return yield* new ArtifactNotFound({ key })
       return yield* Effect.tryPromise({
         try: async () => {
@@ -107,20 +113,32 @@ export const makeS3ArtifactStore = Effect.fn("makeS3ArtifactStore")(function*(se
       })
     }),
 
-    presign: Effect.fn("S3ArtifactStore.presign")(function*(key: string, options: { readonly expiresAt: number; readonly filename: string }) {
+    presign: Effect.fn("S3ArtifactStore.presign")(function* (
+      key: string,
+      options: { readonly expiresAt: number; readonly filename: string }
+    ) {
       yield* checkKey("presign", key)
       const window = presignedWindow(options.expiresAt, yield* Clock.currentTimeMillis)
       if (window.tooFar) {
-        return yield* new ArtifactStoreError({ operation: `presign ${key}`, message: "S3 presigned links live at most 7 days; lower API_DOWNLOAD_URL_TTL_SECONDS" })
+        return yield* new ArtifactStoreError({
+          operation: `presign ${key}`,
+          message: "S3 presigned links live at most 7 days; lower API_DOWNLOAD_URL_TTL_SECONDS"
+        })
       }
       return yield* Effect.tryPromise({
         try: () =>
-          signer.presignedGetObject(bucket, key, MAX_PRESIGN_SECONDS, { "response-content-disposition": contentDisposition(options.filename) }, window.requestDate),
+          signer.presignedGetObject(
+            bucket,
+            key,
+            MAX_PRESIGN_SECONDS,
+            { "response-content-disposition": contentDisposition(options.filename) },
+            window.requestDate
+          ),
         catch: failure(`presign ${key}`)
       })
     }),
 
-    remove: Effect.fn("S3ArtifactStore.remove")(function*(key: string) {
+    remove: Effect.fn("S3ArtifactStore.remove")(function* (key: string) {
       yield* checkKey("remove", key)
       yield* Effect.tryPromise({ try: () => client.removeObject(bucket, key), catch: failure(`remove ${key}`) })
     })

@@ -30,25 +30,35 @@ const vaultError = (operation: string) => (cause: unknown) =>
 
 const keyOf = (projectId: string, platform: string) => `${projectId}.${platform}`
 
-export class CookieVault extends Context.Service<CookieVault, {
-  /** Validates, encrypts and stores the file, replacing the platform's previous one. */
-  store(projectId: string, platform: string, text: string, change: "uploaded" | "rotated"): Effect.Effect<CookieJarInfo, CookieFileInvalid | CookiesNotConfigured | CookieVaultError>
-  /** The file in clear, for one run; none when the project has none for the platform (or cookies are not configured). */
-  load(projectId: string, platform: string): Effect.Effect<Option.Option<string>, CookieVaultError>
-  remove(projectId: string, platform: string): Effect.Effect<boolean, CookieVaultError>
-  /** The metadata of every platform's file of the project. */
-  list(projectId: string): Effect.Effect<ReadonlyArray<CookieJarInfo>, CookieVaultError>
-}>()("mds/cookies/CookieVault") {
+export class CookieVault extends Context.Service<
+  CookieVault,
+  {
+    /** Validates, encrypts and stores the file, replacing the platform's previous one. */
+    store(
+      projectId: string,
+      platform: string,
+      text: string,
+      change: "uploaded" | "rotated"
+    ): Effect.Effect<CookieJarInfo, CookieFileInvalid | CookiesNotConfigured | CookieVaultError>
+    /** The file in clear, for one run; none when the project has none for the platform (or cookies are not configured). */
+    load(projectId: string, platform: string): Effect.Effect<Option.Option<string>, CookieVaultError>
+    remove(projectId: string, platform: string): Effect.Effect<boolean, CookieVaultError>
+    /** The metadata of every platform's file of the project. */
+    list(projectId: string): Effect.Effect<ReadonlyArray<CookieJarInfo>, CookieVaultError>
+  }
+>()("mds/cookies/CookieVault") {
   /** 64 hex characters (32 bytes); setup.sh generates one into .data/secrets.env. Without it cookies cannot be stored. */
   static readonly config = Config.Redacted("COOKIES_ENCRYPTION_KEY").pipe(Config.option)
 
   static readonly layer = Layer.effect(
     CookieVault,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const configured = yield* CookieVault.config
       // An empty value (a compose default) means not configured.
-      const key = Option.map(Option.filter(configured, (secret) => Redacted.value(secret).trim() !== ""), (secret) =>
-        Buffer.from(Redacted.value(secret).trim(), "hex"))
+      const key = Option.map(
+        Option.filter(configured, (secret) => Redacted.value(secret).trim() !== ""),
+        (secret) => Buffer.from(Redacted.value(secret).trim(), "hex")
+      )
       if (Option.isSome(key) && key.value.length !== 32) {
         return yield* Effect.die(new Error("COOKIES_ENCRYPTION_KEY must be 64 hex characters (32 bytes)"))
       }
@@ -56,22 +66,38 @@ export class CookieVault extends Context.Service<CookieVault, {
       const kv: KV = yield* openKvBucket(COOKIE_JARS_BUCKET, 0).pipe(Effect.mapError(vaultError("open the cookie vault")))
 
       const record = (event: CookieJarEvent) =>
-        events.append(CookieJarEvent, cookieJarSubject(event.projectId, event.platform), event, { msgId: `${event._tag}:${event.projectId}:${event.platform}:${event.at}` })
+        events
+          .append(CookieJarEvent, cookieJarSubject(event.projectId, event.platform), event, {
+            msgId: `${event._tag}:${event.projectId}:${event.platform}:${event.at}`
+          })
           .pipe(Effect.mapError(vaultError("record the cookie change")))
 
-      const store = Effect.fn("CookieVault.store")(function*(projectId: string, platform: string, text: string, change: "uploaded" | "rotated") {
+      const store = Effect.fn("CookieVault.store")(function* (
+        projectId: string,
+        platform: string,
+        text: string,
+        change: "uploaded" | "rotated"
+      ) {
         if (Option.isNone(key)) return yield* new CookiesNotConfigured()
         const summary = summarizeCookieFile(text)
         if (typeof summary === "string") return yield* new CookieFileInvalid({ message: summary })
         const sealed = sealCookies(key.value, cookieSlot(projectId, platform), withNetscapeHeader(text))
         yield* Effect.tryPromise({ try: () => kv.put(keyOf(projectId, platform), sealed), catch: vaultError("store cookies") })
         const at = Date.now()
-        const facts = { v: 1 as const, projectId, platform, domains: summary.domains, cookieCount: summary.cookieCount, expiresAt: summary.expiresAt, at }
+        const facts = {
+          v: 1 as const,
+          projectId,
+          platform,
+          domains: summary.domains,
+          cookieCount: summary.cookieCount,
+          expiresAt: summary.expiresAt,
+          at
+        }
         yield* record(change === "uploaded" ? { _tag: "CookiesUploaded", ...facts } : { _tag: "CookiesRotated", ...facts })
         return { platform, domains: summary.domains, cookieCount: summary.cookieCount, expiresAt: summary.expiresAt, updatedAt: at, change }
       })
 
-      const load = Effect.fn("CookieVault.load")(function*(projectId: string, platform: string) {
+      const load = Effect.fn("CookieVault.load")(function* (projectId: string, platform: string) {
         if (Option.isNone(key)) return Option.none<string>()
         const entry = yield* Effect.tryPromise({ try: () => kv.get(keyOf(projectId, platform)), catch: vaultError("load cookies") })
         if (entry === null || entry.operation !== "PUT" || entry.value.length === 0) return Option.none<string>()
@@ -84,7 +110,7 @@ export class CookieVault extends Context.Service<CookieVault, {
         return Option.some(opened)
       })
 
-      const remove = Effect.fn("CookieVault.remove")(function*(projectId: string, platform: string) {
+      const remove = Effect.fn("CookieVault.remove")(function* (projectId: string, platform: string) {
         const entry = yield* Effect.tryPromise({ try: () => kv.get(keyOf(projectId, platform)), catch: vaultError("load cookies") })
         if (entry === null || entry.operation !== "PUT") return false
         yield* Effect.tryPromise({ try: () => kv.purge(keyOf(projectId, platform)), catch: vaultError("remove cookies") })
@@ -92,20 +118,29 @@ export class CookieVault extends Context.Service<CookieVault, {
         return true
       })
 
-      const list = Effect.fn("CookieVault.list")(function*(projectId: string) {
-        const stored = yield* events.readSubject(CookieJarEvent, projectCookieJarsSubject(projectId)).pipe(Effect.mapError(vaultError("list cookies")))
+      const list = Effect.fn("CookieVault.list")(function* (projectId: string) {
+        const stored = yield* events
+          .readSubject(CookieJarEvent, projectCookieJarsSubject(projectId))
+          .pipe(Effect.mapError(vaultError("list cookies")))
         const latest = new Map<string, CookieJarInfo | null>()
         for (const { event } of stored) {
-          latest.set(event.platform, event._tag === "CookiesRemoved" ? null : {
-            platform: event.platform,
-            domains: event.domains,
-            cookieCount: event.cookieCount,
-            expiresAt: event.expiresAt,
-            updatedAt: event.at,
-            change: event._tag === "CookiesUploaded" ? "uploaded" : "rotated"
-          })
+          latest.set(
+            event.platform,
+            event._tag === "CookiesRemoved"
+              ? null
+              : {
+                  platform: event.platform,
+                  domains: event.domains,
+                  cookieCount: event.cookieCount,
+                  expiresAt: event.expiresAt,
+                  updatedAt: event.at,
+                  change: event._tag === "CookiesUploaded" ? "uploaded" : "rotated"
+                }
+          )
         }
-        return [...latest.values()].filter((info): info is CookieJarInfo => info !== null).sort((a, b) => a.platform.localeCompare(b.platform))
+        return [...latest.values()]
+          .filter((info): info is CookieJarInfo => info !== null)
+          .sort((a, b) => a.platform.localeCompare(b.platform))
       })
 
       return CookieVault.of({ store, load, remove, list })

@@ -18,27 +18,28 @@ export interface DeciderWhen<Command, Event> {
 }
 
 export const DeciderSpecification = {
-  for: <Command, Event, State, Rejection>(decider: Decider<Command, Event, State, Rejection>) =>
-  (given: ReadonlyArray<Event>): DeciderWhen<Command, Event> => ({
-    when: (command) => {
-      const decision = decider.decide(command, foldEvents(decider, given))
-      const succeeded = () => {
-        if (Result.isFailure(decision)) {
-          throw new Error(`expected success, got rejection ${JSON.stringify(decision.failure)}`)
-        }
-        return decision.success
-      }
-      return {
-        then: (expected) => expect(succeeded()).toEqual(expected),
-        thenNothing: () => expect(succeeded()).toEqual([]),
-        thenRejects: (tag) => {
-          if (Result.isSuccess(decision)) {
-            throw new Error(`expected rejection ${tag}, got events ${JSON.stringify(decision.success)}`)
+  for:
+    <Command, Event, State, Rejection>(decider: Decider<Command, Event, State, Rejection>) =>
+    (given: ReadonlyArray<Event>): DeciderWhen<Command, Event> => ({
+      when: (command) => {
+        const decision = decider.decide(command, foldEvents(decider, given))
+        const succeeded = () => {
+          if (Result.isFailure(decision)) {
+            throw new Error(`expected success, got rejection ${JSON.stringify(decision.failure)}`)
           }
-          expect((decision.failure as { readonly _tag?: string })._tag).toBe(tag)
-          return decision.failure
+          return decision.success
+        }
+        return {
+          then: (expected) => expect(succeeded()).toEqual(expected),
+          thenNothing: () => expect(succeeded()).toEqual([]),
+          thenRejects: (tag) => {
+            if (Result.isSuccess(decision)) {
+              throw new Error(`expected rejection ${tag}, got events ${JSON.stringify(decision.success)}`)
+            }
+            expect((decision.failure as { readonly _tag?: string })._tag).toBe(tag)
+            return decision.failure
+          }
         }
       }
-    }
-  })
+    })
 }

@@ -18,5 +18,4 @@ export const parseEgressAllowList = (raw: string): EgressAllowList => {
   return entries
 }
 
-export const isAllowListed = (allow: EgressAllowList, host: string, port: number): boolean =>
-  allow.has(`${normalizeHost(host)}:${port}`)
+export const isAllowListed = (allow: EgressAllowList, host: string, port: number): boolean => allow.has(`${normalizeHost(host)}:${port}`)

@@ -25,8 +25,7 @@ export const systemLookup: HostLookup = async (hostname) => {
   return found.map((entry) => ({ address: entry.address, family: entry.family === 6 ? 6 : 4 }))
 }
 
-export const defaultPort = (url: URL): number =>
-  url.port !== "" ? Number(url.port) : url.protocol === "https:" ? 443 : 80
+export const defaultPort = (url: URL): number => (url.port !== "" ? Number(url.port) : url.protocol === "https:" ? 443 : 80)
 
 export interface EgressPolicyShape {
   /** Fails with UrlNotAllowed unless the URL is http(s) and every address of its host may be reached. */
@@ -48,7 +47,7 @@ export interface EgressPolicyOptions {
 }
 
 export const makeEgressPolicy = (allow: EgressAllowList, resolveHost: HostLookup, options: EgressPolicyOptions = {}): EgressPolicyShape => {
-  const resolveTarget = Effect.fn("EgressPolicy.resolveTarget")(function*(host: string, port: number) {
+  const resolveTarget = Effect.fn("EgressPolicy.resolveTarget")(function* (host: string, port: number) {
     const name = canonicalHost(host)
     if (name === null) return yield* refuse(`${host}:${port}`, `${JSON.stringify(host).slice(0, 80)} is not a valid host name`)
     const target = `${name}:${port}`
@@ -74,16 +73,14 @@ export const makeEgressPolicy = (allow: EgressAllowList, resolveHost: HostLookup
     return first
   })
 
-  const resolveUrl = Effect.fn("EgressPolicy.resolveUrl")(function*(url: URL) {
+  const resolveUrl = Effect.fn("EgressPolicy.resolveUrl")(function* (url: URL) {
     if (url.protocol !== "http:" && url.protocol !== "https:") {
       return yield* refuse(url.href, `only http and https URLs can be fetched, not ${url.protocol}`)
     }
     if (url.username !== "" || url.password !== "") {
       return yield* refuse(url.href, "URLs with credentials are not accepted")
     }
-    return yield* resolveTarget(url.hostname, defaultPort(url)).pipe(
-      Effect.mapError((error) => refuse(url.href, error.message))
-    )
+    return yield* resolveTarget(url.hostname, defaultPort(url)).pipe(Effect.mapError((error) => refuse(url.href, error.message)))
   })
 
   const check = (url: URL) => Effect.asVoid(resolveUrl(url))
@@ -103,7 +100,8 @@ export class EgressPolicy extends Context.Service<EgressPolicy, EgressPolicyShap
   static readonly layer = Layer.effect(
     EgressPolicy,
     Effect.map(EgressPolicy.config, ({ allow, overrides, allowListOnly }) =>
-      EgressPolicy.of(makeEgressPolicy(allow, withResolveOverrides(overrides, systemLookup), { allowListOnly })))
+      EgressPolicy.of(makeEgressPolicy(allow, withResolveOverrides(overrides, systemLookup), { allowListOnly }))
+    )
   )
 
   /** For tests: a fixed allow list and a name table instead of DNS. */

@@ -121,13 +121,18 @@ describe("EgressPolicy.resolveTarget on raw hosts (a CONNECT authority is not pa
 })
 
 describe("EGRESS_RESOLVE_OVERRIDES", () => {
-  const overridden = (raw: string) =>
-    makeEgressPolicy(parseEgressAllowList(""), withResolveOverrides(parseResolveOverrides(raw), fakeDns))
+  const overridden = (raw: string) => makeEgressPolicy(parseEgressAllowList(""), withResolveOverrides(parseResolveOverrides(raw), fakeDns))
 
   it("parses names with one or more addresses and skips malformed entries", () => {
     const table = parseResolveOverrides("a.test=127.0.0.1, A.Test.=::1, b.test=[fd00::1], bad, c.test=not-an-ip, =1.2.3.4")
     expect([...table.entries()]).toEqual([
-      ["a.test", [{ address: "127.0.0.1", family: 4 }, { address: "::1", family: 6 }]],
+      [
+        "a.test",
+        [
+          { address: "127.0.0.1", family: 4 },
+          { address: "::1", family: 6 }
+        ]
+      ],
       ["b.test", [{ address: "fd00::1", family: 6 }]]
     ])
   })
@@ -151,7 +156,12 @@ describe("EGRESS_ALLOW_ONLY", () => {
   const strict = makeEgressPolicy(parseEgressAllowList("127.0.0.1:9000"), fakeDns, { allowListOnly: true })
   it("reaches the listed entries and nothing else, public or not, without a DNS lookup", async () => {
     expect(await Effect.runPromise(strict.resolveTarget("127.0.0.1", 9000))).toEqual({ address: "127.0.0.1", family: 4 })
-    for (const [host, port] of [["93.184.216.34", 443], ["public.example", 443], ["nowhere.example", 80], ["[2606:4700::1111]", 443]] as const) {
+    for (const [host, port] of [
+      ["93.184.216.34", 443],
+      ["public.example", 443],
+      ["nowhere.example", 80],
+      ["[2606:4700::1111]", 443]
+    ] as const) {
       expect(Exit.isFailure(await Effect.runPromiseExit(strict.resolveTarget(host, port))), host).toBe(true)
     }
   })
@@ -159,9 +169,6 @@ describe("EGRESS_ALLOW_ONLY", () => {
 
 describe("parseEgressAllowList", () => {
   it("normalizes entries and drops malformed ones", () => {
-    expect([...parseEgressAllowList("Media.Test:80, [::1]:9000, noport, bad:0, x:99999,")]).toEqual([
-      "media.test:80",
-      "::1:9000"
-    ])
+    expect([...parseEgressAllowList("Media.Test:80, [::1]:9000, noport, bad:0, x:99999,")]).toEqual(["media.test:80", "::1:9000"])
   })
 })

@@ -27,8 +27,7 @@ const FORBIDDEN_V4: ReadonlyArray<V4Range> = [
   [v4("240.0.0.0"), 4] // reserved, incl. broadcast 255.255.255.255
 ]
 
-const inV4Range = (address: number, [base, prefix]: V4Range) =>
-  prefix === 0 || (address >>> (32 - prefix)) === (base >>> (32 - prefix))
+const inV4Range = (address: number, [base, prefix]: V4Range) => prefix === 0 || address >>> (32 - prefix) === base >>> (32 - prefix)
 
 const isForbiddenV4Number = (address: number) => FORBIDDEN_V4.some((range) => inV4Range(address, range))
 

@@ -18,7 +18,11 @@ export const parseResolveOverrides = (raw: string): ResolveOverrides => {
     const equals = entry.indexOf("=")
     if (equals <= 0) continue
     const name = entry.slice(0, equals).trim().toLowerCase().replace(/\.$/, "")
-    const address = entry.slice(equals + 1).trim().replace(/^\[/, "").replace(/\]$/, "")
+    const address = entry
+      .slice(equals + 1)
+      .trim()
+      .replace(/^\[/, "")
+      .replace(/\]$/, "")
     const family = isIPv4(address) ? 4 : isIPv6(address) ? 6 : null
     if (name === "" || family === null) continue
     table.set(name, [...(table.get(name) ?? []), { address, family }])

@@ -34,27 +34,28 @@ export interface HandledCommand<Event, State> {
 export const handleCommand = <Command, Event, State, Rejection>(
   options: HandleCommandOptions<Command, Event, State, Rejection>
 ): Effect.Effect<HandledCommand<Event, State>, Rejection | AppendConflict | EventStoreError, EventStore> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const store = yield* EventStore
     const { codec, command, decider, subject } = options
 
-    const load = options.hydrate === "last"
-      ? Effect.map(store.readLast(codec, subject), (last) =>
-        Option.match(last, {
-          onNone: () => ({ state: decider.initialState(), lastSeq: 0 }),
-          onSome: (stored) => ({ state: decider.evolve(decider.initialState(), stored.event), lastSeq: stored.seq })
-        }))
-      : Effect.map(store.readSubject(codec, subject), (stored) => ({
-        state: stored.reduce((state, item) => decider.evolve(state, item.event), decider.initialState()),
-        lastSeq: stored.at(-1)?.seq ?? 0
-      }))
+    const load =
+      options.hydrate === "last"
+        ? Effect.map(store.readLast(codec, subject), (last) =>
+            Option.match(last, {
+              onNone: () => ({ state: decider.initialState(), lastSeq: 0 }),
+              onSome: (stored) => ({ state: decider.evolve(decider.initialState(), stored.event), lastSeq: stored.seq })
+            })
+          )
+        : Effect.map(store.readSubject(codec, subject), (stored) => ({
+            state: stored.reduce((state, item) => decider.evolve(state, item.event), decider.initialState()),
+            lastSeq: stored.at(-1)?.seq ?? 0
+          }))
 
     // Used by the first attempt only; every retry reads the subject.
-    let assumed: { readonly state: State; readonly lastSeq: number } | undefined = options.hydrate === "new"
-      ? { state: decider.initialState(), lastSeq: 0 }
-      : options.known
+    let assumed: { readonly state: State; readonly lastSeq: number } | undefined =
+      options.hydrate === "new" ? { state: decider.initialState(), lastSeq: 0 } : options.known
 
-    const attempt = Effect.gen(function*() {
+    const attempt = Effect.gen(function* () {
       const fromAssumed = assumed
       assumed = undefined
       let { state, lastSeq } = fromAssumed ?? (yield* load)
@@ -111,19 +112,20 @@ export type BoundCommandHandler<Command, Event, State, Rejection> = (
 ) => Effect.Effect<HandledCommand<Event, State>, Rejection | AppendConflict | EventStoreError, EventStore>
 
 /** Binds an aggregate's rules once (Emmett's `CommandHandler(evolve, initialState)`); call sites pass subject and command. */
-export const commandHandler = <Command, Event, State, Rejection>(
-  rules: AggregateRules<Command, Event, State, Rejection>
-): BoundCommandHandler<Command, Event, State, Rejection> =>
-(subject, command, options) => {
-  let id: string | undefined
-  const invocation = () => (id ??= randomUUID())
-  return handleCommand({
-    decider: rules.decider,
-    codec: rules.codec,
-    subject,
-    command,
-    msgId: (event, index) => rules.msgId(event, index, invocation),
-    hydrate: options?.isNew === true ? "new" : rules.hydrate ?? "replay",
-    ...(options?.known === undefined ? {} : { known: options.known })
-  })
-}
+export const commandHandler =
+  <Command, Event, State, Rejection>(
+    rules: AggregateRules<Command, Event, State, Rejection>
+  ): BoundCommandHandler<Command, Event, State, Rejection> =>
+  (subject, command, options) => {
+    let id: string | undefined
+    const invocation = () => (id ??= randomUUID())
+    return handleCommand({
+      decider: rules.decider,
+      codec: rules.codec,
+      subject,
+      command,
+      msgId: (event, index) => rules.msgId(event, index, invocation),
+      hydrate: options?.isNew === true ? "new" : (rules.hydrate ?? "replay"),
+      ...(options?.known === undefined ? {} : { known: options.known })
+    })
+  }

@@ -12,7 +12,16 @@ describe("event catalogue in docs/events.md", () => {
 
   it("lists every event type of every subject with its JSON Schema", () => {
     const block = renderEventCatalog()
-    for (const tag of ["JobQueued", "JobCompleted", "SlotClaimed", "MediaResolved", "KeyRevoked", "ExtractorCatalogPublished", "DownloadMedia", "ResolveRejected"]) {
+    for (const tag of [
+      "JobQueued",
+      "JobCompleted",
+      "SlotClaimed",
+      "MediaResolved",
+      "KeyRevoked",
+      "ExtractorCatalogPublished",
+      "DownloadMedia",
+      "ResolveRejected"
+    ]) {
       expect(block).toContain(`\`${tag}\``)
     }
     expect(block.match(/"\$schema": "https:\/\/json-schema.org\/draft\/2020-12\/schema"/g)?.length).toBe(EVENT_CATALOG.length)

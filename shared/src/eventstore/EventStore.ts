@@ -31,18 +31,17 @@ export class EventStoreError extends Schema.TaggedError<EventStoreError>()("Even
 
 export type EventCodec<A> = Schema.Codec<A, unknown>
 
-export class EventStore extends Context.Service<EventStore, {
-  append<A>(
-    codec: EventCodec<A>,
-    subject: string,
-    event: A,
-    options: AppendOptions
-  ): Effect.Effect<AppendResult, AppendConflict | EventStoreError>
-  /** Every event of one subject, in order, optionally only those after `afterSeq`. */
-  readSubject<A>(
-    codec: EventCodec<A>,
-    subject: string,
-    afterSeq?: number
-  ): Effect.Effect<ReadonlyArray<StoredEvent<A>>, EventStoreError>
-  readLast<A>(codec: EventCodec<A>, subject: string): Effect.Effect<Option.Option<StoredEvent<A>>, EventStoreError>
-}>()("mds/eventstore/EventStore") {}
+export class EventStore extends Context.Service<
+  EventStore,
+  {
+    append<A>(
+      codec: EventCodec<A>,
+      subject: string,
+      event: A,
+      options: AppendOptions
+    ): Effect.Effect<AppendResult, AppendConflict | EventStoreError>
+    /** Every event of one subject, in order, optionally only those after `afterSeq`. */
+    readSubject<A>(codec: EventCodec<A>, subject: string, afterSeq?: number): Effect.Effect<ReadonlyArray<StoredEvent<A>>, EventStoreError>
+    readLast<A>(codec: EventCodec<A>, subject: string): Effect.Effect<Option.Option<StoredEvent<A>>, EventStoreError>
+  }
+>()("mds/eventstore/EventStore") {}

@@ -37,14 +37,16 @@ const storeError = (operation: string) => (cause: unknown) =>
 
 export const JetStreamEventStore = Layer.effect(
   EventStore,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const { js, jsm, replicas } = yield* NatsClient
 
     const decodeStored = <A>(codec: EventCodec<A>, subject: string, msg: StoredMsg) =>
-      jsonCodecOf(codec).decode(msg.string()).pipe(
-        Effect.map((event): StoredEvent<A> => ({ seq: msg.seq, subject, event })),
-        Effect.mapError(storeError(`decode ${subject}#${msg.seq}`))
-      )
+      jsonCodecOf(codec)
+        .decode(msg.string())
+        .pipe(
+          Effect.map((event): StoredEvent<A> => ({ seq: msg.seq, subject, event })),
+          Effect.mapError(storeError(`decode ${subject}#${msg.seq}`))
+        )
 
     /**
      * Commands decide on what they read, so a read must see every append acknowledged before it. A direct get may be
@@ -63,7 +65,7 @@ export const JetStreamEventStore = Layer.effect(
      * sequence" instead of a duplicate ack. Only the messages after the expected sequence can be it.
      */
     const storedEarlier = (subject: string, msgId: string, afterSeq: number) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const stream = streamOf(subject).name
         let next = afterSeq + 1
         while (true) {
@@ -76,10 +78,10 @@ export const JetStreamEventStore = Layer.effect(
 
     return EventStore.of({
       append: (codec, subject, event, options) =>
-        Effect.gen(function*() {
-          const payload = yield* jsonCodecOf(codec).encode(event).pipe(
-            Effect.mapError(storeError(`encode ${subject}`))
-          )
+        Effect.gen(function* () {
+          const payload = yield* jsonCodecOf(codec)
+            .encode(event)
+            .pipe(Effect.mapError(storeError(`encode ${subject}`)))
           // The current span travels with the event, so a consumer (the download worker) continues the trace.
           const headers = yield* currentTraceHeaders
           const expected = options.expectedLastSeq
@@ -99,13 +101,15 @@ export const JetStreamEventStore = Layer.effect(
               expected === undefined
                 ? Effect.fail(conflict)
                 : Effect.flatMap(storedEarlier(subject, options.msgId, expected), (seq) =>
-                  Option.isSome(seq) ? Effect.succeed({ seq: seq.value, duplicate: true }) : Effect.fail(conflict)))
+                    Option.isSome(seq) ? Effect.succeed({ seq: seq.value, duplicate: true }) : Effect.fail(conflict)
+                  )
+            )
           )
           return { seq: ack.seq, duplicate: ack.duplicate }
         }),
 
       readSubject: (codec, subject, afterSeq = 0) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const stream = streamOf(subject).name
           const events: Array<StoredEvent<any>> = []
           let next = afterSeq + 1
@@ -120,9 +124,7 @@ export const JetStreamEventStore = Layer.effect(
       readLast: (codec, subject) =>
         getMessage(streamOf(subject).name, { last_by_subj: subject }).pipe(
           Effect.flatMap((msg) =>
-            msg === null
-              ? Effect.succeed(Option.none())
-              : Effect.map(decodeStored(codec, subject, msg), Option.some)
+            msg === null ? Effect.succeed(Option.none()) : Effect.map(decodeStored(codec, subject, msg), Option.some)
           )
         )
     })

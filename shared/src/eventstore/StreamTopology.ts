@@ -67,7 +67,7 @@ export const streamConfigs = (
   ]
 }
 
-export const ensureStreams = Effect.gen(function*() {
+export const ensureStreams = Effect.gen(function* () {
   const { jsm, replicas } = yield* NatsClient
   const lifetimes = yield* Lifetimes
   for (const config of streamConfigs(lifetimes, replicas)) {
@@ -84,7 +84,10 @@ export const ensureStreams = Effect.gen(function*() {
       },
       // Replicas above the cluster's size (or above 1 on a single server) fail here: the message names the setting.
       catch: (cause) =>
-        new EventStoreError({ operation: `ensure stream ${config.name}`, message: `${String(cause)} (stream ${config.name}, NATS_REPLICAS=${replicas})` })
+        new EventStoreError({
+          operation: `ensure stream ${config.name}`,
+          message: `${String(cause)} (stream ${config.name}, NATS_REPLICAS=${replicas})`
+        })
     })
   }
 })

@@ -60,7 +60,20 @@ export const projectCookieJarsSubject = (projectId: string) => `mds.cookies.${pr
 /** Core NATS request/reply subject on which extractor workers (queue group "extractor") resolve URLs. */
 export const RESOLVE_RPC_SUBJECT = "mds.rpc.media.resolve"
 
-const STREAMS = [JOBS_STREAM, ADMISSION_STREAM, MEDIA_STREAM, ACCOUNTS_STREAM, KEY_USAGE_STREAM, CATALOG_STREAM, WORK_STREAM, IDEMPOTENCY_STREAM, WEBHOOKS_STREAM, PLATFORMS_STREAM, COOKIES_STREAM, BATCHES_STREAM]
+const STREAMS = [
+  JOBS_STREAM,
+  ADMISSION_STREAM,
+  MEDIA_STREAM,
+  ACCOUNTS_STREAM,
+  KEY_USAGE_STREAM,
+  CATALOG_STREAM,
+  WORK_STREAM,
+  IDEMPOTENCY_STREAM,
+  WEBHOOKS_STREAM,
+  PLATFORMS_STREAM,
+  COOKIES_STREAM,
+  BATCHES_STREAM
+]
 
 export const streamOf = (subject: string): StreamDef => {
   const stream = STREAMS.find((def) => def.subjects.some((pattern) => subject.startsWith(pattern.slice(0, -1))))

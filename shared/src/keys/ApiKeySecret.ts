@@ -20,8 +20,7 @@ export const generateSecret = (environment: KeyEnvironment): string => {
 }
 
 /** HMAC-SHA256 with a server-side pepper: fast, and useless to anyone holding the stored hashes but not the pepper. */
-export const hashSecret = (pepper: string, secret: string): string =>
-  createHmac("sha256", pepper).update(secret).digest("hex")
+export const hashSecret = (pepper: string, secret: string): string => createHmac("sha256", pepper).update(secret).digest("hex")
 
 /** The public key id: derived from the hash, so a presented secret leads straight to its key's subject. */
 export const keyIdFromHash = (hash: string): string => `key_${hash.slice(0, 24)}`

@@ -9,7 +9,14 @@ describe("ApiKeySecret", () => {
     for (const secret of live) expect(secret).toMatch(/^svc_live_[0-9A-Za-z]{40}$/)
     expect(generateSecret("test")).toMatch(SECRET_PATTERN)
     // Every base62 character shows up: the sampling is not stuck on part of the alphabet.
-    expect(new Set(live.join("").slice(0, 8000).replace(/svc_live_/g, "")).size).toBe(62)
+    expect(
+      new Set(
+        live
+          .join("")
+          .slice(0, 8000)
+          .replace(/svc_live_/g, "")
+      ).size
+    ).toBe(62)
   })
 
   it("the hash is HMAC-SHA256 under the pepper: stable for one pepper, different under another", () => {

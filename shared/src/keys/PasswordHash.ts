@@ -55,7 +55,8 @@ export const verifyPassword = async (password: string, stored: string): Promise<
  * Verifying against this when no user has the email costs the same time as a real check, so the answer time does not
  * tell which emails have accounts.
  */
-export const DECOY_PASSWORD_HASH = `scrypt$N=${DEFAULT_SCRYPT.N},r=${DEFAULT_SCRYPT.r},p=${DEFAULT_SCRYPT.p}$` +
+export const DECOY_PASSWORD_HASH =
+  `scrypt$N=${DEFAULT_SCRYPT.N},r=${DEFAULT_SCRYPT.r},p=${DEFAULT_SCRYPT.p}$` +
   `${Buffer.alloc(SALT_BYTES).toString("base64")}$${Buffer.alloc(KEY_BYTES).toString("base64")}`
 
 export const MIN_PASSWORD_LENGTH = 12

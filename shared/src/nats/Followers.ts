@@ -2,11 +2,14 @@
 import { Context, Layer } from "effect"
 import type { Follower, FollowerState } from "./StreamFollower.ts"
 
-export class Followers extends Context.Service<Followers, {
-  register(follower: Follower): void
-  /** Each follower's state by name; a name registered twice (a view that moved to another bucket) shows the latest. */
-  snapshot(): Readonly<Record<string, FollowerState>>
-}>()("mds/nats/Followers") {
+export class Followers extends Context.Service<
+  Followers,
+  {
+    register(follower: Follower): void
+    /** Each follower's state by name; a name registered twice (a view that moved to another bucket) shows the latest. */
+    snapshot(): Readonly<Record<string, FollowerState>>
+  }
+>()("mds/nats/Followers") {
   static readonly layer = Layer.sync(Followers, () => {
     const followers = new Map<string, Follower>()
     return Followers.of({

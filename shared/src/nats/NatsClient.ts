@@ -35,7 +35,7 @@ export class NatsClient extends Context.Service<NatsClient, NatsClientShape>()("
   static layerWith(options: { readonly waitForServer: boolean }) {
     return Layer.effect(
       NatsClient,
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const { url, name, replicas } = yield* NatsClient.config
         const connection = yield* Effect.acquireRelease(
           Effect.tryPromise({

@@ -24,7 +24,8 @@ export const compareServerVersions = (a: ReadonlyArray<number>, b: ReadonlyArray
 export const unsupportedServerVersion = (version: string | undefined, url: string): string | null => {
   const minimum = parse(MIN_NATS_SERVER_VERSION) ?? []
   const actual = version === undefined ? null : parse(version)
-  if (actual === null) return `nats-server at ${url} did not report a version (got ${JSON.stringify(version)}); this service needs nats-server ${MIN_NATS_SERVER_VERSION} or newer`
+  if (actual === null)
+    return `nats-server at ${url} did not report a version (got ${JSON.stringify(version)}); this service needs nats-server ${MIN_NATS_SERVER_VERSION} or newer`
   if (compareServerVersions(actual, minimum) >= 0) return null
   return `nats-server ${version} at ${url} is too old: this service needs nats-server ${MIN_NATS_SERVER_VERSION} or newer (tested on 2.14); upgrade the server (README, "NATS versions")`
 }

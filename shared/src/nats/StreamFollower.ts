@@ -55,7 +55,7 @@ const CAUGHT_UP_SLACK = 256
  * last sequence it delivered.
  */
 export const startFollower = (spec: FollowerSpec): Effect.Effect<Follower, never, NatsClient | Scope.Scope> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const { js, jsm } = yield* NatsClient
     const probeMs = spec.probeMs ?? 1_000
     const staleMs = spec.staleMs ?? 3_000
@@ -70,7 +70,11 @@ export const startFollower = (spec: FollowerSpec): Effect.Effect<Follower, never
         state = next
         return next === "following"
           ? Effect.logInfo("stream follower delivering", { follower: spec.name, stream: spec.stream })
-          : Effect.logWarning("stream follower not delivering; re-creating its consumer", { follower: spec.name, stream: spec.stream, reason })
+          : Effect.logWarning("stream follower not delivering; re-creating its consumer", {
+              follower: spec.name,
+              stream: spec.stream,
+              reason
+            })
       })
 
     const create = async (): Promise<Consumer> => {
@@ -88,11 +92,17 @@ export const startFollower = (spec: FollowerSpec): Effect.Effect<Follower, never
       return consumer
     }
 
-    const run = Effect.gen(function*() {
+    const run = Effect.gen(function* () {
       const consumer = yield* Effect.tryPromise(create)
       const messages = yield* Effect.acquireRelease(
         Effect.tryPromise((): Promise<ConsumerMessages> => consumer.consume()),
-        (iterator) => Effect.promise(() => iterator.close().then(() => undefined, () => undefined))
+        (iterator) =>
+          Effect.promise(() =>
+            iterator.close().then(
+              () => undefined,
+              () => undefined
+            )
+          )
       )
       lastAlive = Date.now()
       const deliver = Effect.tryPromise(async () => {
@@ -123,11 +133,13 @@ export const startFollower = (spec: FollowerSpec): Effect.Effect<Follower, never
           })
         ),
         Effect.ignore,
-        Effect.andThen(Effect.suspend(() =>
-          Date.now() - lastAlive > staleMs
-            ? Effect.fail(new ConsumerStale(`no delivery and no answer for the consumer for ${Date.now() - lastAlive} ms`))
-            : Effect.void
-        )),
+        Effect.andThen(
+          Effect.suspend(() =>
+            Date.now() - lastAlive > staleMs
+              ? Effect.fail(new ConsumerStale(`no delivery and no answer for the consumer for ${Date.now() - lastAlive} ms`))
+              : Effect.void
+          )
+        ),
         Effect.andThen(Effect.sleep(Duration.millis(probeMs))),
         Effect.forever
       )

@@ -7,7 +7,7 @@ import { consumerAckPending, consumerPending, setGauge, workQueueDepth } from ".
 /** The durable consumer that takes download commands (extractor workers share it). */
 const WORK_CONSUMER = "extractor"
 
-export const collectJetStreamMetrics = Effect.gen(function*() {
+export const collectJetStreamMetrics = Effect.gen(function* () {
   const { jsm } = yield* NatsClient
   const consumers = yield* Effect.tryPromise(async () => {
     const found: Array<{ stream: string; name: string; pending: number; ackPending: number }> = []

@@ -20,16 +20,18 @@ export const tracesUrl = (tracesEndpoint: Option.Option<string>, endpoint: Optio
 
 /** Provides the tracer every Effect span (Effect.fn, withSpan) reports to; `serviceName` unless OTEL_SERVICE_NAME. */
 export const OtlpTracing = (serviceName: string) =>
-  Layer.unwrap(Effect.gen(function*() {
-    const config = yield* TracingConfig
-    const url = tracesUrl(config.tracesEndpoint, config.endpoint)
-    // With nowhere to send them, spans are not made at all (each costs a span object and a stack capture per call).
-    if (config.disabled || Option.isNone(url)) return Layer.succeed(References.TracerEnabled, false)
-    const serialization = config.protocol === "http/json" ? OtlpSerialization.layerJson : OtlpSerialization.layerProtobuf
-    yield* Effect.logInfo("exporting traces").pipe(Effect.annotateLogs({ url: url.value, protocol: config.protocol }))
-    return OtlpTracer.layer({
-      url: url.value,
-      resource: { serviceName: Option.getOrElse(config.serviceName, () => serviceName) },
-      exportInterval: "1 second"
-    }).pipe(Layer.provide(Layer.mergeAll(serialization, FetchHttpClient.layer)))
-  }))
+  Layer.unwrap(
+    Effect.gen(function* () {
+      const config = yield* TracingConfig
+      const url = tracesUrl(config.tracesEndpoint, config.endpoint)
+      // With nowhere to send them, spans are not made at all (each costs a span object and a stack capture per call).
+      if (config.disabled || Option.isNone(url)) return Layer.succeed(References.TracerEnabled, false)
+      const serialization = config.protocol === "http/json" ? OtlpSerialization.layerJson : OtlpSerialization.layerProtobuf
+      yield* Effect.logInfo("exporting traces").pipe(Effect.annotateLogs({ url: url.value, protocol: config.protocol }))
+      return OtlpTracer.layer({
+        url: url.value,
+        resource: { serviceName: Option.getOrElse(config.serviceName, () => serviceName) },
+        exportInterval: "1 second"
+      }).pipe(Layer.provide(Layer.mergeAll(serialization, FetchHttpClient.layer)))
+    })
+  )

@@ -24,13 +24,13 @@ export const CachedMediaReadModel = {
   /** Needs the MediaReadModel to cache (e.g. KvMediaReadModel.layer) and provides the cached one. */
   layer: Layer.effect(
     MediaReadModel,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const inner = yield* MediaReadModel
       const byId = new Map<string, MediaResolved>()
       const byUrl = new Map<string, MediaResolved>()
 
       const cached = (map: Map<string, MediaResolved>, key: string, load: Effect.Effect<Option.Option<MediaResolved>, any>) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const now = yield* Clock.currentTimeMillis
           const hit = map.get(key)
           if (hit !== undefined && hit.expiresAt > now) return Option.some(hit)
@@ -44,12 +44,14 @@ export const CachedMediaReadModel = {
         get: (mediaId) => cached(byId, mediaId, inner.get(mediaId)),
         findByUrl: (url) => cached(byUrl, url, inner.findByUrl(url)),
         put: (media) =>
-          inner.put(media).pipe(Effect.tap(() =>
-            Effect.sync(() => {
-              remember(byId, media.mediaId, media)
-              remember(byUrl, media.url, media)
-            })
-          ))
+          inner.put(media).pipe(
+            Effect.tap(() =>
+              Effect.sync(() => {
+                remember(byId, media.mediaId, media)
+                remember(byUrl, media.url, media)
+              })
+            )
+          )
       })
     })
   )

@@ -26,7 +26,7 @@ export interface FollowedStoreOptions<S, R> {
 export const followStore = <S extends PortShape, R>(
   options: FollowedStoreOptions<S, R>
 ): Effect.Effect<S, ReadModelError, ReadModelStores | Scope.Scope | R> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const stores = yield* ReadModelStores
     // Stores met after a switch are opened later, inside a method call: with the services this layer was built with.
     const context = yield* Effect.context<R>()
@@ -44,9 +44,13 @@ export const followStore = <S extends PortShape, R>(
 
     const refresh = stores.current(options.readModel, options.fallback).pipe(
       Effect.flatMap((store) => Ref.set(current, store)),
-      Effect.catch((error) => Effect.logWarning("read-model pointer refresh failed", { readModel: options.readModel, message: error.message }))
+      Effect.catch((error) =>
+        Effect.logWarning("read-model pointer refresh failed", { readModel: options.readModel, message: error.message })
+      )
     )
-    yield* Effect.forkScoped(Effect.forever(Effect.andThen(Effect.sleep(Duration.millis(options.refreshMs ?? POINTER_REFRESH_MS)), refresh)))
+    yield* Effect.forkScoped(
+      Effect.forever(Effect.andThen(Effect.sleep(Duration.millis(options.refreshMs ?? POINTER_REFRESH_MS)), refresh))
+    )
 
     const delegate: Record<string, unknown> = {}
     for (const method of Object.keys(first)) {

@@ -3,9 +3,12 @@ import { Context, type Effect, type Option } from "effect"
 import type { MediaResolved } from "../domain/media/MediaEvent.ts"
 import type { ReadModelError } from "./ReadModelError.ts"
 
-export class MediaReadModel extends Context.Service<MediaReadModel, {
-  get(mediaId: string): Effect.Effect<Option.Option<MediaResolved>, ReadModelError>
-  /** The latest media resolved from exactly this URL, if any. */
-  findByUrl(url: string): Effect.Effect<Option.Option<MediaResolved>, ReadModelError>
-  put(media: MediaResolved): Effect.Effect<void, ReadModelError>
-}>()("mds/readmodel/MediaReadModel") {}
+export class MediaReadModel extends Context.Service<
+  MediaReadModel,
+  {
+    get(mediaId: string): Effect.Effect<Option.Option<MediaResolved>, ReadModelError>
+    /** The latest media resolved from exactly this URL, if any. */
+    findByUrl(url: string): Effect.Effect<Option.Option<MediaResolved>, ReadModelError>
+    put(media: MediaResolved): Effect.Effect<void, ReadModelError>
+  }
+>()("mds/readmodel/MediaReadModel") {}

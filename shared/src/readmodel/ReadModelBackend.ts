@@ -36,7 +36,7 @@ export class ReadModelBackend extends Context.Service<ReadModelBackend, ReadMode
   /** NATS KV buckets (the embedded default). */
   static readonly kv = Layer.effect(
     ReadModelBackend,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const context = yield* Effect.context<NatsClient | Lifetimes>()
       return ReadModelBackend.of({
         kind: "kv",

@@ -20,7 +20,9 @@ export const configuredBackend = Config.option(MONGO_URL).pipe(
  */
 export const backendLayer = (kind: ReadModelBackendKind) =>
   kind === "mongo"
-    ? Layer.unwrap(Effect.promise(() => import("./mongo/MongoReadModelBackend.ts")).pipe(Effect.map((mongo) => mongo.MongoReadModelBackendFromConfig)))
+    ? Layer.unwrap(
+        Effect.promise(() => import("./mongo/MongoReadModelBackend.ts")).pipe(Effect.map((mongo) => mongo.MongoReadModelBackendFromConfig))
+      )
     : ReadModelBackend.kv
 
 /** The backend the configuration selects. */
@@ -28,11 +30,38 @@ export const ConfiguredBackend = Layer.unwrap(Effect.map(configuredBackend, back
 
 /** Every read model of a backend, each following its store pointer so a rebuild's switch reaches this process. */
 export const FollowingReadModels = Layer.mergeAll(
-  Layer.effect(JobReadModel, Effect.flatMap(ReadModelBackend, (backend) => followStore({ readModel: "jobs", fallback: backend.defaults.jobs, open: backend.openJobs }))),
-  Layer.effect(MediaReadModel, Effect.flatMap(ReadModelBackend, (backend) => followStore({ readModel: "media", fallback: backend.defaults.media, open: backend.openMedia }))),
-  Layer.effect(ProjectReadModel, Effect.flatMap(ReadModelBackend, (backend) => followStore({ readModel: "projects", fallback: backend.defaults.projects, open: backend.openProjects }))),
-  Layer.effect(KeyReadModel, Effect.flatMap(ReadModelBackend, (backend) => followStore({ readModel: "keys", fallback: backend.defaults.keys, open: backend.openKeys })))
-).pipe(Layer.provideMerge(Layer.effect(ReadModelStores, Effect.map(ReadModelBackend, (backend) => backend.stores))))
+  Layer.effect(
+    JobReadModel,
+    Effect.flatMap(ReadModelBackend, (backend) =>
+      followStore({ readModel: "jobs", fallback: backend.defaults.jobs, open: backend.openJobs })
+    )
+  ),
+  Layer.effect(
+    MediaReadModel,
+    Effect.flatMap(ReadModelBackend, (backend) =>
+      followStore({ readModel: "media", fallback: backend.defaults.media, open: backend.openMedia })
+    )
+  ),
+  Layer.effect(
+    ProjectReadModel,
+    Effect.flatMap(ReadModelBackend, (backend) =>
+      followStore({ readModel: "projects", fallback: backend.defaults.projects, open: backend.openProjects })
+    )
+  ),
+  Layer.effect(
+    KeyReadModel,
+    Effect.flatMap(ReadModelBackend, (backend) =>
+      followStore({ readModel: "keys", fallback: backend.defaults.keys, open: backend.openKeys })
+    )
+  )
+).pipe(
+  Layer.provideMerge(
+    Layer.effect(
+      ReadModelStores,
+      Effect.map(ReadModelBackend, (backend) => backend.stores)
+    )
+  )
+)
 
 /** The read models every service uses. Needs NatsClient and Lifetimes. */
 export const ReadModelLayer = FollowingReadModels.pipe(Layer.provide(ConfiguredBackend))

@@ -7,9 +7,7 @@ import { Config } from "effect"
  * The server secret endpoint secrets derive from: WEBHOOK_SECRET, or API_KEY_PEPPER where one process holds both
  * anyway (npm start, tests). Deployments give the aggregator WEBHOOK_SECRET alone, never the pepper.
  */
-export const WebhookServerSecret = Config.Redacted("WEBHOOK_SECRET").pipe(
-  Config.orElse(() => Config.Redacted("API_KEY_PEPPER"))
-)
+export const WebhookServerSecret = Config.Redacted("WEBHOOK_SECRET").pipe(Config.orElse(() => Config.Redacted("API_KEY_PEPPER")))
 
 export const SIGNATURE_HEADER = "mds-signature"
 export const WEBHOOK_ID_HEADER = "mds-webhook-id"
@@ -30,13 +28,7 @@ export const signatureHeader = (secret: string, timestampSeconds: number, body: 
   `t=${timestampSeconds},v1=${signPayload(secret, timestampSeconds, body)}`
 
 /** What a receiver does (shown here for the docs' sample and our own tests): check the HMAC and the age. */
-export const verifySignature = (
-  secret: string,
-  header: string,
-  body: string,
-  nowSeconds: number,
-  toleranceSeconds = 300
-): boolean => {
+export const verifySignature = (secret: string, header: string, body: string, nowSeconds: number, toleranceSeconds = 300): boolean => {
   const parts = new Map(header.split(",").map((part) => part.split("=", 2) as [string, string]))
   const timestamp = Number(parts.get("t"))
   const given = parts.get("v1") ?? ""

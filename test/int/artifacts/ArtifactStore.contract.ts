@@ -35,7 +35,7 @@ export const artifactStoreContract = (name: string, adapter: Layer.Layer<Artifac
     const hour = () => Date.now() + 3_600_000
 
     it.effect("stores a file and opens it with its size, content type and bytes", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* ArtifactStore
         const key = `jobs/${newId("prj")}/${newId("job")}/clip.mp4`
         const stored = yield* store.putFile(key, yield* sourceFile("hello video"), "video/mp4")
@@ -44,10 +44,11 @@ export const artifactStoreContract = (name: string, adapter: Layer.Layer<Artifac
         assert.strictEqual(opened.sizeBytes, 11)
         assert.strictEqual(opened.contentType, "video/mp4")
         assert.strictEqual((yield* Effect.promise(() => buffer(opened.body))).toString(), "hello video")
-      }))
+      })
+    )
 
     it.effect("a presigned link serves the bytes over HTTP as an attachment named after the file", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* ArtifactStore
         const filename = "Ünïcode clip — 1.mp4"
         const key = `jobs/${newId("prj")}/${newId("job")}/${filename}`
@@ -58,10 +59,11 @@ export const artifactStoreContract = (name: string, adapter: Layer.Layer<Artifac
         assert.strictEqual(sha256(response.body), sha256(content))
         assert.strictEqual(response.headers.get("content-type"), "video/mp4")
         assert.include(response.headers.get("content-disposition") ?? "", `filename*=UTF-8''${encodeURIComponent(filename)}`)
-      }))
+      })
+    )
 
     it.effect("presigning the same artifact and expiry twice gives the same link (a replay rebuilds the same documents)", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* ArtifactStore
         const key = `thumbnails/${newId("med")}.jpg`
         yield* store.putFile(key, yield* sourceFile("jpeg"), "image/jpeg")
@@ -69,10 +71,11 @@ export const artifactStoreContract = (name: string, adapter: Layer.Layer<Artifac
         const first = yield* store.presign(key, { expiresAt, filename: "t.jpg" })
         yield* Effect.sleep("1100 millis")
         assert.strictEqual(yield* store.presign(key, { expiresAt, filename: "t.jpg" }), first)
-      }))
+      })
+    )
 
     it.effect("a file larger than one upload part round-trips unchanged (streamed, multipart)", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* ArtifactStore
         const key = `jobs/${newId("prj")}/${newId("job")}/big.bin`
         const content = randomBytes(24 * 1024 * 1024)
@@ -81,37 +84,41 @@ export const artifactStoreContract = (name: string, adapter: Layer.Layer<Artifac
         const response = yield* fetchBytes(yield* store.presign(key, { expiresAt: hour(), filename: "big.bin" }))
         assert.strictEqual(response.body.length, content.length)
         assert.strictEqual(sha256(response.body), sha256(content))
-      }))
+      })
+    )
 
     it.effect("open of a missing key is ArtifactNotFound", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* ArtifactStore
         const error = yield* Effect.flip(store.open(`jobs/${newId("prj")}/none.mp4`))
         assert.strictEqual(error._tag, "ArtifactNotFound")
-      }))
+      })
+    )
 
     it.effect("remove deletes the artifact; removing again is harmless", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* ArtifactStore
         const key = `jobs/${newId("prj")}/${newId("job")}/gone.txt`
         yield* store.putFile(key, yield* sourceFile("x"), "text/plain")
         yield* store.remove(key)
         assert.strictEqual((yield* Effect.flip(store.open(key)))._tag, "ArtifactNotFound")
         yield* store.remove(key)
-      }))
+      })
+    )
 
     it.effect("refuses keys that could escape their place", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* ArtifactStore
         for (const key of ["../escape.txt", "a/../../b", "/etc/passwd", "a//b", ""]) {
           const error = yield* Effect.flip(store.putFile(key, yield* sourceFile("x"), "text/plain"))
           assert.strictEqual(error._tag, "ArtifactStoreError", key)
         }
-      }))
+      })
+    )
 
     if (options.linksEnforced) {
       it.effect("an expired or tampered link is refused", () =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const store = yield* ArtifactStore
           const key = `jobs/${newId("prj")}/${newId("job")}/late.txt`
           yield* store.putFile(key, yield* sourceFile("late"), "text/plain")
@@ -120,6 +127,7 @@ export const artifactStoreContract = (name: string, adapter: Layer.Layer<Artifac
           const valid = yield* store.presign(key, { expiresAt: hour(), filename: "late.txt" })
           const tampered = yield* fetchBytes(valid.replace(/(signature|Signature)=([^&]{4})/, "$1=AAAA"))
           assert.isAtLeast(tampered.status, 400)
-        }))
+        })
+      )
     }
   })

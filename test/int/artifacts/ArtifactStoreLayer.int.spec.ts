@@ -11,13 +11,14 @@ import { startMotoServer } from "../../support/MotoServer.ts"
 const moto = await startMotoServer()
 afterAll(() => moto.close())
 
-const storeWith = (env: Record<string, string>) =>
+const storeWith =
+  (env: Record<string, string>) =>
   <A, E>(use: (store: ArtifactStore["Service"]) => Effect.Effect<A, E>) =>
-    Effect.runPromise(Effect.gen(function*() {
-      return yield* use(yield* ArtifactStore)
-    }).pipe(
-      Effect.provide(ArtifactStoreLayer.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))))
-    ))
+    Effect.runPromise(
+      Effect.gen(function* () {
+        return yield* use(yield* ArtifactStore)
+      }).pipe(Effect.provide(ArtifactStoreLayer.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env))))))
+    )
 
 const sample = async () => {
   const path = join(await mkdtemp(join(tmpdir(), "mds-layer-")), "clip.txt")
@@ -31,13 +32,14 @@ describe("ArtifactStoreLayer", () => {
     const bucket = `mds-layer-${Date.now()}`
     const env = { S3_ENDPOINT: moto.endpoint, S3_BUCKET: bucket, S3_ACCESS_KEY_ID: "moto", S3_SECRET_ACCESS_KEY: "moto" }
     const { size, link } = await storeWith(env)((store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* store.putFile("jobs/p/j/clip.txt", path, "text/plain")
         const opened = yield* store.open("jobs/p/j/clip.txt")
         opened.body.destroy()
         const link = yield* store.presign("jobs/p/j/clip.txt", { expiresAt: Date.now() + 60_000, filename: "clip.txt" })
         return { size: opened.sizeBytes, link }
-      }))
+      })
+    )
     expect(size).toBe(12)
     expect(link.startsWith(`${moto.endpoint}/${bucket}/`)).toBe(true)
     expect(new URL(link).searchParams.get("X-Amz-Signature")).toMatch(/^[0-9a-f]{64}$/)
@@ -47,9 +49,15 @@ describe("ArtifactStoreLayer", () => {
   })
 
   it("with S3_ENDPOINT alone, the S3 adapter (loaded on demand) asks for its own credentials", async () => {
-    const exit = await Effect.runPromiseExit(Effect.gen(function*() {
-      return yield* ArtifactStore
-    }).pipe(Effect.provide(ArtifactStoreLayer.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown({ S3_ENDPOINT: "http://127.0.0.1:1" })))))))
+    const exit = await Effect.runPromiseExit(
+      Effect.gen(function* () {
+        return yield* ArtifactStore
+      }).pipe(
+        Effect.provide(
+          ArtifactStoreLayer.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown({ S3_ENDPOINT: "http://127.0.0.1:1" }))))
+        )
+      )
+    )
     expect(Exit.isFailure(exit)).toBe(true)
     expect(String(Exit.isFailure(exit) ? exit.cause : "")).toContain("S3_ACCESS_KEY_ID")
   })
@@ -59,10 +67,11 @@ describe("ArtifactStoreLayer", () => {
     const dataDir = await mkdtemp(join(tmpdir(), "mds-layer-data-"))
     const env = { DATA_DIR: dataDir, DOWNLOAD_URL_SECRET: "s".repeat(32), PUBLIC_BASE_URL: "http://127.0.0.1:1" }
     const link = await storeWith(env)((store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* store.putFile("jobs/p/j/clip.txt", path, "text/plain")
         return yield* store.presign("jobs/p/j/clip.txt", { expiresAt: Date.now() + 60_000, filename: "clip.txt" })
-      }))
+      })
+    )
     expect(link.startsWith("http://127.0.0.1:1/v1/files/jobs/p/j/clip.txt?expires=")).toBe(true)
     expect(JSON.stringify(await readdir(dataDir, { recursive: true }))).toContain("clip.txt")
   })

@@ -20,7 +20,11 @@ const services = Layer.mergeAll(Layer.succeed(ArtifactStore, store), Layer.succe
 /** Only the gateway's GET /v1/files/* route, without the rest of the gateway. */
 const server: Server = createServer((req, res) => {
   const url = new URL(req.url ?? "/", `http://127.0.0.1:${port}`)
-  const key = url.pathname.replace(/^\/v1\/files\//, "").split("/").map(decodeURIComponent).join("/")
+  const key = url.pathname
+    .replace(/^\/v1\/files\//, "")
+    .split("/")
+    .map(decodeURIComponent)
+    .join("/")
   const input = { method: "GET", headers: {}, query: Object.fromEntries(url.searchParams), params: { "*": key }, body: null }
   void Effect.runPromiseExit(serveFile(input).pipe(Effect.provide(services))).then((exit) => {
     if (Exit.isSuccess(exit) && exit.value._tag === "File") {

@@ -17,20 +17,23 @@ const claim = (projectId: string, jobId: string, now: number, known?: { state: A
   claimSlot({ projectId, jobId, limit: 2, now, expiresAt: now + 3_600_000 }, known === undefined ? {} : { known })
 
 const queueJob = (projectId: string, jobId: string, isNew = false) =>
-  jobCommands(projectId, jobId)({
-    _tag: "QueueJob",
-    jobId,
-    projectId,
-    platform: "vimeo",
-    format: "video_best",
-    source: { url: "https://vimeo.com/1", mediaId: null },
-    now: 1_000,
-    lifetimeMs: 3_600_000
-  }, { isNew })
+  jobCommands(projectId, jobId)(
+    {
+      _tag: "QueueJob",
+      jobId,
+      projectId,
+      platform: "vimeo",
+      format: "video_best",
+      source: { url: "https://vimeo.com/1", mediaId: null },
+      now: 1_000,
+      lifetimeMs: 3_600_000
+    },
+    { isNew }
+  )
 
 layer(JetStreamEventStore.pipe(Layer.provideMerge(TestNats)), { timeout: 60_000 })("handleCommand", (it) => {
   it.effect("10 concurrent claims with a limit of 2: exactly 2 succeed, 8 are over the limit", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const projectId = newId("prj")
       const now = Date.now()
       const outcomes = yield* Effect.forEach(
@@ -39,7 +42,7 @@ layer(JetStreamEventStore.pipe(Layer.provideMerge(TestNats)), { timeout: 60_000 
         { concurrency: "unbounded" }
       )
       const succeeded = outcomes.filter((o) => o._tag === "Success")
-      const failed = outcomes.flatMap((o) => o._tag === "Failure" ? [o.failure._tag] : [])
+      const failed = outcomes.flatMap((o) => (o._tag === "Failure" ? [o.failure._tag] : []))
       assert.strictEqual(succeeded.length, 2)
       assert.deepStrictEqual(failed, Array(8).fill("ConcurrencyLimitExceeded"))
 
@@ -51,10 +54,11 @@ layer(JetStreamEventStore.pipe(Layer.provideMerge(TestNats)), { timeout: 60_000 
       // Another project has its own slots.
       const other = yield* Effect.result(claim(newId("prj"), newId("job"), now))
       assert.strictEqual(other._tag, "Success")
-    }))
+    })
+  )
 
   it.effect("a rejected job command appends nothing and a replayed command is deduplicated", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* EventStore
       const projectId = newId("prj")
       const jobId = newId("job")
@@ -65,10 +69,11 @@ layer(JetStreamEventStore.pipe(Layer.provideMerge(TestNats)), { timeout: 60_000 
       const again = yield* Effect.flip(queue)
       assert.strictEqual(again._tag, "JobAlreadyExists")
       assert.strictEqual((yield* store.readSubject(JobEvent, subject)).length, 1)
-    }))
+    })
+  )
 
   it.effect("a stale known state never breaks the limit: an empty one conflicts and re-reads, a full one is re-read before refusing", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const projectId = newId("prj")
       const now = Date.now()
       const empty = { state: AdmissionDecider.initialState(), lastSeq: 0 }
@@ -89,10 +94,11 @@ layer(JetStreamEventStore.pipe(Layer.provideMerge(TestNats)), { timeout: 60_000 
       assert.strictEqual(third.events.length, 1)
       const last = yield* store.readLast(AdmissionEvent, admissionSubject(projectB))
       assert.strictEqual(last._tag === "Some" ? last.value.event.held.length : -1, 2)
-    }))
+    })
+  )
 
   it.effect("hydrate new appends to an empty subject without reading it; on an existing subject it decides on a fresh read", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* EventStore
       const projectId = newId("prj")
       const jobId = newId("job")
@@ -107,26 +113,40 @@ layer(JetStreamEventStore.pipe(Layer.provideMerge(TestNats)), { timeout: 60_000 
         { _tag: "FailJob", jobId, error: { code: "internal_error", message: "x", retryable: false }, now: 2_000 },
         { isNew: true }
       )
-      assert.deepStrictEqual(failed.events.map((e) => e._tag), ["JobFailed"])
-      assert.deepStrictEqual((yield* store.readSubject(JobEvent, subject)).map((e) => e.event._tag), ["JobQueued", "JobFailed"])
-    }))
+      assert.deepStrictEqual(
+        failed.events.map((e) => e._tag),
+        ["JobFailed"]
+      )
+      assert.deepStrictEqual(
+        (yield* store.readSubject(JobEvent, subject)).map((e) => e.event._tag),
+        ["JobQueued", "JobFailed"]
+      )
+    })
+  )
 
   it.effect("a slot is released once whoever releases it (worker, gateway, sweeper): one SlotReleased", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* EventStore
       const projectId = newId("prj")
       const jobId = newId("job")
       yield* claim(projectId, jobId, Date.now())
       const first = yield* releaseSlot(projectId, jobId, "completed")
       const second = yield* releaseSlot(projectId, jobId, "expired")
-      assert.deepStrictEqual(first.events.map((e) => e._tag), ["SlotReleased"])
+      assert.deepStrictEqual(
+        first.events.map((e) => e._tag),
+        ["SlotReleased"]
+      )
       assert.deepStrictEqual(second.events, [])
       const stored = yield* store.readSubject(AdmissionEvent, admissionSubject(projectId))
-      assert.deepStrictEqual(stored.map((e) => e.event._tag), ["SlotClaimed", "SlotReleased"])
-    }))
+      assert.deepStrictEqual(
+        stored.map((e) => e.event._tag),
+        ["SlotClaimed", "SlotReleased"]
+      )
+    })
+  )
 
   it.effect("job events are named by the job's one rule: progress per percentage, a start per attempt", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* EventStore
       const projectId = newId("prj")
       const jobId = newId("job")
@@ -137,12 +157,10 @@ layer(JetStreamEventStore.pipe(Layer.provideMerge(TestNats)), { timeout: 60_000 
       yield* job({ _tag: "ReportProgress", jobId, percent: 20, now: 1_300 })
       yield* job({ _tag: "StartJob", jobId, workerId: "w2", now: 1_400 })
       const stored = yield* store.readSubject(JobEvent, jobSubject(projectId, jobId))
-      assert.deepStrictEqual(stored.map((e) => jobEventId(e.event)), [
-        `JobQueued:${jobId}`,
-        `JobStarted:${jobId}:1`,
-        `JobProgressed:${jobId}:10`,
-        `JobProgressed:${jobId}:20`,
-        `JobStarted:${jobId}:2`
-      ])
-    }))
+      assert.deepStrictEqual(
+        stored.map((e) => jobEventId(e.event)),
+        [`JobQueued:${jobId}`, `JobStarted:${jobId}:1`, `JobProgressed:${jobId}:10`, `JobProgressed:${jobId}:20`, `JobStarted:${jobId}:2`]
+      )
+    })
+  )
 })

@@ -10,7 +10,7 @@ import { TestNats } from "../support/TestNats.ts"
 
 /** A durable pull consumer on one fresh subject, and a function that fetches the next message (or null). */
 const consumerOn = (ackWaitMs: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const { js, jsm } = yield* NatsClient
     const subject = `mds.job.${newId("prj")}.${newId("job")}`
     const durable = `test-${newId("job").slice(4)}`
@@ -31,7 +31,7 @@ const consumerOn = (ackWaitMs: number) =>
 
 layer(TestNats, { timeout: 60_000, excludeTestServices: true })("JetStream consumer redelivery", (it) => {
   it.effect("an unacked message is delivered again after ack_wait, with deliveryCount 2", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { next, publish } = yield* consumerOn(1_000)
       yield* publish("first")
       const first = yield* next(2_000)
@@ -43,10 +43,11 @@ layer(TestNats, { timeout: 60_000, excludeTestServices: true })("JetStream consu
       assert.strictEqual(again?.info.deliveryCount, 2)
       assert.isTrue(again?.redelivered)
       again?.ack()
-    }))
+    })
+  )
 
   it.effect("a nak'd message comes back (after its delay), an acked one does not", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { next, publish } = yield* consumerOn(30_000)
       yield* publish("retry me")
       const first = yield* next(2_000)
@@ -58,10 +59,11 @@ layer(TestNats, { timeout: 60_000, excludeTestServices: true })("JetStream consu
       assert.isAtLeast(Date.now() - sentAt, 400)
       yield* Effect.promise(() => again!.ackAck())
       assert.isNull(yield* next(1_500))
-    }))
+    })
+  )
 
   it.effect("a terminated message is never delivered again", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { next, publish } = yield* consumerOn(500)
       yield* publish("poison")
       yield* publish("fine")
@@ -72,5 +74,6 @@ layer(TestNats, { timeout: 60_000, excludeTestServices: true })("JetStream consu
       assert.strictEqual(fine?.string(), "fine")
       yield* Effect.promise(() => fine!.ackAck())
       assert.isNull(yield* next(2_000))
-    }))
+    })
+  )
 })

@@ -16,7 +16,7 @@ const freshSubject = () => {
 
 layer(JetStreamEventStore.pipe(Layer.provideMerge(TestNats)), { timeout: 60_000 })("JetStreamEventStore", (it) => {
   it.effect("appends and reads a subject back in order; readLast is the newest", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* EventStore
       const { jobId, subject } = freshSubject()
       const events = [progressed(jobId, 10), progressed(jobId, 20), progressed(jobId, 30)]
@@ -27,29 +27,42 @@ layer(JetStreamEventStore.pipe(Layer.provideMerge(TestNats)), { timeout: 60_000 
         seqs.push(appended.seq)
       }
       const stored = yield* store.readSubject(JobEvent, subject)
-      assert.deepStrictEqual(stored.map((s) => s.event), events)
-      assert.deepStrictEqual(stored.map((s) => s.seq), seqs)
+      assert.deepStrictEqual(
+        stored.map((s) => s.event),
+        events
+      )
+      assert.deepStrictEqual(
+        stored.map((s) => s.seq),
+        seqs
+      )
       assert.isTrue(stored.every((s) => s.subject === subject))
 
       const last = yield* store.readLast(JobEvent, subject)
-      assert.deepStrictEqual(Option.map(last, (s) => [s.seq, s.event]), Option.some([seqs[2], events[2]]))
-    }))
+      assert.deepStrictEqual(
+        Option.map(last, (s) => [s.seq, s.event]),
+        Option.some([seqs[2], events[2]])
+      )
+    })
+  )
 
   it.effect("an empty subject reads as nothing", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* EventStore
       const { subject } = freshSubject()
       assert.deepStrictEqual(yield* store.readSubject(JobEvent, subject), [])
       assert.isTrue(Option.isNone(yield* store.readLast(JobEvent, subject)))
-    }))
+    })
+  )
 
   it.effect("a wrong expectedLastSeq fails with AppendConflict and stores nothing", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* EventStore
       const { jobId, subject } = freshSubject()
       const first = yield* store.append(JobEvent, subject, progressed(jobId, 1), { msgId: `${jobId}-a`, expectedLastSeq: 0 })
       // A subject that already has an event is not empty any more.
-      const conflict = yield* Effect.flip(store.append(JobEvent, subject, progressed(jobId, 2), { msgId: `${jobId}-b`, expectedLastSeq: 0 }))
+      const conflict = yield* Effect.flip(
+        store.append(JobEvent, subject, progressed(jobId, 2), { msgId: `${jobId}-b`, expectedLastSeq: 0 })
+      )
       assert.strictEqual(conflict._tag, "AppendConflict")
       const stale = yield* Effect.flip(
         store.append(JobEvent, subject, progressed(jobId, 3), { msgId: `${jobId}-c`, expectedLastSeq: first.seq - 1 })
@@ -57,11 +70,15 @@ layer(JetStreamEventStore.pipe(Layer.provideMerge(TestNats)), { timeout: 60_000 
       assert.strictEqual(stale._tag, "AppendConflict")
       const ok = yield* store.append(JobEvent, subject, progressed(jobId, 4), { msgId: `${jobId}-d`, expectedLastSeq: first.seq })
       assert.isTrue(ok.seq > first.seq)
-      assert.deepStrictEqual((yield* store.readSubject(JobEvent, subject)).map((s) => s.event), [progressed(jobId, 1), progressed(jobId, 4)])
-    }))
+      assert.deepStrictEqual(
+        (yield* store.readSubject(JobEvent, subject)).map((s) => s.event),
+        [progressed(jobId, 1), progressed(jobId, 4)]
+      )
+    })
+  )
 
   it.effect("the same msgId twice stores one message; the second append reports duplicate", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* EventStore
       const { jobId, subject } = freshSubject()
       const first = yield* store.append(JobEvent, subject, progressed(jobId, 5), { msgId: `${jobId}-once` })
@@ -70,27 +87,36 @@ layer(JetStreamEventStore.pipe(Layer.provideMerge(TestNats)), { timeout: 60_000 
       assert.isTrue(second.duplicate)
       assert.strictEqual(second.seq, first.seq)
       assert.strictEqual((yield* store.readSubject(JobEvent, subject)).length, 1)
-    }))
+    })
+  )
 
-  it.effect("a conditional append retried after it was stored reports duplicate, not a conflict (nats-server 2.10+ checks the sequence first)", () =>
-    Effect.gen(function*() {
-      const store = yield* EventStore
-      const { jobId, subject } = freshSubject()
-      const first = yield* store.append(JobEvent, subject, progressed(jobId, 1), { msgId: `${jobId}-a`, expectedLastSeq: 0 })
-      const second = yield* store.append(JobEvent, subject, progressed(jobId, 2), { msgId: `${jobId}-b`, expectedLastSeq: first.seq })
-      // Both retried with their original expectations: each finds its own message, even the one no longer last.
-      const retriedFirst = yield* store.append(JobEvent, subject, progressed(jobId, 1), { msgId: `${jobId}-a`, expectedLastSeq: 0 })
-      const retriedSecond = yield* store.append(JobEvent, subject, progressed(jobId, 2), { msgId: `${jobId}-b`, expectedLastSeq: first.seq })
-      assert.deepStrictEqual(retriedFirst, { seq: first.seq, duplicate: true })
-      assert.deepStrictEqual(retriedSecond, { seq: second.seq, duplicate: true })
-      // Another message with the same stale expectation is still a conflict.
-      const stale = yield* Effect.flip(store.append(JobEvent, subject, progressed(jobId, 3), { msgId: `${jobId}-c`, expectedLastSeq: first.seq }))
-      assert.strictEqual(stale._tag, "AppendConflict")
-      assert.strictEqual((yield* store.readSubject(JobEvent, subject)).length, 2)
-    }))
+  it.effect(
+    "a conditional append retried after it was stored reports duplicate, not a conflict (nats-server 2.10+ checks the sequence first)",
+    () =>
+      Effect.gen(function* () {
+        const store = yield* EventStore
+        const { jobId, subject } = freshSubject()
+        const first = yield* store.append(JobEvent, subject, progressed(jobId, 1), { msgId: `${jobId}-a`, expectedLastSeq: 0 })
+        const second = yield* store.append(JobEvent, subject, progressed(jobId, 2), { msgId: `${jobId}-b`, expectedLastSeq: first.seq })
+        // Both retried with their original expectations: each finds its own message, even the one no longer last.
+        const retriedFirst = yield* store.append(JobEvent, subject, progressed(jobId, 1), { msgId: `${jobId}-a`, expectedLastSeq: 0 })
+        const retriedSecond = yield* store.append(JobEvent, subject, progressed(jobId, 2), {
+          msgId: `${jobId}-b`,
+          expectedLastSeq: first.seq
+        })
+        assert.deepStrictEqual(retriedFirst, { seq: first.seq, duplicate: true })
+        assert.deepStrictEqual(retriedSecond, { seq: second.seq, duplicate: true })
+        // Another message with the same stale expectation is still a conflict.
+        const stale = yield* Effect.flip(
+          store.append(JobEvent, subject, progressed(jobId, 3), { msgId: `${jobId}-c`, expectedLastSeq: first.seq })
+        )
+        assert.strictEqual(stale._tag, "AppendConflict")
+        assert.strictEqual((yield* store.readSubject(JobEvent, subject)).length, 2)
+      })
+  )
 
   it.effect("readSubject(afterSeq) returns only the later events", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* EventStore
       const { jobId, subject } = freshSubject()
       const other = freshSubject()
@@ -99,17 +125,22 @@ layer(JetStreamEventStore.pipe(Layer.provideMerge(TestNats)), { timeout: 60_000 
       yield* store.append(JobEvent, other.subject, progressed(other.jobId, 9), { msgId: `${other.jobId}-1` })
       const b = yield* store.append(JobEvent, subject, progressed(jobId, 2), { msgId: `${jobId}-2` })
       const after = yield* store.readSubject(JobEvent, subject, a.seq)
-      assert.deepStrictEqual(after.map((s) => s.seq), [b.seq])
+      assert.deepStrictEqual(
+        after.map((s) => s.seq),
+        [b.seq]
+      )
       assert.deepStrictEqual(yield* store.readSubject(JobEvent, subject, b.seq), [])
-    }))
+    })
+  )
 
   it.effect("an event that does not fit the codec is not appended", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* EventStore
       const { jobId, subject } = freshSubject()
       const bad = { ...progressed(jobId, 1), percent: 101 } as JobEvent
       const error = yield* Effect.flip(store.append(JobEvent, subject, bad, { msgId: `${jobId}-bad` }))
       assert.strictEqual(error._tag, "EventStoreError")
       assert.deepStrictEqual(yield* store.readSubject(JobEvent, subject), [])
-    }))
+    })
+  )
 })

@@ -34,20 +34,24 @@ const DEBIAN_NATS_SERVER = "/usr/sbin/nats-server"
 const debianVersion = existsSync(DEBIAN_NATS_SERVER)
   ? /v(\d+\.\d+\.\d+)/.exec(execFileSync(DEBIAN_NATS_SERVER, ["--version"]).toString())?.[1]
   : undefined
-const olderThanMinimum = debianVersion !== undefined && debianVersion.localeCompare(MIN_NATS_SERVER_VERSION, undefined, { numeric: true }) < 0
+const olderThanMinimum =
+  debianVersion !== undefined && debianVersion.localeCompare(MIN_NATS_SERVER_VERSION, undefined, { numeric: true }) < 0
 
-describe.skipIf(!olderThanMinimum)(`a nats-server older than ${MIN_NATS_SERVER_VERSION} (needs ${DEBIAN_NATS_SERVER} < ${MIN_NATS_SERVER_VERSION})`, () => {
-  let server: NatsServer
-  beforeAll(async () => {
-    server = await startNatsServer({ binary: DEBIAN_NATS_SERVER })
-  })
-  afterAll(() => server.close())
+describe.skipIf(!olderThanMinimum)(
+  `a nats-server older than ${MIN_NATS_SERVER_VERSION} (needs ${DEBIAN_NATS_SERVER} < ${MIN_NATS_SERVER_VERSION})`,
+  () => {
+    let server: NatsServer
+    beforeAll(async () => {
+      server = await startNatsServer({ binary: DEBIAN_NATS_SERVER })
+    })
+    afterAll(() => server.close())
 
-  it("is refused at connection, naming its version and the minimum", async () => {
-    const exit = await connectTo(server.url)
-    expect(Exit.isFailure(exit)).toBe(true)
-    expect(String(Exit.isFailure(exit) ? exit.cause : "")).toContain(
-      `nats-server ${debianVersion} at ${server.url} is too old: this service needs nats-server ${MIN_NATS_SERVER_VERSION} or newer`
-    )
-  })
-})
+    it("is refused at connection, naming its version and the minimum", async () => {
+      const exit = await connectTo(server.url)
+      expect(Exit.isFailure(exit)).toBe(true)
+      expect(String(Exit.isFailure(exit) ? exit.cause : "")).toContain(
+        `nats-server ${debianVersion} at ${server.url} is too old: this service needs nats-server ${MIN_NATS_SERVER_VERSION} or newer`
+      )
+    })
+  }
+)

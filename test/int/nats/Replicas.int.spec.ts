@@ -21,25 +21,31 @@ const streamNames = streamConfigs(testLifetimes).map((c) => c.name)
 const asService = <A, E>(env: Record<string, string>, effect: Effect.Effect<A, E, NatsClient | Lifetimes>) =>
   Effect.runPromise(
     effect.pipe(
-      Effect.provide(Layer.mergeAll(
-        NatsClient.layerFailFast.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))),
-        Layer.succeed(Lifetimes, testLifetimes)
-      )),
+      Effect.provide(
+        Layer.mergeAll(
+          NatsClient.layerFailFast.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))),
+          Layer.succeed(Lifetimes, testLifetimes)
+        )
+      ),
       Effect.scoped
     )
   )
 
 const replicasOf = (url: string, stream: string) =>
-  asService({ NATS_URL: url }, Effect.flatMap(NatsClient, ({ jsm }) => Effect.promise(() => jsm.streams.info(stream)))).then(
-    (info) => info.config.num_replicas
-  )
+  asService(
+    { NATS_URL: url },
+    Effect.flatMap(NatsClient, ({ jsm }) => Effect.promise(() => jsm.streams.info(stream)))
+  ).then((info) => info.config.num_replicas)
 
 const startServices = (url: string, replicas: string) =>
-  asService({ NATS_URL: url, NATS_REPLICAS: replicas }, Effect.gen(function*() {
-    yield* ensureStreams
-    yield* openKvBucket("mds_jobs_test", 60_000)
-    yield* makeKvReadModelStores("mds_readmodels_test")
-  }))
+  asService(
+    { NATS_URL: url, NATS_REPLICAS: replicas },
+    Effect.gen(function* () {
+      yield* ensureStreams
+      yield* openKvBucket("mds_jobs_test", 60_000)
+      yield* makeKvReadModelStores("mds_readmodels_test")
+    })
+  )
 
 describe("NATS_REPLICAS on a 3-node cluster", () => {
   let cluster: NatsCluster
@@ -62,11 +68,23 @@ describe("NATS_REPLICAS on a 3-node cluster", () => {
   }, 120_000)
 
   it("keeps a replica count an operator raised by hand above NATS_REPLICAS", async () => {
-    await asService({ NATS_URL: cluster.url }, Effect.flatMap(NatsClient, ({ jsm }) =>
-      Effect.promise(async () => {
-        await jsm.streams.add({ name: "KV_mds_by_hand", subjects: ["$KV.mds_by_hand.>"], num_replicas: 1, max_msgs_per_subject: 1, allow_rollup_hdrs: true, deny_delete: true, allow_direct: true })
-        await jsm.streams.update("KV_mds_by_hand", { num_replicas: 3 })
-      })))
+    await asService(
+      { NATS_URL: cluster.url },
+      Effect.flatMap(NatsClient, ({ jsm }) =>
+        Effect.promise(async () => {
+          await jsm.streams.add({
+            name: "KV_mds_by_hand",
+            subjects: ["$KV.mds_by_hand.>"],
+            num_replicas: 1,
+            max_msgs_per_subject: 1,
+            allow_rollup_hdrs: true,
+            deny_delete: true,
+            allow_direct: true
+          })
+          await jsm.streams.update("KV_mds_by_hand", { num_replicas: 3 })
+        })
+      )
+    )
     await asService({ NATS_URL: cluster.url, NATS_REPLICAS: "2" }, openKvBucket("mds_by_hand", 0))
     expect(await replicasOf(cluster.url, "KV_mds_by_hand")).toBe(3)
   }, 60_000)
@@ -81,10 +99,13 @@ describe("the event store on a 3-node cluster with 3 replicas", () => {
 
   it("reads every append it was acknowledged, through a node that does not lead the stream", async () => {
     await startServices(cluster.url, "3")
-    const leader = await asService({ NATS_URL: cluster.url }, Effect.flatMap(NatsClient, ({ jsm }) =>
-      Effect.promise(() => jsm.streams.info(JOBS_STREAM.name)))).then((info) => info.cluster?.leader)
+    const leader = await asService(
+      { NATS_URL: cluster.url },
+      Effect.flatMap(NatsClient, ({ jsm }) => Effect.promise(() => jsm.streams.info(JOBS_STREAM.name)))
+    ).then((info) => info.cluster?.leader)
     const metaLeader = await fetch(`http://127.0.0.1:${cluster.nodes[0]?.monitorPort}/jsz`)
-      .then((r) => r.json() as Promise<{ meta_cluster?: { leader?: string } }>).then((jsz) => jsz.meta_cluster?.leader)
+      .then((r) => r.json() as Promise<{ meta_cluster?: { leader?: string } }>)
+      .then((jsz) => jsz.meta_cluster?.leader)
     // The stalled node must lead neither the stream nor JetStream's meta group (the API would stop answering).
     const followers = cluster.nodes.filter((n) => n.name !== leader)
     const stalled = followers.find((n) => n.name !== metaLeader)
@@ -94,23 +115,35 @@ describe("the event store on a 3-node cluster with 3 replicas", () => {
     // the leader tells it the append is committed, after the acknowledgement: a read it answered could lag.
     stalled.pause()
     const projectId = newId("prj")
-    const stale = await asService({ NATS_URL: follower.url, NATS_REPLICAS: "3" }, Effect.gen(function*() {
-      const store = yield* EventStore
-      let misses = 0
-      // A command reads right after the previous one appended (e.g. a key created right after its project); sixteen
-      // at once keep the replicas busy, so that a follower answering a read would sometimes be behind.
-      const one = (i: number) =>
-        Effect.gen(function*() {
-          const jobId = newId("job")
-          const subject = jobSubject(projectId, jobId)
-          const appended = yield* store.append(JobEvent, subject, { _tag: "JobProgressed", v: 1, jobId, percent: 1, at: i }, { msgId: `${jobId}:1` })
-          const last = yield* store.readLast(JobEvent, subject)
-          const all = yield* store.readSubject(JobEvent, subject)
-          if (last._tag === "None" || last.value.seq !== appended.seq || all.length !== 1) misses++
-        })
-      yield* Effect.forEach(Array.from({ length: 1_600 }, (_, i) => i), one, { concurrency: 16 })
-      return misses
-    }).pipe(Effect.provide(JetStreamEventStore), Effect.ensuring(Effect.sync(() => stalled.resume()))))
+    const stale = await asService(
+      { NATS_URL: follower.url, NATS_REPLICAS: "3" },
+      Effect.gen(function* () {
+        const store = yield* EventStore
+        let misses = 0
+        // A command reads right after the previous one appended (e.g. a key created right after its project); sixteen
+        // at once keep the replicas busy, so that a follower answering a read would sometimes be behind.
+        const one = (i: number) =>
+          Effect.gen(function* () {
+            const jobId = newId("job")
+            const subject = jobSubject(projectId, jobId)
+            const appended = yield* store.append(
+              JobEvent,
+              subject,
+              { _tag: "JobProgressed", v: 1, jobId, percent: 1, at: i },
+              { msgId: `${jobId}:1` }
+            )
+            const last = yield* store.readLast(JobEvent, subject)
+            const all = yield* store.readSubject(JobEvent, subject)
+            if (last._tag === "None" || last.value.seq !== appended.seq || all.length !== 1) misses++
+          })
+        yield* Effect.forEach(
+          Array.from({ length: 1_600 }, (_, i) => i),
+          one,
+          { concurrency: 16 }
+        )
+        return misses
+      }).pipe(Effect.provide(JetStreamEventStore), Effect.ensuring(Effect.sync(() => stalled.resume())))
+    )
     expect(stale).toBe(0)
   }, 120_000)
 })
@@ -124,7 +157,9 @@ describe("NATS_REPLICAS", () => {
   it("above 1 on a single server fails at start, saying why", async () => {
     const server = await startNatsServer()
     try {
-      await expect(startServices(server.url, "3")).rejects.toThrow(/replicas > 1 not supported in non-clustered mode \(stream MDS_\w+, NATS_REPLICAS=3\)/)
+      await expect(startServices(server.url, "3")).rejects.toThrow(
+        /replicas > 1 not supported in non-clustered mode \(stream MDS_\w+, NATS_REPLICAS=3\)/
+      )
     } finally {
       await server.close()
     }

@@ -9,13 +9,14 @@ import { jobView } from "../../support/JobViews.ts"
 export const jobReadModelContract = (name: string, adapter: Layer.Layer<JobReadModel, unknown>) =>
   layer(adapter, { timeout: 60_000 })(`JobReadModel contract: ${name}`, (it) => {
     it.effect("get of an unknown job is none", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* JobReadModel
         assert.isTrue(Option.isNone(yield* store.get(newId("prj"), newId("job"))))
-      }))
+      })
+    )
 
     it.effect("put then get returns the same document", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* JobReadModel
         const view = jobView(newId("prj"), {
           status: "completed",
@@ -28,20 +29,22 @@ export const jobReadModelContract = (name: string, adapter: Layer.Layer<JobReadM
         })
         yield* store.put(view)
         assert.deepStrictEqual(yield* store.get(view.projectId, view.id), Option.some(view))
-      }))
+      })
+    )
 
     it.effect("put replaces the previous document", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* JobReadModel
         const view = jobView(newId("prj"))
         yield* store.put(view)
         const replaced: JobView = { ...view, status: "processing", progress: 40, attempt: 1, lastSeq: 3 }
         yield* store.put(replaced)
         assert.deepStrictEqual(yield* store.get(view.projectId, view.id), Option.some(replaced))
-      }))
+      })
+    )
 
     it.effect("put never replaces a document of a later sequence (a slower writer cannot move it backwards)", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* JobReadModel
         const view = jobView(newId("prj"))
         const later: JobView = { ...view, status: "processing", progress: 50, lastSeq: 9 }
@@ -51,10 +54,11 @@ export const jobReadModelContract = (name: string, adapter: Layer.Layer<JobReadM
         const sameSeq: JobView = { ...later, downloadUrl: "http://127.0.0.1/x" }
         yield* store.put(sameSeq)
         assert.deepStrictEqual(yield* store.get(view.projectId, view.id), Option.some(sameSeq))
-      }))
+      })
+    )
 
     it.effect("putNew stores a job's first document; over a stored one it is put (an earlier one replaced, a later one kept)", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* JobReadModel
         const view = jobView(newId("prj"), { lastSeq: 3 })
         yield* store.putNew(view)
@@ -69,10 +73,11 @@ export const jobReadModelContract = (name: string, adapter: Layer.Layer<JobReadM
         yield* store.remove(view.projectId, view.id)
         yield* store.putNew(view)
         assert.deepStrictEqual(yield* store.get(view.projectId, view.id), Option.some(view))
-      }))
+      })
+    )
 
     it.effect("putAt writes only over the revision it was given: none stored, then the one getVersioned returned", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* JobReadModel
         const view = jobView(newId("prj"), { lastSeq: 2 })
         const first = yield* store.putAt(view, null)
@@ -94,18 +99,20 @@ export const jobReadModelContract = (name: string, adapter: Layer.Layer<JobReadM
         assert.isTrue(Option.isNone(yield* store.getVersioned(view.projectId, view.id)))
         assert.strictEqual((yield* store.putAt(view, null))._tag, "Written")
         assert.deepStrictEqual(yield* store.get(view.projectId, view.id), Option.some(view))
-      }))
+      })
+    )
 
     it.effect("a job is found only under its own project", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* JobReadModel
         const view = jobView(newId("prj"))
         yield* store.put(view)
         assert.isTrue(Option.isNone(yield* store.get(newId("prj"), view.id)))
-      }))
+      })
+    )
 
     it.effect("remove deletes the document; removing again is harmless", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* JobReadModel
         const view = jobView(newId("prj"))
         yield* store.put(view)
@@ -113,10 +120,11 @@ export const jobReadModelContract = (name: string, adapter: Layer.Layer<JobReadM
         assert.isTrue(Option.isNone(yield* store.get(view.projectId, view.id)))
         yield* store.remove(view.projectId, view.id)
         assert.deepStrictEqual(yield* store.listByProject(view.projectId, 10), [])
-      }))
+      })
+    )
 
     it.effect("listByProject returns the project's jobs newest first, up to the limit", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* JobReadModel
         const projectId = newId("prj")
         const other = newId("prj")
@@ -125,23 +133,37 @@ export const jobReadModelContract = (name: string, adapter: Layer.Layer<JobReadM
         yield* store.put(jobView(other, { createdAt: 9_000 }))
 
         const all = yield* store.listByProject(projectId, 10)
-        assert.deepStrictEqual(all.map((v) => v.createdAt), [5_000, 4_000, 3_000, 2_000, 1_000])
+        assert.deepStrictEqual(
+          all.map((v) => v.createdAt),
+          [5_000, 4_000, 3_000, 2_000, 1_000]
+        )
         assert.isTrue(all.every((v) => v.projectId === projectId))
 
         const firstTwo = yield* store.listByProject(projectId, 2)
-        assert.deepStrictEqual(firstTwo.map((v) => v.createdAt), [5_000, 4_000])
+        assert.deepStrictEqual(
+          firstTwo.map((v) => v.createdAt),
+          [5_000, 4_000]
+        )
 
-        assert.deepStrictEqual((yield* store.listByProject(other, 10)).map((v) => v.createdAt), [9_000])
+        assert.deepStrictEqual(
+          (yield* store.listByProject(other, 10)).map((v) => v.createdAt),
+          [9_000]
+        )
         assert.deepStrictEqual(yield* store.listByProject(newId("prj"), 10), [])
-      }))
+      })
+    )
 
     it.effect("listByProject reflects replacements, not duplicates", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* JobReadModel
         const view = jobView(newId("prj"))
         yield* store.put(view)
         yield* store.put({ ...view, status: "failed", lastSeq: 2 })
         const listed = yield* store.listByProject(view.projectId, 10)
-        assert.deepStrictEqual(listed.map((v) => [v.id, v.status]), [[view.id, "failed"]])
-      }))
+        assert.deepStrictEqual(
+          listed.map((v) => [v.id, v.status]),
+          [[view.id, "failed"]]
+        )
+      })
+    )
   })

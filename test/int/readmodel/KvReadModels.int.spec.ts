@@ -24,7 +24,7 @@ const kvLayer = Layer.mergeAll(KvJobReadModel.layer, KvMediaReadModel.layer).pip
 
 layer(kvLayer, { timeout: 60_000 })("NATS KV read models", (it) => {
   it.effect("buckets keep one value per key and expire documents after the configured lifetimes", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { jsm } = yield* NatsClient
       const jobs = yield* Effect.promise(() => jsm.streams.info(`KV_${JOBS_BUCKET}`))
       const media = yield* Effect.promise(() => jsm.streams.info(`KV_${MEDIA_BUCKET}`))
@@ -32,10 +32,11 @@ layer(kvLayer, { timeout: 60_000 })("NATS KV read models", (it) => {
       assert.strictEqual(jobs.config.max_msgs_per_subject, 1)
       assert.strictEqual(jobs.config.max_age, ns(3 * 3_600_000))
       assert.strictEqual(media.config.max_age, ns(2 * 3_600_000))
-    }))
+    })
+  )
 
   it.effect("a job document that fails to decode is an error, never a document", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { js } = yield* NatsClient
       const view = jobView("prj_broken")
       const kv = yield* Effect.promise(() => new Kvm(js).open(JOBS_BUCKET))
@@ -45,10 +46,11 @@ layer(kvLayer, { timeout: 60_000 })("NATS KV read models", (it) => {
       assert.strictEqual(error._tag, "ReadModelError")
       const listError = yield* Effect.flip(store.listByProject(view.projectId, 10))
       assert.strictEqual(listError._tag, "ReadModelError")
-    }))
+    })
+  )
 
   it.effect("a media document that fails to decode is an error, also through the URL index", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { js } = yield* NatsClient
       const media = resolvedMedia()
       const kv = yield* Effect.promise(() => new Kvm(js).open(MEDIA_BUCKET))
@@ -57,30 +59,38 @@ layer(kvLayer, { timeout: 60_000 })("NATS KV read models", (it) => {
       const store = yield* MediaReadModel
       assert.strictEqual((yield* Effect.flip(store.get(media.mediaId)))._tag, "ReadModelError")
       assert.strictEqual((yield* Effect.flip(store.findByUrl(media.url)))._tag, "ReadModelError")
-    }))
+    })
+  )
 })
 
-layer(KvReadModels.pipe(Layer.provideMerge(TestNats)), { timeout: 60_000, excludeTestServices: true })("NATS KV read models behind their pointers", (it) => {
-  it.effect("follow a switch to a new bucket within the refresh interval, and keep writing there", () =>
-    Effect.gen(function*() {
-      const jobs = yield* JobReadModel
-      const stores = yield* ReadModelStores
-      const { js } = yield* NatsClient
-      const before = jobView("prj_follow")
-      yield* jobs.put(before)
-      assert.isTrue(Option.isSome(yield* jobs.get(before.projectId, before.id)))
-      const defaultBucket = yield* Effect.promise(() => new Kvm(js).open(JOBS_BUCKET))
-      assert.isNotNull(yield* Effect.promise(() => defaultBucket.get(`${before.projectId}.${before.id}`)))
+layer(KvReadModels.pipe(Layer.provideMerge(TestNats)), { timeout: 60_000, excludeTestServices: true })(
+  "NATS KV read models behind their pointers",
+  (it) => {
+    it.effect("follow a switch to a new bucket within the refresh interval, and keep writing there", () =>
+      Effect.gen(function* () {
+        const jobs = yield* JobReadModel
+        const stores = yield* ReadModelStores
+        const { js } = yield* NatsClient
+        const before = jobView("prj_follow")
+        yield* jobs.put(before)
+        assert.isTrue(Option.isSome(yield* jobs.get(before.projectId, before.id)))
+        const defaultBucket = yield* Effect.promise(() => new Kvm(js).open(JOBS_BUCKET))
+        assert.isNotNull(yield* Effect.promise(() => defaultBucket.get(`${before.projectId}.${before.id}`)))
 
-      assert.strictEqual(yield* stores.switchTo("jobs", "mds_jobs_rtest", JOBS_BUCKET), JOBS_BUCKET)
-      yield* Effect.sleep(Duration.millis(1_500))
-      // The new bucket is empty: the document written before the switch is not in it.
-      assert.isTrue(Option.isNone(yield* jobs.get(before.projectId, before.id)))
-      const after = jobView("prj_follow")
-      yield* jobs.put(after)
-      const rebuilt = yield* Effect.promise(() => new Kvm(js).open("mds_jobs_rtest"))
-      assert.isNotNull(yield* Effect.promise(() => rebuilt.get(`${after.projectId}.${after.id}`)))
-      assert.isNull(yield* Effect.promise(() => defaultBucket.get(`${after.projectId}.${after.id}`)))
-      assert.deepStrictEqual((yield* jobs.listByProject("prj_follow", 10)).map((v) => v.id), [after.id])
-    }))
-})
+        assert.strictEqual(yield* stores.switchTo("jobs", "mds_jobs_rtest", JOBS_BUCKET), JOBS_BUCKET)
+        yield* Effect.sleep(Duration.millis(1_500))
+        // The new bucket is empty: the document written before the switch is not in it.
+        assert.isTrue(Option.isNone(yield* jobs.get(before.projectId, before.id)))
+        const after = jobView("prj_follow")
+        yield* jobs.put(after)
+        const rebuilt = yield* Effect.promise(() => new Kvm(js).open("mds_jobs_rtest"))
+        assert.isNotNull(yield* Effect.promise(() => rebuilt.get(`${after.projectId}.${after.id}`)))
+        assert.isNull(yield* Effect.promise(() => defaultBucket.get(`${after.projectId}.${after.id}`)))
+        assert.deepStrictEqual(
+          (yield* jobs.listByProject("prj_follow", 10)).map((v) => v.id),
+          [after.id]
+        )
+      })
+    )
+  }
+)

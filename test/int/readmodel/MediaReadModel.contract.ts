@@ -29,36 +29,40 @@ export const resolvedMedia = (overrides: Partial<MediaResolved> = {}): MediaReso
 export const mediaReadModelContract = (name: string, adapter: Layer.Layer<MediaReadModel, unknown>) =>
   layer(adapter, { timeout: 60_000 })(`MediaReadModel contract: ${name}`, (it) => {
     it.effect("get of an unknown media id is none", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* MediaReadModel
         assert.isTrue(Option.isNone(yield* store.get(newId("med"))))
-      }))
+      })
+    )
 
     it.effect("put then get returns the same media", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* MediaReadModel
         const media = resolvedMedia()
         yield* store.put(media)
         assert.deepStrictEqual(yield* store.get(media.mediaId), Option.some(media))
-      }))
+      })
+    )
 
     it.effect("findByUrl finds the media by the exact URL it was resolved from", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* MediaReadModel
         const media = resolvedMedia()
         yield* store.put(media)
         assert.deepStrictEqual(yield* store.findByUrl(media.url), Option.some(media))
         assert.isTrue(Option.isNone(yield* store.findByUrl(`${media.url}#other`)))
-      }))
+      })
+    )
 
     it.effect("findByUrl of an unknown URL is none", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* MediaReadModel
         assert.isTrue(Option.isNone(yield* store.findByUrl("https://example.org/never-resolved")))
-      }))
+      })
+    )
 
     it.effect("findByUrl returns the latest media resolved from that URL", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* MediaReadModel
         const first = resolvedMedia()
         const second = resolvedMedia({ url: first.url, resolvedAt: 2_000, title: "Newer" })
@@ -67,5 +71,6 @@ export const mediaReadModelContract = (name: string, adapter: Layer.Layer<MediaR
         assert.deepStrictEqual(yield* store.findByUrl(first.url), Option.some(second))
         // The older media stays readable by its id until it expires.
         assert.deepStrictEqual(yield* store.get(first.mediaId), Option.some(first))
-      }))
+      })
+    )
   })

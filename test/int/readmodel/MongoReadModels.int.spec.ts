@@ -30,29 +30,37 @@ describe.skipIf(!dockerAvailable)(title, () => {
   projectReadModelContract("MongoDB", MongoProjectReadModel.layerWithCollection("contract_projects").pipe(Layer.provide(mongo)))
   keyReadModelContract("MongoDB", MongoKeyReadModel.layerWithCollection("contract_keys").pipe(Layer.provide(mongo)))
 
-  const production = Layer.mergeAll(MongoJobReadModel.layer, MongoMediaReadModel.layer, MongoProjectReadModel.layer, MongoKeyReadModel.layer)
-  layer(production.pipe(Layer.provideMerge(mongo)), { timeout: 120_000 })(
-    "MongoDB indexes",
-    (it) => {
-      it.effect("the queries have their indexes; jobs and media expire through TTL indexes, projects and keys never", () =>
-        Effect.gen(function*() {
-          const { db } = yield* MongoDatabase
-          const indexes = (collection: string) =>
-            Effect.map(Effect.promise(() => db.collection(collection).indexes()), (all) =>
-              Object.fromEntries(all.map((index) => [index.name ?? "", { key: index.key, ttl: index.expireAfterSeconds }])))
-          const jobs = yield* indexes(JOBS_COLLECTION)
-          const media = yield* indexes(MEDIA_COLLECTION)
-          assert.deepStrictEqual(jobs["project_newest_first"], { key: { projectId: 1, createdAt: -1, id: -1 }, ttl: undefined })
-          assert.deepStrictEqual(jobs["purge_at_ttl"], { key: { purgeAt: 1 }, ttl: 0 })
-          assert.deepStrictEqual(media["url_latest_first"], { key: { url: 1, resolvedAt: -1 }, ttl: undefined })
-          assert.deepStrictEqual(media["purge_at_ttl"], { key: { purgeAt: 1 }, ttl: 0 })
-          // Projects and keys live as long as their events: indexed for their lists, never expired.
-          const projects = yield* indexes(PROJECTS_COLLECTION)
-          const keys = yield* indexes(KEYS_COLLECTION)
-          assert.deepStrictEqual(projects["member_projects"], { key: { "members.userId": 1 }, ttl: undefined })
-          assert.deepStrictEqual(keys["project_newest_first"], { key: { projectId: 1, createdAt: -1, keyId: -1 }, ttl: undefined })
-          assert.deepStrictEqual([...Object.values(projects), ...Object.values(keys)].filter((index) => index.ttl !== undefined), [])
-        }))
-    }
+  const production = Layer.mergeAll(
+    MongoJobReadModel.layer,
+    MongoMediaReadModel.layer,
+    MongoProjectReadModel.layer,
+    MongoKeyReadModel.layer
   )
+  layer(production.pipe(Layer.provideMerge(mongo)), { timeout: 120_000 })("MongoDB indexes", (it) => {
+    it.effect("the queries have their indexes; jobs and media expire through TTL indexes, projects and keys never", () =>
+      Effect.gen(function* () {
+        const { db } = yield* MongoDatabase
+        const indexes = (collection: string) =>
+          Effect.map(
+            Effect.promise(() => db.collection(collection).indexes()),
+            (all) => Object.fromEntries(all.map((index) => [index.name ?? "", { key: index.key, ttl: index.expireAfterSeconds }]))
+          )
+        const jobs = yield* indexes(JOBS_COLLECTION)
+        const media = yield* indexes(MEDIA_COLLECTION)
+        assert.deepStrictEqual(jobs["project_newest_first"], { key: { projectId: 1, createdAt: -1, id: -1 }, ttl: undefined })
+        assert.deepStrictEqual(jobs["purge_at_ttl"], { key: { purgeAt: 1 }, ttl: 0 })
+        assert.deepStrictEqual(media["url_latest_first"], { key: { url: 1, resolvedAt: -1 }, ttl: undefined })
+        assert.deepStrictEqual(media["purge_at_ttl"], { key: { purgeAt: 1 }, ttl: 0 })
+        // Projects and keys live as long as their events: indexed for their lists, never expired.
+        const projects = yield* indexes(PROJECTS_COLLECTION)
+        const keys = yield* indexes(KEYS_COLLECTION)
+        assert.deepStrictEqual(projects["member_projects"], { key: { "members.userId": 1 }, ttl: undefined })
+        assert.deepStrictEqual(keys["project_newest_first"], { key: { projectId: 1, createdAt: -1, keyId: -1 }, ttl: undefined })
+        assert.deepStrictEqual(
+          [...Object.values(projects), ...Object.values(keys)].filter((index) => index.ttl !== undefined),
+          []
+        )
+      })
+    )
+  })
 })

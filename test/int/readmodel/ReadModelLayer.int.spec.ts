@@ -18,16 +18,20 @@ const readModelsWith = (env: Record<string, string>) =>
 
 describe("ReadModelLayer", () => {
   it("serves the read models from NATS KV without MONGO_URL", async () => {
-    const found = await Effect.runPromise(Effect.gen(function*() {
-      return yield* (yield* JobReadModel).get("prj_aaaaaaaaaaaaaaaaaaaaaaaa", "job_aaaaaaaaaaaaaaaaaaaaaaaa")
-    }).pipe(Effect.provide(readModelsWith({}))))
+    const found = await Effect.runPromise(
+      Effect.gen(function* () {
+        return yield* (yield* JobReadModel).get("prj_aaaaaaaaaaaaaaaaaaaaaaaa", "job_aaaaaaaaaaaaaaaaaaaaaaaa")
+      }).pipe(Effect.provide(readModelsWith({})))
+    )
     expect(Option.isNone(found)).toBe(true)
   })
 
   it("loads the MongoDB adapter when MONGO_URL is set: a malformed URL fails with the driver's own refusal", async () => {
-    const exit = await Effect.runPromiseExit(Effect.gen(function*() {
-      return yield* JobReadModel
-    }).pipe(Effect.provide(readModelsWith({ MONGO_URL: "postgres://not-mongo" }))))
+    const exit = await Effect.runPromiseExit(
+      Effect.gen(function* () {
+        return yield* JobReadModel
+      }).pipe(Effect.provide(readModelsWith({ MONGO_URL: "postgres://not-mongo" })))
+    )
     expect(Exit.isFailure(exit)).toBe(true)
     // The driver itself parsed and refused the URL: the module was found and loaded on demand.
     expect(JSON.stringify(exit)).toMatch(/connect to MongoDB.*scheme/i)

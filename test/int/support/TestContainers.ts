@@ -37,7 +37,14 @@ const shared = (image: string, port: number, env: Record<string, string> = {}, c
 export const stopContainers = async () => {
   const all = [...running.values()]
   running.clear()
-  await Promise.all(all.map((started) => started.then((s) => s.stop(), () => undefined)))
+  await Promise.all(
+    all.map((started) =>
+      started.then(
+        (s) => s.stop(),
+        () => undefined
+      )
+    )
+  )
 }
 
 /** A MongoDatabase on the file's mongo container, database "mds_test". */

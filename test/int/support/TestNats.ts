@@ -26,7 +26,7 @@ export const TestLifetimes = Layer.succeed(Lifetimes, testLifetimes)
 
 /** NatsClient on the test server, configured the way production is: through NATS_URL. */
 const natsClientOnTestServer = Layer.unwrap(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const server = yield* TestNatsServer
     return NatsClient.layer.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown({ NATS_URL: server.url }))))
   })

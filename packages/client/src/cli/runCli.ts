@@ -72,7 +72,10 @@ const jobText = (job: Job) =>
     ...(job.completed_at === undefined ? [] : [`completed: ${job.completed_at}`]),
     ...(job.result === undefined
       ? []
-      : [`file: ${job.result.filename} (${formatBytes(job.result.size_bytes)}, until ${job.result.expires_at})`, `link: ${job.result.download_url}`]),
+      : [
+          `file: ${job.result.filename} (${formatBytes(job.result.size_bytes)}, until ${job.result.expires_at})`,
+          `link: ${job.result.download_url}`
+        ]),
     ...(job.error === undefined ? [] : [`error: ${job.error.code}: ${job.error.message}`])
   ].join("\n") + "\n"
 
@@ -92,7 +95,10 @@ const runBatch = async (client: MdsClient, url: string, values: Record<string, a
   if (mode !== "none") io.stderr.write(`batch ${batch.id} of ${batch.progress.total} entries\n`)
   const display = new ProgressDisplay(mode, io.stderr)
   while (batch.status === "running") {
-    display.update(`${batch.progress.completed + batch.progress.failed}/${batch.progress.total}`, ((batch.progress.completed + batch.progress.failed) / batch.progress.total) * 100)
+    display.update(
+      `${batch.progress.completed + batch.progress.failed}/${batch.progress.total}`,
+      ((batch.progress.completed + batch.progress.failed) / batch.progress.total) * 100
+    )
     await new Promise((r) => setTimeout(r, 3_000))
     batch = await client.batch(batch.id)
   }
@@ -137,7 +143,8 @@ const saveFile = async (client: MdsClient, job: Job, output: string, display: Pr
 
 const seconds = (flag: string, value: string) => {
   const number = Number(value)
-  if (value.trim() === "" || !Number.isFinite(number) || number < 0) throw new UsageError(`${flag} must be a number of seconds (got ${value})`)
+  if (value.trim() === "" || !Number.isFinite(number) || number < 0)
+    throw new UsageError(`${flag} must be a number of seconds (got ${value})`)
   return number
 }
 
@@ -148,18 +155,32 @@ export const extensionsOf = (values: Record<string, any>): DownloadExtensions =>
   if (start !== undefined && end === undefined) throw new UsageError("--start needs --end")
   if (values["precise"] === true && end === undefined) throw new UsageError("--precise needs --start/--end")
   const bitrate: string | undefined = values["audio-bitrate"]
-  if (bitrate !== undefined && !/^[0-9]+$/.test(bitrate)) throw new UsageError(`--audio-bitrate must be a whole number of kbit/s (got ${bitrate})`)
+  if (bitrate !== undefined && !/^[0-9]+$/.test(bitrate))
+    throw new UsageError(`--audio-bitrate must be a whole number of kbit/s (got ${bitrate})`)
   return {
     ...(end === undefined
       ? {}
-      : { section: { start: start === undefined ? 0 : seconds("--start", start), end: seconds("--end", end), ...(values["precise"] === true ? { precise: true } : {}) } }),
+      : {
+          section: {
+            start: start === undefined ? 0 : seconds("--start", start),
+            end: seconds("--end", end),
+            ...(values["precise"] === true ? { precise: true } : {})
+          }
+        }),
     ...(values["video-codec"] === undefined ? {} : { video_codec: values["video-codec"] }),
     ...(values["container"] === undefined ? {} : { container: values["container"] }),
     ...(bitrate === undefined ? {} : { audio_bitrate: Number(bitrate) }),
     ...(values["mute"] === true ? { mute: true } : {}),
     ...(values["embed-metadata"] === true ? { embed_metadata: true } : {}),
     ...(values["embed-thumbnail"] === true ? { embed_thumbnail: true } : {}),
-    ...(values["subtitles"] === undefined ? {} : { subtitles: String(values["subtitles"]).split(",").map((l) => l.trim()).filter((l) => l !== "") })
+    ...(values["subtitles"] === undefined
+      ? {}
+      : {
+          subtitles: String(values["subtitles"])
+            .split(",")
+            .map((l) => l.trim())
+            .filter((l) => l !== "")
+        })
   } as DownloadExtensions
 }
 

@@ -17,17 +17,23 @@ export type AccountProjectionOutcome = "written" | "unchanged"
 
 /** Folds a project subject's events after the stored document's lastSeq, up to `uptoSeq`, into the project read model. */
 export const makeProjectCatchUp = (projects: ProjectReadModel["Service"], history: SubjectHistory["Service"]) =>
-  Effect.fn("AccountProjection.project")(function*(projectId: string, subject: string, uptoSeq: number) {
+  Effect.fn("AccountProjection.project")(function* (projectId: string, subject: string, uptoSeq: number) {
     const stored = Option.getOrNull(yield* projects.get(projectId))
     return yield* catchUpSubject<ProjectView, ProjectEvent, ReadModelError, never>({
-      history, stream: ACCOUNTS_STREAM.name, subject, uptoSeq, stored,
-      decode: decodeProjectEvent, evolve: evolveProjectView, put: projects.put
+      history,
+      stream: ACCOUNTS_STREAM.name,
+      subject,
+      uptoSeq,
+      stored,
+      decode: decodeProjectEvent,
+      evolve: evolveProjectView,
+      put: projects.put
     })
   })
 
 /** The same for a key subject (whose project comes from its events); the last-used time is not touched. */
 export const makeKeyCatchUp = (keys: KeyReadModel["Service"], history: SubjectHistory["Service"]) =>
-  Effect.fn("AccountProjection.key")(function*(projectId: string, subject: string, uptoSeq: number) {
+  Effect.fn("AccountProjection.key")(function* (projectId: string, subject: string, uptoSeq: number) {
     const view = Option.getOrNull(yield* keys.get(projectId, subject.split(".")[3] ?? ""))
     // The last-used time is kept beside the record by the read model; the key events never touch it.
     let stored: KeyRecord | null = null
@@ -36,27 +42,37 @@ export const makeKeyCatchUp = (keys: KeyReadModel["Service"], history: SubjectHi
       stored = record
     }
     return yield* catchUpSubject<KeyRecord, KeyEvent, ReadModelError, never>({
-      history, stream: ACCOUNTS_STREAM.name, subject, uptoSeq, stored,
-      decode: decodeKeyEvent, evolve: evolveKeyRecord, put: keys.put
+      history,
+      stream: ACCOUNTS_STREAM.name,
+      subject,
+      uptoSeq,
+      stored,
+      decode: decodeKeyEvent,
+      evolve: evolveKeyRecord,
+      put: keys.put
     })
   })
 
 /** Raises the key's last-used time; usage may arrive before the key's own events. */
-export const makeKeyUseRecorder = (keys: KeyReadModel["Service"]) => (event: KeyUsed) => keys.recordUse(event.projectId, event.keyId, event.at)
+export const makeKeyUseRecorder = (keys: KeyReadModel["Service"]) => (event: KeyUsed) =>
+  keys.recordUse(event.projectId, event.keyId, event.at)
 
 /**
  * Like the job projection, it does not trust delivery order: for a delivered message it folds every event of the
  * subject between the document's lastSeq and the message, read from the stream. Users are not projected: sign-in
  * reads a user's own subject, and nothing lists users.
  */
-export class AccountProjection extends Context.Service<AccountProjection, {
-  /** The kind and id come from the subject mds.account.<kind>.<id>; a key's project from its decoded event. */
-  catchUp(subject: string, uptoSeq: number, data: string): Effect.Effect<AccountProjectionOutcome, unknown>
-  recordUse(event: KeyUsed): Effect.Effect<void, unknown>
-}>()("mds/aggregator/AccountProjection") {
+export class AccountProjection extends Context.Service<
+  AccountProjection,
+  {
+    /** The kind and id come from the subject mds.account.<kind>.<id>; a key's project from its decoded event. */
+    catchUp(subject: string, uptoSeq: number, data: string): Effect.Effect<AccountProjectionOutcome, unknown>
+    recordUse(event: KeyUsed): Effect.Effect<void, unknown>
+  }
+>()("mds/aggregator/AccountProjection") {
   static readonly layer = Layer.effect(
     AccountProjection,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const projects = yield* ProjectReadModel
       const keys = yield* KeyReadModel
       const history = yield* SubjectHistory
@@ -64,7 +80,7 @@ export class AccountProjection extends Context.Service<AccountProjection, {
       const catchUpProject = makeProjectCatchUp(projects, history)
       const catchUpKey = makeKeyCatchUp(keys, history)
 
-      const catchUp = Effect.fn("AccountProjection.catchUp")(function*(subject: string, uptoSeq: number, data: string) {
+      const catchUp = Effect.fn("AccountProjection.catchUp")(function* (subject: string, uptoSeq: number, data: string) {
         const [, , kind, id] = subject.split(".")
         if (kind === "project" && id !== undefined) return yield* catchUpProject(id, subject, uptoSeq)
         if (kind === "key") {

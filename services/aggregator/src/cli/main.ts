@@ -16,14 +16,12 @@ const GRACE_MS = 5 * POINTER_REFRESH_MS
 const rebuildLayer = (kind: ReadModelBackendKind) =>
   Layer.mergeAll(backendLayer(kind), ArtifactStoreLayer).pipe(Layer.provideMerge(Lifetimes.layer), Layer.provideMerge(NatsClient.layer))
 
-const program = Effect.gen(function*() {
+const program = Effect.gen(function* () {
   const command = yield* parseRebuildCommand(process.argv.slice(2))
   const kind = command.to ?? (yield* configuredBackend)
   const results = yield* Effect.forEach(command.projections, (name) =>
-    rebuildReadModel(name, { graceMs: GRACE_MS, progress: (readModel) => makeProgressBar(readModel.padEnd(8)) })).pipe(
-      Effect.scoped,
-      Effect.provide(rebuildLayer(kind))
-    )
+    rebuildReadModel(name, { graceMs: GRACE_MS, progress: (readModel) => makeProgressBar(readModel.padEnd(8)) })
+  ).pipe(Effect.scoped, Effect.provide(rebuildLayer(kind)))
   return results.map((r) => `${r.readModel}: ${r.events} events replayed into ${kind} store ${r.store} (was ${r.previous})`).join("\n")
 })
 
@@ -32,9 +30,10 @@ if (Exit.isSuccess(exit)) {
   process.stdout.write(`${exit.value}\n`)
 } else {
   const failure = Cause.findErrorOption(exit.cause)
-  const message = Option.isSome(failure) && typeof failure.value === "object" && failure.value !== null && "message" in failure.value
-    ? String(failure.value.message)
-    : Cause.pretty(exit.cause)
+  const message =
+    Option.isSome(failure) && typeof failure.value === "object" && failure.value !== null && "message" in failure.value
+      ? String(failure.value.message)
+      : Cause.pretty(exit.cause)
   process.stderr.write(`error: ${message}\n`)
   process.exitCode = 1
 }

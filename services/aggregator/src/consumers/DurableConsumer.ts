@@ -23,7 +23,7 @@ export interface DurableConsumerOptions {
 }
 
 const settle = (msg: JsMsg, verdict: Verdict) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const where = { subject: msg.subject, seq: msg.seq, deliveryCount: msg.info.deliveryCount }
     switch (verdict._tag) {
       case "Ack":
@@ -41,7 +41,7 @@ const settle = (msg: JsMsg, verdict: Verdict) =>
   })
 
 /** Creates the durable consumer, or brings an existing one in line with the options. */
-export const ensureDurableConsumer = Effect.fn("ensureDurableConsumer")(function*(options: DurableConsumerOptions) {
+export const ensureDurableConsumer = Effect.fn("ensureDurableConsumer")(function* (options: DurableConsumerOptions) {
   const { jsm } = yield* NatsClient
   const config = {
     durable_name: options.durable,
@@ -70,7 +70,7 @@ const PULL_EXPIRES_MS = 5_000
  * pause; unacked messages come back after ack_wait, so nothing is lost in between.
  */
 export const runDurableConsumer = (options: DurableConsumerOptions) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const { js } = yield* NatsClient
     yield* ensureDurableConsumer(options)
     const consumer = yield* Effect.tryPromise(() => js.consumers.get(options.stream, options.durable))
@@ -84,9 +84,14 @@ export const runDurableConsumer = (options: DurableConsumerOptions) =>
       // Short pulls: when the consumer's leader dies with a pull pending, the new leader never saw it, and nats.js only
       // pulls again after two missed heartbeats (half the expiry each): 5 s instead of the default 30 s.
       Effect.tryPromise(() => consumer.consume({ max_messages: 256, expires: PULL_EXPIRES_MS })),
+      (messages) => Stream.fromAsyncIterable(messages, (cause) => cause).pipe(Stream.runForEach(lanes.dispatch)),
       (messages) =>
-        Stream.fromAsyncIterable(messages, (cause) => cause).pipe(Stream.runForEach(lanes.dispatch)),
-      (messages) => Effect.promise(() => messages.close().then(() => undefined, () => undefined))
+        Effect.promise(() =>
+          messages.close().then(
+            () => undefined,
+            () => undefined
+          )
+        )
     )
   }).pipe(
     Effect.scoped,

@@ -20,7 +20,7 @@ export const makeSubjectLanes = <A>(options: {
   readonly keyOf: (item: A) => string
   readonly handle: (item: A) => Effect.Effect<void>
 }): Effect.Effect<SubjectLanes<A>, never, Scope.Scope> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const queues: Array<Queue.Queue<A>> = []
     for (let i = 0; i < options.lanes; i++) {
       const queue = yield* Queue.bounded<A>(options.capacity)

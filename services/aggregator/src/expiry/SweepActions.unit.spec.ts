@@ -11,7 +11,12 @@ const GRACE = 60_000
 const jobId = "job_a"
 const queued: JobEvent = jobQueued("prj_a", jobId, T0, { expiresAt: T0 + LIFETIME })
 const started: JobEvent = jobStarted(jobId, T0 + 10)
-const artifact = jobArtifact("prj_a", jobId, T0, { key: "jobs/prj_a/job_a/a.mp4", filename: "a.mp4", sizeBytes: 1, availableUntil: T0 + 2 * LIFETIME })
+const artifact = jobArtifact("prj_a", jobId, T0, {
+  key: "jobs/prj_a/job_a/a.mp4",
+  filename: "a.mp4",
+  sizeBytes: 1,
+  availableUntil: T0 + 2 * LIFETIME
+})
 const completed: JobEvent = jobCompleted("prj_a", jobId, T0 + LIFETIME / 2, artifact)
 const failed: JobEvent = jobFailed(jobId, T0 + 20, { code: "download_failed", message: "x", retryable: true })
 const expired: JobEvent = jobExpired(jobId, T0 + LIFETIME)

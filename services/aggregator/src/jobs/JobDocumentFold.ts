@@ -4,7 +4,6 @@ import type { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { decodeJobEventJson } from "@mds/shared/domain/job/JobEvent"
 import { evolveJobView, type JobView } from "@mds/shared/domain/job/JobView"
 
-
 /** One message of a job subject as JSON text, with its stream sequence. */
 export interface JobMessage {
   readonly seq: number
@@ -34,7 +33,7 @@ export const foldJobMessages = (doc: JobView | null, messages: Iterable<JobMessa
 export const withDownloadUrl = (artifacts: ArtifactStore["Service"]) => (doc: JobView) =>
   doc.status === "completed" && doc.artifact !== null && doc.downloadUrl === null
     ? Effect.map(
-      artifacts.presign(doc.artifact.key, { expiresAt: doc.artifact.availableUntil, filename: doc.artifact.filename }),
-      (downloadUrl): JobView => ({ ...doc, downloadUrl })
-    )
+        artifacts.presign(doc.artifact.key, { expiresAt: doc.artifact.availableUntil, filename: doc.artifact.filename }),
+        (downloadUrl): JobView => ({ ...doc, downloadUrl })
+      )
     : Effect.succeed(doc)

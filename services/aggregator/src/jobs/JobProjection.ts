@@ -15,12 +15,15 @@ const LIVE_DOCUMENTS = 10_000
  * The durable consumer's lanes keep one job's events in order, but a message nak'd and redelivered can come after
  * later ones: the projector then folds from the subject's history rather than trusting delivery order.
  */
-export class JobProjection extends Context.Service<JobProjection, {
-  apply(message: DeliveredJobMessage): Effect.Effect<JobProjectionOutcome, unknown>
-}>()("mds/aggregator/JobProjection") {
+export class JobProjection extends Context.Service<
+  JobProjection,
+  {
+    apply(message: DeliveredJobMessage): Effect.Effect<JobProjectionOutcome, unknown>
+  }
+>()("mds/aggregator/JobProjection") {
   static readonly layer = Layer.effect(
     JobProjection,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const projector = makeJobProjector(yield* JobReadModel, yield* ArtifactStore, yield* SubjectHistory, {
         documents: LIVE_DOCUMENTS,
         concurrency: 1,

@@ -71,19 +71,25 @@ export const makeJobProjector = (
       Option.match(stored, {
         onNone: () => NOTHING_STORED,
         onSome: ({ revision, view }): Held => ({ view, appliedSeq: view.lastSeq, revision })
-      }))
+      })
+    )
 
   /** The events to fold after `from`: the delivered ones when they follow on from it, else the subject's history. */
   const pendingAfter = (subject: string, from: Held, messages: ReadonlyArray<DeliveredJobMessage>, uptoSeq: number) => {
     const pending = messages.filter((message) => message.seq > from.appliedSeq)
-    const followsOn = pending.every((message, i) =>
-      options.ordered || message.previousSeq === (i === 0 ? from.appliedSeq : pending[i - 1]!.seq)
+    const followsOn = pending.every(
+      (message, i) => options.ordered || message.previousSeq === (i === 0 ? from.appliedSeq : pending[i - 1]!.seq)
     )
-    return followsOn ? Effect.succeed<ReadonlyArray<JobMessage>>(pending) : history.range(JOBS_STREAM.name, subject, from.appliedSeq, uptoSeq)
+    return followsOn
+      ? Effect.succeed<ReadonlyArray<JobMessage>>(pending)
+      : history.range(JOBS_STREAM.name, subject, from.appliedSeq, uptoSeq)
   }
 
   /** One subject's delivered messages, in stream order. */
-  const projectSubject = Effect.fn("JobProjector.projectSubject")(function*(subject: string, messages: ReadonlyArray<DeliveredJobMessage>) {
+  const projectSubject = Effect.fn("JobProjector.projectSubject")(function* (
+    subject: string,
+    messages: ReadonlyArray<DeliveredJobMessage>
+  ) {
     const ids = parseJobSubject(subject)
     const uptoSeq = messages.at(-1)?.seq
     if (Option.isNone(ids) || uptoSeq === undefined) return "unchanged" as const

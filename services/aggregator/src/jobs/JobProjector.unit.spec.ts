@@ -42,22 +42,35 @@ const stream = (entries: ReadonlyArray<readonly [string, JobEvent | string]>): A
 /** What the live projection stores: the fold of the job's events, with its link once completed. */
 const expected = (messages: ReadonlyArray<DeliveredJobMessage>, jobId: string): JobView | null => {
   const subject = jobSubject(PROJECT, jobId)
-  const doc = messages.filter((m) => m.subject === subject).reduce<JobView | null>((view, m) => {
-    try {
-      return evolveJobView(view, JSON.parse(m.data) as JobEvent, m.seq)
-    } catch {
-      return view
-    }
-  }, null)
+  const doc = messages
+    .filter((m) => m.subject === subject)
+    .reduce<JobView | null>((view, m) => {
+      try {
+        return evolveJobView(view, JSON.parse(m.data) as JobEvent, m.seq)
+      } catch {
+        return view
+      }
+    }, null)
   if (doc?.status !== "completed" || doc.artifact === null) return doc
   return { ...doc, downloadUrl: signer.url(doc.artifact.key, doc.artifact.availableUntil, doc.artifact.filename) }
 }
 
 const interleaved = stream([
-  ["a", queued("a")], ["b", queued("b")], ["a", started("a")], ["c", queued("c")],
-  ["b", progressed("b", 30)], ["a", "{\"_tag\":\"JobProgressed\",\"v\":99}"], ["a", progressed("a", 40)],
-  ["c", completed("c")], ["b", progressed("b", 70)], ["d", progressed("d", 10)], ["a", completed("a")],
-  ["b", started("b")], ["c", progressed("c", 99)], ["a", progressed("a", 50)], ["b", completed("b")]
+  ["a", queued("a")],
+  ["b", queued("b")],
+  ["a", started("a")],
+  ["c", queued("c")],
+  ["b", progressed("b", 30)],
+  ["a", '{"_tag":"JobProgressed","v":99}'],
+  ["a", progressed("a", 40)],
+  ["c", completed("c")],
+  ["b", progressed("b", 70)],
+  ["d", progressed("d", 10)],
+  ["a", completed("a")],
+  ["b", started("b")],
+  ["c", progressed("c", 99)],
+  ["a", progressed("a", 50)],
+  ["b", completed("b")]
 ])
 const JOBS = ["a", "b", "c", "d"]
 
@@ -75,9 +88,9 @@ const historyOf = (messages: ReadonlyArray<DeliveredJobMessage>) => {
 }
 
 /** The in-memory read model, counting the calls the projector makes (a write at no revision is a first write). */
-const countingReadModel = Effect.gen(function*() {
+const countingReadModel = Effect.gen(function* () {
   const inner = yield* Effect.provide(
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       return yield* JobReadModel
     }),
     InMemoryJobReadModel.layer
@@ -97,7 +110,7 @@ interface Limits {
 }
 
 const rebuild = (messages: ReadonlyArray<DeliveredJobMessage>, batchSize: number, limits: Limits) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const { readModel, inner, calls } = yield* countingReadModel
     const { history, calls: historyCalls } = historyOf(messages)
     const { project } = makeJobProjector(readModel, artifacts, history, { ...limits, ordered: true })
@@ -109,7 +122,7 @@ const rebuild = (messages: ReadonlyArray<DeliveredJobMessage>, batchSize: number
 
 /** The live projector, one delivered message at a time, over the given read model. */
 const live = (messages: ReadonlyArray<DeliveredJobMessage>, documents = 100) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const { readModel, inner, calls } = yield* countingReadModel
     const { history, calls: historyCalls } = historyOf(messages)
     const { projectSubject } = makeJobProjector(readModel, artifacts, history, { documents, concurrency: 1, ordered: false })
@@ -119,48 +132,74 @@ const live = (messages: ReadonlyArray<DeliveredJobMessage>, documents = 100) =>
   })
 
 /** The live consumer terminates a poison message: it never reaches the projector. */
-const decodable = (message: DeliveredJobMessage) => !message.data.includes("\"v\":99")
+const decodable = (message: DeliveredJobMessage) => !message.data.includes('"v":99')
 
 describe("JobProjector in a rebuild (ordered, batched)", () => {
   it.effect("one batch: every job's document is the live projection's, each written once with no reads", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { docs, calls } = yield* rebuild(interleaved, 1_000, { documents: 100, concurrency: 4 })
-      assert.deepStrictEqual(docs, JOBS.map((jobId) => expected(interleaved, jobId)))
+      assert.deepStrictEqual(
+        docs,
+        JOBS.map((jobId) => expected(interleaved, jobId))
+      )
       // d has no JobQueued: nothing to store.
       assert.isNull(docs[3])
       assert.isNotNull(docs[0]?.downloadUrl)
       assert.deepStrictEqual(calls, { get: 0, put: 0, putNew: 3 })
-    }))
+    })
+  )
 
   it.effect("batches that split jobs: the same documents; a job seen again is written with the conditional put", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { docs, calls } = yield* rebuild(interleaved, 4, { documents: 100, concurrency: 4 })
-      assert.deepStrictEqual(docs, JOBS.map((jobId) => expected(interleaved, jobId)))
+      assert.deepStrictEqual(
+        docs,
+        JOBS.map((jobId) => expected(interleaved, jobId))
+      )
       assert.strictEqual(calls.get, 0)
       assert.strictEqual(calls.putNew, 3)
       assert.isAbove(calls.put, 0)
-    }))
+    })
+  )
 
   it.effect("memory for one document: the others are dropped, read back when their job goes on, and still folded correctly", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       for (const batchSize of [1, 2, 3, 5]) {
         const { docs, calls } = yield* rebuild(interleaved, batchSize, { documents: 1, concurrency: 2 })
-        assert.deepStrictEqual(docs, JOBS.map((jobId) => expected(interleaved, jobId)), `batches of ${batchSize}`)
+        assert.deepStrictEqual(
+          docs,
+          JOBS.map((jobId) => expected(interleaved, jobId)),
+          `batches of ${batchSize}`
+        )
         assert.isAbove(calls.get, 0, `batches of ${batchSize}`)
       }
-    }))
+    })
+  )
 
   it.effect("jobs met for the first time after others were dropped are not read from the store (their first event says so)", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       // Each job's events together: no job comes back once another has pushed it out of memory.
-      const oneAfterAnother = stream(JOBS.flatMap((jobId) => [[jobId, queued(jobId)], [jobId, started(jobId)], [jobId, completed(jobId)]] as const))
+      const oneAfterAnother = stream(
+        JOBS.flatMap(
+          (jobId) =>
+            [
+              [jobId, queued(jobId)],
+              [jobId, started(jobId)],
+              [jobId, completed(jobId)]
+            ] as const
+        )
+      )
       const { docs, calls } = yield* rebuild(oneAfterAnother, 2, { documents: 1, concurrency: 2 })
-      assert.deepStrictEqual(docs, JOBS.map((jobId) => expected(oneAfterAnother, jobId)))
+      assert.deepStrictEqual(
+        docs,
+        JOBS.map((jobId) => expected(oneAfterAnother, jobId))
+      )
       assert.strictEqual(calls.get, 0)
-    }))
+    })
+  )
 
   it.effect("after the switch: a later document the live aggregator stored is not moved back, and later events still land", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const head = interleaved.slice(0, 8)
       const { inner, project } = yield* rebuild(head, 8, { documents: 1, concurrency: 2 })
       // The live aggregator, already on the new store, folded a's events up to #11 while the rebuild held #7.
@@ -170,69 +209,91 @@ describe("JobProjector in a rebuild (ordered, batched)", () => {
       assert.deepStrictEqual(yield* inner.get(PROJECT, "a"), Option.some(live))
       yield* project(interleaved.slice(10))
       assert.deepStrictEqual(yield* inner.get(PROJECT, "a"), Option.some(expected(interleaved, "a")!))
-    }))
+    })
+  )
 })
 
 describe("JobProjector live (one message at a time, redeliveries)", () => {
   const delivered = interleaved.filter(decodable)
 
   it.effect("in order: every document is the fold, with no read of the store or of any history (the view is held)", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { calls, deliver, docs, historyCalls } = yield* live(interleaved)
       for (const message of delivered) yield* deliver(message)
-      assert.deepStrictEqual(yield* docs, JOBS.map((jobId) => expected(interleaved, jobId)))
+      assert.deepStrictEqual(
+        yield* docs,
+        JOBS.map((jobId) => expected(interleaved, jobId))
+      )
       assert.strictEqual(calls.get, 0)
       // Only a's event after the poison message reads a's history: the poison one was never delivered.
       assert.strictEqual(historyCalls.range, 1)
       assert.strictEqual(calls.putNew, 3)
-    }))
+    })
+  )
 
   it.effect("every message delivered again (after the others) changes nothing and writes nothing", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { calls, deliver, docs } = yield* live(interleaved)
       for (const message of delivered) yield* deliver(message)
       const writes = calls.put + calls.putNew
       for (const message of delivered) assert.strictEqual(yield* deliver(message), "unchanged")
-      assert.deepStrictEqual(yield* docs, JOBS.map((jobId) => expected(interleaved, jobId)))
+      assert.deepStrictEqual(
+        yield* docs,
+        JOBS.map((jobId) => expected(interleaved, jobId))
+      )
       assert.strictEqual(calls.put + calls.putNew, writes)
-    }))
+    })
+  )
 
   it.effect("out of order (a message nak'd and delivered after later ones of its job): the later one folds the history in between", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { deliver, docs, historyCalls } = yield* live(interleaved)
       // a's JobStarted (#3) is held back until after a's JobProgressed (#7).
       const held = delivered.find((message) => message.seq === 3)!
       for (const message of delivered) if (message !== held) yield* deliver(message)
       assert.isAbove(historyCalls.range, 0)
       assert.strictEqual(yield* deliver(held), "unchanged")
-      assert.deepStrictEqual(yield* docs, JOBS.map((jobId) => expected(interleaved, jobId)))
-    }))
+      assert.deepStrictEqual(
+        yield* docs,
+        JOBS.map((jobId) => expected(interleaved, jobId))
+      )
+    })
+  )
 
   it.effect("memory for one view: jobs dropped from memory are read back from the store and still folded correctly", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { calls, deliver, docs } = yield* live(interleaved, 1)
       for (const message of delivered) yield* deliver(message)
-      assert.deepStrictEqual(yield* docs, JOBS.map((jobId) => expected(interleaved, jobId)))
+      assert.deepStrictEqual(
+        yield* docs,
+        JOBS.map((jobId) => expected(interleaved, jobId))
+      )
       assert.isAbove(calls.get, 0)
-    }))
+    })
+  )
 
   it.effect("another writer changed a document: the compare-and-set fails, the projector reads it again and folds onto it", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { deliver, docs, inner } = yield* live(interleaved)
       const upTo = (seq: number) => delivered.filter((message) => message.seq <= seq)
       for (const message of upTo(8)) yield* deliver(message)
       // A second aggregator stored a's fold up to #11 meanwhile.
       yield* inner.put(expected(interleaved.slice(0, 11), "a")!)
       for (const message of delivered.filter((message) => message.seq > 8)) yield* deliver(message)
-      assert.deepStrictEqual(yield* docs, JOBS.map((jobId) => expected(interleaved, jobId)))
-    }))
+      assert.deepStrictEqual(
+        yield* docs,
+        JOBS.map((jobId) => expected(interleaved, jobId))
+      )
+    })
+  )
 
   it.effect("a job's document removed from the store is not brought back by a redelivery of an event already applied", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { deliver, inner } = yield* live(interleaved)
       for (const message of delivered) yield* deliver(message)
       yield* inner.remove(PROJECT, "c")
       yield* deliver(delivered.find((message) => message.subject === jobSubject(PROJECT, "c"))!)
       assert.isTrue(Option.isNone(yield* inner.get(PROJECT, "c")))
-    }))
+    })
+  )
 })

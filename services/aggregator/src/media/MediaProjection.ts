@@ -5,15 +5,18 @@ import { MEDIA_STREAM } from "@mds/shared/eventstore/Subjects"
 import { MediaReadModel } from "@mds/shared/readmodel/MediaReadModel"
 import { projection } from "../projections/Projection.ts"
 
-export class MediaProjection extends Context.Service<MediaProjection, {
-  apply(event: MediaEvent): Effect.Effect<void, unknown>
-}>()("mds/aggregator/MediaProjection") {
+export class MediaProjection extends Context.Service<
+  MediaProjection,
+  {
+    apply(event: MediaEvent): Effect.Effect<void, unknown>
+  }
+>()("mds/aggregator/MediaProjection") {
   static readonly layer = Layer.effect(
     MediaProjection,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const readModel = yield* MediaReadModel
       return MediaProjection.of({
-        apply: Effect.fn("MediaProjection.apply")(function*(event: MediaEvent) {
+        apply: Effect.fn("MediaProjection.apply")(function* (event: MediaEvent) {
           switch (event._tag) {
             case "MediaResolved":
               return yield* readModel.put(event)

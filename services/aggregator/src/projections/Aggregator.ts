@@ -22,14 +22,16 @@ const ack: Verdict = { _tag: "Ack" }
 
 /** Undecodable -> Term (never blocks the stream); projection failure -> Nak with delay; else Ack after the write. */
 export const verdictOf = <A, R>(msg: JsMsg, definition: Projection<A, R>, retryDelayMs: number): Effect.Effect<Verdict, never, R> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const data = msg.string()
     const decoded = yield* Effect.result(definition.decode(data))
     if (decoded._tag === "Failure") return { _tag: "Term", reason: `undecodable: ${String(decoded.failure)}`.slice(0, 500) } as const
-    return yield* definition.project(decoded.success, { subject: msg.subject, seq: msg.seq, data, previousSeq: previousSubjectSeq(msg.headers) }).pipe(
-      Effect.as(ack),
-      Effect.catchCause((cause) => Effect.succeed<Verdict>({ _tag: "Nak", delayMs: retryDelayMs, reason: String(cause).slice(0, 500) }))
-    )
+    return yield* definition
+      .project(decoded.success, { subject: msg.subject, seq: msg.seq, data, previousSeq: previousSubjectSeq(msg.headers) })
+      .pipe(
+        Effect.as(ack),
+        Effect.catchCause((cause) => Effect.succeed<Verdict>({ _tag: "Nak", delayMs: retryDelayMs, reason: String(cause).slice(0, 500) }))
+      )
   })
 
 /** What the projections of a list need to write. */
@@ -40,19 +42,23 @@ export const runProjections = <P extends Projection<any, any>>(
   projections: ReadonlyArray<P>,
   options: AggregatorOptions = defaultAggregatorOptions
 ) =>
-  Layer.effectDiscard(Effect.gen(function*() {
-    const context = yield* Effect.context<ServicesOf<P>>()
-    const consumers = projections.map((definition): DurableConsumerOptions => ({
-      stream: definition.stream,
-      durable: definition.durable,
-      filterSubject: definition.filter,
-      lanes: options.lanes,
-      ackWaitMs: options.ackWaitMs,
-      handle: (msg) => Effect.provide(verdictOf(msg, definition as Projection<unknown, ServicesOf<P>>, options.retryDelayMs), context)
-    }))
-    for (const consumer of consumers) yield* ensureDurableConsumer(consumer)
-    for (const consumer of consumers) yield* Effect.forkScoped(runDurableConsumer(consumer))
-    yield* Effect.logInfo("aggregator ready: projections consuming").pipe(
-      Effect.annotateLogs({ consumers: consumers.map((consumer) => consumer.durable).join(",") })
-    )
-  }))
+  Layer.effectDiscard(
+    Effect.gen(function* () {
+      const context = yield* Effect.context<ServicesOf<P>>()
+      const consumers = projections.map(
+        (definition): DurableConsumerOptions => ({
+          stream: definition.stream,
+          durable: definition.durable,
+          filterSubject: definition.filter,
+          lanes: options.lanes,
+          ackWaitMs: options.ackWaitMs,
+          handle: (msg) => Effect.provide(verdictOf(msg, definition as Projection<unknown, ServicesOf<P>>, options.retryDelayMs), context)
+        })
+      )
+      for (const consumer of consumers) yield* ensureDurableConsumer(consumer)
+      for (const consumer of consumers) yield* Effect.forkScoped(runDurableConsumer(consumer))
+      yield* Effect.logInfo("aggregator ready: projections consuming").pipe(
+        Effect.annotateLogs({ consumers: consumers.map((consumer) => consumer.durable).join(",") })
+      )
+    })
+  )

@@ -21,7 +21,7 @@ export interface SubjectCatchUp<Doc extends { readonly lastSeq: number }, Event,
  * that does not decode (poison) is stepped over.
  */
 export const catchUpSubject = <Doc extends { readonly lastSeq: number }, Event, E, R>(options: SubjectCatchUp<Doc, Event, E, R>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const { stored, uptoSeq } = options
     if (stored !== null && stored.lastSeq >= uptoSeq) return "unchanged" as const
     const raw = yield* options.history.range(options.stream, options.subject, stored?.lastSeq ?? 0, uptoSeq)

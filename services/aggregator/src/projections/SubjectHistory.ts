@@ -16,13 +16,16 @@ export class SubjectHistoryError extends Schema.TaggedError<SubjectHistoryError>
  * Unlike EventStore.readSubject this does not decode: a projection must be able to step over an undecodable
  * (poison) message in the middle of a subject instead of failing on it forever.
  */
-export class SubjectHistory extends Context.Service<SubjectHistory, {
-  /** Messages of `subject` in `stream` with afterSeq < seq <= uptoSeq, in order. */
-  range(stream: string, subject: string, afterSeq: number, uptoSeq: number): Effect.Effect<ReadonlyArray<RawEvent>, SubjectHistoryError>
-}>()("mds/aggregator/SubjectHistory") {
+export class SubjectHistory extends Context.Service<
+  SubjectHistory,
+  {
+    /** Messages of `subject` in `stream` with afterSeq < seq <= uptoSeq, in order. */
+    range(stream: string, subject: string, afterSeq: number, uptoSeq: number): Effect.Effect<ReadonlyArray<RawEvent>, SubjectHistoryError>
+  }
+>()("mds/aggregator/SubjectHistory") {
   static readonly layer = Layer.effect(
     SubjectHistory,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { jsm } = yield* NatsClient
       return SubjectHistory.of({
         range: (stream, subject, afterSeq, uptoSeq) =>

@@ -56,18 +56,25 @@ interface SourceProgress {
  * it switches the pointer, keeps following for the grace period, and drops the store used before. Running it again
  * builds the same documents again (the projections are deterministic), so it is safe to repeat.
  */
-export const rebuildReadModel = Effect.fn("rebuildReadModel")(function*(name: ReadModelName, options: RebuildOptions) {
+export const rebuildReadModel = Effect.fn("rebuildReadModel")(function* (name: ReadModelName, options: RebuildOptions) {
   const backend = yield* ReadModelBackend
   const { js, jsm } = yield* NatsClient
-  const fail = (message: string) => (cause: unknown) => new RebuildError({ readModel: name, message: `${message}: ${cause instanceof Error ? cause.message : String(cause)}` })
+  const fail = (message: string) => (cause: unknown) =>
+    new RebuildError({ readModel: name, message: `${message}: ${cause instanceof Error ? cause.message : String(cause)}` })
   const store = `${backend.defaults[name]}_r${yield* Clock.currentTimeMillis}`
-  const closeQuietly = (consumed: { close(): Promise<unknown> }) => Effect.promise(() => consumed.close().then(() => undefined, () => undefined))
+  const closeQuietly = (consumed: { close(): Promise<unknown> }) =>
+    Effect.promise(() =>
+      consumed.close().then(
+        () => undefined,
+        () => undefined
+      )
+    )
 
   const batchLimits = options.batches ?? defaultReplayBatchLimits
-  const replays = yield* Effect.gen(function*() {
+  const replays = yield* Effect.gen(function* () {
     const sources = yield* replaySourcesFor(name, store, batchLimits)
     return yield* Effect.forEach(sources, (source) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const total = yield* Effect.tryPromise({ try: () => countOf(jsm, source), catch: fail(`read stream ${source.stream}`) })
         const messages = yield* Effect.acquireRelease(
           Effect.tryPromise({
@@ -83,7 +90,8 @@ export const rebuildReadModel = Effect.fn("rebuildReadModel")(function*(name: Re
         )
         const progress: SourceProgress = { total, dispatched: 0, tipReached: total === 0 }
         return { source, messages, progress }
-      }))
+      })
+    )
   }).pipe(
     // Nothing switched yet: the store just opened is nobody's.
     Effect.tapError(() => backend.stores.drop(store).pipe(Effect.ignore))
@@ -97,7 +105,7 @@ export const rebuildReadModel = Effect.fn("rebuildReadModel")(function*(name: Re
   if (replays.every((r) => r.progress.tipReached)) yield* Deferred.succeed(caughtUp, undefined)
   const switched = yield* Ref.make<Option.Option<string>>(Option.none())
 
-  const switchOver = Effect.gen(function*() {
+  const switchOver = Effect.gen(function* () {
     yield* Deferred.await(caughtUp)
     const previous = yield* backend.stores.switchTo(name, store, backend.defaults[name])
     yield* Ref.set(switched, Option.some(previous))
@@ -157,12 +165,15 @@ export const rebuildReadModel = Effect.fn("rebuildReadModel")(function*(name: Re
   // Batched: messages are taken until the batch is full or the stream's tip is delivered, then projected together
   // before more are taken (the consumer buffers meanwhile). The handler retries its own reads and writes.
   const projectBatches = (replay: (typeof replays)[number], handle: (msgs: ReadonlyArray<JsMsg>) => Effect.Effect<void, unknown>) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const iterator = replay.messages[Symbol.asyncIterator]()
       const onDelivered = (msg: JsMsg) => delivered(replay, msg)
       // After a failure the streams are closing; nothing more is projected.
       while (Option.isNone(yield* Ref.get(failure))) {
-        const batch = yield* Effect.tryPromise({ try: () => takeBatch(iterator, batchLimits.messages, onDelivered), catch: fail(`replay ${replay.source.stream}`) })
+        const batch = yield* Effect.tryPromise({
+          try: () => takeBatch(iterator, batchLimits.messages, onDelivered),
+          catch: fail(`replay ${replay.source.stream}`)
+        })
         const taken = batch.messages
         // Messages still held when the consumer closed (the grace period ended) were delivered, so they are projected too.
         if (taken.length > 0) {

@@ -4,7 +4,14 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { KeyEvent, KeyUsed } from "@mds/shared/domain/account/AccountEvent"
 import { MediaEvent } from "@mds/shared/domain/media/MediaEvent"
-import { ACCOUNTS_STREAM, ALL_KEYS_SUBJECT, ALL_PROJECTS_SUBJECT, JOBS_STREAM, KEY_USAGE_STREAM, MEDIA_STREAM } from "@mds/shared/eventstore/Subjects"
+import {
+  ACCOUNTS_STREAM,
+  ALL_KEYS_SUBJECT,
+  ALL_PROJECTS_SUBJECT,
+  JOBS_STREAM,
+  KEY_USAGE_STREAM,
+  MEDIA_STREAM
+} from "@mds/shared/eventstore/Subjects"
 import { MediaReadModel } from "@mds/shared/readmodel/MediaReadModel"
 import { ReadModelBackend, type ReadModelName } from "@mds/shared/readmodel/ReadModelBackend"
 import { makeKeyCatchUp, makeKeyUseRecorder, makeProjectCatchUp } from "../accounts/AccountProjection.ts"
@@ -17,8 +24,7 @@ import { previousSubjectSeq } from "../projections/Projection.ts"
 export interface ReplaySource {
   readonly stream: string
   readonly filter: string
-  readonly projection:
-    /** Projects one message exactly as the live aggregator does; messages of different subjects run at once. */
+  readonly projection: /** Projects one message exactly as the live aggregator does; messages of different subjects run at once. */
     | { readonly _tag: "PerMessage"; readonly handle: (msg: JsMsg) => Effect.Effect<unknown, unknown> }
     /** Projects delivered messages in delivery order, a batch at a time; done once every one of them is stored. */
     | { readonly _tag: "Batched"; readonly handle: (msgs: ReadonlyArray<JsMsg>) => Effect.Effect<void, unknown> }
@@ -43,51 +49,69 @@ const decodeKeyEvent = Schema.decodeUnknownEffect(Schema.fromJsonString(KeyEvent
 const decodeKeyUsed = Schema.decodeUnknownEffect(Schema.fromJsonString(KeyUsed))
 
 /** An undecodable message is stepped over, as the live consumer terminates it. */
-const whenDecoded = <A>(decode: (data: string) => Effect.Effect<A, unknown>, msg: JsMsg, project: (value: A) => Effect.Effect<unknown, unknown>) =>
-  Effect.flatMap(Effect.option(decode(msg.string())), (value) => (Option.isSome(value) ? project(value.value) : Effect.void))
+const whenDecoded = <A>(
+  decode: (data: string) => Effect.Effect<A, unknown>,
+  msg: JsMsg,
+  project: (value: A) => Effect.Effect<unknown, unknown>
+) => Effect.flatMap(Effect.option(decode(msg.string())), (value) => (Option.isSome(value) ? project(value.value) : Effect.void))
 
 /** The live aggregator's projections (for jobs its projector, batched), over the read model opened on the new store. */
 export const replaySourcesFor = (name: ReadModelName, store: string, limits: ReplayBatchLimits) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const backend = yield* ReadModelBackend
     switch (name) {
       case "jobs": {
         // The live job projector with a batch's messages at a time: each job's events of a batch folded and written once.
-        const projector = makeJobProjector(yield* backend.openJobs(store), yield* ArtifactStore, yield* Effect.provide(SubjectHistory, SubjectHistory.layer), {
-          documents: limits.documents,
-          concurrency: limits.concurrency,
-          // The replay's ordered consumer delivers every message of every job once, in order.
-          ordered: true
-        })
+        const projector = makeJobProjector(
+          yield* backend.openJobs(store),
+          yield* ArtifactStore,
+          yield* Effect.provide(SubjectHistory, SubjectHistory.layer),
+          {
+            documents: limits.documents,
+            concurrency: limits.concurrency,
+            // The replay's ordered consumer delivers every message of every job once, in order.
+            ordered: true
+          }
+        )
         const handle = (msgs: ReadonlyArray<JsMsg>) =>
-          projector.project(msgs.map((msg) => ({ subject: msg.subject, seq: msg.seq, data: msg.string(), previousSeq: previousSubjectSeq(msg.headers) }))).pipe(
-            // A job already stored is left as it is on the next try.
-            Effect.retry({ times: 5 })
-          )
-        return [{ stream: JOBS_STREAM.name, filter: JOBS_STREAM.subjects[0]!, projection: { _tag: "Batched", handle } }] satisfies ReadonlyArray<ReplaySource>
+          projector
+            .project(
+              msgs.map((msg) => ({ subject: msg.subject, seq: msg.seq, data: msg.string(), previousSeq: previousSubjectSeq(msg.headers) }))
+            )
+            .pipe(
+              // A job already stored is left as it is on the next try.
+              Effect.retry({ times: 5 })
+            )
+        return [
+          { stream: JOBS_STREAM.name, filter: JOBS_STREAM.subjects[0]!, projection: { _tag: "Batched", handle } }
+        ] satisfies ReadonlyArray<ReplaySource>
       }
       case "media": {
         const readModel = yield* backend.openMedia(store)
         const projection = yield* Effect.provide(
-          Effect.gen(function*() {
+          Effect.gen(function* () {
             return yield* MediaProjection
           }),
           Layer.fresh(MediaProjection.layer).pipe(Layer.provide(Layer.succeed(MediaReadModel, readModel)))
         )
-        return [{
-          stream: MEDIA_STREAM.name,
-          filter: MEDIA_STREAM.subjects[0]!,
-          projection: perMessage((msg) => whenDecoded(decodeMediaEvent, msg, projection.apply))
-        }] satisfies ReadonlyArray<ReplaySource>
+        return [
+          {
+            stream: MEDIA_STREAM.name,
+            filter: MEDIA_STREAM.subjects[0]!,
+            projection: perMessage((msg) => whenDecoded(decodeMediaEvent, msg, projection.apply))
+          }
+        ] satisfies ReadonlyArray<ReplaySource>
       }
       case "projects": {
         const catchUp = makeProjectCatchUp(yield* backend.openProjects(store), yield* Effect.provide(SubjectHistory, SubjectHistory.layer))
-        return [{
-          stream: ACCOUNTS_STREAM.name,
-          filter: ALL_PROJECTS_SUBJECT,
-          // mds.account.project.<projectId>; the fold reads the subject itself and steps over poison in it.
-          projection: perMessage((msg) => catchUp(msg.subject.split(".")[3] ?? "", msg.subject, msg.seq))
-        }] satisfies ReadonlyArray<ReplaySource>
+        return [
+          {
+            stream: ACCOUNTS_STREAM.name,
+            filter: ALL_PROJECTS_SUBJECT,
+            // mds.account.project.<projectId>; the fold reads the subject itself and steps over poison in it.
+            projection: perMessage((msg) => catchUp(msg.subject.split(".")[3] ?? "", msg.subject, msg.seq))
+          }
+        ] satisfies ReadonlyArray<ReplaySource>
       }
       case "keys": {
         const readModel = yield* backend.openKeys(store)
@@ -101,7 +125,11 @@ export const replaySourcesFor = (name: ReadModelName, store: string, limits: Rep
             projection: perMessage((msg) => whenDecoded(decodeKeyEvent, msg, (event) => catchUp(event.projectId, msg.subject, msg.seq)))
           },
           // The latest use of each key (the stream keeps one per key), raised into the same documents.
-          { stream: KEY_USAGE_STREAM.name, filter: KEY_USAGE_STREAM.subjects[0]!, projection: perMessage((msg) => whenDecoded(decodeKeyUsed, msg, recordUse)) }
+          {
+            stream: KEY_USAGE_STREAM.name,
+            filter: KEY_USAGE_STREAM.subjects[0]!,
+            projection: perMessage((msg) => whenDecoded(decodeKeyUsed, msg, recordUse))
+          }
         ] satisfies ReadonlyArray<ReplaySource>
       }
     }

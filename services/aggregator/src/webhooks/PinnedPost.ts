@@ -13,10 +13,12 @@ export interface PinnedAnswer {
  * check and the connection (rebinding) cannot send the POST elsewhere. TLS still verifies the certificate against
  * the URL's host name (SNI and the certificate check use the URL, not the address).
  */
-const pinnedLookup = (target: ResolvedAddress): LookupFunction => (_hostname, options, callback) => {
-  if (options.all === true) callback(null, [{ address: target.address, family: target.family }])
-  else callback(null, target.address, target.family)
-}
+const pinnedLookup =
+  (target: ResolvedAddress): LookupFunction =>
+  (_hostname, options, callback) => {
+    if (options.all === true) callback(null, [{ address: target.address, family: target.family }])
+    else callback(null, target.address, target.family)
+  }
 
 /** POSTs `body` to `url` connected to `target`; no redirect is followed. Rejects on network errors and the timeout. */
 export const postPinned = (
@@ -28,17 +30,21 @@ export const postPinned = (
 ): Promise<PinnedAnswer> =>
   new Promise((resolve, reject) => {
     const send = url.protocol === "https:" ? httpsRequest : httpRequest
-    const req = send(url, {
-      method: "POST",
-      headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
-      lookup: pinnedLookup(target),
-      signal: AbortSignal.timeout(timeoutMs)
-    }, (res) => {
-      // The answer's body is not needed: drained so the socket can close.
-      res.resume()
-      res.on("end", () => resolve({ statusCode: res.statusCode ?? 0 }))
-      res.on("error", reject)
-    })
+    const req = send(
+      url,
+      {
+        method: "POST",
+        headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
+        lookup: pinnedLookup(target),
+        signal: AbortSignal.timeout(timeoutMs)
+      },
+      (res) => {
+        // The answer's body is not needed: drained so the socket can close.
+        res.resume()
+        res.on("end", () => resolve({ statusCode: res.statusCode ?? 0 }))
+        res.on("error", reject)
+      }
+    )
     req.on("error", reject)
     req.end(body)
   })

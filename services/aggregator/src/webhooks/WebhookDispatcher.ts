@@ -9,11 +9,7 @@ import { type JobEvent, JobEvent as JobEventSchema, decodeJobEventJson } from "@
 import { evolveJobView, type JobView } from "@mds/shared/domain/job/JobView"
 import { judgeAttempt } from "@mds/shared/domain/webhook/DeliveryPlan"
 import { WebhookDecider, type WebhookEndpoint } from "@mds/shared/domain/webhook/WebhookDecider"
-import {
-  WebhookConfigEvent,
-  WebhookDeliveryAttempted,
-  type WebhookEventType
-} from "@mds/shared/domain/webhook/WebhookEvent"
+import { WebhookConfigEvent, WebhookDeliveryAttempted, type WebhookEventType } from "@mds/shared/domain/webhook/WebhookEvent"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { ALL_JOBS_SUBJECT, JOBS_STREAM, webhookConfigSubject, webhookDeliverySubject } from "@mds/shared/eventstore/Subjects"
@@ -57,117 +53,142 @@ interface AttemptResult {
   readonly error: string | null
 }
 
-export const WebhookDispatcher = Layer.effectDiscard(Effect.gen(function*() {
-  const store = yield* EventStore
-  const artifacts = yield* ArtifactStore
-  const egress = yield* EgressPolicy
-  const settings = yield* WebhookSettings
+export const WebhookDispatcher = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const store = yield* EventStore
+    const artifacts = yield* ArtifactStore
+    const egress = yield* EgressPolicy
+    const settings = yield* WebhookSettings
 
-  const endpointOf = (projectId: string) =>
-    Effect.map(store.readLast(WebhookConfigEvent, webhookConfigSubject(projectId)), (last) =>
-      Option.match(last, {
-        onNone: () => null,
-        onSome: (stored) => WebhookDecider.evolve(WebhookDecider.initialState(), stored.event).endpoint
-      }))
-
-  /** The job as of this event, in the /v1 shape GET /jobs answers with. */
-  const jobAt = Effect.fn("WebhookDispatcher.jobAt")(function*(subject: string, uptoSeq: number) {
-    let doc: JobView | null = null
-    for (const stored of yield* store.readSubject(JobEventSchema, subject)) {
-      if (stored.seq > uptoSeq) break
-      doc = evolveJobView(doc, stored.event, stored.seq)
-    }
-    if (doc === null) return null
-    const link = doc.status === "completed" && doc.artifact !== null
-      ? yield* artifacts.presign(doc.artifact.key, { expiresAt: doc.artifact.availableUntil, filename: doc.artifact.filename })
-      : null
-    return toJobResponse(doc, link)
-  })
-
-  const post = (endpoint: WebhookEndpoint, headers: Record<string, string>, body: string) =>
-    Effect.gen(function*() {
-      const url = new URL(endpoint.url)
-      // The guard resolves the name once and the POST connects to exactly that address (PinnedPost).
-      const target = yield* egress.resolveUrl(url).pipe(
-        Effect.map((address) => ({ address, refused: null })),
-        Effect.catch((error) => Effect.succeed({ address: null, refused: error.message }))
+    const endpointOf = (projectId: string) =>
+      Effect.map(store.readLast(WebhookConfigEvent, webhookConfigSubject(projectId)), (last) =>
+        Option.match(last, {
+          onNone: () => null,
+          onSome: (stored) => WebhookDecider.evolve(WebhookDecider.initialState(), stored.event).endpoint
+        })
       )
-      if (target.address === null) return { statusCode: null, error: `refused: ${target.refused}` } satisfies AttemptResult
-      const address = target.address
-      return yield* Effect.promise(async (): Promise<AttemptResult> => {
-        try {
-          const response = await postPinned(url, address, headers, body, settings.timeoutMs)
-          const ok = response.statusCode >= 200 && response.statusCode < 300
-          return { statusCode: response.statusCode, error: ok ? null : `HTTP ${response.statusCode}` }
-        } catch (error) {
-          const reason = error instanceof Error && error.name === "TimeoutError" ? `no answer within ${settings.timeoutMs} ms` : String(error instanceof Error ? error.cause ?? error.message : error)
-          return { statusCode: null, error: reason.slice(0, 300) }
-        }
-      })
+
+    /** The job as of this event, in the /v1 shape GET /jobs answers with. */
+    const jobAt = Effect.fn("WebhookDispatcher.jobAt")(function* (subject: string, uptoSeq: number) {
+      let doc: JobView | null = null
+      for (const stored of yield* store.readSubject(JobEventSchema, subject)) {
+        if (stored.seq > uptoSeq) break
+        doc = evolveJobView(doc, stored.event, stored.seq)
+      }
+      if (doc === null) return null
+      const link =
+        doc.status === "completed" && doc.artifact !== null
+          ? yield* artifacts.presign(doc.artifact.key, { expiresAt: doc.artifact.availableUntil, filename: doc.artifact.filename })
+          : null
+      return toJobResponse(doc, link)
     })
 
-  const deliver = Effect.fn("WebhookDispatcher.deliver")(function*(msg: JsMsg) {
-    const event = decodeJobEventJson(msg.string())
-    if (Option.isNone(event)) return ack
-    const happened = webhookEventOf(event.value)
-    if (happened === null) return ack
-    const type = happened.type
-    const [, , projectId, jobId] = msg.subject.split(".")
-    if (projectId === undefined || jobId === undefined) return ack
-    const endpoint = yield* endpointOf(projectId)
-    if (endpoint === null || !endpoint.events.includes(type)) return ack
-    const job = yield* jobAt(msg.subject, msg.seq)
-    if (job === null) return ack
+    const post = (endpoint: WebhookEndpoint, headers: Record<string, string>, body: string) =>
+      Effect.gen(function* () {
+        const url = new URL(endpoint.url)
+        // The guard resolves the name once and the POST connects to exactly that address (PinnedPost).
+        const target = yield* egress.resolveUrl(url).pipe(
+          Effect.map((address) => ({ address, refused: null })),
+          Effect.catch((error) => Effect.succeed({ address: null, refused: error.message }))
+        )
+        if (target.address === null) return { statusCode: null, error: `refused: ${target.refused}` } satisfies AttemptResult
+        const address = target.address
+        return yield* Effect.promise(async (): Promise<AttemptResult> => {
+          try {
+            const response = await postPinned(url, address, headers, body, settings.timeoutMs)
+            const ok = response.statusCode >= 200 && response.statusCode < 300
+            return { statusCode: response.statusCode, error: ok ? null : `HTTP ${response.statusCode}` }
+          } catch (error) {
+            const reason =
+              error instanceof Error && error.name === "TimeoutError"
+                ? `no answer within ${settings.timeoutMs} ms`
+                : String(error instanceof Error ? (error.cause ?? error.message) : error)
+            return { statusCode: null, error: reason.slice(0, 300) }
+          }
+        })
+      })
 
-    const deliveryId = deliveryIdOf(projectId, jobId, type)
-    const attempt = msg.info.deliveryCount
-    const body = JSON.stringify({ id: deliveryId, type, created_at: new Date(happened.at).toISOString(), data: { job } })
-    const secret = webhookSecret(Redacted.value(settings.serverSecret), projectId, endpoint.webhookId)
-    const started = yield* Clock.currentTimeMillis
-    const result = yield* post(endpoint, {
-      "content-type": "application/json",
-      "user-agent": "mds-webhooks/1",
-      [SIGNATURE_HEADER]: signatureHeader(secret, Math.floor(started / 1000), body),
-      [WEBHOOK_ID_HEADER]: endpoint.webhookId,
-      [DELIVERY_ID_HEADER]: deliveryId,
-      [EVENT_TYPE_HEADER]: type
-    }, body)
-    const finished = yield* Clock.currentTimeMillis
-    const verdict = judgeAttempt(settings.schedule, attempt, result.statusCode)
-    yield* store.append(WebhookDeliveryAttempted, webhookDeliverySubject(projectId), {
-      _tag: "WebhookDeliveryAttempted",
-      v: 1,
-      deliveryId,
-      projectId,
-      webhookId: endpoint.webhookId,
-      url: endpoint.url,
-      eventType: type,
-      jobId,
-      attempt,
-      outcome: verdict.outcome,
-      statusCode: result.statusCode,
-      error: result.error,
-      durationMs: finished - started,
-      at: finished,
-      nextAttemptAt: verdict.retryInMs === null ? null : finished + verdict.retryInMs
-    }, { msgId: `${deliveryId}:${attempt}` })
-    yield* Effect.logInfo("webhook attempt").pipe(Effect.annotateLogs({ deliveryId, projectId, jobId, attempt, outcome: verdict.outcome, statusCode: result.statusCode }))
-    return verdict.retryInMs === null
-      ? ack
-      : { _tag: "Nak", delayMs: verdict.retryInMs, reason: `webhook delivery attempt ${attempt} failed: ${result.error}` } satisfies Verdict
+    const deliver = Effect.fn("WebhookDispatcher.deliver")(function* (msg: JsMsg) {
+      const event = decodeJobEventJson(msg.string())
+      if (Option.isNone(event)) return ack
+      const happened = webhookEventOf(event.value)
+      if (happened === null) return ack
+      const type = happened.type
+      const [, , projectId, jobId] = msg.subject.split(".")
+      if (projectId === undefined || jobId === undefined) return ack
+      const endpoint = yield* endpointOf(projectId)
+      if (endpoint === null || !endpoint.events.includes(type)) return ack
+      const job = yield* jobAt(msg.subject, msg.seq)
+      if (job === null) return ack
+
+      const deliveryId = deliveryIdOf(projectId, jobId, type)
+      const attempt = msg.info.deliveryCount
+      const body = JSON.stringify({ id: deliveryId, type, created_at: new Date(happened.at).toISOString(), data: { job } })
+      const secret = webhookSecret(Redacted.value(settings.serverSecret), projectId, endpoint.webhookId)
+      const started = yield* Clock.currentTimeMillis
+      const result = yield* post(
+        endpoint,
+        {
+          "content-type": "application/json",
+          "user-agent": "mds-webhooks/1",
+          [SIGNATURE_HEADER]: signatureHeader(secret, Math.floor(started / 1000), body),
+          [WEBHOOK_ID_HEADER]: endpoint.webhookId,
+          [DELIVERY_ID_HEADER]: deliveryId,
+          [EVENT_TYPE_HEADER]: type
+        },
+        body
+      )
+      const finished = yield* Clock.currentTimeMillis
+      const verdict = judgeAttempt(settings.schedule, attempt, result.statusCode)
+      yield* store.append(
+        WebhookDeliveryAttempted,
+        webhookDeliverySubject(projectId),
+        {
+          _tag: "WebhookDeliveryAttempted",
+          v: 1,
+          deliveryId,
+          projectId,
+          webhookId: endpoint.webhookId,
+          url: endpoint.url,
+          eventType: type,
+          jobId,
+          attempt,
+          outcome: verdict.outcome,
+          statusCode: result.statusCode,
+          error: result.error,
+          durationMs: finished - started,
+          at: finished,
+          nextAttemptAt: verdict.retryInMs === null ? null : finished + verdict.retryInMs
+        },
+        { msgId: `${deliveryId}:${attempt}` }
+      )
+      yield* Effect.logInfo("webhook attempt").pipe(
+        Effect.annotateLogs({ deliveryId, projectId, jobId, attempt, outcome: verdict.outcome, statusCode: result.statusCode })
+      )
+      return verdict.retryInMs === null
+        ? ack
+        : ({
+            _tag: "Nak",
+            delayMs: verdict.retryInMs,
+            reason: `webhook delivery attempt ${attempt} failed: ${result.error}`
+          } satisfies Verdict)
+    })
+
+    const consumer: DurableConsumerOptions = {
+      stream: JOBS_STREAM.name,
+      durable: WEBHOOKS_DURABLE,
+      filterSubject: ALL_JOBS_SUBJECT,
+      lanes: 8,
+      ackWaitMs: settings.timeoutMs + 30_000,
+      // Created on a running system, it must not call endpoints for every job of the retained history.
+      deliverPolicy: DeliverPolicy.New,
+      // A failure to read or log is retried like a failed delivery, after a short pause.
+      handle: (msg) =>
+        deliver(msg).pipe(
+          Effect.catchCause((cause) => Effect.succeed<Verdict>({ _tag: "Nak", delayMs: 2_000, reason: String(cause).slice(0, 300) }))
+        )
+    }
+    yield* ensureDurableConsumer(consumer)
+    yield* Effect.forkScoped(runDurableConsumer(consumer))
   })
-
-  const consumer: DurableConsumerOptions = {
-    stream: JOBS_STREAM.name,
-    durable: WEBHOOKS_DURABLE,
-    filterSubject: ALL_JOBS_SUBJECT,
-    lanes: 8,
-    ackWaitMs: settings.timeoutMs + 30_000,
-    // Created on a running system, it must not call endpoints for every job of the retained history.
-    deliverPolicy: DeliverPolicy.New,
-    // A failure to read or log is retried like a failed delivery, after a short pause.
-    handle: (msg) => deliver(msg).pipe(Effect.catchCause((cause) => Effect.succeed<Verdict>({ _tag: "Nak", delayMs: 2_000, reason: String(cause).slice(0, 300) })))
-  }
-  yield* ensureDurableConsumer(consumer)
-  yield* Effect.forkScoped(runDurableConsumer(consumer))
-}))
+)

@@ -3,15 +3,18 @@ import { defaultRetrySchedule, type RetrySchedule } from "@mds/shared/domain/web
 import { WebhookServerSecret } from "@mds/shared/webhooks/WebhookSignature"
 import { Config, Context, Effect, Layer, type Redacted } from "effect"
 
-export class WebhookSettings extends Context.Service<WebhookSettings, {
-  readonly schedule: RetrySchedule
-  readonly timeoutMs: number
-  /** The admin CLI derives the same endpoint secrets from it when it shows them. */
-  readonly serverSecret: Redacted.Redacted<string>
-}>()("mds/aggregator/WebhookSettings") {
+export class WebhookSettings extends Context.Service<
+  WebhookSettings,
+  {
+    readonly schedule: RetrySchedule
+    readonly timeoutMs: number
+    /** The admin CLI derives the same endpoint secrets from it when it shows them. */
+    readonly serverSecret: Redacted.Redacted<string>
+  }
+>()("mds/aggregator/WebhookSettings") {
   static readonly layer = Layer.effect(
     WebhookSettings,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const maxAttempts = yield* Config.Int("WEBHOOK_MAX_ATTEMPTS").pipe(Config.withDefault(defaultRetrySchedule.maxAttempts))
       const baseDelayMs = yield* Config.Int("WEBHOOK_RETRY_BASE_MS").pipe(Config.withDefault(defaultRetrySchedule.baseDelayMs))
       const timeoutMs = yield* Config.Int("WEBHOOK_TIMEOUT_MS").pipe(Config.withDefault(10_000))

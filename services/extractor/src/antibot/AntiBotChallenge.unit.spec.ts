@@ -3,8 +3,14 @@ import { impersonationFlags, isAntiBotChallenge } from "./AntiBotChallenge.ts"
 
 describe("isAntiBotChallenge", () => {
   it("recognises yt-dlp's reports of a bot wall", () => {
-    expect(isAntiBotChallenge(`ERROR: [generic] Got HTTP Error 403 caused by Cloudflare anti-bot challenge; try again with  --extractor-args "generic:impersonate"`)).toBe(true)
-    expect(isAntiBotChallenge("ERROR: [example] abc: This request requires browser impersonation, however you may be missing dependencies")).toBe(true)
+    expect(
+      isAntiBotChallenge(
+        `ERROR: [generic] Got HTTP Error 403 caused by Cloudflare anti-bot challenge; try again with  --extractor-args "generic:impersonate"`
+      )
+    ).toBe(true)
+    expect(
+      isAntiBotChallenge("ERROR: [example] abc: This request requires browser impersonation, however you may be missing dependencies")
+    ).toBe(true)
   })
 
   it("leaves plain 403s, rate limits and missing media alone", () => {

@@ -13,15 +13,21 @@ export const antiBotChallenges = Metric.counter("mds_antibot_challenges_total", 
   incremental: true
 })
 
-export class Impersonation extends Context.Service<Impersonation, {
-  /**
-   * Runs `attempt` with impersonation flags when the platform needs them; else plainly, and once more with them when
-   * the platform answered with a challenge (the platform is then remembered for IMPERSONATION_REMEMBER_SECONDS).
-   */
-  run<A, E, R>(platform: string, attempt: (flags: YtDlpFlags) => Effect.Effect<A, E | YtDlpFailed, R>): Effect.Effect<A, E | YtDlpFailed, R>
-  /** Whether new runs for the platform impersonate a browser from the start. */
-  needs(platform: string): boolean
-}>()("mds/extractor/Impersonation") {
+export class Impersonation extends Context.Service<
+  Impersonation,
+  {
+    /**
+     * Runs `attempt` with impersonation flags when the platform needs them; else plainly, and once more with them when
+     * the platform answered with a challenge (the platform is then remembered for IMPERSONATION_REMEMBER_SECONDS).
+     */
+    run<A, E, R>(
+      platform: string,
+      attempt: (flags: YtDlpFlags) => Effect.Effect<A, E | YtDlpFailed, R>
+    ): Effect.Effect<A, E | YtDlpFailed, R>
+    /** Whether new runs for the platform impersonate a browser from the start. */
+    needs(platform: string): boolean
+  }
+>()("mds/extractor/Impersonation") {
   static readonly config = Config.all({
     forced: Config.String("IMPERSONATE_PLATFORMS").pipe(
       Config.withDefault(""),
@@ -33,7 +39,7 @@ export class Impersonation extends Context.Service<Impersonation, {
 
   static readonly layer = Layer.effect(
     Impersonation,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { forced, target, rememberMs } = yield* Impersonation.config
       const outcomes = yield* PlatformOutcomes
       const flags = impersonationFlags(target)
@@ -50,10 +56,13 @@ export class Impersonation extends Context.Service<Impersonation, {
           Effect.catchIf(
             (error): error is YtDlpFailed => isYtDlpFailed(error) && isAntiBotChallenge(error.stderr),
             (error) =>
-              Effect.gen(function*() {
+              Effect.gen(function* () {
                 yield* countOne(antiBotChallenges, { platform, impersonating: String(impersonating) })
                 // A challenge is the platform blocking us: it counts towards the breaker even when the retry passes.
-                yield* outcomes.record(platform, { code: "extraction_failed", message: `anti-bot challenge: ${failureMessage(error.stderr)}` })
+                yield* outcomes.record(platform, {
+                  code: "extraction_failed",
+                  message: `anti-bot challenge: ${failureMessage(error.stderr)}`
+                })
                 if (impersonating) return yield* Effect.fail(error)
                 remembered.set(platform, Date.now() + rememberMs)
                 yield* Effect.logWarning("anti-bot challenge; retrying with browser impersonation", { platform, target })

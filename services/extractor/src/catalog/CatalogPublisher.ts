@@ -9,7 +9,7 @@ import { YtDlp } from "../ytdlp/YtDlp.ts"
 import { listExtractors } from "./listExtractors.ts"
 
 /** The list depends on the yt-dlp version only: a version already published (in this format) is not read again. */
-export const publishExtractorCatalog = Effect.gen(function*() {
+export const publishExtractorCatalog = Effect.gen(function* () {
   const ytdlp = yield* YtDlp
   const store = yield* EventStore
   const ytDlpVersion = yield* ytdlp.version

@@ -49,7 +49,9 @@ const runPython = (confinement: ConfinementShape, python: string) =>
     })
     child.once("close", (exitCode) => {
       clearTimeout(timer)
-      resume(exitCode === 0 ? Effect.succeed(Buffer.concat(stdout).toString("utf8")) : Effect.fail(new Error(stderr || `exit code ${exitCode}`)))
+      resume(
+        exitCode === 0 ? Effect.succeed(Buffer.concat(stdout).toString("utf8")) : Effect.fail(new Error(stderr || `exit code ${exitCode}`))
+      )
     })
     return Effect.sync(() => {
       clearTimeout(timer)
@@ -63,10 +65,13 @@ const runPython = (confinement: ConfinementShape, python: string) =>
  * names, which then stand in for keys.
  */
 export const listExtractors = (ytDlpPath: string, ytdlp: YtDlpShape, confinement: ConfinementShape) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const python = yield* pythonOf(ytDlpPath)
     if (python !== null) {
-      const listed = yield* runPython(confinement, python).pipe(Effect.flatMap((stdout) => decodeList(stdout)), Effect.result)
+      const listed = yield* runPython(confinement, python).pipe(
+        Effect.flatMap((stdout) => decodeList(stdout)),
+        Effect.result
+      )
       if (listed._tag === "Success") return listed.success
       yield* Effect.logWarning("yt-dlp's extractor list could not be read through Python; using --list-extractors", {
         message: listed.failure.message

@@ -13,21 +13,24 @@ export interface RunCookieFlags {
   readonly used: boolean
 }
 
-export class RunCookies extends Context.Service<RunCookies, {
-  /**
-   * The copy lives in `dir` (readable by the service user alone) until the scope closes; then, if yt-dlp rewrote it
-   * with other cookies (a platform rotating its session), those replace the stored file, and the copy is deleted.
-   * Never fails the run: a vault that cannot be read means a run without cookies, logged.
-   */
-  forRun(projectId: string, platform: string, dir: string): Effect.Effect<RunCookieFlags, never, Scope.Scope>
-}>()("mds/extractor/RunCookies") {
+export class RunCookies extends Context.Service<
+  RunCookies,
+  {
+    /**
+     * The copy lives in `dir` (readable by the service user alone) until the scope closes; then, if yt-dlp rewrote it
+     * with other cookies (a platform rotating its session), those replace the stored file, and the copy is deleted.
+     * Never fails the run: a vault that cannot be read means a run without cookies, logged.
+     */
+    forRun(projectId: string, platform: string, dir: string): Effect.Effect<RunCookieFlags, never, Scope.Scope>
+  }
+>()("mds/extractor/RunCookies") {
   static readonly layer = Layer.effect(
     RunCookies,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const vault = yield* CookieVault
 
       const keepRotated = (projectId: string, platform: string, path: string, original: string) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const after = yield* Effect.promise(() => readFile(path, "utf8").catch(() => null))
           if (after === null || cookieLinesOf(after) === cookieLinesOf(original) || cookieLinesOf(after) === "") return
           const stored = yield* vault.store(projectId, platform, after, "rotated")
@@ -38,10 +41,14 @@ export class RunCookies extends Context.Service<RunCookies, {
         )
 
       const forRun = (projectId: string, platform: string, dir: string) =>
-        Effect.gen(function*() {
-          const text = yield* vault.load(projectId, platform).pipe(
-            Effect.catchCause((cause) => Effect.logWarning("cookies not loaded; the run goes without", cause).pipe(Effect.as(Option.none<string>())))
-          )
+        Effect.gen(function* () {
+          const text = yield* vault
+            .load(projectId, platform)
+            .pipe(
+              Effect.catchCause((cause) =>
+                Effect.logWarning("cookies not loaded; the run goes without", cause).pipe(Effect.as(Option.none<string>()))
+              )
+            )
           if (Option.isNone(text)) return { flags: {}, used: false }
           const path = join(dir, `cookies-${randomBytes(6).toString("hex")}.txt`)
           yield* Effect.acquireRelease(

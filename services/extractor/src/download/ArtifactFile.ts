@@ -34,7 +34,11 @@ const MAX_STEM_LENGTH = 120
  * (no hidden files); the stem is bounded so the name fits every filesystem.
  */
 export const safeFileName = (title: string, extension: string): string => {
-  const ext = extension.toLowerCase().replace(/[^a-z0-9]/g, "").slice(0, 8) || "bin"
+  const ext =
+    extension
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, "")
+      .slice(0, 8) || "bin"
   const stem = [
     ...title
       .normalize("NFC")

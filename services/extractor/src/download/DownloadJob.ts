@@ -37,12 +37,15 @@ export interface Delivery {
 /** "ack" once the job reached an end (or needs nothing more); "retry" when infrastructure failed on the way. */
 export type DownloadOutcome = "ack" | "retry"
 
-export class DownloadJob extends Context.Service<DownloadJob, {
-  run(command: DownloadMedia, delivery: Delivery): Effect.Effect<DownloadOutcome>
-}>()("mds/extractor/DownloadJob") {
+export class DownloadJob extends Context.Service<
+  DownloadJob,
+  {
+    run(command: DownloadMedia, delivery: Delivery): Effect.Effect<DownloadOutcome>
+  }
+>()("mds/extractor/DownloadJob") {
   static readonly layer = Layer.effect(
     DownloadJob,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* EventStore
       const artifacts = yield* ArtifactStore
       const media = yield* FetchMedia
@@ -58,40 +61,50 @@ export class DownloadJob extends Context.Service<DownloadJob, {
         jobCommands(command.projectId, command.jobId)(jobCmd).pipe(provideStore)
 
       /** Fetches the media; progress goes through a mutable reading that a ticker reports, so output never waits on NATS. */
-      const download = Effect.fn("DownloadJob.download")(function*(command: DownloadMedia, workDir: string) {
+      const download = Effect.fn("DownloadJob.download")(function* (command: DownloadMedia, workDir: string) {
         const subtitleLanguage = parseSubtitleFormatId(command.format)
-        const spec = Option.isSome(subtitleLanguage) ? null : yield* Option.match(parseFormatId(command.format), {
-          onNone: () => Effect.fail(jobFailure("format_unavailable", `unknown format ${command.format}`)),
-          onSome: Effect.succeed
-        })
+        const spec = Option.isSome(subtitleLanguage)
+          ? null
+          : yield* Option.match(parseFormatId(command.format), {
+              onNone: () => Effect.fail(jobFailure("format_unavailable", `unknown format ${command.format}`)),
+              onSome: Effect.succeed
+            })
         let latest = 0
         let throttle = initialProgressThrottle
         const reportProgress = Effect.flatMap(Clock.currentTimeMillis, (now) => {
           const percent = nextProgressReport(throttle, latest, now)
           if (percent === null) return Effect.void
           throttle = { reported: percent, reportedAt: now }
-          return jobCommand(command, { _tag: "ReportProgress", jobId: command.jobId, percent, now })
-            .pipe(Effect.catchCause((cause) => Effect.logWarning("progress report failed", cause)))
+          return jobCommand(command, { _tag: "ReportProgress", jobId: command.jobId, percent, now }).pipe(
+            Effect.catchCause((cause) => Effect.logWarning("progress report failed", cause))
+          )
         })
         yield* reportProgress.pipe(Effect.repeat(Schedule.spaced(1000)), Effect.forkScoped)
         const fetchOptions = { workDir, projectId: command.projectId, onPercent: (percent: number) => (latest = percent) }
         // Extension: subtitles_<language> delivers one WebVTT file instead of the media.
-        const file = spec === null
-          ? yield* media.fetchSubtitles(command, Option.getOrThrow(subtitleLanguage), fetchOptions)
-          : yield* media.fetch(command, spec, fetchOptions)
+        const file =
+          spec === null
+            ? yield* media.fetchSubtitles(command, Option.getOrThrow(subtitleLanguage), fetchOptions)
+            : yield* media.fetch(command, spec, fetchOptions)
         yield* reportProgress
         return { file, kind: spec?.kind ?? ("video" as const) }
       }, Effect.scoped)
 
-      const store_ = Effect.fn("DownloadJob.store")(function*(command: DownloadMedia, file: DownloadedFile, kind: "video" | "audio") {
+      const store_ = Effect.fn("DownloadJob.store")(function* (command: DownloadMedia, file: DownloadedFile, kind: "video" | "audio") {
         const ext = (file.ext ?? extname(file.filepath).slice(1)) || "bin"
         const filename = safeFileName(file.title ?? "media", ext)
         const mimeType = mimeTypeOf(ext, kind)
         const key = `jobs/${command.projectId}/${command.jobId}/${filename}`
-        const stored = yield* artifacts.putFile(key, file.filepath, mimeType).pipe(
-          Effect.mapError((error) => jobFailure("internal_error", `storing the file failed: ${error.message}`))
-        )
-        return { key, filename, mimeType, sizeBytes: stored.sizeBytes, availableUntil: (yield* Clock.currentTimeMillis) + lifetimes.downloadUrlMs }
+        const stored = yield* artifacts
+          .putFile(key, file.filepath, mimeType)
+          .pipe(Effect.mapError((error) => jobFailure("internal_error", `storing the file failed: ${error.message}`)))
+        return {
+          key,
+          filename,
+          mimeType,
+          sizeBytes: stored.sizeBytes,
+          availableUntil: (yield* Clock.currentTimeMillis) + lifetimes.downloadUrlMs
+        }
       })
 
       /**
@@ -101,23 +114,21 @@ export class DownloadJob extends Context.Service<DownloadJob, {
       const handledByOf = (command: DownloadMedia, file: DownloadedFile): Effect.Effect<string, DownloadFailed> => {
         const key = file.extractor_key ?? null
         if (key === null) return Effect.succeed(command.platform)
-        if (isBlockedExtractor(key)) return Effect.fail(jobFailure("unsupported_platform", "The media is hosted on YouTube, which is not a supported platform."))
+        if (isBlockedExtractor(key))
+          return Effect.fail(jobFailure("unsupported_platform", "The media is hosted on YouTube, which is not a supported platform."))
         return Effect.succeed(platformIdOf(key))
       }
 
       const finish = (command: DownloadMedia, reason: SlotReleaseReason) =>
         releaseSlot(command.projectId, command.jobId, reason).pipe(provideStore, Effect.as<DownloadOutcome>("ack"))
 
-      const fail = Effect.fn("DownloadJob.fail")(function*(command: DownloadMedia, failure: DownloadFailed) {
-        const handled = yield* jobCommand(
-          command,
-          {
-            _tag: "FailJob",
-            jobId: command.jobId,
-            error: { code: failure.code, message: failure.message, retryable: failure.retryable },
-            now: yield* Clock.currentTimeMillis
-          }
-        ).pipe(Effect.catchTag("InvalidJobTransition", () => Effect.succeed(null)))
+      const fail = Effect.fn("DownloadJob.fail")(function* (command: DownloadMedia, failure: DownloadFailed) {
+        const handled = yield* jobCommand(command, {
+          _tag: "FailJob",
+          jobId: command.jobId,
+          error: { code: failure.code, message: failure.message, retryable: failure.retryable },
+          now: yield* Clock.currentTimeMillis
+        }).pipe(Effect.catchTag("InvalidJobTransition", () => Effect.succeed(null)))
         if (handled !== null && handled.events.length > 0) {
           yield* Effect.logInfo("job failed", { code: failure.code, message: failure.message })
         } else yield* Effect.logInfo("job had already ended; nothing to fail", { code: failure.code })
@@ -132,26 +143,31 @@ export class DownloadJob extends Context.Service<DownloadJob, {
         join(config.workRoot, `${command.jobId}-${delivery.deliveryCount}-${randomBytes(4).toString("hex")}`)
 
       const startedRuns = (command: DownloadMedia) =>
-        store.readSubject(JobEvent, jobSubject(command.projectId, command.jobId)).pipe(
-          Effect.map((events) => events.filter((stored) => stored.event._tag === "JobStarted").length)
-        )
+        store
+          .readSubject(JobEvent, jobSubject(command.projectId, command.jobId))
+          .pipe(Effect.map((events) => events.filter((stored) => stored.event._tag === "JobStarted").length))
 
-      const attempt = Effect.fn("DownloadJob.attempt")(function*(command: DownloadMedia, delivery: Delivery) {
+      const attempt = Effect.fn("DownloadJob.attempt")(function* (command: DownloadMedia, delivery: Delivery) {
         // A job whose every allowed run ended without a verdict (its worker was killed, or lost NATS) is given up on.
         // Deliveries also count the times pacing handed the job back; only then are its started runs read and counted.
         if (delivery.deliveryCount > config.workMaxAttempts && (yield* startedRuns(command)) >= config.workMaxAttempts) {
           // The dead runs' directories are removed by StaleWorkDirs when an extractor starts.
-          return yield* fail(command, jobFailure(
-            "attempts_exhausted",
-            `The job was started ${config.workMaxAttempts} times and never finished (its worker stopped each time); it is not retried again.`
-          ))
+          return yield* fail(
+            command,
+            jobFailure(
+              "attempts_exhausted",
+              `The job was started ${config.workMaxAttempts} times and never finished (its worker stopped each time); it is not retried again.`
+            )
+          )
         }
         // Watching before the start: a cancel that lands before StartJob makes the start fail, one after it is seen here.
         const canceled = yield* cancels.watch(command.projectId, command.jobId)
-        const started = yield* jobCommand(
-          command,
-          { _tag: "StartJob", jobId: command.jobId, workerId: config.workerId, now: yield* Clock.currentTimeMillis }
-        ).pipe(Effect.catchTag("InvalidJobTransition", () => Effect.succeed(null)))
+        const started = yield* jobCommand(command, {
+          _tag: "StartJob",
+          jobId: command.jobId,
+          workerId: config.workerId,
+          now: yield* Clock.currentTimeMillis
+        }).pipe(Effect.catchTag("InvalidJobTransition", () => Effect.succeed(null)))
         if (started === null) {
           yield* Effect.logInfo("job is not runnable (finished or unknown); skipping")
           return "ack" as const
@@ -166,12 +182,16 @@ export class DownloadJob extends Context.Service<DownloadJob, {
         const workDir = workDirOf(command, delivery)
         const outcome = yield* Effect.promise(() => mkdir(workDir, { recursive: true })).pipe(
           Effect.andThen(download(command, workDir)),
-          Effect.flatMap(({ file, kind }) => handledByOf(command, file).pipe(
-            Effect.flatMap((handledBy) => Effect.map(store_(command, file, kind), (artifact) => ({ artifact, handledBy })))
-          )),
+          Effect.flatMap(({ file, kind }) =>
+            handledByOf(command, file).pipe(
+              Effect.flatMap((handledBy) => Effect.map(store_(command, file, kind), (artifact) => ({ artifact, handledBy })))
+            )
+          ),
           Effect.result,
           // At the end of the job's lifetime nobody can read the result any more: stop (killing yt-dlp) and free the slot.
-          Effect.raceFirst(Effect.sleep(Math.max(0, started.state.expiresAt - (yield* Clock.currentTimeMillis))).pipe(Effect.as("expired" as const))),
+          Effect.raceFirst(
+            Effect.sleep(Math.max(0, started.state.expiresAt - (yield* Clock.currentTimeMillis))).pipe(Effect.as("expired" as const))
+          ),
           // A client canceled the job: stop at once (killing yt-dlp and its ffmpeg); its partial files go with workDir.
           Effect.raceFirst(canceled.wait.pipe(Effect.as("canceled" as const))),
           Effect.ensuring(Effect.promise(() => rm(workDir, { recursive: true, force: true })))
@@ -198,8 +218,7 @@ export class DownloadJob extends Context.Service<DownloadJob, {
           artifact,
           now: yield* Clock.currentTimeMillis,
           ...(handledBy === command.platform ? {} : { platform: handledBy })
-        })
-          .pipe(Effect.catchTag("InvalidJobTransition", () => Effect.succeed(null)))
+        }).pipe(Effect.catchTag("InvalidJobTransition", () => Effect.succeed(null)))
         if (completed === null) {
           // The job ended meanwhile (expired or canceled): nobody can fetch the file, so it is not kept.
           yield* artifacts.remove(artifact.key).pipe(Effect.ignore)
@@ -218,7 +237,12 @@ export class DownloadJob extends Context.Service<DownloadJob, {
               Effect.as<DownloadOutcome>("retry")
             )
           ),
-          Effect.annotateLogs({ jobId: command.jobId, projectId: command.projectId, format: command.format, delivery: delivery.deliveryCount })
+          Effect.annotateLogs({
+            jobId: command.jobId,
+            projectId: command.projectId,
+            format: command.format,
+            delivery: delivery.deliveryCount
+          })
         )
 
       return DownloadJob.of({ run })

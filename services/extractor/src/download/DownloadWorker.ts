@@ -30,7 +30,7 @@ const consumerError = (operation: string) => (cause: unknown) =>
  * started runs only records the job as failed (attempts_exhausted, DownloadJob), so a job that keeps killing its
  * workers ends instead of waiting out its lifetime.
  */
-export const ensureDownloadConsumer = Effect.gen(function*() {
+export const ensureDownloadConsumer = Effect.gen(function* () {
   const { jsm } = yield* NatsClient
   const { workAckWaitMs } = yield* ExtractorConfig
   const config = {
@@ -55,83 +55,85 @@ export const ensureDownloadConsumer = Effect.gen(function*() {
  * another worker after the ack wait, and then run twice. Jobs run in a scope of their own, not the pull loop's, so a
  * broken pull (NATS restarting) never interrupts them; on shutdown they are interrupted and handed back (nak).
  */
-export const DownloadWorker = Layer.effectDiscard(Effect.gen(function*() {
-  const { js } = yield* NatsClient
-  const job = yield* DownloadJob
-  const pacing = yield* PlatformPacing
-  const { workerConcurrency } = yield* ExtractorConfig
-  yield* ensureDownloadConsumer
-  const slots = yield* Semaphore.make(workerConcurrency)
-  // Jobs live in their own scope, closed after the pull loop (finalizers run in reverse): on shutdown no new work is
-  // taken while the running jobs are being handed back.
-  const scope = yield* Scope.make()
-  yield* Effect.addFinalizer(() => Scope.close(scope, Exit.void))
+export const DownloadWorker = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const { js } = yield* NatsClient
+    const job = yield* DownloadJob
+    const pacing = yield* PlatformPacing
+    const { workerConcurrency } = yield* ExtractorConfig
+    yield* ensureDownloadConsumer
+    const slots = yield* Semaphore.make(workerConcurrency)
+    // Jobs live in their own scope, closed after the pull loop (finalizers run in reverse): on shutdown no new work is
+    // taken while the running jobs are being handed back.
+    const scope = yield* Scope.make()
+    yield* Effect.addFinalizer(() => Scope.close(scope, Exit.void))
 
-  const handle = (m: JsMsg) =>
-    decodeCommand(m.string()).pipe(
-      Effect.matchEffect({
-        onFailure: (error) =>
-          Effect.logError("undecodable work message; terminated", { seq: m.seq, message: error.message }).pipe(
-            // No reason argument: nats-server 2.9 does not understand "+TERM <reason>" and would redeliver forever.
-            Effect.andThen(Effect.sync(() => m.term()))
-          ),
-        onSuccess: (command) =>
-          Effect.gen(function*() {
-            // Over its platform's fleet-wide limit the job stays queued: handed back to be offered again later.
-            if (!(yield* pacing.admit(command.platform, command.jobId))) {
-              yield* Effect.logDebug("platform at its pacing limit; job waits", { jobId: command.jobId, platform: command.platform })
-              return yield* Effect.sync(() => m.nak(pacing.retryDelayMs))
-            }
-            const outcome = yield* job.run(command, { deliveryCount: m.info.deliveryCount, working: () => m.working() })
-            yield* Effect.sync(() => (outcome === "ack" ? m.ack() : m.nak(RETRY_DELAY_MS)))
-          }).pipe(
-            Effect.scoped,
-            withMessageSpan("DownloadWorker.handle", m.headers, {
-              "mds.job_id": command.jobId,
-              "mds.platform": command.platform,
-              "messaging.delivery_count": m.info.deliveryCount
-            }),
-            // Shutting down (SIGTERM): the job is handed back at once for another worker instead of after the ack wait.
-            Effect.onInterrupt(() =>
-              Effect.logInfo("shutting down; job handed back", { jobId: command.jobId }).pipe(
-                Effect.andThen(Effect.sync(() => m.nak()))
+    const handle = (m: JsMsg) =>
+      decodeCommand(m.string()).pipe(
+        Effect.matchEffect({
+          onFailure: (error) =>
+            Effect.logError("undecodable work message; terminated", { seq: m.seq, message: error.message }).pipe(
+              // No reason argument: nats-server 2.9 does not understand "+TERM <reason>" and would redeliver forever.
+              Effect.andThen(Effect.sync(() => m.term()))
+            ),
+          onSuccess: (command) =>
+            Effect.gen(function* () {
+              // Over its platform's fleet-wide limit the job stays queued: handed back to be offered again later.
+              if (!(yield* pacing.admit(command.platform, command.jobId))) {
+                yield* Effect.logDebug("platform at its pacing limit; job waits", { jobId: command.jobId, platform: command.platform })
+                return yield* Effect.sync(() => m.nak(pacing.retryDelayMs))
+              }
+              const outcome = yield* job.run(command, { deliveryCount: m.info.deliveryCount, working: () => m.working() })
+              yield* Effect.sync(() => (outcome === "ack" ? m.ack() : m.nak(RETRY_DELAY_MS)))
+            }).pipe(
+              Effect.scoped,
+              withMessageSpan("DownloadWorker.handle", m.headers, {
+                "mds.job_id": command.jobId,
+                "mds.platform": command.platform,
+                "messaging.delivery_count": m.info.deliveryCount
+              }),
+              // Shutting down (SIGTERM): the job is handed back at once for another worker instead of after the ack wait.
+              Effect.onInterrupt(() =>
+                Effect.logInfo("shutting down; job handed back", { jobId: command.jobId }).pipe(Effect.andThen(Effect.sync(() => m.nak())))
               )
             )
-          )
-      }),
-      Effect.ensuring(Semaphore.release(slots, 1))
+        }),
+        Effect.ensuring(Semaphore.release(slots, 1))
+      )
+
+    let consumer: Consumer | null = null
+    const pullOne = Effect.gen(function* () {
+      const current =
+        consumer ??
+        (yield* Effect.tryPromise({
+          try: () => js.consumers.get(WORK_STREAM.name, DOWNLOAD_CONSUMER),
+          catch: consumerError("get download consumer")
+        }))
+      consumer = current
+      return yield* Effect.tryPromise({
+        try: async () => {
+          const received: Array<JsMsg> = []
+          for await (const m of await current.fetch({ max_messages: 1, expires: PULL_EXPIRES_MS })) received.push(m)
+          return received
+        },
+        catch: consumerError("fetch download")
+      }).pipe(Effect.tapError(() => Effect.sync(() => (consumer = null))))
+    })
+
+    const takeWork = Effect.gen(function* () {
+      yield* Semaphore.take(slots, 1)
+      const received = yield* pullOne.pipe(Effect.onError(() => Semaphore.release(slots, 1)))
+      if (received.length === 0) return yield* Semaphore.release(slots, 1)
+      for (const m of received) yield* Effect.forkIn(handle(m), scope)
+    })
+
+    yield* takeWork.pipe(
+      Effect.catchCause((cause) =>
+        Effect.logWarning("pulling work failed; retrying", cause).pipe(Effect.andThen(Effect.sleep("1 second")))
+      ),
+      Effect.forever,
+      Effect.forkScoped
     )
-
-  let consumer: Consumer | null = null
-  const pullOne = Effect.gen(function*() {
-    const current = consumer ?? (yield* Effect.tryPromise({
-      try: () => js.consumers.get(WORK_STREAM.name, DOWNLOAD_CONSUMER),
-      catch: consumerError("get download consumer")
-    }))
-    consumer = current
-    return yield* Effect.tryPromise({
-      try: async () => {
-        const received: Array<JsMsg> = []
-        for await (const m of await current.fetch({ max_messages: 1, expires: PULL_EXPIRES_MS })) received.push(m)
-        return received
-      },
-      catch: consumerError("fetch download")
-    }).pipe(Effect.tapError(() => Effect.sync(() => (consumer = null))))
+    yield* Effect.logInfo("download worker consuming", { consumer: DOWNLOAD_CONSUMER, concurrency: workerConcurrency })
   })
-
-  const takeWork = Effect.gen(function*() {
-    yield* Semaphore.take(slots, 1)
-    const received = yield* pullOne.pipe(Effect.onError(() => Semaphore.release(slots, 1)))
-    if (received.length === 0) return yield* Semaphore.release(slots, 1)
-    for (const m of received) yield* Effect.forkIn(handle(m), scope)
-  })
-
-  yield* takeWork.pipe(
-    Effect.catchCause((cause) =>
-      Effect.logWarning("pulling work failed; retrying", cause).pipe(Effect.andThen(Effect.sleep("1 second")))
-    ),
-    Effect.forever,
-    Effect.forkScoped
-  )
-  yield* Effect.logInfo("download worker consuming", { consumer: DOWNLOAD_CONSUMER, concurrency: workerConcurrency })
-}))
+)

@@ -39,9 +39,7 @@ export interface FetchOptions {
 }
 
 /** Where a run takes the media from: the page (a full extraction) or the info JSON the resolve stored. */
-type Source =
-  | { readonly _tag: "Page"; readonly url: URL }
-  | { readonly _tag: "StoredInfo"; readonly infoPath: string }
+type Source = { readonly _tag: "Page"; readonly url: URL } | { readonly _tag: "StoredInfo"; readonly infoPath: string }
 
 /** A run from stored info whose media URLs were refused (expired or re-signed): only a fresh extraction can help. */
 class StoredUrlsRefused extends Schema.TaggedError<StoredUrlsRefused>()("StoredUrlsRefused", {
@@ -50,15 +48,18 @@ class StoredUrlsRefused extends Schema.TaggedError<StoredUrlsRefused>()("StoredU
 
 const INFO_FILE = "resolved.info.json"
 
-export class FetchMedia extends Context.Service<FetchMedia, {
-  /** Downloads into `workDir` within the job's limits; the finished file, or the failure that ends the job. */
-  fetch(command: DownloadMedia, spec: FormatSpec, options: FetchOptions): Effect.Effect<DownloadedFile, DownloadFailed>
-  /** Extension: one subtitle language as a WebVTT file (format subtitles_<language>). */
-  fetchSubtitles(command: DownloadMedia, language: string, options: FetchOptions): Effect.Effect<DownloadedFile, DownloadFailed>
-}>()("mds/extractor/FetchMedia") {
+export class FetchMedia extends Context.Service<
+  FetchMedia,
+  {
+    /** Downloads into `workDir` within the job's limits; the finished file, or the failure that ends the job. */
+    fetch(command: DownloadMedia, spec: FormatSpec, options: FetchOptions): Effect.Effect<DownloadedFile, DownloadFailed>
+    /** Extension: one subtitle language as a WebVTT file (format subtitles_<language>). */
+    fetchSubtitles(command: DownloadMedia, language: string, options: FetchOptions): Effect.Effect<DownloadedFile, DownloadFailed>
+  }
+>()("mds/extractor/FetchMedia") {
   static readonly layer = Layer.effect(
     FetchMedia,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const policy = yield* EgressPolicy
       const ytdlp = yield* YtDlp
       const ffmpeg = yield* Ffmpeg
@@ -70,7 +71,12 @@ export class FetchMedia extends Context.Service<FetchMedia, {
       const infoStore = yield* ResolvedInfoStore
       const limits: JobLimits = { maxDurationSeconds: config.maxDurationSeconds, maxFileBytes: config.maxFileBytes }
 
-      const runOnce = Effect.fn("FetchMedia.runOnce")(function*(source: Source, spec: FormatSpec, options: FetchOptions, command: DownloadMedia) {
+      const runOnce = Effect.fn("FetchMedia.runOnce")(function* (
+        source: Source,
+        spec: FormatSpec,
+        options: FetchOptions,
+        command: DownloadMedia
+      ) {
         const { platform } = command
         const section = command.options?.section
         const proxy = yield* egressProxy(policy, upstreams.forPlatform(platform))
@@ -120,7 +126,8 @@ export class FetchMedia extends Context.Service<FetchMedia, {
         const ran = impersonation.run(platform, (impersonate) =>
           source._tag === "Page"
             ? ytdlp.run(source.url.href, { ...flags, ...impersonate }, { cwd: options.workDir, onLine, onErrorLine })
-            : ytdlp.run("", { ...flags, ...loadInfoFlags(source.infoPath), ...impersonate }, { cwd: options.workDir, onLine, onErrorLine }))
+            : ytdlp.run("", { ...flags, ...loadInfoFlags(source.infoPath), ...impersonate }, { cwd: options.workDir, onLine, onErrorLine })
+        )
         yield* timed(ytDlpDuration, { operation: "download", platform }, ran).pipe(
           Effect.mapError((error): DownloadFailed | StoredUrlsRefused => {
             const refusedByProxy = proxy.refusals.length > 0
@@ -149,11 +156,12 @@ export class FetchMedia extends Context.Service<FetchMedia, {
         const downloaded = result as DownloadedFile | null
         if (downloaded === null) return yield* jobFailure("download_failed", "the extractor reported no output file")
         // Output presets: the codec, container or silence the job asked for, when the platform's file is not so.
-        const converted = spec.kind === "video"
-          ? yield* conversion.convert(downloaded, command.options).pipe(
-            Effect.mapError((error) => jobFailure("internal_error", `converting the file failed: ${error.message}`))
-          )
-          : { file: downloaded, subtitleTracks: null }
+        const converted =
+          spec.kind === "video"
+            ? yield* conversion
+                .convert(downloaded, command.options)
+                .pipe(Effect.mapError((error) => jobFailure("internal_error", `converting the file failed: ${error.message}`)))
+            : { file: downloaded, subtitleTracks: null }
         const produced = converted.file
         const wantedSubtitles = command.options?.subtitles ?? []
         if (converted.subtitleTracks !== null && converted.subtitleTracks < wantedSubtitles.length) {
@@ -163,12 +171,24 @@ export class FetchMedia extends Context.Service<FetchMedia, {
           )
         }
         // The finished file is judged too: conversion changes sizes, and direct files announce no duration.
-        const size = yield* Effect.promise(() => stat(produced.filepath).then((s) => s.size, () => null))
+        const size = yield* Effect.promise(() =>
+          stat(produced.filepath).then(
+            (s) => s.size,
+            () => null
+          )
+        )
         const facts = yield* ffmpeg.probeFile(produced.filepath).pipe(Effect.option)
         // A direct file says nothing of its streams until it is here: `b` then takes an audio file for video_best.
-        const lacking = Option.isNone(facts) ? null : spec.kind === "video" && !facts.value.hasVideo ? "video" : spec.kind === "audio" && !facts.value.hasAudio ? "audio" : null
+        const lacking = Option.isNone(facts)
+          ? null
+          : spec.kind === "video" && !facts.value.hasVideo
+            ? "video"
+            : spec.kind === "audio" && !facts.value.hasAudio
+              ? "audio"
+              : null
         if (lacking !== null) return yield* jobFailure("format_unavailable", `The media has no ${lacking}; choose one of its formats.`)
-        const duration = clipDuration(section, announced.durationSeconds ?? null) ??
+        const duration =
+          clipDuration(section, announced.durationSeconds ?? null) ??
           Option.getOrNull(Option.flatMapNullishOr(facts, (p) => p.durationSeconds))
         const breach = limitBreach(limits, { bytes: size, durationSeconds: duration })
         if (breach !== null) return yield* jobFailure(breach.code, breach.message)
@@ -201,9 +221,11 @@ export class FetchMedia extends Context.Service<FetchMedia, {
       }
 
       /** The resolve's info, written into the job's directory; none when there is none to use (never fails the job). */
-      const storedInfo = Effect.fn("FetchMedia.storedInfo")(function*(mediaId: string, workDir: string) {
+      const storedInfo = Effect.fn("FetchMedia.storedInfo")(function* (mediaId: string, workDir: string) {
         const info = yield* infoStore.get(mediaId).pipe(
-          Effect.tapError((error) => Effect.logWarning("stored resolve info unreadable", { operation: error.operation, message: error.message })),
+          Effect.tapError((error) =>
+            Effect.logWarning("stored resolve info unreadable", { operation: error.operation, message: error.message })
+          ),
           Effect.orElseSucceed(() => Option.none<string>())
         )
         if (Option.isNone(info)) return Option.none<Source>()
@@ -213,7 +235,7 @@ export class FetchMedia extends Context.Service<FetchMedia, {
         return Option.some<Source>({ _tag: "StoredInfo", infoPath })
       })
 
-      const fetch = Effect.fn("FetchMedia.fetch")(function*(command: DownloadMedia, spec: FormatSpec, options: FetchOptions) {
+      const fetch = Effect.fn("FetchMedia.fetch")(function* (command: DownloadMedia, spec: FormatSpec, options: FetchOptions) {
         const url = yield* Effect.try({
           try: () => new URL(command.url),
           catch: () => jobFailure("url_not_allowed", "the URL is not valid")
@@ -228,24 +250,30 @@ export class FetchMedia extends Context.Service<FetchMedia, {
         const stored = command.mediaId === null ? Option.none<Source>() : yield* storedInfo(command.mediaId, options.workDir)
         const download = Option.isSome(stored)
           ? runWithRetries(stored.value, spec, options, command).pipe(
-            Effect.catchTag("StoredUrlsRefused", (refused) =>
-              Effect.logInfo("stored media URLs were refused; extracting from the page once", { reason: refused.message }).pipe(
-                Effect.andThen(fromPageAgain("urls_refused"))
-              ))
-          )
+              Effect.catchTag("StoredUrlsRefused", (refused) =>
+                Effect.logInfo("stored media URLs were refused; extracting from the page once", { reason: refused.message }).pipe(
+                  Effect.andThen(fromPageAgain("urls_refused"))
+                )
+              )
+            )
           : command.mediaId === null
-          ? page
-          : Effect.logInfo("no stored resolve for the media; extracting from the page").pipe(Effect.andThen(fromPageAgain("info_missing")))
+            ? page
+            : Effect.logInfo("no stored resolve for the media; extracting from the page").pipe(
+                Effect.andThen(fromPageAgain("info_missing"))
+              )
         return yield* download.pipe(
           Effect.timeoutOrElse({
             duration: config.downloadTimeoutMs,
-            orElse: () =>
-              Effect.fail(jobFailure("download_timeout", `The download took longer than ${config.downloadTimeoutMs / 1000} s.`))
+            orElse: () => Effect.fail(jobFailure("download_timeout", `The download took longer than ${config.downloadTimeoutMs / 1000} s.`))
           })
         )
       })
 
-      const fetchSubtitles = Effect.fn("FetchMedia.fetchSubtitles")(function*(command: DownloadMedia, language: string, options: FetchOptions) {
+      const fetchSubtitles = Effect.fn("FetchMedia.fetchSubtitles")(function* (
+        command: DownloadMedia,
+        language: string,
+        options: FetchOptions
+      ) {
         const url = yield* Effect.try({
           try: () => new URL(command.url),
           catch: () => jobFailure("url_not_allowed", "the URL is not valid")
@@ -257,21 +285,35 @@ export class FetchMedia extends Context.Service<FetchMedia, {
         const onLine = (line: string) => {
           title = parseSubtitleTitle(line) ?? title
         }
-        yield* ytdlp.run(url.href, { ...subtitleFileFlags(language, options.workDir, proxy.url, config.ffmpegPath), ...cookies.flags }, { cwd: options.workDir, onLine }).pipe(
-          Effect.mapError((error) => {
-            const code = classifyFailure(error.stderr, proxy.refusals.length > 0)
-            if (code === "url_not_allowed") return jobFailure(code, `a request was refused: ${proxy.refusals[0]?.message ?? "private address"}`)
-            if (code === "transient" || code === "failed") return jobFailure("download_failed", failureMessage(error.stderr), code === "transient")
-            return jobFailure(code, failureMessage(error.stderr))
-          }),
-          Effect.timeoutOrElse({
-            duration: config.downloadTimeoutMs,
-            orElse: () => Effect.fail(jobFailure("download_timeout", `The download took longer than ${config.downloadTimeoutMs / 1000} s.`))
-          })
-        )
+        yield* ytdlp
+          .run(
+            url.href,
+            { ...subtitleFileFlags(language, options.workDir, proxy.url, config.ffmpegPath), ...cookies.flags },
+            { cwd: options.workDir, onLine }
+          )
+          .pipe(
+            Effect.mapError((error) => {
+              const code = classifyFailure(error.stderr, proxy.refusals.length > 0)
+              if (code === "url_not_allowed")
+                return jobFailure(code, `a request was refused: ${proxy.refusals[0]?.message ?? "private address"}`)
+              if (code === "transient" || code === "failed")
+                return jobFailure("download_failed", failureMessage(error.stderr), code === "transient")
+              return jobFailure(code, failureMessage(error.stderr))
+            }),
+            Effect.timeoutOrElse({
+              duration: config.downloadTimeoutMs,
+              orElse: () =>
+                Effect.fail(jobFailure("download_timeout", `The download took longer than ${config.downloadTimeoutMs / 1000} s.`))
+            })
+          )
         // yt-dlp skips a language the media lacks without failing: the file's absence says so.
         const filepath = join(options.workDir, `media.${language}.vtt`)
-        const size = yield* Effect.promise(() => stat(filepath).then((s) => s.size, () => null))
+        const size = yield* Effect.promise(() =>
+          stat(filepath).then(
+            (s) => s.size,
+            () => null
+          )
+        )
         if (size === null) return yield* jobFailure("subtitles_unavailable", `The media has no subtitles in ${language}.`)
         options.onPercent(100)
         const named = title as string | null

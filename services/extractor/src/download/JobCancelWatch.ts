@@ -14,16 +14,19 @@ export interface CancelSignal {
   readonly isCanceled: () => boolean
 }
 
-export class JobCancelWatch extends Context.Service<JobCancelWatch, {
-  /**
-   * Starts watching the job at once (call it before StartJob, so that no cancel falls between the two); the watch
-   * ends with the scope.
-   */
-  watch(projectId: string, jobId: string): Effect.Effect<CancelSignal, never, Scope.Scope>
-}>()("mds/extractor/JobCancelWatch") {
+export class JobCancelWatch extends Context.Service<
+  JobCancelWatch,
+  {
+    /**
+     * Starts watching the job at once (call it before StartJob, so that no cancel falls between the two); the watch
+     * ends with the scope.
+     */
+    watch(projectId: string, jobId: string): Effect.Effect<CancelSignal, never, Scope.Scope>
+  }
+>()("mds/extractor/JobCancelWatch") {
   static readonly layer = Layer.effect(
     JobCancelWatch,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { connection } = yield* NatsClient
       const store = yield* EventStore
 
@@ -39,13 +42,17 @@ export class JobCancelWatch extends Context.Service<JobCancelWatch, {
         )
 
       const watch = (projectId: string, jobId: string) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const subject = jobSubject(projectId, jobId)
           const canceled = yield* Deferred.make<void>()
           let seen = false
           const confirm = (services: Context.Context<never>) =>
             Effect.runForkWith(services)(
-              isCanceled(subject).pipe(Effect.flatMap((yes) => (yes ? Effect.sync(() => (seen = true)).pipe(Effect.andThen(Deferred.succeed(canceled, undefined))) : Effect.void)))
+              isCanceled(subject).pipe(
+                Effect.flatMap((yes) =>
+                  yes ? Effect.sync(() => (seen = true)).pipe(Effect.andThen(Deferred.succeed(canceled, undefined))) : Effect.void
+                )
+              )
             )
           const services = yield* Effect.context<never>()
           yield* Effect.acquireRelease(

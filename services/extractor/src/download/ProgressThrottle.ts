@@ -13,8 +13,7 @@ export const initialProgressThrottle: ProgressThrottleState = { reported: 0, rep
  */
 export const DOWNLOAD_SHARE = 0.95
 
-export const jobPercent = (downloadPercent: number): number =>
-  Math.floor(Math.min(100, Math.max(0, downloadPercent)) * DOWNLOAD_SHARE)
+export const jobPercent = (downloadPercent: number): number => Math.floor(Math.min(100, Math.max(0, downloadPercent)) * DOWNLOAD_SHARE)
 
 /** The percent to report now, or null to stay quiet. */
 export const nextProgressReport = (

@@ -7,7 +7,7 @@ import { ExtractorConfig } from "../ExtractorConfig.ts"
 /** Several extractors may share DATA_DIR: only directories older than any run could be are somebody's leftovers. */
 const MARGIN_MS = 10 * 60_000
 
-export const removeStaleWorkDirs = Effect.gen(function*() {
+export const removeStaleWorkDirs = Effect.gen(function* () {
   const { workRoot, downloadTimeoutMs, resolveTimeoutMs } = yield* ExtractorConfig
   const cutoff = Date.now() - Math.max(downloadTimeoutMs, resolveTimeoutMs) - MARGIN_MS
   const removed = yield* Effect.promise(async () => {
@@ -17,7 +17,10 @@ export const removeStaleWorkDirs = Effect.gen(function*() {
       // job_<id>-<delivery>-<random> of download runs, resolve-med_<id> of thumbnail generation.
       if (!/^(job_[a-z2-7]{24}-[0-9]+-[0-9a-f]+|resolve-med_[a-z2-7]{24})$/.test(name)) continue
       const path = join(workRoot, name)
-      const modified = await stat(path).then((s) => s.mtimeMs, () => Number.POSITIVE_INFINITY)
+      const modified = await stat(path).then(
+        (s) => s.mtimeMs,
+        () => Number.POSITIVE_INFINITY
+      )
       if (modified > cutoff) continue
       await rm(path, { recursive: true, force: true })
       count++

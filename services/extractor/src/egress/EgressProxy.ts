@@ -146,13 +146,20 @@ export const startEgressProxy = async (policy: EgressPolicyShape, upstreamProxy:
       if (client.destroyed) return
       const chunked = req.headers["transfer-encoding"] !== undefined
       if (upstreamProxy !== null) {
-        return void viaUpstream(upstreamProxy, verdict.target, port, client, (tunnel) => {
-          tunnel.write(requestHead(req, url, chunked))
-          forwardBody(req, tunnel, chunked)
-        }, (message) => {
-          relaying.delete(client)
-          res.writeHead(502, { "content-type": "text/plain" }).end(message)
-        })
+        return void viaUpstream(
+          upstreamProxy,
+          verdict.target,
+          port,
+          client,
+          (tunnel) => {
+            tunnel.write(requestHead(req, url, chunked))
+            forwardBody(req, tunnel, chunked)
+          },
+          (message) => {
+            relaying.delete(client)
+            res.writeHead(502, { "content-type": "text/plain" }).end(message)
+          }
+        )
       }
       // Connect to the address judged above; the Host header keeps the name for virtual hosting. The response is
       // relayed as bytes, unparsed: the upstream closes after it (Connection: close) and the client socket with it.
@@ -190,11 +197,18 @@ export const startEgressProxy = async (policy: EgressPolicyShape, upstreamProxy:
       }
       if (client.destroyed) return
       if (upstreamProxy !== null) {
-        return void viaUpstream(upstreamProxy, verdict.target, authority.port, client, (tunnel) => {
-          client.write("HTTP/1.1 200 Connection Established\r\n\r\n")
-          if (head.length > 0) tunnel.write(head)
-          client.pipe(tunnel)
-        }, () => client.end("HTTP/1.1 502 Bad Gateway\r\n\r\n"))
+        return void viaUpstream(
+          upstreamProxy,
+          verdict.target,
+          authority.port,
+          client,
+          (tunnel) => {
+            client.write("HTTP/1.1 200 Connection Established\r\n\r\n")
+            if (head.length > 0) tunnel.write(head)
+            client.pipe(tunnel)
+          },
+          () => client.end("HTTP/1.1 502 Bad Gateway\r\n\r\n")
+        )
       }
       const relay = socketRelay(client)
       const upstream = tcpConnect({
@@ -227,15 +241,18 @@ export const startEgressProxy = async (policy: EgressPolicyShape, upstreamProxy:
     ready: (tunnel: Socket) => void,
     failed: (message: string) => void
   ) =>
-    openTunnel(proxy, target, port).then((tunnel) => {
-      if (client.destroyed) return void tunnel.destroy()
-      sockets.add(tunnel)
-      tunnel.on("close", () => sockets.delete(tunnel))
-      tunnel.on("error", () => client.destroy())
-      client.on("close", () => tunnel.destroy())
-      tunnel.pipe(client)
-      ready(tunnel)
-    }, (error: unknown) => failed(error instanceof Error ? error.message : String(error)))
+    openTunnel(proxy, target, port).then(
+      (tunnel) => {
+        if (client.destroyed) return void tunnel.destroy()
+        sockets.add(tunnel)
+        tunnel.on("close", () => sockets.delete(tunnel))
+        tunnel.on("error", () => client.destroy())
+        client.on("close", () => tunnel.destroy())
+        tunnel.pipe(client)
+        ready(tunnel)
+      },
+      (error: unknown) => failed(error instanceof Error ? error.message : String(error))
+    )
 
   server.on("connection", (socket: Socket) => {
     sockets.add(socket)

@@ -5,7 +5,10 @@ import { UPSTREAM_PROTOCOLS, type UpstreamProxy } from "./UpstreamTunnel.ts"
 /** "youtube=socks5://10.0.0.2:1080,vimeo=http://user:pass@proxy:3128" -> entries; a message for a malformed one. */
 export const parsePlatformProxies = (text: string): ReadonlyMap<string, UpstreamProxy> | string => {
   const proxies = new Map<string, UpstreamProxy>()
-  for (const entry of text.split(",").map((part) => part.trim()).filter((part) => part !== "")) {
+  for (const entry of text
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => part !== "")) {
     const eq = entry.indexOf("=")
     const platform = entry.slice(0, eq).trim().toLowerCase()
     const proxy = proxyUrlOf(entry.slice(eq + 1).trim())
@@ -20,7 +23,8 @@ export const parsePlatformProxies = (text: string): ReadonlyMap<string, Upstream
 export const proxyUrlOf = (text: string): UpstreamProxy | string => {
   if (!URL.canParse(text)) return "not a URL"
   const url = new URL(text)
-  if (!(UPSTREAM_PROTOCOLS as ReadonlyArray<string>).includes(url.protocol)) return `the scheme must be one of ${UPSTREAM_PROTOCOLS.map((p) => p.slice(0, -1)).join(", ")}`
+  if (!(UPSTREAM_PROTOCOLS as ReadonlyArray<string>).includes(url.protocol))
+    return `the scheme must be one of ${UPSTREAM_PROTOCOLS.map((p) => p.slice(0, -1)).join(", ")}`
   if (url.hostname === "") return "no host"
   return url
 }
@@ -30,10 +34,13 @@ export class UpstreamProxyMisconfigured extends Schema.TaggedError<UpstreamProxy
   message: Schema.String
 }) {}
 
-export class UpstreamProxies extends Context.Service<UpstreamProxies, {
-  /** The proxy the platform's hops are tunnelled through, or null: straight to the judged address. */
-  forPlatform(platform: string): UpstreamProxy | null
-}>()("mds/extractor/UpstreamProxies") {
+export class UpstreamProxies extends Context.Service<
+  UpstreamProxies,
+  {
+    /** The proxy the platform's hops are tunnelled through, or null: straight to the judged address. */
+    forPlatform(platform: string): UpstreamProxy | null
+  }
+>()("mds/extractor/UpstreamProxies") {
   /** Secrets: proxy URLs may carry credentials, so they are read redacted and never logged. */
   static readonly config = Config.all({
     global: Config.Redacted("UPSTREAM_PROXY").pipe(Config.withDefault(Redacted.make(""))),
@@ -42,13 +49,14 @@ export class UpstreamProxies extends Context.Service<UpstreamProxies, {
 
   static readonly layer = Layer.effect(
     UpstreamProxies,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const config = yield* UpstreamProxies.config
       const globalText = Redacted.value(config.global).trim()
       const global = globalText === "" ? null : proxyUrlOf(globalText)
       if (typeof global === "string") return yield* new UpstreamProxyMisconfigured({ message: `UPSTREAM_PROXY: ${global}` })
       const perPlatform = parsePlatformProxies(Redacted.value(config.perPlatform))
-      if (typeof perPlatform === "string") return yield* new UpstreamProxyMisconfigured({ message: `PLATFORM_UPSTREAM_PROXIES: ${perPlatform}` })
+      if (typeof perPlatform === "string")
+        return yield* new UpstreamProxyMisconfigured({ message: `PLATFORM_UPSTREAM_PROXIES: ${perPlatform}` })
       if (global !== null || perPlatform.size > 0) {
         yield* Effect.logInfo("platform traffic goes through upstream proxies", {
           global: global === null ? "none" : `${global.protocol}//${global.host}`,

@@ -12,7 +12,8 @@ export const UPSTREAM_PROTOCOLS = ["http:", "https:", "socks5:", "socks5h:"] as 
 const HANDSHAKE_TIMEOUT_MS = 20_000
 const HEAD_LIMIT = 16 * 1024
 
-const defaultPort = (proxy: UpstreamProxy) => (proxy.port !== "" ? Number(proxy.port) : proxy.protocol === "https:" ? 443 : proxy.protocol === "http:" ? 80 : 1080)
+const defaultPort = (proxy: UpstreamProxy) =>
+  proxy.port !== "" ? Number(proxy.port) : proxy.protocol === "https:" ? 443 : proxy.protocol === "http:" ? 80 : 1080
 
 /**
  * The target is the address the egress guard judged, never the name: the upstream proxy cannot be steered to another
@@ -30,9 +31,12 @@ const httpTunnel = (proxy: UpstreamProxy, target: ResolvedAddress, port: number)
     }
     socket.setTimeout(HANDSHAKE_TIMEOUT_MS, () => fail("no answer to CONNECT"))
     socket.once("error", (error) => fail(error.message))
-    const credentials = proxy.username === ""
-      ? []
-      : [`Proxy-Authorization: Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString("base64")}`]
+    const credentials =
+      proxy.username === ""
+        ? []
+        : [
+            `Proxy-Authorization: Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString("base64")}`
+          ]
     const head = [`CONNECT ${authority(target, port)} HTTP/1.1`, `Host: ${authority(target, port)}`, ...credentials].join("\r\n")
     socket.once(proxy.protocol === "https:" ? "secureConnect" : "connect", () => socket.write(`${head}\r\n\r\n`))
     let received = Buffer.alloc(0)

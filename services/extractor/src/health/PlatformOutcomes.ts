@@ -5,13 +5,16 @@ import { platformOutcomeOf } from "@mds/shared/domain/platform/PlatformOutcomeOf
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { Clock, Context, Effect, Layer } from "effect"
 
-export class PlatformOutcomes extends Context.Service<PlatformOutcomes, {
-  /** `failure` null for a success. Never fails: health bookkeeping must not fail the work it describes. */
-  record(platform: string, failure: { readonly code: string; readonly message: string } | null): Effect.Effect<void>
-}>()("mds/extractor/PlatformOutcomes") {
+export class PlatformOutcomes extends Context.Service<
+  PlatformOutcomes,
+  {
+    /** `failure` null for a success. Never fails: health bookkeeping must not fail the work it describes. */
+    record(platform: string, failure: { readonly code: string; readonly message: string } | null): Effect.Effect<void>
+  }
+>()("mds/extractor/PlatformOutcomes") {
   static readonly layer = Layer.effect(
     PlatformOutcomes,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* EventStore
       const policy = yield* PlatformBreakerConfig
       const record = (platform: string, failure: { readonly code: string; readonly message: string } | null) => {
@@ -23,8 +26,11 @@ export class PlatformOutcomes extends Context.Service<PlatformOutcomes, {
           Effect.tap(({ events }) =>
             Effect.forEach(events, (event) =>
               event._tag === "PlatformPaused"
-                ? Effect.logWarning("platform paused").pipe(Effect.annotateLogs({ platform, until: new Date(event.until).toISOString(), reason: event.reason }))
-                : Effect.void)
+                ? Effect.logWarning("platform paused").pipe(
+                    Effect.annotateLogs({ platform, until: new Date(event.until).toISOString(), reason: event.reason })
+                  )
+                : Effect.void
+            )
           ),
           Effect.catchCause((cause) => Effect.logWarning("platform outcome not recorded", cause)),
           Effect.asVoid

@@ -93,25 +93,39 @@ const summarize = (stdout: string) =>
 
 export const makeFfmpeg = (ffmpegPath: string, ffprobePath: string, confinement: ConfinementShape): FfmpegShape => ({
   probe: (url, proxyUrl) =>
-    run(confinement, ffprobePath, [
-      "-v", "error", ...networkInput(url, proxyUrl), "-print_format", "json", "-show_format", "-show_streams", url
-    ], url, proxyUrl).pipe(Effect.flatMap(summarize)),
+    run(
+      confinement,
+      ffprobePath,
+      ["-v", "error", ...networkInput(url, proxyUrl), "-print_format", "json", "-show_format", "-show_streams", url],
+      url,
+      proxyUrl
+    ).pipe(Effect.flatMap(summarize)),
   probeFile: (path) => {
     const input = `file:${path}`
-    return run(confinement, ffprobePath, [
-      "-v", "error", "-protocol_whitelist", "file", "-print_format", "json", "-show_format", "-show_streams", input
-    ], input, null).pipe(Effect.flatMap(summarize))
+    return run(
+      confinement,
+      ffprobePath,
+      ["-v", "error", "-protocol_whitelist", "file", "-print_format", "json", "-show_format", "-show_streams", input],
+      input,
+      null
+    ).pipe(Effect.flatMap(summarize))
   },
   thumbnail: (url, kind, outputPath, proxyUrl, durationSeconds) => {
     const seek = durationSeconds !== null && durationSeconds > 2 ? Math.min(5, durationSeconds / 3) : 0
     const input = [...networkInput(url, proxyUrl), "-i", url]
-    const args = kind === "video"
-      ? ["-ss", seek.toFixed(2), ...input, "-frames:v", "1", "-vf", "scale=480:-2", "-q:v", "4"]
-      : kind === "cover"
-      ? [...input, "-map", "0:v:0", "-frames:v", "1", "-vf", "scale=480:-2", "-q:v", "4"]
-      : [...input, "-filter_complex", "showwavespic=s=640x240:colors=0x3b82f6", "-frames:v", "1", "-q:v", "4"]
-    return run(confinement, ffmpegPath, ["-hide_banner", "-loglevel", "error", "-nostdin", "-y", ...args, "-f", "image2", outputPath], url, proxyUrl)
-      .pipe(Effect.asVoid)
+    const args =
+      kind === "video"
+        ? ["-ss", seek.toFixed(2), ...input, "-frames:v", "1", "-vf", "scale=480:-2", "-q:v", "4"]
+        : kind === "cover"
+          ? [...input, "-map", "0:v:0", "-frames:v", "1", "-vf", "scale=480:-2", "-q:v", "4"]
+          : [...input, "-filter_complex", "showwavespic=s=640x240:colors=0x3b82f6", "-frames:v", "1", "-q:v", "4"]
+    return run(
+      confinement,
+      ffmpegPath,
+      ["-hide_banner", "-loglevel", "error", "-nostdin", "-y", ...args, "-f", "image2", outputPath],
+      url,
+      proxyUrl
+    ).pipe(Effect.asVoid)
   }
 })
 
@@ -120,7 +134,7 @@ export class Ffmpeg extends Context.Service<Ffmpeg, FfmpegShape>()("mds/extracto
   static readonly ffprobeConfig = Config.String("FFPROBE_PATH").pipe(Config.withDefault("ffprobe"))
   static readonly layer = Layer.effect(
     Ffmpeg,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { ffmpegPath } = yield* ExtractorConfig
       return Ffmpeg.of(makeFfmpeg(ffmpegPath, yield* Ffmpeg.ffprobeConfig, yield* Confinement))
     })

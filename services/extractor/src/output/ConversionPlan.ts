@@ -58,7 +58,11 @@ export const planConversion = (options: DownloadOptions | undefined, streams: Pr
   return {
     ext,
     args: [
-      "-map", "0", "-dn", "-c", "copy",
+      "-map",
+      "0",
+      "-dn",
+      "-c",
+      "copy",
       ...(dropAudio ? ["-map", "-0:a"] : []),
       ...(recode && codec !== null ? ["-c:V", ...ENCODER[codec]] : []),
       ...(reencodeAudio ? ["-c:a", "libopus", "-b:a", "128k"] : []),

@@ -28,7 +28,17 @@ describe("planConversion", () => {
     expect(plan).toEqual({ ext: "mkv", args: ["-map", "0", "-dn", "-c", "copy"] })
   })
   it("mute drops the sound of a file that has some, and nothing else", () => {
-    expect(planConversion({ mute: true }, h264Mp4)?.args).toEqual(["-map", "0", "-dn", "-c", "copy", "-map", "-0:a", "-movflags", "+faststart"])
+    expect(planConversion({ mute: true }, h264Mp4)?.args).toEqual([
+      "-map",
+      "0",
+      "-dn",
+      "-c",
+      "copy",
+      "-map",
+      "-0:a",
+      "-movflags",
+      "+faststart"
+    ])
     expect(planConversion({ mute: true }, { ...h264Mp4, audioCodecs: [] })).toBeNull()
   })
   it("subtitles follow the container: mov_text into mkv becomes srt, into webm webvtt", () => {

@@ -11,11 +11,15 @@ export class ConversionFailed extends Schema.TaggedError<ConversionFailed>()("Co
 }) {}
 
 const ProbedStreams = Schema.Struct({
-  streams: Schema.optional(Schema.Array(Schema.Struct({
-    codec_type: Schema.optional(Schema.String),
-    codec_name: Schema.optional(Schema.String),
-    disposition: Schema.optional(Schema.Struct({ attached_pic: Schema.optional(Schema.Number) }))
-  })))
+  streams: Schema.optional(
+    Schema.Array(
+      Schema.Struct({
+        codec_type: Schema.optional(Schema.String),
+        codec_name: Schema.optional(Schema.String),
+        disposition: Schema.optional(Schema.Struct({ attached_pic: Schema.optional(Schema.Number) }))
+      })
+    )
+  )
 })
 const decodeProbe = Schema.decodeUnknownEffect(Schema.fromJsonString(ProbedStreams))
 
@@ -55,16 +59,19 @@ const runTool = (confinement: ConfinementShape, tool: string, args: ReadonlyArra
     })
   })
 
-export class OutputConversion extends Context.Service<OutputConversion, {
-  /**
-   * The file as the job asked for it: the same file when nothing had to change, else a converted one beside it; with
-   * how many subtitle tracks it holds (null when no option asked, so nothing was looked at).
-   */
-  convert(
-    file: DownloadedFile,
-    options: DownloadOptions | undefined
-  ): Effect.Effect<{ readonly file: DownloadedFile; readonly subtitleTracks: number | null }, ConversionFailed>
-}>()("mds/extractor/OutputConversion") {
+export class OutputConversion extends Context.Service<
+  OutputConversion,
+  {
+    /**
+     * The file as the job asked for it: the same file when nothing had to change, else a converted one beside it; with
+     * how many subtitle tracks it holds (null when no option asked, so nothing was looked at).
+     */
+    convert(
+      file: DownloadedFile,
+      options: DownloadOptions | undefined
+    ): Effect.Effect<{ readonly file: DownloadedFile; readonly subtitleTracks: number | null }, ConversionFailed>
+  }
+>()("mds/extractor/OutputConversion") {
   static readonly config = Config.all({
     ffmpeg: Config.String("FFMPEG_PATH").pipe(Config.withDefault("ffmpeg")),
     ffprobe: Config.String("FFPROBE_PATH").pipe(Config.withDefault("ffprobe"))
@@ -72,14 +79,21 @@ export class OutputConversion extends Context.Service<OutputConversion, {
 
   static readonly layer = Layer.effect(
     OutputConversion,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const tools = yield* OutputConversion.config
       const confinement = yield* Confinement
 
       const streamsOf = (file: DownloadedFile) =>
         runTool(confinement, tools.ffprobe, [
-          "-v", "error", "-protocol_whitelist", "file", "-show_entries",
-          "stream=codec_type,codec_name:stream_disposition=attached_pic", "-of", "json", `file:${file.filepath}`
+          "-v",
+          "error",
+          "-protocol_whitelist",
+          "file",
+          "-show_entries",
+          "stream=codec_type,codec_name:stream_disposition=attached_pic",
+          "-of",
+          "json",
+          `file:${file.filepath}`
         ]).pipe(
           Effect.flatMap((stdout) => decodeProbe(stdout).pipe(Effect.mapError((e) => new ConversionFailed({ message: e.message })))),
           Effect.map((probed): ProducedStreams => {
@@ -95,7 +109,7 @@ export class OutputConversion extends Context.Service<OutputConversion, {
           })
         )
 
-      const convert = Effect.fn("OutputConversion.convert")(function*(file: DownloadedFile, options: DownloadOptions | undefined) {
+      const convert = Effect.fn("OutputConversion.convert")(function* (file: DownloadedFile, options: DownloadOptions | undefined) {
         if (options === undefined) return { file, subtitleTracks: null }
         const streams = yield* streamsOf(file)
         const subtitleTracks = streams.subtitleCodecs.length
@@ -103,8 +117,17 @@ export class OutputConversion extends Context.Service<OutputConversion, {
         if (plan === null) return { file, subtitleTracks }
         const output = join(file.filepath, "..", `converted.${plan.ext}`)
         yield* runTool(confinement, tools.ffmpeg, [
-          "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-protocol_whitelist", "file",
-          "-i", `file:${file.filepath}`, ...plan.args, `file:${output}`
+          "-hide_banner",
+          "-loglevel",
+          "error",
+          "-nostdin",
+          "-y",
+          "-protocol_whitelist",
+          "file",
+          "-i",
+          `file:${file.filepath}`,
+          ...plan.args,
+          `file:${output}`
         ])
         return { file: { ...file, filepath: output, ext: plan.ext }, subtitleTracks }
       })

@@ -4,7 +4,12 @@ import { limitOf, parsePlatformCounts } from "./PlatformLimits.ts"
 describe("parsePlatformCounts", () => {
   it("reads PLATFORM=N lists, platform ids in lower case", () => {
     const counts = parsePlatformCounts(" YouTube=2, generic=10 ,")
-    expect(counts).toEqual(new Map([["youtube", 2], ["generic", 10]]))
+    expect(counts).toEqual(
+      new Map([
+        ["youtube", 2],
+        ["generic", 10]
+      ])
+    )
   })
 
   it("says which entry is wrong", () => {

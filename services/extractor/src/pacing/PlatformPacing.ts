@@ -12,10 +12,12 @@ export const RUNS_BUCKET = "mds_pacing_runs"
 export const STARTS_BUCKET = "mds_pacing_starts"
 const START_WINDOW_MS = 60_000
 
-const PlatformCounts = Schema.String.check(Schema.makeFilter((text: string) => {
-  const parsed = parsePlatformCounts(text)
-  return typeof parsed === "string" ? parsed : undefined
-}))
+const PlatformCounts = Schema.String.check(
+  Schema.makeFilter((text: string) => {
+    const parsed = parsePlatformCounts(text)
+    return typeof parsed === "string" ? parsed : undefined
+  })
+)
 
 /** A malformed list stops the extractor at start with the entry named, rather than pacing nothing. */
 const platformCounts = (name: string) =>
@@ -25,17 +27,21 @@ const platformCounts = (name: string) =>
   )
 
 /** Key names hold only what a KV key may: a platform id outside that alphabet is encoded. */
-const keyOf = (platform: string, index: number) => `${platform.replace(/[^A-Za-z0-9_-]/g, (c) => `=${c.charCodeAt(0).toString(16)}`)}.${index}`
+const keyOf = (platform: string, index: number) =>
+  `${platform.replace(/[^A-Za-z0-9_-]/g, (c) => `=${c.charCodeAt(0).toString(16)}`)}.${index}`
 
-export class PlatformPacing extends Context.Service<PlatformPacing, {
-  /**
-   * True when the platform has room for one more run; the run's lease is then held until the scope closes. False
-   * when the platform is at its limit: nothing is held and the caller hands the job back to wait.
-   */
-  admit(platform: string, jobId: string): Effect.Effect<boolean, never, Scope.Scope>
-  /** How long a job that was not admitted waits before it is offered again. */
-  readonly retryDelayMs: number
-}>()("mds/extractor/PlatformPacing") {
+export class PlatformPacing extends Context.Service<
+  PlatformPacing,
+  {
+    /**
+     * True when the platform has room for one more run; the run's lease is then held until the scope closes. False
+     * when the platform is at its limit: nothing is held and the caller hands the job back to wait.
+     */
+    admit(platform: string, jobId: string): Effect.Effect<boolean, never, Scope.Scope>
+    /** How long a job that was not admitted waits before it is offered again. */
+    readonly retryDelayMs: number
+  }
+>()("mds/extractor/PlatformPacing") {
   static readonly config = Config.all({
     concurrent: platformCounts("PLATFORM_MAX_CONCURRENT"),
     startsPerMinute: platformCounts("PLATFORM_MAX_STARTS_PER_MINUTE"),
@@ -45,7 +51,7 @@ export class PlatformPacing extends Context.Service<PlatformPacing, {
 
   static readonly layer = Layer.effect(
     PlatformPacing,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const config = yield* PlatformPacing.config
       const limited = config.concurrent.size > 0 || config.startsPerMinute.size > 0
       // Without limits no bucket is opened: an extractor that paces nothing needs nothing from KV.
@@ -65,7 +71,7 @@ export class PlatformPacing extends Context.Service<PlatformPacing, {
         })
 
       const admit = (platform: string, jobId: string): Effect.Effect<boolean, never, Scope.Scope> =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const limit = limitOf(config.concurrent, config.startsPerMinute, platform)
           if (runs === null || starts === null || (limit.concurrent === null && limit.startsPerMinute === null)) return true
           const value = JSON.stringify({ holder, jobId, at: Date.now() })
@@ -78,7 +84,8 @@ export class PlatformPacing extends Context.Service<PlatformPacing, {
           if (held !== null) {
             // Renewed well within its lifetime; released (only if still ours) when the run ends.
             yield* Effect.addFinalizer(() =>
-              Effect.promise(() => runs.delete(held.key, { previousSeq: held.revision }).catch(() => undefined)))
+              Effect.promise(() => runs.delete(held.key, { previousSeq: held.revision }).catch(() => undefined))
+            )
             yield* Effect.promise(async () => {
               held.revision = await runs.update(held.key, value, held.revision)
             }).pipe(

@@ -11,18 +11,23 @@ export interface Release {
 }
 
 /** Prometheus info metric: 1 for the version this extractor runs now, 0 for one it ran before. */
-export const ytDlpInfo = Metric.gauge("mds_ytdlp_info", { description: "The yt-dlp release an extractor runs (value 1; 0 for a release it left)." })
+export const ytDlpInfo = Metric.gauge("mds_ytdlp_info", {
+  description: "The yt-dlp release an extractor runs (value 1; 0 for a release it left)."
+})
 
-export class ActiveRelease extends Context.Service<ActiveRelease, {
-  /** Read at the start of every run; a switch never touches a run already going. */
-  current(): Release
-  /** The release this extractor was started with (YT_DLP_PATH): always there to fall back to. */
-  readonly builtIn: Release
-  switchTo(release: Release): Effect.Effect<void>
-}>()("mds/extractor/ActiveRelease") {
+export class ActiveRelease extends Context.Service<
+  ActiveRelease,
+  {
+    /** Read at the start of every run; a switch never touches a run already going. */
+    current(): Release
+    /** The release this extractor was started with (YT_DLP_PATH): always there to fall back to. */
+    readonly builtIn: Release
+    switchTo(release: Release): Effect.Effect<void>
+  }
+>()("mds/extractor/ActiveRelease") {
   static readonly layer = Layer.effect(
     ActiveRelease,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const path = yield* Config.String("YT_DLP_PATH").pipe(Config.withDefault("yt-dlp"))
       const { workerId } = yield* ExtractorConfig
       const version = yield* makeYtDlp(path, yield* Confinement).version.pipe(Effect.orElseSucceed(() => "unknown"))
@@ -44,4 +49,3 @@ export class ActiveRelease extends Context.Service<ActiveRelease, {
     })
   )
 }
-

@@ -8,7 +8,9 @@ describe("latestVersionOf", () => {
   })
 
   it("reads a pre-release (nightly) version", () => {
-    expect(latestVersionOf("yt-dlp (2026.11.2.232734.dev0)\nAvailable versions: 2026.11.2.232734.dev0\n", "yt-dlp")).toBe("2026.11.2.232734.dev0")
+    expect(latestVersionOf("yt-dlp (2026.11.2.232734.dev0)\nAvailable versions: 2026.11.2.232734.dev0\n", "yt-dlp")).toBe(
+      "2026.11.2.232734.dev0"
+    )
   })
 
   it("finds nothing in an error or in another package's line", () => {

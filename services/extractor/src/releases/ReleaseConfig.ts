@@ -24,12 +24,20 @@ export interface ReleaseConfigShape {
 }
 
 const seconds = (name: string, fallback: number) =>
-  Config.Number(name).pipe(Config.withDefault(fallback), Config.map((s) => Math.round(s * 1000)))
+  Config.Number(name).pipe(
+    Config.withDefault(fallback),
+    Config.map((s) => Math.round(s * 1000))
+  )
 
 export class ReleaseConfig extends Context.Service<ReleaseConfig, ReleaseConfigShape>()("mds/extractor/ReleaseConfig") {
   static readonly config = Config.all({
     releasesDir: Config.String("YT_DLP_RELEASES_DIR").pipe(
-      Config.orElse(() => Config.String("DATA_DIR").pipe(Config.withDefault("./.data"), Config.map((dir) => join(dir, "yt-dlp"))))
+      Config.orElse(() =>
+        Config.String("DATA_DIR").pipe(
+          Config.withDefault("./.data"),
+          Config.map((dir) => join(dir, "yt-dlp"))
+        )
+      )
     ),
     python: Config.String("YT_DLP_PYTHON").pipe(Config.withDefault("python3")),
     curlCffiVersion: Config.String("YT_DLP_CURL_CFFI_VERSION").pipe(Config.withDefault("0.16.3")),

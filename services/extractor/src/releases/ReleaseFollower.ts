@@ -20,63 +20,102 @@ import { ReleaseSelfCheck } from "./ReleaseSelfCheck.ts"
  * release reaches the fleet without anyone choosing it. A failed install or check is reported and not retried until
  * the choice changes or the next look-up.
  */
-export const ReleaseFollower = Layer.effectDiscard(Effect.gen(function*() {
-  const store = yield* EventStore
-  const active = yield* ActiveRelease
-  const installer = yield* ReleaseInstaller
-  const selfCheck = yield* ReleaseSelfCheck
-  const config = yield* ReleaseConfig
-  const { workerId } = yield* ExtractorConfig
-  const ytdlp = yield* YtDlp
+export const ReleaseFollower = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const store = yield* EventStore
+    const active = yield* ActiveRelease
+    const installer = yield* ReleaseInstaller
+    const selfCheck = yield* ReleaseSelfCheck
+    const config = yield* ReleaseConfig
+    const { workerId } = yield* ExtractorConfig
+    const ytdlp = yield* YtDlp
 
-  const report = (event: YtDlpWorkerEvent) =>
-    store.append(YtDlpWorkerEvent, ytDlpWorkerSubject(workerId), event, { msgId: randomUUID() }).pipe(
-      Effect.catchCause((cause) => Effect.logWarning("release report not recorded", cause))
-    )
+    const report = (event: YtDlpWorkerEvent) =>
+      store
+        .append(YtDlpWorkerEvent, ytDlpWorkerSubject(workerId), event, { msgId: randomUUID() })
+        .pipe(Effect.catchCause((cause) => Effect.logWarning("release report not recorded", cause)))
 
-  const apply = Effect.fn("ReleaseFollower.apply")(function*(choice: YtDlpReleaseChoice) {
-    const current = active.current()
-    if (choice === current.version) return
-    const installed = yield* installer.install(choice).pipe(Effect.result)
-    if (installed._tag === "Failure") {
-      yield* Effect.logWarning("yt-dlp release not installed; keeping the current one", { choice, kept: current.version, reason: installed.failure.message })
-      return yield* report({ _tag: "YtDlpReleaseRejected", v: 1, workerId, choice, version: null, kept: current.version, reason: installed.failure.message, at: Date.now() })
-    }
-    const release = installed.success
-    if (release.version === current.version) return
-    const checked = yield* selfCheck.check(release).pipe(Effect.result)
-    if (checked._tag === "Failure") {
-      yield* Effect.logWarning("yt-dlp release failed its check; rolled back", { choice, version: release.version, kept: current.version, reason: checked.failure.message })
-      return yield* report({ _tag: "YtDlpReleaseRejected", v: 1, workerId, choice, version: release.version, kept: current.version, reason: checked.failure.message, at: Date.now() })
-    }
-    yield* active.switchTo(release)
-    yield* Effect.logInfo("yt-dlp release switched; running jobs finish on the previous one", { choice, version: release.version, previous: current.version })
-    yield* report({ _tag: "YtDlpReleaseActivated", v: 1, workerId, choice, version: release.version, previous: current.version, at: Date.now() })
-    yield* publishExtractorCatalog.pipe(
-      Effect.provideService(YtDlp, ytdlp),
-      Effect.provideService(EventStore, store),
-      Effect.catchCause((cause) => Effect.logWarning("extractor catalog not published", cause))
-    )
+    const apply = Effect.fn("ReleaseFollower.apply")(function* (choice: YtDlpReleaseChoice) {
+      const current = active.current()
+      if (choice === current.version) return
+      const installed = yield* installer.install(choice).pipe(Effect.result)
+      if (installed._tag === "Failure") {
+        yield* Effect.logWarning("yt-dlp release not installed; keeping the current one", {
+          choice,
+          kept: current.version,
+          reason: installed.failure.message
+        })
+        return yield* report({
+          _tag: "YtDlpReleaseRejected",
+          v: 1,
+          workerId,
+          choice,
+          version: null,
+          kept: current.version,
+          reason: installed.failure.message,
+          at: Date.now()
+        })
+      }
+      const release = installed.success
+      if (release.version === current.version) return
+      const checked = yield* selfCheck.check(release).pipe(Effect.result)
+      if (checked._tag === "Failure") {
+        yield* Effect.logWarning("yt-dlp release failed its check; rolled back", {
+          choice,
+          version: release.version,
+          kept: current.version,
+          reason: checked.failure.message
+        })
+        return yield* report({
+          _tag: "YtDlpReleaseRejected",
+          v: 1,
+          workerId,
+          choice,
+          version: release.version,
+          kept: current.version,
+          reason: checked.failure.message,
+          at: Date.now()
+        })
+      }
+      yield* active.switchTo(release)
+      yield* Effect.logInfo("yt-dlp release switched; running jobs finish on the previous one", {
+        choice,
+        version: release.version,
+        previous: current.version
+      })
+      yield* report({
+        _tag: "YtDlpReleaseActivated",
+        v: 1,
+        workerId,
+        choice,
+        version: release.version,
+        previous: current.version,
+        at: Date.now()
+      })
+      yield* publishExtractorCatalog.pipe(
+        Effect.provideService(YtDlp, ytdlp),
+        Effect.provideService(EventStore, store),
+        Effect.catchCause((cause) => Effect.logWarning("extractor catalog not published", cause))
+      )
+    })
+
+    const chosen = store
+      .readLast(YtDlpReleaseChosen, YT_DLP_CHOICE_SUBJECT)
+      .pipe(Effect.map(Option.map((stored) => ({ seq: stored.seq, choice: stored.event.choice }))))
+
+    let state = initialFollowState
+    const follow = Effect.gen(function* () {
+      const last = yield* chosen
+      const step = nextFollowStep(state, Option.getOrNull(last), config.autoUpdate, config.autoUpdateIntervalMs, Date.now())
+      state = step.state
+      if (step.apply !== null) yield* apply(step.apply)
+    }).pipe(Effect.catchCause((cause) => Effect.logWarning("following the yt-dlp choice failed; trying again", cause)))
+
+    yield* report({ _tag: "YtDlpReleaseRunning", v: 1, workerId, version: active.builtIn.version, at: Date.now() })
+    // Repeated, so status and health can leave out extractors that stopped (see WORKER_SILENT_AFTER_MS).
+    yield* Effect.suspend(() =>
+      report({ _tag: "YtDlpReleaseRunning", v: 1, workerId, version: active.current().version, at: Date.now() })
+    ).pipe(Effect.delay(WORKER_REPORT_INTERVAL_MS), Effect.forever, Effect.forkScoped)
+    yield* follow.pipe(Effect.repeat(Schedule.spaced(config.pollMs)), Effect.forkScoped)
   })
-
-  const chosen = store.readLast(YtDlpReleaseChosen, YT_DLP_CHOICE_SUBJECT).pipe(
-    Effect.map(Option.map((stored) => ({ seq: stored.seq, choice: stored.event.choice })))
-  )
-
-  let state = initialFollowState
-  const follow = Effect.gen(function*() {
-    const last = yield* chosen
-    const step = nextFollowStep(state, Option.getOrNull(last), config.autoUpdate, config.autoUpdateIntervalMs, Date.now())
-    state = step.state
-    if (step.apply !== null) yield* apply(step.apply)
-  }).pipe(Effect.catchCause((cause) => Effect.logWarning("following the yt-dlp choice failed; trying again", cause)))
-
-  yield* report({ _tag: "YtDlpReleaseRunning", v: 1, workerId, version: active.builtIn.version, at: Date.now() })
-  // Repeated, so status and health can leave out extractors that stopped (see WORKER_SILENT_AFTER_MS).
-  yield* Effect.suspend(() => report({ _tag: "YtDlpReleaseRunning", v: 1, workerId, version: active.current().version, at: Date.now() })).pipe(
-    Effect.delay(WORKER_REPORT_INTERVAL_MS),
-    Effect.forever,
-    Effect.forkScoped
-  )
-  yield* follow.pipe(Effect.repeat(Schedule.spaced(config.pollMs)), Effect.forkScoped)
-}))
+)

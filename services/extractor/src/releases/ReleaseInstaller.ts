@@ -21,45 +21,72 @@ const OUTPUT_LIMIT = 4 * 1024 * 1024
  */
 const runProgram = (file: string, args: ReadonlyArray<string>, timeoutMs: number) =>
   Effect.callback<string, ReleaseInstallFailed>((resume) => {
-    const child = execFile(file, [...args], { timeout: timeoutMs, maxBuffer: OUTPUT_LIMIT, killSignal: "SIGKILL" }, (error, stdout, stderr) => {
-      if (error === null) return resume(Effect.succeed(stdout))
-      const tail = `${stderr}`.trim().split("\n").filter((line) => !/^WARNING: /.test(line)).slice(-3).join(" ").slice(0, 500)
-      resume(Effect.fail(new ReleaseInstallFailed({ message: `${file} ${args.slice(0, 3).join(" ")} failed: ${tail || error.message}` })))
-    })
+    const child = execFile(
+      file,
+      [...args],
+      { timeout: timeoutMs, maxBuffer: OUTPUT_LIMIT, killSignal: "SIGKILL" },
+      (error, stdout, stderr) => {
+        if (error === null) return resume(Effect.succeed(stdout))
+        const tail = `${stderr}`
+          .trim()
+          .split("\n")
+          .filter((line) => !/^WARNING: /.test(line))
+          .slice(-3)
+          .join(" ")
+          .slice(0, 500)
+        resume(Effect.fail(new ReleaseInstallFailed({ message: `${file} ${args.slice(0, 3).join(" ")} failed: ${tail || error.message}` })))
+      }
+    )
     return Effect.sync(() => void child.kill("SIGKILL"))
   })
 
-const exists = (path: string) => access(path).then(() => true, () => false)
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false
+  )
 
 /** Versions become directory names: only what a PEP 440 version can hold. */
 const safeVersion = (version: string) => /^[0-9A-Za-z.+!-]+$/.test(version)
 
-export class ReleaseInstaller extends Context.Service<ReleaseInstaller, {
-  /** The release `choice` stands for, installed (or found installed); channels are looked up in the package index. */
-  install(choice: YtDlpReleaseChoice): Effect.Effect<Release, ReleaseInstallFailed>
-}>()("mds/extractor/ReleaseInstaller") {
+export class ReleaseInstaller extends Context.Service<
+  ReleaseInstaller,
+  {
+    /** The release `choice` stands for, installed (or found installed); channels are looked up in the package index. */
+    install(choice: YtDlpReleaseChoice): Effect.Effect<Release, ReleaseInstallFailed>
+  }
+>()("mds/extractor/ReleaseInstaller") {
   static readonly layer = Layer.effect(
     ReleaseInstaller,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const config = yield* ReleaseConfig
       const root = config.releasesDir
       const pip = (venv: string, args: ReadonlyArray<string>) =>
-        runProgram(join(venv, "bin", "python"), ["-m", "pip", "--disable-pip-version-check", "--no-input", ...args], config.installTimeoutMs)
+        runProgram(
+          join(venv, "bin", "python"),
+          ["-m", "pip", "--disable-pip-version-check", "--no-input", ...args],
+          config.installTimeoutMs
+        )
 
       /**
        * `<version>.ready` names the venv that holds a finished install of that version. Several extractors may share
        * DATA_DIR: each installs into a directory of its own and the pointer is replaced atomically, so a reader always
        * finds a complete venv (venvs cannot be moved: their scripts name their own path).
        */
-      const installed = Effect.fn("ReleaseInstaller.installed")(function*(version: string) {
+      const installed = Effect.fn("ReleaseInstaller.installed")(function* (version: string) {
         const pointer = join(root, `${version}.ready`)
-        const dir = yield* Effect.promise(() => readFile(pointer, "utf8").then((text) => text.trim(), () => null))
+        const dir = yield* Effect.promise(() =>
+          readFile(pointer, "utf8").then(
+            (text) => text.trim(),
+            () => null
+          )
+        )
         if (dir === null || !/^[0-9A-Za-z._+!-]+$/.test(dir)) return null
         const path = join(root, dir, "bin", "yt-dlp")
         return (yield* Effect.promise(() => exists(path))) ? { version, path } : null
       })
 
-      const makeVenv = Effect.fn("ReleaseInstaller.makeVenv")(function*() {
+      const makeVenv = Effect.fn("ReleaseInstaller.makeVenv")(function* () {
         yield* Effect.promise(() => mkdir(root, { recursive: true }))
         const name = `venv-${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`
         const venv = join(root, name)
@@ -77,7 +104,7 @@ export class ReleaseInstaller extends Context.Service<ReleaseInstaller, {
           })
         )
 
-      const install = Effect.fn("ReleaseInstaller.install")(function*(choice: YtDlpReleaseChoice) {
+      const install = Effect.fn("ReleaseInstaller.install")(function* (choice: YtDlpReleaseChoice) {
         if (choice !== "stable" && choice !== "nightly") {
           if (!safeVersion(choice)) return yield* new ReleaseInstallFailed({ message: `not a version: ${choice}` })
           const found = yield* installed(choice)
@@ -85,14 +112,20 @@ export class ReleaseInstaller extends Context.Service<ReleaseInstaller, {
         }
         const { name, venv } = yield* makeVenv()
         const removeVenv = Effect.promise(() => rm(venv, { recursive: true, force: true }))
-        return yield* Effect.gen(function*() {
+        return yield* Effect.gen(function* () {
           const version = choice === "stable" || choice === "nightly" ? yield* latestIn(venv, choice) : choice
           const found = yield* installed(version)
           if (found !== null) {
             yield* removeVenv
             return found
           }
-          yield* pip(venv, ["install", "--quiet", ...(choice === "nightly" ? ["--pre"] : []), `yt-dlp==${version}`, `curl_cffi==${config.curlCffiVersion}`])
+          yield* pip(venv, [
+            "install",
+            "--quiet",
+            ...(choice === "nightly" ? ["--pre"] : []),
+            `yt-dlp==${version}`,
+            `curl_cffi==${config.curlCffiVersion}`
+          ])
           const pointer = join(root, `${version}.ready`)
           const staged = `${pointer}.${randomBytes(4).toString("hex")}`
           yield* Effect.promise(() => writeFile(staged, `${name}\n`).then(() => rename(staged, pointer)))

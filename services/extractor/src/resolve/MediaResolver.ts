@@ -46,13 +46,16 @@ const subtitlesOf = (info: Parameters<typeof mediaEntry>[0]) => {
   return subtitles.length === 0 ? {} : { subtitles }
 }
 
-export class MediaResolver extends Context.Service<MediaResolver, {
-  /** Concurrent calls for the same URL share one extraction and get the same media. */
-  resolve(url: string, projectId: string | null, options?: { readonly playlist?: boolean }): Effect.Effect<MediaResolved, ResolveFailure>
-}>()("mds/extractor/MediaResolver") {
+export class MediaResolver extends Context.Service<
+  MediaResolver,
+  {
+    /** Concurrent calls for the same URL share one extraction and get the same media. */
+    resolve(url: string, projectId: string | null, options?: { readonly playlist?: boolean }): Effect.Effect<MediaResolved, ResolveFailure>
+  }
+>()("mds/extractor/MediaResolver") {
   static readonly layer = Layer.effect(
     MediaResolver,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const policy = yield* EgressPolicy
       const ytdlp = yield* YtDlp
       const ffmpeg = yield* Ffmpeg
@@ -66,7 +69,12 @@ export class MediaResolver extends Context.Service<MediaResolver, {
       const upstreams = yield* UpstreamProxies
       const infoStore = yield* ResolvedInfoStore
 
-      const extract = Effect.fn("MediaResolver.extract")(function*(url: URL, platform: string, projectId: string | null, playlist: boolean) {
+      const extract = Effect.fn("MediaResolver.extract")(function* (
+        url: URL,
+        platform: string,
+        projectId: string | null,
+        playlist: boolean
+      ) {
         const proxy = yield* egressProxy(policy, upstreams.forPlatform(platform))
         const cookieDir = yield* Effect.acquireRelease(
           Effect.promise(() => mkdir(config.workRoot, { recursive: true }).then(() => mkdtemp(join(config.workRoot, "resolve-cookies-")))),
@@ -79,12 +87,20 @@ export class MediaResolver extends Context.Service<MediaResolver, {
         // Extension: a playlist resolve reads the playlist's entries flat (no extraction per entry), up to the cap.
         const playlistFlags = playlist ? { yesPlaylist: true, flatPlaylist: true, playlistEnd: config.playlistMaxEntries } : {}
         const dumped = impersonation.run(platform, (impersonate) =>
-          ytdlp.run(url.href, { ...baseFlags(proxy.url, config.ffmpegPath), dumpSingleJson: true, ...cookies.flags, ...impersonate, ...playlistFlags }))
+          ytdlp.run(url.href, {
+            ...baseFlags(proxy.url, config.ffmpegPath),
+            dumpSingleJson: true,
+            ...cookies.flags,
+            ...impersonate,
+            ...playlistFlags
+          })
+        )
         const run = yield* timed(ytDlpDuration, { operation: "resolve", platform }, dumped).pipe(
           Effect.mapError((error) => {
             const code = classifyFailure(error.stderr, refused())
             if (code === "url_not_allowed") return failWith(code, describeRefusal(proxy.refusals, error.stderr))
-            if (code === "format_unavailable" || code === "failed" || code === "transient") return failWith("extraction_failed", failureMessage(error.stderr))
+            if (code === "format_unavailable" || code === "failed" || code === "transient")
+              return failWith("extraction_failed", failureMessage(error.stderr))
             return failWith(code, failureMessage(error.stderr))
           }),
           Effect.tapError((failure) => countOne(extractionFailures, { operation: "resolve", platform, code: failure.code }))
@@ -102,12 +118,13 @@ export class MediaResolver extends Context.Service<MediaResolver, {
         }
         const handledBy = extractorKey === null ? platform : platformIdOf(extractorKey)
         const probeUrl = probeableUrl(entry)
-        const probe = needsProbe(entry) && probeUrl !== null
-          ? yield* ffmpeg.probe(probeUrl, proxy.url).pipe(
-            Effect.tapError((error) => Effect.logWarning("ffprobe failed", { url: probeUrl, message: error.message })),
-            Effect.orElseSucceed(() => null)
-          )
-          : null
+        const probe =
+          needsProbe(entry) && probeUrl !== null
+            ? yield* ffmpeg.probe(probeUrl, proxy.url).pipe(
+                Effect.tapError((error) => Effect.logWarning("ffprobe failed", { url: probeUrl, message: error.message })),
+                Effect.orElseSucceed(() => null)
+              )
+            : null
         if (refused()) return yield* failWith("url_not_allowed", refusalMessage())
         const described = describeMedia(info, probe, url.href)
         if (described.formats.length === 0) return yield* failWith("media_unavailable", "no downloadable video or audio was found")
@@ -135,14 +152,14 @@ export class MediaResolver extends Context.Service<MediaResolver, {
           ...subtitlesOf(info),
           ...(cookies.used && projectId !== null ? { projectId } : {})
         }
-        yield* store.append(MediaEvent, mediaSubject(mediaId), media, { msgId: mediaId }).pipe(
-          Effect.mapError((error) => failWith("extraction_failed", `could not record the media: ${error.message}`))
-        )
+        yield* store
+          .append(MediaEvent, mediaSubject(mediaId), media, { msgId: mediaId })
+          .pipe(Effect.mapError((error) => failWith("extraction_failed", `could not record the media: ${error.message}`)))
         return media
       }, Effect.scoped)
 
       /** Extension: a playlist is recorded as media of type "playlist" with its entries and the format grammar. */
-      const recordPlaylist = Effect.fn("MediaResolver.recordPlaylist")(function*(
+      const recordPlaylist = Effect.fn("MediaResolver.recordPlaylist")(function* (
         url: URL,
         platform: string,
         info: Parameters<typeof mediaEntry>[0],
@@ -167,9 +184,9 @@ export class MediaResolver extends Context.Service<MediaResolver, {
           expiresAt: now + lifetimes.mediaMs,
           entries
         }
-        yield* store.append(MediaEvent, mediaSubject(mediaId), media, { msgId: mediaId }).pipe(
-          Effect.mapError((error) => failWith("extraction_failed", `could not record the media: ${error.message}`))
-        )
+        yield* store
+          .append(MediaEvent, mediaSubject(mediaId), media, { msgId: mediaId })
+          .pipe(Effect.mapError((error) => failWith("extraction_failed", `could not record the media: ${error.message}`)))
         return media
       })
 
@@ -177,7 +194,7 @@ export class MediaResolver extends Context.Service<MediaResolver, {
        * What yt-dlp learned, for downloads by media id. Without it a download extracts from the page again, so a
        * failure here costs time, not the resolve. The info itself is never logged (cookies, signed URLs).
        */
-      const keepInfo = Effect.fn("MediaResolver.keepInfo")(function*(mediaId: string, stdout: string, proxyUrl: string) {
+      const keepInfo = Effect.fn("MediaResolver.keepInfo")(function* (mediaId: string, stdout: string, proxyUrl: string) {
         const entry = downloadableInfo(stdout)
         if (Option.isNone(entry)) return yield* Effect.logWarning("resolve info not kept: not a JSON object", { mediaId })
         const fetchPlaylist = yield* fetchPlaylistThroughProxy(proxyUrl)
@@ -185,14 +202,17 @@ export class MediaResolver extends Context.Service<MediaResolver, {
         const info = yield* embedHlsPlaylists(entry.value, fetchPlaylist).pipe(
           Effect.timeoutOrElse({ duration: "10 seconds", orElse: () => Effect.succeed(entry.value) })
         )
-        yield* infoStore.put(mediaId, JSON.stringify(info)).pipe(
-          Effect.catchTag("ResolvedInfoStoreError", (error) =>
-            Effect.logWarning("resolve info not kept", { mediaId, operation: error.operation, message: error.message }))
-        )
+        yield* infoStore
+          .put(mediaId, JSON.stringify(info))
+          .pipe(
+            Effect.catchTag("ResolvedInfoStoreError", (error) =>
+              Effect.logWarning("resolve info not kept", { mediaId, operation: error.operation, message: error.message })
+            )
+          )
       }, Effect.scoped)
 
       /** A generated picture stored as an artifact; an empty string when even that fails (the media is still usable). */
-      const makeThumbnail = Effect.fn("MediaResolver.makeThumbnail")(function*(
+      const makeThumbnail = Effect.fn("MediaResolver.makeThumbnail")(function* (
         mediaId: string,
         described: ReturnType<typeof describeMedia>,
         proxyUrl: string,
@@ -203,7 +223,15 @@ export class MediaResolver extends Context.Service<MediaResolver, {
         const output = join(dir, "thumbnail.jpg")
         const key = `thumbnails/${mediaId}.jpg`
         return yield* Effect.promise(() => mkdir(dir, { recursive: true })).pipe(
-          Effect.andThen(ffmpeg.thumbnail(described.mediaUrl, described.hasCover ? "cover" : described.type === "audio" ? "audio" : "video", output, proxyUrl, described.durationSeconds)),
+          Effect.andThen(
+            ffmpeg.thumbnail(
+              described.mediaUrl,
+              described.hasCover ? "cover" : described.type === "audio" ? "audio" : "video",
+              output,
+              proxyUrl,
+              described.durationSeconds
+            )
+          ),
           Effect.andThen(artifacts.putFile(key, output, "image/jpeg")),
           Effect.andThen(artifacts.presign(key, { expiresAt, filename: `${mediaId}.jpg` })),
           Effect.tapError((error) => Effect.logWarning("thumbnail generation failed", { mediaId, message: error.message })),
@@ -213,7 +241,7 @@ export class MediaResolver extends Context.Service<MediaResolver, {
       })
 
       const resolveOnce = (raw: string, projectId: string | null, playlist: boolean) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const url = yield* Effect.try({
             try: () => new URL(raw),
             catch: () => failWith("unsupported_platform", "the URL is not valid")
@@ -239,7 +267,11 @@ export class MediaResolver extends Context.Service<MediaResolver, {
        * Identical requests of one project share an extraction; another project's never (its cookies may differ), and
        * a playlist resolve never shares with a media resolve of the same URL (they answer differently).
        */
-      const resolve = (raw: string, projectId: string | null, options?: { readonly playlist?: boolean }): Effect.Effect<MediaResolved, ResolveFailure> =>
+      const resolve = (
+        raw: string,
+        projectId: string | null,
+        options?: { readonly playlist?: boolean }
+      ): Effect.Effect<MediaResolved, ResolveFailure> =>
         Effect.suspend(() => {
           const playlist = options?.playlist === true
           const key = `${projectId ?? ""} ${playlist ? "playlist" : "media"} ${raw}`
@@ -248,9 +280,7 @@ export class MediaResolver extends Context.Service<MediaResolver, {
           const deferred = Deferred.makeUnsafe<MediaResolved, ResolveFailure>()
           inflight.set(key, deferred)
           return resolveOnce(raw, projectId, playlist).pipe(
-            Effect.onExit((exit) =>
-              Effect.sync(() => inflight.delete(key)).pipe(Effect.andThen(Deferred.done(deferred, exit)))
-            )
+            Effect.onExit((exit) => Effect.sync(() => inflight.delete(key)).pipe(Effect.andThen(Deferred.done(deferred, exit))))
           )
         })
 

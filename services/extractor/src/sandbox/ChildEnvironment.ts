@@ -7,8 +7,16 @@
  * send a manifest's private segments around the proxy).
  */
 const PASSED_THROUGH = new Set([
-  "PATH", "HOME", "LANG", "LANGUAGE", "TZ", "TMPDIR",
-  "SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"
+  "PATH",
+  "HOME",
+  "LANG",
+  "LANGUAGE",
+  "TZ",
+  "TMPDIR",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "REQUESTS_CA_BUNDLE",
+  "CURL_CA_BUNDLE"
 ])
 
 const passedThrough = (name: string) => PASSED_THROUGH.has(name) || name.startsWith("LC_")

@@ -21,7 +21,9 @@ describe("childEnvironment", () => {
 
   it("sets the run's own egress proxy as the only proxy, with no no_proxy of any spelling", () => {
     const env = childEnvironment(extractorEnv, "http://127.0.0.1:4100")
-    const proxyNames = Object.keys(env).filter((name) => /proxy/i.test(name)).sort()
+    const proxyNames = Object.keys(env)
+      .filter((name) => /proxy/i.test(name))
+      .sort()
     expect(proxyNames).toEqual(["HTTPS_PROXY", "HTTP_PROXY", "http_proxy", "https_proxy"])
     expect(new Set(proxyNames.map((name) => env[name]))).toEqual(new Set(["http://127.0.0.1:4100"]))
   })

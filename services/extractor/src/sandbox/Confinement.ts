@@ -50,8 +50,12 @@ const pythonFor = (ytDlpPath: string) => {
 
 const tryVariant = (flags: ReadonlyArray<string>, python: string) =>
   new Promise<string | null>((resolve) => {
-    execFile("unshare", [...flags, ...COMMON_FLAGS, python, "-I", "-S", LAUNCHER, "-", "0", "true"], { timeout: 10_000 }, (error, _stdout, stderr) =>
-      resolve(error === null ? null : (stderr.trim() || error.message).slice(0, 300)))
+    execFile(
+      "unshare",
+      [...flags, ...COMMON_FLAGS, python, "-I", "-S", LAUNCHER, "-", "0", "true"],
+      { timeout: 10_000 },
+      (error, _stdout, stderr) => resolve(error === null ? null : (stderr.trim() || error.message).slice(0, 300))
+    )
   })
 
 const whyUnavailable = (attempts: ReadonlyArray<string>) =>
@@ -61,7 +65,8 @@ const whyUnavailable = (attempts: ReadonlyArray<string>) =>
   "EGRESS_CONFINEMENT=network-policy if a network policy already limits this process's egress. The extractor does not " +
   "start without one of them."
 
-const makeSpawn = (prefix: ReadonlyArray<string> | null) =>
+const makeSpawn =
+  (prefix: ReadonlyArray<string> | null) =>
   (command: string, args: ReadonlyArray<string>, options: ConfinedSpawnOptions): ChildProcessWithoutNullStreams => {
     const socketPath = options.proxyUrl === null ? null : egressSocketPath(options.proxyUrl)
     if (socketPath === undefined) throw new Error(`refusing to start ${command}: ${options.proxyUrl} is not an open egress proxy`)
@@ -81,10 +86,12 @@ export class Confinement extends Context.Service<Confinement, ConfinementShape>(
   /** Fails (and the extractor does not start) when the chosen confinement cannot be had on this host. */
   static readonly layer = Layer.effect(
     Confinement,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { mode, ytDlpPath } = yield* Confinement.config
       if (mode === "network-policy") {
-        yield* Effect.logWarning("EGRESS_CONFINEMENT=network-policy: media tools run without a network namespace; their egress must be limited outside this process")
+        yield* Effect.logWarning(
+          "EGRESS_CONFINEMENT=network-policy: media tools run without a network namespace; their egress must be limited outside this process"
+        )
         return Confinement.of({ description: "network policy (outside the process)", spawn: makeSpawn(null) })
       }
       const python = pythonFor(ytDlpPath)

@@ -4,8 +4,9 @@ import { parseInfoLine } from "./InfoLine.ts"
 
 describe("parseInfoLine", () => {
   it("reads the duration and the exact size", () => {
-    expect(parseInfoLine('[mds-info] {"duration": 62.5, "filesize": 1000, "filesize_approx": 900}'))
-      .toEqual(Option.some({ durationSeconds: 62.5, bytes: 1000 }))
+    expect(parseInfoLine('[mds-info] {"duration": 62.5, "filesize": 1000, "filesize_approx": 900}')).toEqual(
+      Option.some({ durationSeconds: 62.5, bytes: 1000 })
+    )
   })
   it("falls back to the approximate size, and to null for what yt-dlp does not know", () => {
     expect(parseInfoLine('[mds-info] {"filesize_approx": 900}')).toEqual(Option.some({ durationSeconds: null, bytes: 900 }))

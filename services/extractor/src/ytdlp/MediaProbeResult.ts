@@ -41,7 +41,9 @@ const seconds = (text: string | undefined) => {
 
 /** Tag keys differ in case between containers (ID3 "title", Vorbis "TITLE"). */
 const tag = (tags: Readonly<Record<string, string>> | undefined, name: string) => {
-  const found = Object.entries(tags ?? {}).find(([key]) => key.toLowerCase() === name)?.[1]?.trim()
+  const found = Object.entries(tags ?? {})
+    .find(([key]) => key.toLowerCase() === name)?.[1]
+    ?.trim()
   return found === undefined || found === "" ? null : found
 }
 

@@ -17,7 +17,7 @@ describe("parseProgressLine", () => {
   it("ignores lines without a usable size and other output", () => {
     expect(parseProgressLine("[mds-progress] 2000 NA NA NA NA")).toBeNull()
     expect(parseProgressLine("[download] Destination: media.mp4")).toBeNull()
-    expect(parseProgressLine("[Merger] Merging formats into \"media.mp4\"")).toBeNull()
+    expect(parseProgressLine('[Merger] Merging formats into "media.mp4"')).toBeNull()
   })
 })
 

@@ -53,7 +53,11 @@ export const makeYtDlp = (binaryPath: string | (() => string), confinement: Conf
       const proxyUrl = typeof flags.proxy === "string" ? flags.proxy : null
       let child: ReturnType<ConfinementShape["spawn"]>
       try {
-        child = confinement.spawn(pathOf(), [...toArgs(flags), "--", url].filter((arg) => arg !== ""), { cwd: options.cwd, proxyUrl })
+        child = confinement.spawn(
+          pathOf(),
+          [...toArgs(flags), "--", url].filter((arg) => arg !== ""),
+          { cwd: options.cwd, proxyUrl }
+        )
       } catch (error) {
         resume(Effect.fail(new YtDlpFailed({ exitCode: null, stderr: String(error) })))
         return
@@ -91,7 +95,11 @@ export const makeYtDlp = (binaryPath: string | (() => string), confinement: Conf
   return {
     version: Effect.map(run("", { version: true }), (r) => r.stdout.trim()),
     listExtractors: Effect.map(run("", { listExtractors: true }), (r) =>
-      r.stdout.split("\n").map((line) => line.trim()).filter((line) => line !== "")),
+      r.stdout
+        .split("\n")
+        .map((line) => line.trim())
+        .filter((line) => line !== "")
+    ),
     run
   }
 }
@@ -101,7 +109,7 @@ export class YtDlp extends Context.Service<YtDlp, YtDlpShape>()("mds/extractor/Y
   /** Runs whichever release is active now (the one YT_DLP_PATH names until the fleet chooses another). */
   static readonly layer = Layer.effect(
     YtDlp,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const active = yield* ActiveRelease
       return YtDlp.of(makeYtDlp(() => active.current().path, yield* Confinement))
     })

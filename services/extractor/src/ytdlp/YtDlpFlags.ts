@@ -8,7 +8,8 @@ export const PROGRESS_MARKER = "[mds-progress]"
 export const INFO_MARKER = "[mds-info]"
 export const RESULT_MARKER = "[mds-result]"
 
-export const PROGRESS_TEMPLATE = `download:${PROGRESS_MARKER} %(progress.downloaded_bytes)s %(progress.total_bytes)s ` +
+export const PROGRESS_TEMPLATE =
+  `download:${PROGRESS_MARKER} %(progress.downloaded_bytes)s %(progress.total_bytes)s ` +
   `%(progress.total_bytes_estimate)s %(progress.fragment_index)s %(progress.fragment_count)s`
 
 /**
@@ -30,9 +31,7 @@ export const baseFlags = (proxyUrl: string, ffmpegPath: string): YtDlpFlags => (
 export const formatFlags = (spec: FormatSpec): YtDlpFlags => {
   if (spec.kind === "video") {
     // `?` lets formats of unknown height (direct files) pass the filter instead of failing it.
-    const selector = spec.height === null
-      ? "bv*+ba/b"
-      : `bv*[height<=?${spec.height}]+ba/b[height<=?${spec.height}]`
+    const selector = spec.height === null ? "bv*+ba/b" : `bv*[height<=?${spec.height}]+ba/b[height<=?${spec.height}]`
     return { format: selector, formatSort: "ext:mp4:m4a", mergeOutputFormat: "mp4" }
   }
   switch (spec.codec) {
@@ -80,6 +79,9 @@ export const downloadFlags = (spec: FormatSpec, workDir: string, proxyUrl: strin
   progress: true,
   progressTemplate: PROGRESS_TEMPLATE,
   // "video:" prints once the format is chosen, before the download starts: the job's limits are judged on it.
-  print: [`video:${INFO_MARKER} %(.{duration,filesize,filesize_approx})j`, `after_move:${RESULT_MARKER} %(.{filepath,title,ext,extractor_key})j`],
+  print: [
+    `video:${INFO_MARKER} %(.{duration,filesize,filesize_approx})j`,
+    `after_move:${RESULT_MARKER} %(.{filepath,title,ext,extractor_key})j`
+  ],
   restrictFilenames: true
 })

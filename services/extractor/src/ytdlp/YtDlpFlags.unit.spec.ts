@@ -50,8 +50,10 @@ describe("downloadFlags on the command line", () => {
   })
   it("hands plain HTTP(S) transfers to curl, which fails on HTTP errors and never bypasses the proxy", () => {
     expect(argv.slice(argv.indexOf("--downloader"), argv.indexOf("--downloader") + 2)).toEqual(["--downloader", "http:curl"])
-    expect(argv.slice(argv.indexOf("--downloader-args"), argv.indexOf("--downloader-args") + 2))
-      .toEqual(["--downloader-args", `curl:--fail --noproxy "" --proto =http,https --proto-redir =http,https`])
+    expect(argv.slice(argv.indexOf("--downloader-args"), argv.indexOf("--downloader-args") + 2)).toEqual([
+      "--downloader-args",
+      `curl:--fail --noproxy "" --proto =http,https --proto-redir =http,https`
+    ])
   })
   it("limits the ffmpeg yt-dlp hands streams to (SAMPLE-AES, some DASH) to network protocols", () => {
     const downloaderArgs = argv.flatMap((arg, i) => (arg === "--downloader-args" ? [argv[i + 1]] : []))

@@ -27,8 +27,7 @@ const PATTERNS: ReadonlyArray<readonly [RegExp, ExtractionFailureCode]> = [
 ]
 
 /** yt-dlp's ERROR: lines, and the reason curl gave when it downloaded (yt-dlp then only says "curl exited with code N"). */
-const errorLines = (stderr: string) =>
-  stderr.split(/\r?\n|\r/).filter((line) => line.startsWith("ERROR:") || /^curl: \(\d+\)/.test(line))
+const errorLines = (stderr: string) => stderr.split(/\r?\n|\r/).filter((line) => line.startsWith("ERROR:") || /^curl: \(\d+\)/.test(line))
 
 const CURL_EXITED = /^ERROR: curl exited with code/
 
@@ -45,13 +44,20 @@ export const refusalMessage = (refusals: ReadonlyArray<{ readonly message: strin
   const refused = refusals[0]
   if (refused !== undefined) return `a request was refused: ${refused.message}`
   const scheme = /Unsupported url scheme:\s*"?([^"\s)]+)/i.exec(stderr)?.[1]
-  return scheme === undefined ? `a request was refused: ${failureMessage(stderr)}` : `the media names a "${scheme}:" URI; only http and https URIs are fetched`
+  return scheme === undefined
+    ? `a request was refused: ${failureMessage(stderr)}`
+    : `the media names a "${scheme}:" URI; only http and https URIs are fetched`
 }
 
 /** The last ERROR: line without yt-dlp's prefixes, short enough for a job's error message. */
 export const failureMessage = (stderr: string): string => {
   const errors = errorLines(stderr)
   const line = errors.filter((l) => !CURL_EXITED.test(l)).at(-1) ?? errors.at(-1) ?? stderr.trim().split("\n").at(-1) ?? ""
-  const cleaned = line.replace(/^ERROR:\s*/, "").replace(/^curl: \(\d+\)\s*/, "").replace(/^\[[^\]]+\]\s*/, "").replace(/\s*\(caused by .*$/, "").trim()
+  const cleaned = line
+    .replace(/^ERROR:\s*/, "")
+    .replace(/^curl: \(\d+\)\s*/, "")
+    .replace(/^\[[^\]]+\]\s*/, "")
+    .replace(/\s*\(caused by .*$/, "")
+    .trim()
   return (cleaned === "" ? "the extractor failed" : cleaned).slice(0, 300)
 }

@@ -3,15 +3,20 @@ import { classifyFailure, failureMessage, refusalMessage } from "./classifyFailu
 
 describe("classifyFailure of a silent video's audio extraction", () => {
   it("is format_unavailable", () => {
-    expect(classifyFailure("ERROR: Postprocessing: WARNING: unable to obtain file audio codec with ffprobe", false)).toBe("format_unavailable")
+    expect(classifyFailure("ERROR: Postprocessing: WARNING: unable to obtain file audio codec with ffprobe", false)).toBe(
+      "format_unavailable"
+    )
   })
 })
 
 describe("classifyFailure", () => {
   it.each([
     ["ERROR: Unsupported URL: https://example.com/", "unsupported_platform"],
-    ["ERROR: Unable to handle request: Unsupported url scheme: \"httpproxy\" (urllib, curl_cffi)", "url_not_allowed"],
-    ["ERROR: [generic] missing: Unable to download webpage: HTTP Error 404: Not Found (caused by <HTTPError 404: Not Found>)", "media_unavailable"],
+    ['ERROR: Unable to handle request: Unsupported url scheme: "httpproxy" (urllib, curl_cffi)', "url_not_allowed"],
+    [
+      "ERROR: [generic] missing: Unable to download webpage: HTTP Error 404: Not Found (caused by <HTTPError 404: Not Found>)",
+      "media_unavailable"
+    ],
     ["ERROR: [generic] removed: Unable to download webpage: HTTP Error 410: Gone", "media_unavailable"],
     ["ERROR: [vimeo] 123: This video is private", "media_unavailable"],
     ["ERROR: [TikTok] 7: Video not available, status code 10204", "media_unavailable"],
@@ -22,8 +27,14 @@ describe("classifyFailure", () => {
     ["ERROR: [generic] x: Unable to download webpage: <urlopen error [Errno 111] Connection refused>", "transient"],
     ["ERROR: [download] Got error: The read operation timed out", "transient"],
     ["ERROR: unable to download video data: Remote end closed connection without response", "transient"],
-    ["  0     0    0     0    0     0      0      0 --:--:-- --:--:-- --:--:--     0\rcurl: (22) The requested URL returned error: 404\n\n\nERROR: curl exited with code 22", "media_unavailable"],
-    ["curl: (22) The requested URL returned error: 503\nWarning: Problem : HTTP error. Will retry in 1 seconds. 1 retries left.\n\ncurl: (22) The requested URL returned error: 503\n\n\nERROR: curl exited with code 22", "transient"],
+    [
+      "  0     0    0     0    0     0      0      0 --:--:-- --:--:-- --:--:--     0\rcurl: (22) The requested URL returned error: 404\n\n\nERROR: curl exited with code 22",
+      "media_unavailable"
+    ],
+    [
+      "curl: (22) The requested URL returned error: 503\nWarning: Problem : HTTP error. Will retry in 1 seconds. 1 retries left.\n\ncurl: (22) The requested URL returned error: 503\n\n\nERROR: curl exited with code 22",
+      "transient"
+    ],
     ["curl: (18) transfer closed with 1000 bytes remaining to read\nERROR: curl exited with code 18", "transient"],
     ["curl: (28) Operation timed out after 20000 milliseconds with 0 bytes received\nERROR: curl exited with code 28", "transient"],
     ["Traceback (most recent call last):\nKeyError: 'foo'", "failed"]
@@ -37,25 +48,34 @@ describe("classifyFailure", () => {
 
   it("ignores warnings when matching", () => {
     expect(classifyFailure("WARNING: [generic] not available offline\nERROR: [generic] x: HTTP Error 500", false)).toBe("transient")
-    expect(classifyFailure("WARNING: HTTP Error 503 on a thumbnail\nERROR: [vimeo] 1: This video is private", false)).toBe("media_unavailable")
+    expect(classifyFailure("WARNING: HTTP Error 503 on a thumbnail\nERROR: [vimeo] 1: This video is private", false)).toBe(
+      "media_unavailable"
+    )
   })
 })
 
 describe("failureMessage", () => {
   it("keeps the reason of the last error without prefixes or the Python cause", () => {
-    expect(failureMessage("WARNING: x\nERROR: [generic] missing: Unable to download webpage: HTTP Error 404: Not Found (caused by <HTTPError 404>)"))
-      .toBe("missing: Unable to download webpage: HTTP Error 404: Not Found")
+    expect(
+      failureMessage(
+        "WARNING: x\nERROR: [generic] missing: Unable to download webpage: HTTP Error 404: Not Found (caused by <HTTPError 404>)"
+      )
+    ).toBe("missing: Unable to download webpage: HTTP Error 404: Not Found")
   })
   it("gives curl's reason rather than yt-dlp's \"curl exited with code N\"", () => {
-    expect(failureMessage("curl: (22) The requested URL returned error: 404\n\n\nERROR: curl exited with code 22"))
-      .toBe("The requested URL returned error: 404")
+    expect(failureMessage("curl: (22) The requested URL returned error: 404\n\n\nERROR: curl exited with code 22")).toBe(
+      "The requested URL returned error: 404"
+    )
   })
 })
 
 describe("refusalMessage", () => {
   it("names the address the proxy refused, else the protocol a manifest named", () => {
-    expect(refusalMessage([{ message: "127.0.0.1 is a private or reserved address" }], "")).toBe("a request was refused: 127.0.0.1 is a private or reserved address")
-    expect(refusalMessage([], "ERROR: Unable to handle request: Unsupported url scheme: \"httpproxy\" (urllib, curl_cffi)"))
-      .toBe("the media names a \"httpproxy:\" URI; only http and https URIs are fetched")
+    expect(refusalMessage([{ message: "127.0.0.1 is a private or reserved address" }], "")).toBe(
+      "a request was refused: 127.0.0.1 is a private or reserved address"
+    )
+    expect(refusalMessage([], 'ERROR: Unable to handle request: Unsupported url scheme: "httpproxy" (urllib, curl_cffi)')).toBe(
+      'the media names a "httpproxy:" URI; only http and https URIs are fetched'
+    )
   })
 })

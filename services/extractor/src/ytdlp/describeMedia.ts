@@ -22,8 +22,7 @@ const AUDIO_EXTENSIONS = new Set(["m4a", "mp3", "aac", "ogg", "oga", "opus", "fl
 
 const known = (codec: string | null | undefined) => typeof codec === "string" && codec !== "" && codec !== "none"
 const absent = (codec: string | null | undefined) => codec === "none"
-const text = (value: string | null | undefined) =>
-  typeof value === "string" && value.trim() !== "" ? value.trim() : null
+const text = (value: string | null | undefined) => (typeof value === "string" && value.trim() !== "" ? value.trim() : null)
 
 /** The media entry: the info itself, or the first entry of a playlist answer. */
 export const mediaEntry = (info: YtDlpInfo): YtDlpEntry => {
@@ -41,8 +40,7 @@ export const entryFormats = (entry: YtDlpEntry): ReadonlyArray<YtDlpFormat> =>
  * vcodec "none" while its own codec is often left unknown.
  */
 const isAudioOnly = (f: YtDlpFormat) => absent(f.vcodec) && !absent(f.acodec)
-const hasVideoTrack = (f: YtDlpFormat) =>
-  known(f.vcodec) || (!absent(f.vcodec) && !AUDIO_EXTENSIONS.has((f.ext ?? "").toLowerCase()))
+const hasVideoTrack = (f: YtDlpFormat) => known(f.vcodec) || (!absent(f.vcodec) && !AUDIO_EXTENSIONS.has((f.ext ?? "").toLowerCase()))
 
 /** yt-dlp often knows nothing about a direct file's streams or length; then ffprobe has to look. */
 export const needsProbe = (entry: YtDlpEntry): boolean => {
@@ -71,7 +69,10 @@ export const probeableUrl = (entry: YtDlpEntry): string | null => {
 
 const fileNameOf = (url: string) => {
   try {
-    const last = new URL(url).pathname.split("/").filter((s) => s !== "").at(-1)
+    const last = new URL(url).pathname
+      .split("/")
+      .filter((s) => s !== "")
+      .at(-1)
     return last === undefined ? null : text(decodeURIComponent(last).replace(/\.[A-Za-z0-9]{1,5}$/, ""))
   } catch {
     return null
@@ -97,8 +98,8 @@ const codecRank = (codec: string) => {
 const bestAudioCodec = (formats: ReadonlyArray<YtDlpFormat>, probe: MediaProbeResult | null): string | null => {
   const audioOnly = formats.filter(isAudioOnly)
   const pool = (audioOnly.length > 0 ? audioOnly : formats).filter((f) => known(f.acodec))
-  const ranked = [...pool].sort((a, b) =>
-    codecRank(a.acodec ?? "") - codecRank(b.acodec ?? "") || (b.abr ?? b.tbr ?? 0) - (a.abr ?? a.tbr ?? 0)
+  const ranked = [...pool].sort(
+    (a, b) => codecRank(a.acodec ?? "") - codecRank(b.acodec ?? "") || (b.abr ?? b.tbr ?? 0) - (a.abr ?? a.tbr ?? 0)
   )
   return ranked[0]?.acodec ?? probe?.audioCodec ?? null
 }
@@ -132,32 +133,28 @@ const videoContainer = (formats: ReadonlyArray<YtDlpFormat>, height: number | nu
 const bestThumbnail = (entry: YtDlpEntry): string | null => {
   const direct = text(entry.thumbnail)
   if (direct !== null) return direct
-  const ranked = [...(entry.thumbnails ?? [])].sort((a, b) =>
-    (a.preference ?? 0) - (b.preference ?? 0) || (a.width ?? 0) - (b.width ?? 0)
-  )
+  const ranked = [...(entry.thumbnails ?? [])].sort((a, b) => (a.preference ?? 0) - (b.preference ?? 0) || (a.width ?? 0) - (b.width ?? 0))
   return text(ranked.at(-1)?.url)
 }
 
-export const describeMedia = (
-  info: YtDlpInfo,
-  probe: MediaProbeResult | null,
-  requestedUrl: string
-): MediaDescription => {
+export const describeMedia = (info: YtDlpInfo, probe: MediaProbeResult | null, requestedUrl: string): MediaDescription => {
   const entry = mediaEntry(info)
   const formats = entryFormats(entry)
   const extIsAudio = formats.every((f) => AUDIO_EXTENSIONS.has((f.ext ?? "").toLowerCase()))
   const codecsKnown = formats.some((f) => known(f.vcodec) || known(f.acodec))
 
-  const hasVideo = probe !== null
-    ? probe.hasVideo || formats.some((f) => known(f.vcodec))
-    : codecsKnown
-    ? formats.some((f) => known(f.vcodec))
-    : !extIsAudio && !formats.every((f) => absent(f.vcodec))
-  const hasAudio = probe !== null
-    ? probe.hasAudio || formats.some((f) => known(f.acodec) || isAudioOnly(f))
-    : codecsKnown
-    ? formats.some((f) => known(f.acodec) || isAudioOnly(f))
-    : !formats.every((f) => absent(f.acodec))
+  const hasVideo =
+    probe !== null
+      ? probe.hasVideo || formats.some((f) => known(f.vcodec))
+      : codecsKnown
+        ? formats.some((f) => known(f.vcodec))
+        : !extIsAudio && !formats.every((f) => absent(f.vcodec))
+  const hasAudio =
+    probe !== null
+      ? probe.hasAudio || formats.some((f) => known(f.acodec) || isAudioOnly(f))
+      : codecsKnown
+        ? formats.some((f) => known(f.acodec) || isAudioOnly(f))
+        : !formats.every((f) => absent(f.acodec))
 
   const heights = new Set<number>()
   for (const f of formats) if (!absent(f.vcodec) && typeof f.height === "number" && f.height > 0) heights.add(f.height)
@@ -167,8 +164,14 @@ export const describeMedia = (
   const mediaFormats: Array<MediaFormat> = []
   if (hasVideo) {
     const top = sortedHeights[0]
-    mediaFormats.push({ id: "video_best", type: "video", quality: top === undefined ? "best" : `${top}p`, container: videoContainer(formats, null) })
-    for (const h of sortedHeights) mediaFormats.push({ id: videoFormatId(h), type: "video", quality: `${h}p`, container: videoContainer(formats, h) })
+    mediaFormats.push({
+      id: "video_best",
+      type: "video",
+      quality: top === undefined ? "best" : `${top}p`,
+      container: videoContainer(formats, null)
+    })
+    for (const h of sortedHeights)
+      mediaFormats.push({ id: videoFormatId(h), type: "video", quality: `${h}p`, container: videoContainer(formats, h) })
   }
   if (hasAudio) {
     mediaFormats.push(
@@ -179,14 +182,21 @@ export const describeMedia = (
   }
 
   const webpageUrl = text(entry.webpage_url) ?? text(info.webpage_url) ?? requestedUrl
-  const name = text(entry.uploader) ?? text(entry.channel) ?? text(entry.creator) ?? text(entry.creators?.[0]) ??
-    text(entry.artist) ?? probe?.artist ?? hostOf(webpageUrl)
+  const name =
+    text(entry.uploader) ??
+    text(entry.channel) ??
+    text(entry.creator) ??
+    text(entry.creators?.[0]) ??
+    text(entry.artist) ??
+    probe?.artist ??
+    hostOf(webpageUrl)
   const username = text(entry.uploader_id) ?? text(entry.channel_id) ?? name
   const yDuration = typeof entry.duration === "number" && entry.duration > 0 ? entry.duration : null
   const fileName = fileNameOf(webpageUrl)
   // yt-dlp names a direct file after its URL; the file's own title tag (ID3, MP4) says more.
   const ytTitle = text(entry.title) ?? text(entry.fulltitle)
-  const title = ytTitle !== null && !(ytTitle === fileName && probe?.title != null) ? ytTitle : probe?.title ?? fileName ?? hostOf(webpageUrl)
+  const title =
+    ytTitle !== null && !(ytTitle === fileName && probe?.title != null) ? ytTitle : (probe?.title ?? fileName ?? hostOf(webpageUrl))
 
   return {
     type: hasVideo ? "video" : "audio",

@@ -7,49 +7,150 @@ import { decodeYtDlpInfo, type YtDlpInfo } from "./YtDlpInfo.ts"
 const decode = (value: unknown): YtDlpInfo => Effect.runSync(decodeYtDlpInfo(JSON.stringify(value)))
 
 const probed = (facts: Partial<MediaProbeResult>): MediaProbeResult => ({
-  durationSeconds: null, hasVideo: false, hasAudio: false, height: null, audioCodec: null, hasCover: false, title: null, artist: null,
+  durationSeconds: null,
+  hasVideo: false,
+  hasAudio: false,
+  height: null,
+  audioCodec: null,
+  hasCover: false,
+  title: null,
+  artist: null,
   ...facts
 })
 
 // Shapes as printed by yt-dlp 2026.10.26 -J (trimmed to the fields we read, plus some we ignore).
 const directMp4 = decode({
-  id: "clip", title: "clip", timestamp: 1767225600, direct: true, extractor: "generic", extractor_key: "Generic",
-  webpage_url: "https://cdn.example.org/media/clip.mp4", original_url: "https://cdn.example.org/media/clip.mp4",
-  url: "https://cdn.example.org/media/clip.mp4", ext: "mp4", vcodec: null, acodec: null, duration: null,
-  formats: [{ format_id: "mp4", url: "https://cdn.example.org/media/clip.mp4", ext: "mp4", vcodec: null, protocol: "http", video_ext: "mp4", audio_ext: "none", tbr: null }]
+  id: "clip",
+  title: "clip",
+  timestamp: 1767225600,
+  direct: true,
+  extractor: "generic",
+  extractor_key: "Generic",
+  webpage_url: "https://cdn.example.org/media/clip.mp4",
+  original_url: "https://cdn.example.org/media/clip.mp4",
+  url: "https://cdn.example.org/media/clip.mp4",
+  ext: "mp4",
+  vcodec: null,
+  acodec: null,
+  duration: null,
+  formats: [
+    {
+      format_id: "mp4",
+      url: "https://cdn.example.org/media/clip.mp4",
+      ext: "mp4",
+      vcodec: null,
+      protocol: "http",
+      video_ext: "mp4",
+      audio_ext: "none",
+      tbr: null
+    }
+  ]
 })
 
 const hlsMaster = decode({
-  id: "master", title: "master", duration: 6, extractor_key: "Generic", webpage_url: "https://media.example.org/hls/master.m3u8",
-  url: "https://media.example.org/hls/v1/index.m3u8", ext: "mp4", protocol: "m3u8_native", vcodec: "avc1.42c01e", acodec: "mp4a.40.2", height: 360,
+  id: "master",
+  title: "master",
+  duration: 6,
+  extractor_key: "Generic",
+  webpage_url: "https://media.example.org/hls/master.m3u8",
+  url: "https://media.example.org/hls/v1/index.m3u8",
+  ext: "mp4",
+  protocol: "m3u8_native",
+  vcodec: "avc1.42c01e",
+  acodec: "mp4a.40.2",
+  height: 360,
   formats: [
-    { format_id: "400", url: "https://media.example.org/hls/v0/index.m3u8", ext: "mp4", protocol: "m3u8_native", vcodec: "avc1.42c00d", acodec: "mp4a.40.2", height: 240, width: 320, tbr: 400.4 },
-    { format_id: "730", url: "https://media.example.org/hls/v1/index.m3u8", ext: "mp4", protocol: "m3u8_native", vcodec: "avc1.42c01e", acodec: "mp4a.40.2", height: 360, width: 640, tbr: 730.4 }
+    {
+      format_id: "400",
+      url: "https://media.example.org/hls/v0/index.m3u8",
+      ext: "mp4",
+      protocol: "m3u8_native",
+      vcodec: "avc1.42c00d",
+      acodec: "mp4a.40.2",
+      height: 240,
+      width: 320,
+      tbr: 400.4
+    },
+    {
+      format_id: "730",
+      url: "https://media.example.org/hls/v1/index.m3u8",
+      ext: "mp4",
+      protocol: "m3u8_native",
+      vcodec: "avc1.42c01e",
+      acodec: "mp4a.40.2",
+      height: 360,
+      width: 640,
+      tbr: 730.4
+    }
   ]
 })
 
 const vimeoLike = decode({
-  id: "76979871", title: "The New Vimeo Player (You Know, For Videos)", duration: 62.0, uploader: "Vimeo Staff", uploader_id: "staff",
-  uploader_url: "https://vimeo.com/staff", webpage_url: "https://vimeo.com/76979871", extractor_key: "Vimeo",
+  id: "76979871",
+  title: "The New Vimeo Player (You Know, For Videos)",
+  duration: 62.0,
+  uploader: "Vimeo Staff",
+  uploader_id: "staff",
+  uploader_url: "https://vimeo.com/staff",
+  webpage_url: "https://vimeo.com/76979871",
+  extractor_key: "Vimeo",
   thumbnails: [
     { url: "https://i.vimeocdn.com/video/452001751-640.jpg", width: 640, preference: -1 },
     { url: "https://i.vimeocdn.com/video/452001751-1280.jpg", width: 1280, preference: 0 }
   ],
   formats: [
     { format_id: "hls-fastly_skyfire-audio-high", ext: "mp4", protocol: "m3u8_native", vcodec: "none", acodec: "mp4a.40.2", abr: 128 },
-    { format_id: "http-360p", url: "https://vod.example/360.mp4", ext: "mp4", protocol: "https", vcodec: "avc1", acodec: "none", height: 360 },
-    { format_id: "http-720p", url: "https://vod.example/720.mp4", ext: "mp4", protocol: "https", vcodec: "avc1", acodec: "none", height: 720 },
-    { format_id: "http-1080p", url: "https://vod.example/1080.mp4", ext: "mp4", protocol: "https", vcodec: "avc1", acodec: "none", height: 1080 },
+    {
+      format_id: "http-360p",
+      url: "https://vod.example/360.mp4",
+      ext: "mp4",
+      protocol: "https",
+      vcodec: "avc1",
+      acodec: "none",
+      height: 360
+    },
+    {
+      format_id: "http-720p",
+      url: "https://vod.example/720.mp4",
+      ext: "mp4",
+      protocol: "https",
+      vcodec: "avc1",
+      acodec: "none",
+      height: 720
+    },
+    {
+      format_id: "http-1080p",
+      url: "https://vod.example/1080.mp4",
+      ext: "mp4",
+      protocol: "https",
+      vcodec: "avc1",
+      acodec: "none",
+      height: 1080
+    },
     { format_id: "dash-720p-dup", ext: "mp4", protocol: "http_dash_segments", vcodec: "avc1", acodec: "none", height: 720 }
   ]
 })
 
 const soundcloudLike = decode({
-  id: "1234", title: "Night Drive", duration: 183.4, uploader: "Synth Artist", uploader_id: "998877", webpage_url: "https://soundcloud.com/synth/night-drive",
-  thumbnail: "https://i1.sndcdn.com/artworks-abc-t500x500.jpg", extractor_key: "Soundcloud",
+  id: "1234",
+  title: "Night Drive",
+  duration: 183.4,
+  uploader: "Synth Artist",
+  uploader_id: "998877",
+  webpage_url: "https://soundcloud.com/synth/night-drive",
+  thumbnail: "https://i1.sndcdn.com/artworks-abc-t500x500.jpg",
+  extractor_key: "Soundcloud",
   formats: [
     { format_id: "hls_opus_64", ext: "opus", protocol: "m3u8_native", vcodec: "none", acodec: "opus", abr: 64 },
-    { format_id: "http_mp3_128", url: "https://cf-media.sndcdn.com/x.mp3", ext: "mp3", protocol: "http", vcodec: "none", acodec: "mp3", abr: 128 }
+    {
+      format_id: "http_mp3_128",
+      url: "https://cf-media.sndcdn.com/x.mp3",
+      ext: "mp3",
+      protocol: "http",
+      vcodec: "none",
+      acodec: "mp3",
+      abr: 128
+    }
   ]
 })
 
@@ -62,7 +163,13 @@ describe("describeMedia", () => {
     expect(d.author).toEqual({ name: "Vimeo Staff", username: "staff" })
     expect(d.thumbnail).toBe("https://i.vimeocdn.com/video/452001751-1280.jpg")
     expect(d.formats.map((f) => f.id)).toEqual([
-      "video_best", "video_1080p", "video_720p", "video_360p", "audio_best", "audio_mp3", "audio_m4a"
+      "video_best",
+      "video_1080p",
+      "video_720p",
+      "video_360p",
+      "audio_best",
+      "audio_mp3",
+      "audio_m4a"
     ])
     expect(d.formats[0]).toEqual({ id: "video_best", type: "video", quality: "1080p", container: "mp4" })
     expect(d.formats.find((f) => f.id === "audio_mp3")).toEqual({ id: "audio_mp3", type: "audio", quality: "192k", container: "mp3" })
@@ -80,7 +187,11 @@ describe("describeMedia", () => {
   it("asks for a probe of a direct file and takes duration, streams and height from it", () => {
     expect(needsProbe(directMp4)).toBe(true)
     expect(probeableUrl(directMp4)).toBe("https://cdn.example.org/media/clip.mp4")
-    const d = describeMedia(directMp4, probed({ durationSeconds: 4.02, hasVideo: true, hasAudio: true, height: 240, audioCodec: "aac" }), "https://cdn.example.org/media/clip.mp4")
+    const d = describeMedia(
+      directMp4,
+      probed({ durationSeconds: 4.02, hasVideo: true, hasAudio: true, height: 240, audioCodec: "aac" }),
+      "https://cdn.example.org/media/clip.mp4"
+    )
     expect(d.durationSeconds).toBe(4.02)
     expect(d.type).toBe("video")
     expect(d.title).toBe("clip")
@@ -105,8 +216,23 @@ describe("describeMedia", () => {
 
   it("takes the first entry of a playlist answer and falls back to the file name for a missing title", () => {
     const info = decode({
-      _type: "playlist", id: "page", title: null, webpage_url: "https://blog.example/post",
-      entries: [{ id: "x", title: null, webpage_url: "https://blog.example/files/My%20Talk.webm", duration: 30, vcodec: "vp9", acodec: "opus", height: 480, ext: "webm", url: "https://blog.example/files/My%20Talk.webm" }]
+      _type: "playlist",
+      id: "page",
+      title: null,
+      webpage_url: "https://blog.example/post",
+      entries: [
+        {
+          id: "x",
+          title: null,
+          webpage_url: "https://blog.example/files/My%20Talk.webm",
+          duration: 30,
+          vcodec: "vp9",
+          acodec: "opus",
+          height: 480,
+          ext: "webm",
+          url: "https://blog.example/files/My%20Talk.webm"
+        }
+      ]
     })
     const d = describeMedia(info, null, "https://blog.example/post")
     expect(d.title).toBe("My Talk")
@@ -116,73 +242,187 @@ describe("describeMedia", () => {
 
   it("gives audio formats for an HLS master whose audio is a separate rendition (vcodec none, codec unknown)", () => {
     const info = decode({
-      id: "master", title: "master", duration: 6, extractor_key: "Generic",
+      id: "master",
+      title: "master",
+      duration: 6,
+      extractor_key: "Generic",
       formats: [
-        { format_id: "group_aud-audio_0", url: "https://m.example/saudio/index.m3u8", ext: "mp4", protocol: "m3u8_native", vcodec: "none", acodec: null, audio_ext: "mp4", video_ext: "none" },
-        { format_id: "400", url: "https://m.example/s240/index.m3u8", ext: "mp4", protocol: "m3u8_native", vcodec: "avc1.42c00d", acodec: "none", height: 240 },
-        { format_id: "730", url: "https://m.example/s360/index.m3u8", ext: "mp4", protocol: "m3u8_native", vcodec: "avc1.42c01e", acodec: "none", height: 360 }
+        {
+          format_id: "group_aud-audio_0",
+          url: "https://m.example/saudio/index.m3u8",
+          ext: "mp4",
+          protocol: "m3u8_native",
+          vcodec: "none",
+          acodec: null,
+          audio_ext: "mp4",
+          video_ext: "none"
+        },
+        {
+          format_id: "400",
+          url: "https://m.example/s240/index.m3u8",
+          ext: "mp4",
+          protocol: "m3u8_native",
+          vcodec: "avc1.42c00d",
+          acodec: "none",
+          height: 240
+        },
+        {
+          format_id: "730",
+          url: "https://m.example/s360/index.m3u8",
+          ext: "mp4",
+          protocol: "m3u8_native",
+          vcodec: "avc1.42c01e",
+          acodec: "none",
+          height: 360
+        }
       ]
     })
     const d = describeMedia(info, null, "https://m.example/master.m3u8")
     expect(d.formats.map((f) => [f.id, f.container])).toEqual([
-      ["video_best", "mp4"], ["video_360p", "mp4"], ["video_240p", "mp4"], ["audio_best", "m4a"], ["audio_mp3", "mp3"], ["audio_m4a", "m4a"]
+      ["video_best", "mp4"],
+      ["video_360p", "mp4"],
+      ["video_240p", "mp4"],
+      ["audio_best", "m4a"],
+      ["audio_mp3", "mp3"],
+      ["audio_m4a", "m4a"]
     ])
   })
 
   it("probes a DASH presentation through its manifest (yt-dlp gives it no duration)", () => {
     const info = decode({
-      id: "manifest", title: "manifest", extractor_key: "Generic",
+      id: "manifest",
+      title: "manifest",
+      extractor_key: "Generic",
       formats: [
-        { format_id: "2", manifest_url: "https://m.example/dash/manifest.mpd", url: "https://m.example/dash/manifest.mpd", ext: "m4a", protocol: "http_dash_segments", vcodec: "none", acodec: "mp4a.40.2" },
-        { format_id: "0", manifest_url: "https://m.example/dash/manifest.mpd", url: "https://m.example/dash/manifest.mpd", ext: "mp4", protocol: "http_dash_segments", vcodec: "avc1.42c00d", acodec: "none", height: 240 }
+        {
+          format_id: "2",
+          manifest_url: "https://m.example/dash/manifest.mpd",
+          url: "https://m.example/dash/manifest.mpd",
+          ext: "m4a",
+          protocol: "http_dash_segments",
+          vcodec: "none",
+          acodec: "mp4a.40.2"
+        },
+        {
+          format_id: "0",
+          manifest_url: "https://m.example/dash/manifest.mpd",
+          url: "https://m.example/dash/manifest.mpd",
+          ext: "mp4",
+          protocol: "http_dash_segments",
+          vcodec: "avc1.42c00d",
+          acodec: "none",
+          height: 240
+        }
       ]
     })
     expect(needsProbe(info)).toBe(true)
     expect(probeableUrl(info)).toBe("https://m.example/dash/manifest.mpd")
-    const d = describeMedia(info, probed({ durationSeconds: 6, hasVideo: true, hasAudio: true, height: 240, audioCodec: "aac" }), "https://m.example/dash/manifest.mpd")
+    const d = describeMedia(
+      info,
+      probed({ durationSeconds: 6, hasVideo: true, hasAudio: true, height: 240, audioCodec: "aac" }),
+      "https://m.example/dash/manifest.mpd"
+    )
     expect(d.durationSeconds).toBe(6)
     expect(d.mediaUrl).toBe("https://m.example/dash/manifest.mpd")
   })
 
   it("advertises the container the file will have: a WebM-only source stays WebM, its Opus audio_best is .opus", () => {
-    const webm = decode({ id: "clip", title: "clip", extractor_key: "Generic", formats: [{ format_id: "webm", url: "https://x.example/clip.webm", ext: "webm", protocol: "http", video_ext: "webm", audio_ext: "none" }] })
-    const d = describeMedia(webm, probed({ durationSeconds: 4, hasVideo: true, hasAudio: true, height: 240, audioCodec: "opus" }), "https://x.example/clip.webm")
+    const webm = decode({
+      id: "clip",
+      title: "clip",
+      extractor_key: "Generic",
+      formats: [
+        { format_id: "webm", url: "https://x.example/clip.webm", ext: "webm", protocol: "http", video_ext: "webm", audio_ext: "none" }
+      ]
+    })
+    const d = describeMedia(
+      webm,
+      probed({ durationSeconds: 4, hasVideo: true, hasAudio: true, height: 240, audioCodec: "opus" }),
+      "https://x.example/clip.webm"
+    )
     expect(d.formats.map((f) => [f.id, f.container])).toEqual([
-      ["video_best", "webm"], ["video_240p", "webm"], ["audio_best", "opus"], ["audio_mp3", "mp3"], ["audio_m4a", "m4a"]
+      ["video_best", "webm"],
+      ["video_240p", "webm"],
+      ["audio_best", "opus"],
+      ["audio_mp3", "mp3"],
+      ["audio_m4a", "m4a"]
     ])
   })
 
   it("prefers an mp4 single file over WebM, and merges into mp4 when the audio is separate", () => {
     const both = decode({
-      id: "p", title: "p", duration: 10, extractor_key: "Generic",
+      id: "p",
+      title: "p",
+      duration: 10,
+      extractor_key: "Generic",
       formats: [
-        { format_id: "webm-480", url: "https://x.example/480.webm", ext: "webm", protocol: "https", vcodec: "vp9", acodec: "opus", height: 480 },
-        { format_id: "mp4-360", url: "https://x.example/360.mp4", ext: "mp4", protocol: "https", vcodec: "avc1", acodec: "mp4a.40.2", height: 360 }
+        {
+          format_id: "webm-480",
+          url: "https://x.example/480.webm",
+          ext: "webm",
+          protocol: "https",
+          vcodec: "vp9",
+          acodec: "opus",
+          height: 480
+        },
+        {
+          format_id: "mp4-360",
+          url: "https://x.example/360.mp4",
+          ext: "mp4",
+          protocol: "https",
+          vcodec: "avc1",
+          acodec: "mp4a.40.2",
+          height: 360
+        }
       ]
     })
-    expect(describeMedia(both, null, "https://x.example/p").formats.slice(0, 3).map((f) => f.container)).toEqual(["mp4", "mp4", "mp4"])
+    expect(
+      describeMedia(both, null, "https://x.example/p")
+        .formats.slice(0, 3)
+        .map((f) => f.container)
+    ).toEqual(["mp4", "mp4", "mp4"])
     const separate = decode({
-      id: "s", title: "s", duration: 10, extractor_key: "Generic",
+      id: "s",
+      title: "s",
+      duration: 10,
+      extractor_key: "Generic",
       formats: [
         { format_id: "v", url: "https://x.example/v.webm", ext: "webm", protocol: "https", vcodec: "vp9", acodec: "none", height: 720 },
         { format_id: "a", url: "https://x.example/a.webm", ext: "webm", protocol: "https", vcodec: "none", acodec: "opus", abr: 128 }
       ]
     })
     expect(describeMedia(separate, null, "https://x.example/s").formats.map((f) => [f.id, f.container])).toEqual([
-      ["video_best", "mp4"], ["video_720p", "mp4"], ["audio_best", "opus"], ["audio_mp3", "mp3"], ["audio_m4a", "m4a"]
+      ["video_best", "mp4"],
+      ["video_720p", "mp4"],
+      ["audio_best", "opus"],
+      ["audio_mp3", "mp3"],
+      ["audio_m4a", "m4a"]
     ])
   })
 
   it("takes a direct MP3's ID3 title and artist, and notes its embedded cover", () => {
     const mp3 = decode({
-      id: "episode", title: "episode", extractor_key: "Generic", webpage_url: "https://pod.example/media/episode.mp3",
-      formats: [{ format_id: "mpeg", url: "https://pod.example/media/episode.mp3", ext: "mp3", protocol: "http", vcodec: "none", acodec: "mp3" }]
+      id: "episode",
+      title: "episode",
+      extractor_key: "Generic",
+      webpage_url: "https://pod.example/media/episode.mp3",
+      formats: [
+        { format_id: "mpeg", url: "https://pod.example/media/episode.mp3", ext: "mp3", protocol: "http", vcodec: "none", acodec: "mp3" }
+      ]
     })
-    const d = describeMedia(mp3, probed({ durationSeconds: 4, hasAudio: true, audioCodec: "mp3", hasCover: true, title: "Episode 1", artist: "Host" }), "https://pod.example/media/episode.mp3")
+    const d = describeMedia(
+      mp3,
+      probed({ durationSeconds: 4, hasAudio: true, audioCodec: "mp3", hasCover: true, title: "Episode 1", artist: "Host" }),
+      "https://pod.example/media/episode.mp3"
+    )
     expect(d.type).toBe("audio")
     expect(d.title).toBe("Episode 1")
     expect(d.author).toEqual({ name: "Host", username: "Host" })
     expect(d.hasCover).toBe(true)
-    expect(d.formats.map((f) => [f.id, f.container])).toEqual([["audio_best", "mp3"], ["audio_mp3", "mp3"], ["audio_m4a", "m4a"]])
+    expect(d.formats.map((f) => [f.id, f.container])).toEqual([
+      ["audio_best", "mp3"],
+      ["audio_mp3", "mp3"],
+      ["audio_m4a", "m4a"]
+    ])
   })
 })

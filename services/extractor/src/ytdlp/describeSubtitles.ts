@@ -8,7 +8,11 @@ const tracksOf = (subtitles: YtDlpSubtitles | null | undefined, automatic: boole
     .filter(([language, files]) => LANGUAGE_PATTERN.test(language) && (files ?? []).length > 0)
     .map(([language, files]) => ({
       language,
-      name: (files ?? []).map((file) => file.name).find((name): name is string => typeof name === "string" && name.trim() !== "")?.trim() ?? language,
+      name:
+        (files ?? [])
+          .map((file) => file.name)
+          .find((name): name is string => typeof name === "string" && name.trim() !== "")
+          ?.trim() ?? language,
       automatic
     }))
 

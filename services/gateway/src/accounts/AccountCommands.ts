@@ -1,6 +1,13 @@
 // The account commands both the admin CLI and the dashboard carry out: projects, members, keys and users, via the deciders.
 import { keyCommands, projectCommands, userCommands } from "@mds/shared/domain/account/AccountCommands"
-import { KeyEvent, type KeyEnvironment, type ProjectMember, ProjectEvent, type Scope, UserEvent } from "@mds/shared/domain/account/AccountEvent"
+import {
+  KeyEvent,
+  type KeyEnvironment,
+  type ProjectMember,
+  ProjectEvent,
+  type Scope,
+  UserEvent
+} from "@mds/shared/domain/account/AccountEvent"
 import { KeyDecider, type KeyState } from "@mds/shared/domain/account/KeyDecider"
 import { ProjectDecider, type ProjectState } from "@mds/shared/domain/account/ProjectDecider"
 import { UserDecider, type UserState } from "@mds/shared/domain/account/UserDecider"
@@ -15,38 +22,47 @@ import { hashPassword } from "@mds/shared/keys/PasswordHash"
 import { Clock, Config, Effect, Redacted } from "effect"
 
 /** A project's current state, read from its subject (the source of truth, so a write is visible at once). */
-export const loadProject = Effect.fn("loadProject")(function*(projectId: string) {
+export const loadProject = Effect.fn("loadProject")(function* (projectId: string) {
   const store = yield* EventStore
   const events = yield* store.readSubject(ProjectEvent, projectSubject(projectId))
-  return foldEvents(ProjectDecider, events.map((stored) => stored.event)) satisfies ProjectState
+  return foldEvents(
+    ProjectDecider,
+    events.map((stored) => stored.event)
+  ) satisfies ProjectState
 })
 
-export const loadUser = Effect.fn("loadUser")(function*(email: string) {
+export const loadUser = Effect.fn("loadUser")(function* (email: string) {
   const store = yield* EventStore
   const events = yield* store.readSubject(UserEvent, userSubject(userIdFromEmail(email)))
-  return foldEvents(UserDecider, events.map((stored) => stored.event)) satisfies UserState
+  return foldEvents(
+    UserDecider,
+    events.map((stored) => stored.event)
+  ) satisfies UserState
 })
 
-export const loadKey = Effect.fn("loadKey")(function*(keyId: string) {
+export const loadKey = Effect.fn("loadKey")(function* (keyId: string) {
   const store = yield* EventStore
   const events = yield* store.readSubject(KeyEvent, keySubject(keyId))
-  return foldEvents(KeyDecider, events.map((stored) => stored.event)) satisfies KeyState
+  return foldEvents(
+    KeyDecider,
+    events.map((stored) => stored.event)
+  ) satisfies KeyState
 })
 
-export const createProject = Effect.fn("createProject")(function*(name: string, owner: ProjectMember | null) {
+export const createProject = Effect.fn("createProject")(function* (name: string, owner: ProjectMember | null) {
   const now = yield* Clock.currentTimeMillis
   const projectId = newId("prj")
   yield* projectCommands(projectId)({ _tag: "CreateProject", projectId, name, owner, now })
   return projectId
 })
 
-export const renameProject = Effect.fn("renameProject")(function*(projectId: string, name: string) {
+export const renameProject = Effect.fn("renameProject")(function* (projectId: string, name: string) {
   const now = yield* Clock.currentTimeMillis
   yield* projectCommands(projectId)({ _tag: "RenameProject", projectId, name, now })
 })
 
 /** Adds an existing dashboard user (by email) to the project. */
-export const addProjectMember = Effect.fn("addProjectMember")(function*(projectId: string, email: string) {
+export const addProjectMember = Effect.fn("addProjectMember")(function* (projectId: string, email: string) {
   const user = (yield* loadUser(email)).user
   if (user === null) return yield* new UserNotFound({ email: normalizeEmail(email) })
   const now = yield* Clock.currentTimeMillis
@@ -60,7 +76,7 @@ export interface IssuedKey {
   readonly secret: string
 }
 
-export const createKey = Effect.fn("createKey")(function*(options: {
+export const createKey = Effect.fn("createKey")(function* (options: {
   readonly projectId: string
   readonly name: string
   readonly environment: KeyEnvironment
@@ -77,12 +93,12 @@ export const createKey = Effect.fn("createKey")(function*(options: {
 })
 
 /** `projectId` null: the operator, who may revoke any key; otherwise only a key of that project. */
-export const revokeKey = Effect.fn("revokeKey")(function*(keyId: string, projectId: string | null) {
+export const revokeKey = Effect.fn("revokeKey")(function* (keyId: string, projectId: string | null) {
   const now = yield* Clock.currentTimeMillis
   yield* keyCommands(keyId)({ _tag: "RevokeKey", keyId, projectId, now })
 })
 
-export const createUser = Effect.fn("createUser")(function*(email: string, password: string) {
+export const createUser = Effect.fn("createUser")(function* (email: string, password: string) {
   const normalized = normalizeEmail(email)
   const userId = userIdFromEmail(normalized)
   const passwordHash = yield* Effect.promise(() => hashPassword(password))
@@ -91,7 +107,7 @@ export const createUser = Effect.fn("createUser")(function*(email: string, passw
   return userId
 })
 
-export const changePassword = Effect.fn("changePassword")(function*(email: string, password: string) {
+export const changePassword = Effect.fn("changePassword")(function* (email: string, password: string) {
   const normalized = normalizeEmail(email)
   const userId = userIdFromEmail(normalized)
   const passwordHash = yield* Effect.promise(() => hashPassword(password))

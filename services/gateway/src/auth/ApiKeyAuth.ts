@@ -21,18 +21,21 @@ export type AuthFailure = MissingApiKey | InvalidApiKey | RevokedApiKey | Insuff
 
 const unknownKey = new InvalidApiKey({ message: "The API key is not valid." })
 
-export class ApiKeyAuth extends Context.Service<ApiKeyAuth, {
-  /**
-   * The key's principal (with `scope`, also requires the key to hold that scope), synchronously from the followed
-   * directory: undefined when the key is not in it, and then `authenticate` reads the key's stream.
-   */
-  authenticateFromMemory(sources: CredentialSources, scope: Scope | null, now: number): Principal | AuthFailure | undefined
-  /** The same verdict for a key the directory does not hold yet (created a moment ago, or the directory restarting). */
-  authenticate(sources: CredentialSources, scope: Scope | null): Effect.Effect<Principal, AuthFailure>
-}>()("mds/gateway/auth/ApiKeyAuth") {
+export class ApiKeyAuth extends Context.Service<
+  ApiKeyAuth,
+  {
+    /**
+     * The key's principal (with `scope`, also requires the key to hold that scope), synchronously from the followed
+     * directory: undefined when the key is not in it, and then `authenticate` reads the key's stream.
+     */
+    authenticateFromMemory(sources: CredentialSources, scope: Scope | null, now: number): Principal | AuthFailure | undefined
+    /** The same verdict for a key the directory does not hold yet (created a moment ago, or the directory restarting). */
+    authenticate(sources: CredentialSources, scope: Scope | null): Effect.Effect<Principal, AuthFailure>
+  }
+>()("mds/gateway/auth/ApiKeyAuth") {
   static readonly layer = Layer.effect(
     ApiKeyAuth,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const pepper = yield* Config.Redacted("API_KEY_PEPPER")
       const directory = yield* KeyDirectory
       const usage = yield* KeyUsageRecorder
@@ -51,7 +54,9 @@ export class ApiKeyAuth extends Context.Service<ApiKeyAuth, {
         const subjects = [`address:${sources.address ?? "unknown"}`, `prefix:${prefix}`]
         const retryAfterSeconds = Math.max(...subjects.map((subject) => failures.retryAfter(subject, now)))
         for (const subject of subjects) failures.record(subject, now)
-        return retryAfterSeconds === 0 ? failure : new RateLimitExceeded({ limit: failuresPerMinute, windowSeconds: 60, retryAfterSeconds, counted: "failed_authentications" })
+        return retryAfterSeconds === 0
+          ? failure
+          : new RateLimitExceeded({ limit: failuresPerMinute, windowSeconds: 60, retryAfterSeconds, counted: "failed_authentications" })
       }
 
       /** The presented secret, its hash and key id, or the failure of a missing or malformed key. */
@@ -82,7 +87,7 @@ export class ApiKeyAuth extends Context.Service<ApiKeyAuth, {
 
       const isFailure = (outcome: Principal | AuthFailure | { readonly hash: string }): outcome is AuthFailure => "_tag" in outcome
 
-      const authenticate = Effect.fn("ApiKeyAuth.authenticate")(function*(sources: CredentialSources, scope: Scope | null) {
+      const authenticate = Effect.fn("ApiKeyAuth.authenticate")(function* (sources: CredentialSources, scope: Scope | null) {
         const now = yield* Clock.currentTimeMillis
         const presented = present(sources)
         if (isFailure(presented)) return yield* throttled(sources, presented, now)

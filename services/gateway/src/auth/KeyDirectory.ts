@@ -19,15 +19,18 @@ export const KEYS_FOLLOWER = "keys"
 
 const decodeKeyEvent = Schema.decodeUnknownOption(Schema.fromJsonString(KeyEvent))
 
-export class KeyDirectory extends Context.Service<KeyDirectory, {
-  /** The key's state, or none when no key with this id was ever created. */
-  lookup(keyId: string): Effect.Effect<Option.Option<KeyState>, EventStoreError>
-  /** The key's state when the followed directory holds it (exactly what lookup answers then), else undefined. */
-  peek(keyId: string): KeyState | undefined
-}>()("mds/gateway/auth/KeyDirectory") {
+export class KeyDirectory extends Context.Service<
+  KeyDirectory,
+  {
+    /** The key's state, or none when no key with this id was ever created. */
+    lookup(keyId: string): Effect.Effect<Option.Option<KeyState>, EventStoreError>
+    /** The key's state when the followed directory holds it (exactly what lookup answers then), else undefined. */
+    peek(keyId: string): KeyState | undefined
+  }
+>()("mds/gateway/auth/KeyDirectory") {
   static readonly layer = Layer.effect(
     KeyDirectory,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* EventStore
       const followers = yield* Followers
       const entries = new Map<string, Entry>()
@@ -57,7 +60,7 @@ export class KeyDirectory extends Context.Service<KeyDirectory, {
         return follower.state() === "following" && known !== undefined && known.state.key !== null ? known.state : undefined
       }
 
-      const lookup = Effect.fnUntraced(function*(keyId: string) {
+      const lookup = Effect.fnUntraced(function* (keyId: string) {
         const known = peek(keyId)
         if (known !== undefined) return Option.some(known)
         // Read-your-writes: a key created a moment ago may not have reached the consumer yet.

@@ -5,29 +5,37 @@ import { keyUsageSubject } from "@mds/shared/eventstore/Subjects"
 import { Config, Context, Duration, Effect, Layer } from "effect"
 import { makeUsageLedger, type PendingUse } from "./UsageLedger.ts"
 
-export class KeyUsageRecorder extends Context.Service<KeyUsageRecorder, {
-  /** Notes that the key authenticated a request at `at`; never fails and never waits for I/O. */
-  touch(use: PendingUse): Effect.Effect<void>
-  /** touch, synchronously. */
-  touchNow(use: PendingUse): void
-  /** Appends one KeyUsed per key used since the last flush; returns how many were appended. */
-  readonly flush: Effect.Effect<number>
-}>()("mds/gateway/auth/KeyUsageRecorder") {
+export class KeyUsageRecorder extends Context.Service<
+  KeyUsageRecorder,
+  {
+    /** Notes that the key authenticated a request at `at`; never fails and never waits for I/O. */
+    touch(use: PendingUse): Effect.Effect<void>
+    /** touch, synchronously. */
+    touchNow(use: PendingUse): void
+    /** Appends one KeyUsed per key used since the last flush; returns how many were appended. */
+    readonly flush: Effect.Effect<number>
+  }
+>()("mds/gateway/auth/KeyUsageRecorder") {
   static readonly config = Config.Int("KEY_LAST_USED_FLUSH_SECONDS").pipe(Config.withDefault(30))
 
   static readonly layer = Layer.effect(
     KeyUsageRecorder,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* EventStore
       const intervalSeconds = yield* KeyUsageRecorder.config
       const ledger = makeUsageLedger()
 
       const appendOne = (use: PendingUse) =>
-        store.append(KeyUsed, keyUsageSubject(use.keyId), { _tag: "KeyUsed", v: 1, ...use }, {
-          msgId: `KeyUsed:${use.keyId}:${use.at}`
-        })
+        store.append(
+          KeyUsed,
+          keyUsageSubject(use.keyId),
+          { _tag: "KeyUsed", v: 1, ...use },
+          {
+            msgId: `KeyUsed:${use.keyId}:${use.at}`
+          }
+        )
 
-      const flush = Effect.gen(function*() {
+      const flush = Effect.gen(function* () {
         const uses = ledger.drain()
         if (uses.length === 0) return 0
         const results = yield* Effect.forEach(uses, (use) => Effect.result(appendOne(use)), { concurrency: 8 })

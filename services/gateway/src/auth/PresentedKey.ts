@@ -49,9 +49,10 @@ export const readPresentedKey = (sources: CredentialSources): Result.Result<stri
     const queryKey = KEY_QUERY_PARAMS.find((name) => Object.hasOwn(sources.query, name))
     return Result.fail(
       new MissingApiKey({
-        message: queryKey === undefined
-          ? "An API key is required: send X-API-Key or Authorization: Bearer."
-          : `API keys are never accepted in the query string (${queryKey}); send X-API-Key or Authorization: Bearer.`
+        message:
+          queryKey === undefined
+            ? "An API key is required: send X-API-Key or Authorization: Bearer."
+            : `API keys are never accepted in the query string (${queryKey}); send X-API-Key or Authorization: Bearer.`
       })
     )
   }

@@ -10,15 +10,21 @@ import { Effect } from "effect"
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
-export const loadBatchView = Effect.fn("loadBatchView")(function*(projectId: string, batchId: string) {
+export const loadBatchView = Effect.fn("loadBatchView")(function* (projectId: string, batchId: string) {
   const stored = yield* (yield* EventStore).readSubject(BatchEvent, batchSubject(projectId, batchId))
   const created = stored.find((item) => item.event._tag === "BatchCreated")?.event
   if (created === undefined || created._tag !== "BatchCreated") return yield* new BatchNotFound({ batchId })
   const state = stored.reduce((s, item) => BatchDecider.evolve(s, item.event), BatchDecider.initialState())
   const entries = state.entries.map((entry) => {
     const progress = progressOf(state, entry.entryId)
-    const status = progress._tag === "Pending" ? "pending" as const : progress._tag === "Queued" ? "queued" as const : progress.outcome
-    return { id: entry.entryId, title: entry.title, url: entry.url, status, ...(progress._tag === "Pending" ? {} : { job_id: progress.jobId }) }
+    const status = progress._tag === "Pending" ? ("pending" as const) : progress._tag === "Queued" ? ("queued" as const) : progress.outcome
+    return {
+      id: entry.entryId,
+      title: entry.title,
+      url: entry.url,
+      status,
+      ...(progress._tag === "Pending" ? {} : { job_id: progress.jobId })
+    }
   })
   const count = (status: string) => entries.filter((entry) => entry.status === status).length
   const view: Batch = {
@@ -28,7 +34,13 @@ export const loadBatchView = Effect.fn("loadBatchView")(function*(projectId: str
     format: created.format,
     created_at: iso(created.createdAt),
     expires_at: iso(created.expiresAt),
-    progress: { total: entries.length, pending: count("pending"), queued: count("queued"), completed: count("completed"), failed: count("failed") },
+    progress: {
+      total: entries.length,
+      pending: count("pending"),
+      queued: count("queued"),
+      completed: count("completed"),
+      failed: count("failed")
+    },
     entries
   }
   return view

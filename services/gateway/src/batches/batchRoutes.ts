@@ -20,43 +20,48 @@ import { loadBatchView } from "./BatchView.ts"
 const isMediaId = Schema.is(MediaId)
 const isBatchId = Schema.is(BatchId)
 
-const playlistOf = Effect.fn("playlistOf")(function*(mediaId: string) {
+const playlistOf = Effect.fn("playlistOf")(function* (mediaId: string) {
   if (!isMediaId(mediaId)) return yield* new MediaNotFound({ mediaId })
   const now = yield* Clock.currentTimeMillis
   let media = yield* (yield* MediaReadModel).get(mediaId)
   if (Option.isNone(media)) media = Option.map(yield* (yield* EventStore).readLast(MediaEvent, mediaSubject(mediaId)), (s) => s.event)
   if (Option.isNone(media) || media.value.expiresAt <= now) return yield* new MediaNotFound({ mediaId })
   if (media.value.entries === undefined) {
-    return yield* new InvalidOptions({ message: "media_id: not a playlist; resolve the URL with \"playlist\": {} first." })
+    return yield* new InvalidOptions({ message: 'media_id: not a playlist; resolve the URL with "playlist": {} first.' })
   }
   return { ...media.value, entries: media.value.entries }
 })
 
-export const createBatch = Effect.fn("createBatch")(function*(input: RouteInput, principal: Principal) {
+export const createBatch = Effect.fn("createBatch")(function* (input: RouteInput, principal: Principal) {
   const body = yield* decodeBody(CreateBatchRequest, input.body)
   const playlist = yield* playlistOf(body.media_id)
   if (Option.isNone(parseFormatId(body.format))) {
     return yield* new FormatUnavailable({ format: body.format, available: playlist.formats.map((f) => f.id) })
   }
-  const chosen = body.entries === undefined
-    ? playlist.entries
-    : body.entries.map((id) => playlist.entries.find((entry) => entry.id === id))
+  const chosen = body.entries === undefined ? playlist.entries : body.entries.map((id) => playlist.entries.find((entry) => entry.id === id))
   const unknown = (body.entries ?? []).filter((_, i) => chosen[i] === undefined)
   if (unknown.length > 0) return yield* new InvalidOptions({ message: `entries: not in the playlist: ${unknown.slice(0, 5).join(", ")}.` })
   const batchId = newId("bat")
   const now = yield* Clock.currentTimeMillis
   const lifetimes = yield* Lifetimes
-  yield* batchCommands(principal.projectId, batchId)({
-    _tag: "CreateBatch",
-    batchId,
-    projectId: principal.projectId,
-    mediaId: playlist.mediaId,
-    platform: playlist.platform,
-    format: body.format,
-    entries: [...new Map(chosen.flatMap((entry) => (entry === undefined ? [] : [[entry.id, { entryId: entry.id, url: entry.url, title: entry.title }]]))).values()],
-    now,
-    lifetimeMs: lifetimes.jobMs
-  }, { isNew: true })
+  yield* batchCommands(principal.projectId, batchId)(
+    {
+      _tag: "CreateBatch",
+      batchId,
+      projectId: principal.projectId,
+      mediaId: playlist.mediaId,
+      platform: playlist.platform,
+      format: body.format,
+      entries: [
+        ...new Map(
+          chosen.flatMap((entry) => (entry === undefined ? [] : [[entry.id, { entryId: entry.id, url: entry.url, title: entry.title }]]))
+        ).values()
+      ],
+      now,
+      lifetimeMs: lifetimes.jobMs
+    },
+    { isNew: true }
+  )
   return json(202, yield* loadBatchView(principal.projectId, batchId))
 })
 
@@ -65,12 +70,12 @@ const batchIdOf = (input: RouteInput) => {
   return isBatchId(batchId) ? Effect.succeed(batchId) : Effect.fail(new BatchNotFound({ batchId }))
 }
 
-export const getBatch = Effect.fn("getBatch")(function*(input: RouteInput, principal: Principal) {
+export const getBatch = Effect.fn("getBatch")(function* (input: RouteInput, principal: Principal) {
   return json(200, yield* loadBatchView(principal.projectId, yield* batchIdOf(input)))
 })
 
 /** No entry is started after this; the feeder cancels the entries' running jobs. Canceling twice answers the same. */
-export const cancelBatch = Effect.fn("cancelBatch")(function*(input: RouteInput, principal: Principal) {
+export const cancelBatch = Effect.fn("cancelBatch")(function* (input: RouteInput, principal: Principal) {
   const batchId = yield* batchIdOf(input)
   const now = yield* Clock.currentTimeMillis
   yield* batchCommands(principal.projectId, batchId)({ _tag: "CancelBatch", batchId, now })

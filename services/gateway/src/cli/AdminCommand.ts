@@ -22,8 +22,11 @@ export const AddMemberCommand = Schema.TaggedStruct("AddMember", { projectId: Pr
 /** Without --password-stdin a password is generated and printed once. */
 export const CreateUserCommand = Schema.TaggedStruct("CreateUser", { email: Email, passwordFromStdin: Schema.Boolean })
 export const SetPasswordCommand = Schema.TaggedStruct("SetPassword", { email: Email, passwordFromStdin: Schema.Boolean })
-const HttpUrl = NonEmpty.check(Schema.makeFilter((url: string) =>
-  /^https?:\/\/[^/]/.test(url) && URL.canParse(url) ? undefined : "must be an absolute http or https URL"))
+const HttpUrl = NonEmpty.check(
+  Schema.makeFilter((url: string) =>
+    /^https?:\/\/[^/]/.test(url) && URL.canParse(url) ? undefined : "must be an absolute http or https URL"
+  )
+)
 export const SetWebhookCommand = Schema.TaggedStruct("SetWebhook", {
   projectId: ProjectId,
   url: HttpUrl,
@@ -109,7 +112,10 @@ const candidate = (argv: ReadonlyArray<string>): unknown => {
       _tag: "CreateKey",
       projectId: flags["project"],
       name: flags["name"],
-      scopes: flags["scopes"]?.split(",").map((s) => s.trim()).filter((s) => s !== ""),
+      scopes: flags["scopes"]
+        ?.split(",")
+        .map((s) => s.trim())
+        .filter((s) => s !== ""),
       environment: flags["env"] ?? "live"
     }
   }
@@ -144,7 +150,10 @@ const webhookCandidate = (verb: string | undefined, flags: Record<string, string
         _tag: "SetWebhook",
         projectId: flags["project"],
         url: flags["url"],
-        events: (flags["events"] ?? ALL_WEBHOOK_EVENT_TYPES.join(",")).split(",").map((s) => s.trim()).filter((s) => s !== "")
+        events: (flags["events"] ?? ALL_WEBHOOK_EVENT_TYPES.join(","))
+          .split(",")
+          .map((s) => s.trim())
+          .filter((s) => s !== "")
       }
     case "remove":
       return { _tag: "RemoveWebhook", projectId: flags["project"] }
@@ -160,8 +169,8 @@ export const parseAdminCommand = (argv: ReadonlyArray<string>): Effect.Effect<Ad
   if (raw === null) return Effect.fail(new UsageError({ message: USAGE }))
   return Schema.decodeUnknownEffect(AdminCommand)(raw).pipe(
     Effect.mapError((error) => {
-      const details = formatIssues(error.issue).issues
-        .map((item) => `${(item.path ?? []).map(String).join(".")}: ${item.message}`)
+      const details = formatIssues(error.issue)
+        .issues.map((item) => `${(item.path ?? []).map(String).join(".")}: ${item.message}`)
         .join("; ")
       return new UsageError({ message: `invalid arguments (${details})\n${USAGE}` })
     })

@@ -36,10 +36,10 @@ const describeFailure = (failure: { readonly _tag: string } & Record<string, unk
   }
 }
 
-const program = Effect.gen(function*() {
+const program = Effect.gen(function* () {
   const command = yield* parseAdminCommand(process.argv.slice(2))
   // Only commands that reach NATS need the connection; a usage error fails before it is opened.
-  return yield* Effect.gen(function*() {
+  return yield* Effect.gen(function* () {
     yield* ensureStreams
     return yield* runAdminCommand(command, { readStdin })
   }).pipe(Effect.provide(CliLayer))
@@ -50,8 +50,6 @@ if (Exit.isSuccess(exit)) {
   if (exit.value !== "") process.stdout.write(`${exit.value}\n`)
 } else {
   const failure = Cause.findErrorOption(exit.cause)
-  process.stderr.write(
-    `error: ${Option.isSome(failure) ? describeFailure(failure.value as never) : Cause.pretty(exit.cause)}\n`
-  )
+  process.stderr.write(`error: ${Option.isSome(failure) ? describeFailure(failure.value as never) : Cause.pretty(exit.cause)}\n`)
   process.exitCode = 1
 }

@@ -19,7 +19,7 @@ export interface AdminIo {
 const noStdin: AdminIo = { readStdin: Effect.succeed("") }
 
 /** The password from stdin (its first line), or a generated one; `print` says whether it must be shown. */
-const passwordFor = Effect.fn("passwordFor")(function*(fromStdin: boolean, io: AdminIo) {
+const passwordFor = Effect.fn("passwordFor")(function* (fromStdin: boolean, io: AdminIo) {
   if (!fromStdin) return { password: generatePassword(), print: true }
   const password = (yield* io.readStdin).split(/\r?\n/)[0] ?? ""
   if (password.length < MIN_PASSWORD_LENGTH) {
@@ -29,7 +29,7 @@ const passwordFor = Effect.fn("passwordFor")(function*(fromStdin: boolean, io: A
 })
 
 /** Returns the one line the command prints: an id, a secret or a generated password (empty when there is nothing). */
-export const runAdminCommand = Effect.fn("runAdminCommand")(function*(command: AdminCommand, io: AdminIo = noStdin) {
+export const runAdminCommand = Effect.fn("runAdminCommand")(function* (command: AdminCommand, io: AdminIo = noStdin) {
   switch (command._tag) {
     case "CreateProject":
       return yield* createProject(command.name, null)

@@ -8,22 +8,38 @@ import { Effect, Option } from "effect"
 import type { ExtractorsStatusCommand, UseYtDlpReleaseCommand } from "./AdminCommand.ts"
 
 /** Prints nothing: the extractors report on their own (see `extractors status`). */
-export const useYtDlpRelease = Effect.fn("useYtDlpRelease")(function*(command: typeof UseYtDlpReleaseCommand.Type) {
+export const useYtDlpRelease = Effect.fn("useYtDlpRelease")(function* (command: typeof UseYtDlpReleaseCommand.Type) {
   const store = yield* EventStore
-  yield* store.append(YtDlpReleaseChosen, YT_DLP_CHOICE_SUBJECT, { _tag: "YtDlpReleaseChosen", v: 1, choice: command.choice, at: Date.now() }, { msgId: randomUUID() })
+  yield* store.append(
+    YtDlpReleaseChosen,
+    YT_DLP_CHOICE_SUBJECT,
+    { _tag: "YtDlpReleaseChosen", v: 1, choice: command.choice, at: Date.now() },
+    { msgId: randomUUID() }
+  )
   return `extractors will use ${command.choice}`
 })
 
 /** One line for the fleet's choice, then one per extractor: id, version, last change, when, and a rejection's reason. */
-export const extractorsStatus = Effect.fn("extractorsStatus")(function*(_command: typeof ExtractorsStatusCommand.Type) {
+export const extractorsStatus = Effect.fn("extractorsStatus")(function* (_command: typeof ExtractorsStatusCommand.Type) {
   const store = yield* EventStore
   const choice = yield* store.readLast(YtDlpReleaseChosen, YT_DLP_CHOICE_SUBJECT)
   const reports = yield* store.readSubject(YtDlpWorkerEvent, ALL_YT_DLP_WORKERS_SUBJECT)
   const lines = [
     `choice: ${Option.match(choice, { onNone: () => "none (each extractor runs its built-in release, or YT_DLP_AUTO_UPDATE's channel)", onSome: (c) => `${c.event.choice} (since ${new Date(c.event.at).toISOString()})` })}`
   ]
-  for (const worker of fleetStatusOf(reports.map((stored) => stored.event), Date.now())) {
-    lines.push([worker.workerId, worker.version, worker.lastChange, new Date(worker.at).toISOString(), ...(worker.reason === null ? [] : [worker.reason])].join("\t"))
+  for (const worker of fleetStatusOf(
+    reports.map((stored) => stored.event),
+    Date.now()
+  )) {
+    lines.push(
+      [
+        worker.workerId,
+        worker.version,
+        worker.lastChange,
+        new Date(worker.at).toISOString(),
+        ...(worker.reason === null ? [] : [worker.reason])
+      ].join("\t")
+    )
   }
   return lines.join("\n")
 })

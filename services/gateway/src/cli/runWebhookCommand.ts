@@ -16,14 +16,14 @@ export type WebhookCommand =
   | { readonly _tag: "RemoveWebhook"; readonly projectId: string }
   | { readonly _tag: "ListDeliveries"; readonly projectId: string; readonly limit: number }
 
-const requireProject = Effect.fn("requireProject")(function*(projectId: string) {
+const requireProject = Effect.fn("requireProject")(function* (projectId: string) {
   const store = yield* EventStore
   const project = yield* store.readLast(ProjectEvent, projectSubject(projectId))
   if (Option.isNone(project)) return yield* new ProjectNotFound({ projectId })
 })
 
 /** Returns what the command prints: the new secret, nothing, or one JSON line per delivery attempt. */
-export const runWebhookCommand = Effect.fn("runWebhookCommand")(function*(command: WebhookCommand) {
+export const runWebhookCommand = Effect.fn("runWebhookCommand")(function* (command: WebhookCommand) {
   yield* requireProject(command.projectId)
   const now = yield* Clock.currentTimeMillis
   switch (command._tag) {

@@ -10,19 +10,19 @@ import { json, type RouteInput } from "../http/Route.ts"
 
 const isPlatform = Schema.is(CookiePlatform)
 
-export const listCookies = Effect.fn("listCookies")(function*(_input: RouteInput, principal: Principal) {
+export const listCookies = Effect.fn("listCookies")(function* (_input: RouteInput, principal: Principal) {
   const jars = yield* (yield* CookieVault).list(principal.projectId)
   return json(200, jars.map(toCookieJar))
 })
 
-export const uploadCookies = Effect.fn("uploadCookies")(function*(input: RouteInput, principal: Principal) {
+export const uploadCookies = Effect.fn("uploadCookies")(function* (input: RouteInput, principal: Principal) {
   const body = yield* decodeBody(CookiesUpload, input.body)
   const stored = yield* (yield* CookieVault).store(principal.projectId, body.platform, body.cookies_txt, "uploaded")
   yield* Effect.logInfo("cookies stored", { projectId: principal.projectId, platform: body.platform, cookies: stored.cookieCount })
   return json(200, toCookieJar(stored))
 })
 
-export const removeCookies = Effect.fn("removeCookies")(function*(input: RouteInput, principal: Principal) {
+export const removeCookies = Effect.fn("removeCookies")(function* (input: RouteInput, principal: Principal) {
   const platform = input.params["platform"] ?? ""
   if (!isPlatform(platform)) return yield* new InvalidRequest({ message: "platform: must be a platform id from GET /platforms." })
   const removed = yield* (yield* CookieVault).remove(principal.projectId, platform)

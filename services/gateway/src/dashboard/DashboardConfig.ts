@@ -18,16 +18,17 @@ export class DashboardConfig extends Context.Service<DashboardConfig, DashboardC
 
   static readonly layer = Layer.effect(
     DashboardConfig,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const config = yield* DashboardConfig.config
       // Set but empty (e.g. `VAR=` in a compose file) counts as not set.
       const adminEmail = Option.filter(config.adminEmail, (email) => email.trim() !== "")
       return DashboardConfig.of({
         sessionTtlMs: config.sessionTtlSeconds * 1000,
         secureCookies: config.publicBaseUrl.toLowerCase().startsWith("https:"),
-        bootstrapAdmin: Option.isSome(adminEmail) && Option.isSome(config.adminPassword)
-          ? Option.some({ email: adminEmail.value, password: config.adminPassword.value })
-          : Option.none()
+        bootstrapAdmin:
+          Option.isSome(adminEmail) && Option.isSome(config.adminPassword)
+            ? Option.some({ email: adminEmail.value, password: config.adminPassword.value })
+            : Option.none()
       })
     })
   )

@@ -32,7 +32,11 @@ export const toDashboardError = (failure: DashboardFailure | { readonly _tag: st
     case "NotSignedIn":
       return { status: 401, title: "Signed out", message: "Sign in to continue." }
     case "CsrfRejected":
-      return { status: 403, title: "Form expired", message: "This form has expired or did not come from the dashboard. Reload the page and try again." }
+      return {
+        status: 403,
+        title: "Form expired",
+        message: "This form has expired or did not come from the dashboard. Reload the page and try again."
+      }
     case "InvalidCredentials":
       return { status: 401, title: "Sign in", message: "The email or the password is wrong." }
     case "SignInThrottled": {

@@ -49,10 +49,7 @@ const send = (reply: FastifyReply, result: DashboardReply) => {
   }
 }
 
-export const registerDashboard = (
-  app: FastifyInstance,
-  runtime: ManagedRuntime.ManagedRuntime<DashboardServices, never>
-) => {
+export const registerDashboard = (app: FastifyInstance, runtime: ManagedRuntime.ManagedRuntime<DashboardServices, never>) => {
   const log = (effect: Effect.Effect<void>) => runtime.runFork(effect)
 
   // An encapsulated plugin: form bodies and these headers apply to dashboard routes only, never to /v1.
@@ -87,19 +84,24 @@ export const registerDashboard = (
           const exit = await runtime.runPromiseExit(route.run(input))
           if (Exit.isSuccess(exit)) return send(reply, exit.value)
           const failure = Cause.findErrorOption(exit.cause)
-          const tag = Option.isSome(failure) ? (failure.value as { readonly _tag?: string })._tag ?? "" : ""
+          const tag = Option.isSome(failure) ? ((failure.value as { readonly _tag?: string })._tag ?? "") : ""
           if (tag === "NotSignedIn" && route.json !== true) return send(reply, { _tag: "Redirect", location: "/dashboard/login" })
           const error = Option.isSome(failure)
             ? toDashboardError(failure.value as { readonly _tag: string })
             : { status: 500, title: "Something went wrong", message: "An internal error occurred." }
           if (error.status >= 500) {
             // Causes carry ids and storage messages, never form fields: passwords and secrets stay out of the log.
-            log(Effect.logError("dashboard request failed", Cause.pretty(exit.cause)).pipe(
-              Effect.annotateLogs({ request_id: request.id, path: route.path })
-            ))
+            log(
+              Effect.logError("dashboard request failed", Cause.pretty(exit.cause)).pipe(
+                Effect.annotateLogs({ request_id: request.id, path: route.path })
+              )
+            )
           }
           if (route.json === true) {
-            return reply.code(error.status).type("application/json; charset=utf-8").send({ error: { message: error.message } })
+            return reply
+              .code(error.status)
+              .type("application/json; charset=utf-8")
+              .send({ error: { message: error.message } })
           }
           const page = { _tag: "Page", status: error.status, body: errorPage({ viewer: null, ...error }) } as const
           return send(reply, error.headers === undefined ? page : { ...page, headers: error.headers })

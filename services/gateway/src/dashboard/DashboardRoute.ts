@@ -23,12 +23,12 @@ export interface DashboardInput {
 
 export type DashboardReply =
   | {
-    readonly _tag: "Page"
-    readonly status: number
-    readonly body: Html
-    readonly cookies?: ReadonlyArray<string>
-    readonly headers?: Readonly<Record<string, string>>
-  }
+      readonly _tag: "Page"
+      readonly status: number
+      readonly body: Html
+      readonly cookies?: ReadonlyArray<string>
+      readonly headers?: Readonly<Record<string, string>>
+    }
   | { readonly _tag: "Redirect"; readonly location: string; readonly cookies?: ReadonlyArray<string> }
   | { readonly _tag: "Json"; readonly data: unknown }
 
@@ -70,7 +70,7 @@ export interface SignedIn {
 }
 
 /** The request's session; for a POST also the CSRF token of that session and a same-origin request. */
-export const requireSession = Effect.fn("requireSession")(function*(input: DashboardInput) {
+export const requireSession = Effect.fn("requireSession")(function* (input: DashboardInput) {
   const auth = yield* DashboardAuth
   const found = yield* auth.current(input.headers["cookie"])
   if (Option.isNone(found)) return yield* new NotSignedIn()
@@ -90,7 +90,7 @@ export interface MemberProject extends ProjectRef {
 }
 
 /** The project named in the path, read from its own events, if the user is a member; otherwise "not found". */
-export const requireMembership = Effect.fn("requireMembership")(function*(input: DashboardInput, signedIn: SignedIn) {
+export const requireMembership = Effect.fn("requireMembership")(function* (input: DashboardInput, signedIn: SignedIn) {
   const projectId = input.params["projectId"] ?? ""
   if (!isProjectId(projectId)) return yield* new ProjectNotFound({ projectId: "(malformed)" })
   const state = yield* loadProject(projectId)
@@ -103,7 +103,7 @@ export const requireMembership = Effect.fn("requireMembership")(function*(input:
  * projected it, so the next page shows it. If the aggregator is behind, the page simply shows it a moment later.
  */
 export const awaitProjection = <E, R>(projected: Effect.Effect<boolean, E, R>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     for (let i = 0; i < 80; i++) {
       if (yield* projected) return true
       yield* Effect.sleep(Duration.millis(25))

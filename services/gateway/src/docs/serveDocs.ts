@@ -53,7 +53,7 @@ const text = (body: string, contentType: string): RouteReply => ({
 export const serveDocsPage = () => Effect.succeed(text(PAGE, "text/html; charset=utf-8"))
 
 export const serveDocsAsset = (input: RouteInput) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const name = input.params["*"] ?? ""
     if (name === "init.js") return text(INIT, "text/javascript; charset=utf-8")
     const contentType = ASSETS[name]

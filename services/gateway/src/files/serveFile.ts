@@ -8,7 +8,7 @@ import type { RouteInput, RouteReply } from "../http/Route.ts"
 
 const queryString = (value: unknown): string => (typeof value === "string" ? value : "")
 
-export const serveFile = Effect.fn("serveFile")(function*(input: RouteInput) {
+export const serveFile = Effect.fn("serveFile")(function* (input: RouteInput) {
   const key = input.params["*"] ?? ""
   const signer = yield* DownloadLinkSigner
   const now = yield* Clock.currentTimeMillis

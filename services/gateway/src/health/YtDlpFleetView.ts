@@ -11,22 +11,28 @@ type FleetReport = NonNullable<Health["yt_dlp"]>
 
 const MAX_AGE_MS = 5_000
 
-export class YtDlpFleetView extends Context.Service<YtDlpFleetView, {
-  /** The last report read; null before the first read finished (or while the streams cannot be read). */
-  readonly report: Effect.Effect<FleetReport | null>
-}>()("mds/gateway/YtDlpFleetView") {
+export class YtDlpFleetView extends Context.Service<
+  YtDlpFleetView,
+  {
+    /** The last report read; null before the first read finished (or while the streams cannot be read). */
+    readonly report: Effect.Effect<FleetReport | null>
+  }
+>()("mds/gateway/YtDlpFleetView") {
   static readonly layer = Layer.effect(
     YtDlpFleetView,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* EventStore
       let cached: FleetReport | null = null
       let readAt = 0
-      const read = Effect.gen(function*() {
+      const read = Effect.gen(function* () {
         const choice = yield* store.readLast(YtDlpReleaseChosen, YT_DLP_CHOICE_SUBJECT)
         const reports = yield* store.readSubject(YtDlpWorkerEvent, ALL_YT_DLP_WORKERS_SUBJECT)
         return {
           choice: Option.match(choice, { onNone: () => null, onSome: (stored) => stored.event.choice }),
-          extractors: fleetStatusOf(reports.map((stored) => stored.event), Date.now()).map((worker) => ({
+          extractors: fleetStatusOf(
+            reports.map((stored) => stored.event),
+            Date.now()
+          ).map((worker) => ({
             worker_id: worker.workerId,
             version: worker.version,
             last_change: worker.lastChange,

@@ -7,13 +7,18 @@ import { YtDlpFleetView } from "./YtDlpFleetView.ts"
 
 const PING_TIMEOUT = "1 second"
 
-export const checkHealth = Effect.fn("checkHealth")(function*() {
+export const checkHealth = Effect.fn("checkHealth")(function* () {
   const { connection } = yield* NatsClient
   // A follower that is recovering does not make the gateway unhealthy: its reads fall back to the stores meanwhile,
   // and a load balancer taking every gateway out while one NATS node restarts would turn a blip into an outage.
   const followers = (yield* Followers).snapshot()
   // The ping promise settles on its own even after the timeout gave up on it, so it must never reject.
-  const connected = yield* Effect.promise(() => connection.flush().then(() => true, () => false)).pipe(
+  const connected = yield* Effect.promise(() =>
+    connection.flush().then(
+      () => true,
+      () => false
+    )
+  ).pipe(
     Effect.timeout(PING_TIMEOUT),
     Effect.orElseSucceed(() => false)
   )

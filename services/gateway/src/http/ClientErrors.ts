@@ -28,7 +28,9 @@ export const answerClientError = (error: Error & { readonly code?: string }, soc
     socket.destroy()
     return
   }
-  socket.end(error.code === "HPE_HEADER_OVERFLOW"
-    ? rawAnswer(431, "Request Header Fields Too Large", "headers_too_large", "The request headers are larger than 16 KiB in all.")
-    : rawAnswer(400, "Bad Request", "invalid_request", "The request is not valid HTTP/1.1."))
+  socket.end(
+    error.code === "HPE_HEADER_OVERFLOW"
+      ? rawAnswer(431, "Request Header Fields Too Large", "headers_too_large", "The request headers are larger than 16 KiB in all.")
+      : rawAnswer(400, "Bad Request", "invalid_request", "The request is not valid HTTP/1.1.")
+  )
 }

@@ -196,9 +196,10 @@ export const toApiError = (failure: ApiFailure): ApiError => {
       return {
         status: 422,
         code: "format_unavailable",
-        message: failure.available.length > 0
-          ? `Format ${failure.format} is not available; available formats: ${failure.available.join(", ")}.`
-          : `Format ${failure.format} is not a known format id (video_best, video_<height>p, audio_best, audio_mp3, audio_m4a).`
+        message:
+          failure.available.length > 0
+            ? `Format ${failure.format} is not available; available formats: ${failure.available.join(", ")}.`
+            : `Format ${failure.format} is not a known format id (video_best, video_<height>p, audio_best, audio_mp3, audio_m4a).`
       }
     case "BatchNotFound":
       return { status: 404, code: "batch_not_found", message: `Batch ${failure.batchId} does not exist or has expired.` }
@@ -208,7 +209,8 @@ export const toApiError = (failure: ApiFailure): ApiError => {
       return {
         status: 422,
         code: "subtitles_unavailable",
-        message: `No subtitles in ${failure.missing.join(", ")}; ` +
+        message:
+          `No subtitles in ${failure.missing.join(", ")}; ` +
           (failure.available.length === 0 ? "this media has none." : `available: ${failure.available.join(", ")}.`)
       }
     case "SectionOutOfRange":
@@ -221,9 +223,10 @@ export const toApiError = (failure: ApiFailure): ApiError => {
       return {
         status: 429,
         code: "rate_limit_exceeded",
-        message: failure.counted === "failed_authentications"
-          ? `More than ${failure.limit} failed authentications from this address or key prefix in ${failure.windowSeconds} s; retry in ${failure.retryAfterSeconds} s.`
-          : `This API key made more than ${failure.limit} requests in ${failure.windowSeconds} s; retry in ${failure.retryAfterSeconds} s.`,
+        message:
+          failure.counted === "failed_authentications"
+            ? `More than ${failure.limit} failed authentications from this address or key prefix in ${failure.windowSeconds} s; retry in ${failure.retryAfterSeconds} s.`
+            : `This API key made more than ${failure.limit} requests in ${failure.windowSeconds} s; retry in ${failure.retryAfterSeconds} s.`,
         headers: {
           "retry-after": String(failure.retryAfterSeconds),
           "ratelimit-limit": String(failure.limit),

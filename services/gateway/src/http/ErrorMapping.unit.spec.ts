@@ -91,10 +91,13 @@ describe("toApiError", () => {
     expect(toApiError(new ConcurrencyLimitExceeded({ projectId: "prj_x", limit: 2 })).headers).toEqual({ "retry-after": "5" })
     expect(toApiError(new ServiceUnavailable({ message: "m" })).headers).toEqual({ "retry-after": "2" })
     expect(toApiError(new NatsUnavailable({ message: "m" })).headers).toEqual({ "retry-after": "2" })
-    expect(toApiError(new PlatformPausedNow({ platform: "vimeo", until: 0, retryAfterSeconds: 42 })).headers).toEqual({ "retry-after": "42" })
+    expect(toApiError(new PlatformPausedNow({ platform: "vimeo", until: 0, retryAfterSeconds: 42 })).headers).toEqual({
+      "retry-after": "42"
+    })
     expect(toApiError(new InsufficientScope({ scope: "media:download" })).message).toContain("media:download")
-    expect(toApiError(new FormatUnavailable({ format: "video_1p", available: ["video_best", "audio_m4a"] })).message)
-      .toContain("video_best, audio_m4a")
+    expect(toApiError(new FormatUnavailable({ format: "video_1p", available: ["video_best", "audio_m4a"] })).message).toContain(
+      "video_best, audio_m4a"
+    )
   })
 
   it("storage failures never leak their details to clients", () => {

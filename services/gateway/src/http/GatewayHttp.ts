@@ -19,7 +19,12 @@ export const BODY_LIMIT_BYTES = 16 * 1024
 const JSON_TYPE = "application/json; charset=utf-8"
 
 const pathPattern = (path: string) =>
-  new RegExp(`^${path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[A-Za-z]+/g, "[^/]+").replace(/\*/g, ".*")}$`)
+  new RegExp(
+    `^${path
+      .replace(/[.+?^${}()|[\]\\]/g, "\\$&")
+      .replace(/:[A-Za-z]+/g, "[^/]+")
+      .replace(/\*/g, ".*")}$`
+  )
 
 const routePatterns = v1Routes.map((route) => ({ pattern: pathPattern(route.path), method: route.method }))
 
@@ -34,8 +39,7 @@ export const allowedMethods = (path: string): ReadonlyArray<string> => {
   return [...methods]
 }
 
-const isJson = (contentType: string | undefined) =>
-  contentType !== undefined && /^application\/json\s*(;|$)/i.test(contentType.trim())
+const isJson = (contentType: string | undefined) => contentType !== undefined && /^application\/json\s*(;|$)/i.test(contentType.trim())
 
 /** Translates fastify's own failures (body parsing, limits) into the gateway's tagged errors. */
 const fromFastifyError = (error: FastifyError, request: FastifyRequest): ApiFailure | null => {
@@ -59,9 +63,7 @@ const fromFastifyError = (error: FastifyError, request: FastifyRequest): ApiFail
 const routingFailure = (request: FastifyRequest): ApiFailure => {
   const path = request.url.split("?")[0] ?? ""
   const allow = allowedMethods(path)
-  return allow.length > 0
-    ? new MethodNotAllowed({ method: request.method, allow })
-    : new RouteNotFound({ method: request.method, path })
+  return allow.length > 0 ? new MethodNotAllowed({ method: request.method, allow }) : new RouteNotFound({ method: request.method, path })
 }
 
 export interface GatewayHttpOptions {
@@ -107,9 +109,16 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
   const sendReply = (reply: FastifyReply, result: RouteReply) => {
     switch (result._tag) {
       case "Json":
-        return reply.code(result.status).headers(result.headers ?? {}).send({ data: result.data })
+        return reply
+          .code(result.status)
+          .headers(result.headers ?? {})
+          .send({ data: result.data })
       case "EncodedJson":
-        return reply.code(result.status).headers(result.headers ?? {}).type(JSON_TYPE).send(result.body)
+        return reply
+          .code(result.status)
+          .headers(result.headers ?? {})
+          .type(JSON_TYPE)
+          .send(result.body)
       case "File":
         return reply.code(200).headers(result.headers).send(result.body)
     }
@@ -126,18 +135,25 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
 
   // One line per request is a Debug line (LOG_LEVEL=Debug): at Info, writing it cost more than answering a job read.
   let requestLines = false
-  void runtime.runPromise(LogLevel.isEnabled("Debug")).then((enabled) => (requestLines = enabled), () => undefined)
+  void runtime.runPromise(LogLevel.isEnabled("Debug")).then(
+    (enabled) => (requestLines = enabled),
+    () => undefined
+  )
   app.addHook("onResponse", (request, reply, done) => {
     recordRequestDuration(request, reply)
     done()
     if (!requestLines) return
-    log(Effect.logDebug("request").pipe(Effect.annotateLogs({
-      request_id: request.id,
-      method: request.method,
-      path: request.url.split("?")[0],
-      status: reply.statusCode,
-      ms: Math.round(reply.elapsedTime)
-    })))
+    log(
+      Effect.logDebug("request").pipe(
+        Effect.annotateLogs({
+          request_id: request.id,
+          method: request.method,
+          path: request.url.split("?")[0],
+          status: reply.statusCode,
+          ms: Math.round(reply.elapsedTime)
+        })
+      )
+    )
   })
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -145,9 +161,7 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
     if (request.is404) return sendError(request, reply, toApiError(routingFailure(request)))
     const failure = fromFastifyError(error, request)
     if (failure === null) {
-      log(Effect.logError("unhandled request error", String(error.stack ?? error)).pipe(
-        Effect.annotateLogs({ request_id: request.id })
-      ))
+      log(Effect.logError("unhandled request error", String(error.stack ?? error)).pipe(Effect.annotateLogs({ request_id: request.id })))
       return sendError(request, reply, internalError)
     }
     return sendError(request, reply, toApiError(failure))
@@ -161,19 +175,23 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
   const tracing = runtime.runSync(References.TracerEnabled)
 
   /** I/O of one request: log lines name the request, and spans hang under its span when there is one. */
-  const ioFor = (requestId: string, span: Tracer.Span | undefined): Io<GatewayServices> => (effect) =>
-    runtime.runPromiseExit(
-      (span === undefined ? effect : Effect.withParentSpan(effect, span)).pipe(Effect.annotateLogs({ request_id: requestId }))
-    )
+  const ioFor =
+    (requestId: string, span: Tracer.Span | undefined): Io<GatewayServices> =>
+    (effect) =>
+      runtime.runPromiseExit(
+        (span === undefined ? effect : Effect.withParentSpan(effect, span)).pipe(Effect.annotateLogs({ request_id: requestId }))
+      )
 
   const sendAnswer = (request: FastifyRequest, reply: FastifyReply, answer: Answer) => {
     if (Exit.isSuccess(answer)) return sendReply(reply, answer.value)
     const failure = Cause.findErrorOption(answer.cause)
     const error = Option.isSome(failure) ? toApiError(failure.value) : internalError
     if (isServerSide(error)) {
-      log(Effect.logError("request failed", Cause.pretty(answer.cause)).pipe(
-        Effect.annotateLogs({ request_id: request.id, code: error.code })
-      ))
+      log(
+        Effect.logError("request failed", Cause.pretty(answer.cause)).pipe(
+          Effect.annotateLogs({ request_id: request.id, code: error.code })
+        )
+      )
     }
     return sendError(request, reply, error)
   }
@@ -206,9 +224,9 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
           const answer: Step<Answer> = serve(input, ioFor(request.id, span), now)
           return answer instanceof Promise ? Effect.flatten(Effect.promise(() => answer)) : answer
         })
-        return runtime.runPromiseExit(withRequestTelemetry(request, route.path)(traced)).then((answer) =>
-          sendAnswer(request, reply, answer)
-        )
+        return runtime
+          .runPromiseExit(withRequestTelemetry(request, route.path)(traced))
+          .then((answer) => sendAnswer(request, reply, answer))
       }
     })
   }

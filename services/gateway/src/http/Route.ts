@@ -25,10 +25,10 @@ export type RouteReply =
   /** A JSON body encoded beforehand (`{"data": ...}`), for answers served many times over. */
   | { readonly _tag: "EncodedJson"; readonly status: number; readonly body: string; readonly headers?: Readonly<Record<string, string>> }
   | {
-    readonly _tag: "File"
-    readonly body: Readable
-    readonly headers: Readonly<Record<string, string>>
-  }
+      readonly _tag: "File"
+      readonly body: Readable
+      readonly headers: Readonly<Record<string, string>>
+    }
 
 export const json = (status: number, data: unknown, headers?: Readonly<Record<string, string>>): RouteReply =>
   headers === undefined ? { _tag: "Json", status, data } : { _tag: "Json", status, data, headers }
@@ -122,13 +122,13 @@ const admission = (services: Context.Context<ApiKeyAuth | RequestRateLimiter>, s
 }
 
 /** What answers an endpoint: keyed endpoints' handlers also get the authenticated principal. */
-export type Handler<E extends Endpoint> = E["access"] extends { readonly _tag: "Keyed" } ? EffectHandler<any> | StepHandler<any>
+export type Handler<E extends Endpoint> = E["access"] extends { readonly _tag: "Keyed" }
+  ? EffectHandler<any> | StepHandler<any>
   : (input: RouteInput) => Effect.Effect<RouteReply, ApiFailure, any>
 
 /** The services a handler needs. */
-export type HandlerServices<H> = H extends StepHandler<infer R> ? R
-  : H extends (...args: ReadonlyArray<any>) => Effect.Effect<any, any, infer R> ? R
-  : never
+export type HandlerServices<H> =
+  H extends StepHandler<infer R> ? R : H extends (...args: ReadonlyArray<any>) => Effect.Effect<any, any, infer R> ? R : never
 
 /** The endpoint served by its handler, behind the key check its access asks for. */
 export const endpointRoute = <R>(
@@ -145,14 +145,16 @@ export const endpointRoute = <R>(
     path,
     bind: (services) => {
       const admit = admission(services, access.scope)
-      const answer = typeof handler === "function"
-        ? (input: RouteInput, principal: Principal, io: Io<R>) => io(handler(input, principal))
-        : handler.bind(services)
+      const answer =
+        typeof handler === "function"
+          ? (input: RouteInput, principal: Principal, io: Io<R>) => io(handler(input, principal))
+          : handler.bind(services)
       return (input, io, now) =>
         andThen(admit(input, io, now), (admitted) =>
           Exit.isFailure(admitted)
             ? Exit.failCause(admitted.cause)
-            : andThen(answer(input, admitted.value.principal, io, now), (answered) => withQuota(answered, admitted.value.quota)))
+            : andThen(answer(input, admitted.value.principal, io, now), (answered) => withQuota(answered, admitted.value.quota))
+        )
     }
   }
 }

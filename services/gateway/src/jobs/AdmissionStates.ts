@@ -15,16 +15,19 @@ const CAPACITY = 10_000
  * Only a hint: the claim's append still expects this sequence, so a state another gateway or a worker has moved
  * on conflicts and is read again (the command handler's `known`); a refusal is never decided from it alone.
  */
-export class AdmissionStates extends Context.Service<AdmissionStates, {
-  get(projectId: string): KnownAdmission | undefined
-  set(projectId: string, known: KnownAdmission): void
-  forget(projectId: string): void
-  /**
-   * Runs one project's admissions from this gateway one at a time: a second request then starts from the first's
-   * outcome instead of conflicting with it and reading the subject (two jobs sent together are the common case).
-   */
-  oneAtATime<A, E, R>(projectId: string, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R>
-}>()("mds/gateway/jobs/AdmissionStates") {
+export class AdmissionStates extends Context.Service<
+  AdmissionStates,
+  {
+    get(projectId: string): KnownAdmission | undefined
+    set(projectId: string, known: KnownAdmission): void
+    forget(projectId: string): void
+    /**
+     * Runs one project's admissions from this gateway one at a time: a second request then starts from the first's
+     * outcome instead of conflicting with it and reading the subject (two jobs sent together are the common case).
+     */
+    oneAtATime<A, E, R>(projectId: string, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R>
+  }
+>()("mds/gateway/jobs/AdmissionStates") {
   static readonly layer = Layer.sync(AdmissionStates, () => {
     const known = new LRUCache<string, KnownAdmission>({ max: CAPACITY })
     /** A lock per project with admissions in flight here, dropped when the last one ends. */
@@ -38,9 +41,15 @@ export class AdmissionStates extends Context.Service<AdmissionStates, {
         }
         const held = entry
         held.holders++
-        return held.lock.withPermits(1)(effect).pipe(Effect.ensuring(Effect.sync(() => {
-          if (--held.holders === 0) locks.delete(projectId)
-        })))
+        return held.lock
+          .withPermits(1)(effect)
+          .pipe(
+            Effect.ensuring(
+              Effect.sync(() => {
+                if (--held.holders === 0) locks.delete(projectId)
+              })
+            )
+          )
       })
     return AdmissionStates.of({
       oneAtATime,

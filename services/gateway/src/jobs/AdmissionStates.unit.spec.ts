@@ -12,7 +12,7 @@ const admission = (log: Array<string>, name: string) =>
   )
 
 it.effect("runs one project's admissions one after the other, in arrival order", () =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const log: Array<string> = []
     const states = yield* AdmissionStates
     const both = yield* Effect.forkChild(
@@ -23,10 +23,11 @@ it.effect("runs one project's admissions one after the other, in arrival order",
     yield* TestClock.adjust("20 millis")
     yield* Fiber.join(both)
     assert.deepStrictEqual(log, ["a start", "a end", "b start", "b end"])
-  }).pipe(Effect.provide(AdmissionStates.layer)))
+  }).pipe(Effect.provide(AdmissionStates.layer))
+)
 
 it.effect("runs different projects' admissions at the same time", () =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const log: Array<string> = []
     const states = yield* AdmissionStates
     const both = yield* Effect.forkChild(
@@ -36,15 +37,19 @@ it.effect("runs different projects' admissions at the same time", () =>
     yield* Fiber.join(both)
     assert.deepStrictEqual(log.slice(0, 2).sort(), ["a start", "b start"])
     assert.deepStrictEqual(log.slice(2).sort(), ["a end", "b end"])
-  }).pipe(Effect.provide(AdmissionStates.layer)))
+  }).pipe(Effect.provide(AdmissionStates.layer))
+)
 
 it.effect("frees the project for the next admission when one fails", () =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const log: Array<string> = []
     const states = yield* AdmissionStates
     const failing = states.oneAtATime("p1", Effect.fail("refused" as const)).pipe(Effect.ignore)
-    const both = yield* Effect.forkChild(Effect.all([failing, states.oneAtATime("p1", admission(log, "next"))], { concurrency: "unbounded" }))
+    const both = yield* Effect.forkChild(
+      Effect.all([failing, states.oneAtATime("p1", admission(log, "next"))], { concurrency: "unbounded" })
+    )
     yield* TestClock.adjust("20 millis")
     yield* Fiber.join(both)
     assert.deepStrictEqual(log, ["next start", "next end"])
-  }).pipe(Effect.provide(AdmissionStates.layer)))
+  }).pipe(Effect.provide(AdmissionStates.layer))
+)

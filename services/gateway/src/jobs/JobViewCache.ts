@@ -36,22 +36,25 @@ const keyOf = (projectId: string, jobId: string) => `${projectId}.${jobId}`
  * lastSeq, so the gateway's own seeds (fresher than the read model) and writes seen twice change nothing. While the
  * watch is not delivering, peek answers nothing and get reads the read model and the events, caching nothing.
  */
-export class JobViewCache extends Context.Service<JobViewCache, {
-  /** The job's view as of its latest event (the read model completed with the events it does not have yet). */
-  get(projectId: string, jobId: string): Effect.Effect<Option.Option<JobView>, ReadModelError | EventStoreError>
-  /** The cached view (what get answers then, without I/O), or undefined when get would have to load it. */
-  peek(projectId: string, jobId: string): JobView | undefined
-  /** A view this gateway just wrote the events of (read-your-writes without a round trip): kept if newer. */
-  seed(view: JobView): void
-  /**
-   * The job's view read now from the read model and the events, bypassing the mirror: for decisions that must not
-   * wait for the aggregator (whether a held slot's job has ended). Caches nothing.
-   */
-  read(projectId: string, jobId: string): Effect.Effect<Option.Option<JobView>, ReadModelError | EventStoreError>
-}>()("mds/gateway/jobs/JobViewCache") {
+export class JobViewCache extends Context.Service<
+  JobViewCache,
+  {
+    /** The job's view as of its latest event (the read model completed with the events it does not have yet). */
+    get(projectId: string, jobId: string): Effect.Effect<Option.Option<JobView>, ReadModelError | EventStoreError>
+    /** The cached view (what get answers then, without I/O), or undefined when get would have to load it. */
+    peek(projectId: string, jobId: string): JobView | undefined
+    /** A view this gateway just wrote the events of (read-your-writes without a round trip): kept if newer. */
+    seed(view: JobView): void
+    /**
+     * The job's view read now from the read model and the events, bypassing the mirror: for decisions that must not
+     * wait for the aggregator (whether a held slot's job has ended). Caches nothing.
+     */
+    read(projectId: string, jobId: string): Effect.Effect<Option.Option<JobView>, ReadModelError | EventStoreError>
+  }
+>()("mds/gateway/jobs/JobViewCache") {
   static readonly layer = Layer.effect(
     JobViewCache,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* EventStore
       const readModel = yield* JobReadModel
       const followers = yield* Followers
@@ -89,7 +92,7 @@ export class JobViewCache extends Context.Service<JobViewCache, {
 
       /** Follows one bucket until the scope closes; the views of another bucket are dropped first. */
       const watch = (bucket: string): Effect.Effect<void, never, NatsClient | Scope.Scope> =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           generation++
           views.clear()
           const prefix = `$KV.${bucket}.`
@@ -108,7 +111,7 @@ export class JobViewCache extends Context.Service<JobViewCache, {
       if (backend === "kv") {
         const stores = yield* ReadModelStores
         const firstWatch = yield* Deferred.make<void>()
-        const followPointer = Effect.gen(function*() {
+        const followPointer = Effect.gen(function* () {
           let bucket = yield* stores.current("jobs", JOBS_BUCKET)
           while (true) {
             const running = yield* Effect.forkScoped(Effect.scoped(Effect.andThen(watch(bucket), Effect.never)))
@@ -129,7 +132,7 @@ export class JobViewCache extends Context.Service<JobViewCache, {
       }
 
       /** The projected view and the job's events after it (all of them when it is not projected yet). */
-      const load = Effect.fn("JobViewCache.load")(function*(projectId: string, jobId: string) {
+      const load = Effect.fn("JobViewCache.load")(function* (projectId: string, jobId: string) {
         const subject = jobSubject(projectId, jobId)
         const projected = Option.getOrNull(yield* readModel.get(projectId, jobId))
         const events = yield* store.readSubject(JobEvent, subject, projected?.lastSeq ?? 0).pipe(
@@ -154,7 +157,7 @@ export class JobViewCache extends Context.Service<JobViewCache, {
         if (newer(views.peek(key), view)) remember(key, view)
       }
 
-      const get = Effect.fnUntraced(function*(projectId: string, jobId: string) {
+      const get = Effect.fnUntraced(function* (projectId: string, jobId: string) {
         const hit = peek(projectId, jobId)
         if (hit !== undefined) return Option.some(hit)
         const key = keyOf(projectId, jobId)
@@ -169,13 +172,16 @@ export class JobViewCache extends Context.Service<JobViewCache, {
             pending.delete(key)
             // The newest of what was loaded, written meanwhile, or seeded meanwhile by this gateway.
             let current = loaded ?? undefined
-            for (const candidate of [...buffer, views.peek(key)]) if (candidate !== undefined && newer(current, candidate)) current = candidate
+            for (const candidate of [...buffer, views.peek(key)])
+              if (candidate !== undefined && newer(current, candidate)) current = candidate
             if (current !== undefined && startedIn === generation && following()) remember(key, current)
             return current ?? null
           }),
-          Effect.ensuring(Effect.sync(() => {
-            if (pending.get(key) === buffer) pending.delete(key)
-          }))
+          Effect.ensuring(
+            Effect.sync(() => {
+              if (pending.get(key) === buffer) pending.delete(key)
+            })
+          )
         )
         return Option.fromNullishOr(view)
       })

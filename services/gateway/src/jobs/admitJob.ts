@@ -16,7 +16,7 @@ import { JobViewCache } from "./JobViewCache.ts"
 const ORPHAN_GRACE_MS = 60_000
 
 const claim = (projectId: string, jobId: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const lifetimes = yield* Lifetimes
     const states = yield* AdmissionStates
     const now = yield* Clock.currentTimeMillis
@@ -31,28 +31,32 @@ const claim = (projectId: string, jobId: string) =>
   })
 
 /** Releases a slot this gateway may hold in its admission cache: the cached state stops being current. */
-export const releaseAdmittedSlot = Effect.fn("releaseAdmittedSlot")(function*(projectId: string, jobId: string, reason: SlotReleaseReason) {
+export const releaseAdmittedSlot = Effect.fn("releaseAdmittedSlot")(function* (
+  projectId: string,
+  jobId: string,
+  reason: SlotReleaseReason
+) {
   ;(yield* AdmissionStates).forget(projectId)
   yield* releaseSlot(projectId, jobId, reason)
 })
 
 /** Why a held slot no longer counts, or null when its job is still queued or processing. */
-const finishedReason = Effect.fn("finishedReason")(function*(projectId: string, jobId: string, expiresAt: number) {
+const finishedReason = Effect.fn("finishedReason")(function* (projectId: string, jobId: string, expiresAt: number) {
   const lifetimes = yield* Lifetimes
   const now = yield* Clock.currentTimeMillis
   // Read now, not from the mirror: the job may have ended a moment ago, before the aggregator wrote its view.
   const view = yield* (yield* JobViewCache).read(projectId, jobId)
   if (Option.isNone(view)) {
     const claimedAt = expiresAt - lifetimes.jobMs
-    return now - claimedAt > ORPHAN_GRACE_MS ? "failed" as const : null
+    return now - claimedAt > ORPHAN_GRACE_MS ? ("failed" as const) : null
   }
   const { status } = view.value
   if (status === "completed" || status === "failed" || status === "expired") return status
-  return now >= view.value.expiresAt ? "expired" as const : null
+  return now >= view.value.expiresAt ? ("expired" as const) : null
 })
 
 /** Releases the slots of finished jobs the aggregator has not released yet; returns how many it freed. */
-const releaseFinished = Effect.fn("releaseFinished")(function*(projectId: string) {
+const releaseFinished = Effect.fn("releaseFinished")(function* (projectId: string) {
   const store = yield* EventStore
   const now = yield* Clock.currentTimeMillis
   const last = yield* store.readLast(AdmissionEvent, admissionSubject(projectId))
@@ -67,14 +71,18 @@ const releaseFinished = Effect.fn("releaseFinished")(function*(projectId: string
   return freed
 })
 
-export const admitJob = Effect.fn("admitJob")(function*(projectId: string, jobId: string) {
+export const admitJob = Effect.fn("admitJob")(function* (projectId: string, jobId: string) {
   const states = yield* AdmissionStates
-  yield* states.oneAtATime(projectId, claim(projectId, jobId).pipe(
-    Effect.catchTag("ConcurrencyLimitExceeded", (full) =>
-      Effect.gen(function*() {
-        const freed = yield* releaseFinished(projectId)
-        if (freed === 0) return yield* full
-        return yield* claim(projectId, jobId)
-      }))
-  ))
+  yield* states.oneAtATime(
+    projectId,
+    claim(projectId, jobId).pipe(
+      Effect.catchTag("ConcurrencyLimitExceeded", (full) =>
+        Effect.gen(function* () {
+          const freed = yield* releaseFinished(projectId)
+          if (freed === 0) return yield* full
+          return yield* claim(projectId, jobId)
+        })
+      )
+    )
+  )
 })

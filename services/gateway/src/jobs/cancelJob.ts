@@ -19,7 +19,7 @@ const isJobId = Schema.is(JobId)
  * queued or processing job is canceled, a canceled one stays so (DELETE is idempotent), a finished one is a 409.
  * The worker running it sees JobCanceled and stops; the slot is released here so the project can queue at once.
  */
-export const cancelJob = Effect.fn("cancelJob")(function*(input: RouteInput, principal: Principal) {
+export const cancelJob = Effect.fn("cancelJob")(function* (input: RouteInput, principal: Principal) {
   const jobId = input.params["jobId"] ?? ""
   if (!isJobId(jobId)) return yield* new JobNotFound({ jobId })
   const subject = jobSubject(principal.projectId, jobId)

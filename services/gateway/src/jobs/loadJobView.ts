@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { JobViewCache } from "./JobViewCache.ts"
 
 // Untraced: runs from memory on every request; the request's span covers it (a traced call costs ~6 µs).
-export const loadJobView = Effect.fnUntraced(function*(projectId: string, jobId: string) {
+export const loadJobView = Effect.fnUntraced(function* (projectId: string, jobId: string) {
   const cache = yield* JobViewCache
   return yield* cache.get(projectId, jobId)
 })

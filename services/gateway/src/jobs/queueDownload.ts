@@ -41,7 +41,7 @@ interface Target {
 const isMediaId = Schema.is(MediaId)
 
 /** Media resolved with a project's cookies (`projectId` set) is that project's alone: to others it does not exist. */
-const targetFromMedia = Effect.fn("targetFromMedia")(function*(mediaId: string, format: string, projectId: string) {
+const targetFromMedia = Effect.fn("targetFromMedia")(function* (mediaId: string, format: string, projectId: string) {
   if (!isMediaId(mediaId)) return yield* new MediaNotFound({ mediaId })
   const now = yield* Clock.currentTimeMillis
   const readModel = yield* MediaReadModel
@@ -75,7 +75,7 @@ const targetFromMedia = Effect.fn("targetFromMedia")(function*(mediaId: string, 
   }
 })
 
-const targetFromUrl = Effect.fn("targetFromUrl")(function*(raw: string, format: string) {
+const targetFromUrl = Effect.fn("targetFromUrl")(function* (raw: string, format: string) {
   const { platform, url } = yield* vetMediaUrl("url", raw)
   if (Option.isNone(parseFormatId(format)) && Option.isNone(parseSubtitleFormatId(format))) {
     return yield* new FormatUnavailable({ format, available: [] })
@@ -84,7 +84,7 @@ const targetFromUrl = Effect.fn("targetFromUrl")(function*(raw: string, format: 
 })
 
 /** The schema (oneOf) has already refused bodies with both or neither of media_id and url. */
-const chooseTarget = Effect.fn("chooseTarget")(function*(body: typeof DownloadBody.Type, projectId: string) {
+const chooseTarget = Effect.fn("chooseTarget")(function* (body: typeof DownloadBody.Type, projectId: string) {
   if (!("media_id" in body)) return yield* targetFromUrl(body.url, body.format)
   const target = yield* targetFromMedia(body.media_id, body.format, projectId)
   // By URL the platform was checked while vetting it; by media id it is known only now.
@@ -92,20 +92,23 @@ const chooseTarget = Effect.fn("chooseTarget")(function*(body: typeof DownloadBo
   return target
 })
 
-const recordJob = Effect.fn("recordJob")(function*(projectId: string, jobId: string, target: Target, options: DownloadOptions) {
+const recordJob = Effect.fn("recordJob")(function* (projectId: string, jobId: string, target: Target, options: DownloadOptions) {
   const lifetimes = yield* Lifetimes
   const now = yield* Clock.currentTimeMillis
-  const queued = yield* jobCommands(projectId, jobId)({
-    _tag: "QueueJob",
-    jobId,
-    projectId,
-    platform: target.platform,
-    format: target.format,
-    source: target.source,
-    now,
-    lifetimeMs: lifetimes.jobMs,
-    options
-  }, { isNew: true }) // The job id was generated for this request: nothing to read.
+  const queued = yield* jobCommands(projectId, jobId)(
+    {
+      _tag: "QueueJob",
+      jobId,
+      projectId,
+      platform: target.platform,
+      format: target.format,
+      source: target.source,
+      now,
+      lifetimeMs: lifetimes.jobMs,
+      options
+    },
+    { isNew: true }
+  ) // The job id was generated for this request: nothing to read.
   // Read-your-writes from memory: the first poll after the 202 needs neither the read model nor the stream.
   const [event] = queued.events
   const view = event === undefined ? null : evolveJobView(null, event, queued.lastSeq)
@@ -143,20 +146,27 @@ const untilStored = <A, E extends { readonly _tag: string }, R>(effect: Effect.E
  * refuses these writes too for a few seconds.
  */
 const giveUpJob = (projectId: string, jobId: string, queued: boolean) =>
-  Effect.forkDetach(Effect.gen(function*() {
-    const now = yield* Clock.currentTimeMillis
-    if (queued) {
-      yield* untilStored(jobCommands(projectId, jobId)({
-        _tag: "FailJob",
-        jobId,
-        error: { code: "internal_error", message: "The job could not be handed to a worker.", retryable: true },
-        now
-      }))
-    }
-    yield* untilStored(releaseAdmittedSlot(projectId, jobId, "failed"))
-  }))
+  Effect.forkDetach(
+    Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis
+      if (queued) {
+        yield* untilStored(
+          jobCommands(
+            projectId,
+            jobId
+          )({
+            _tag: "FailJob",
+            jobId,
+            error: { code: "internal_error", message: "The job could not be handed to a worker.", retryable: true },
+            now
+          })
+        )
+      }
+      yield* untilStored(releaseAdmittedSlot(projectId, jobId, "failed"))
+    })
+  )
 
-export const queueDownload = Effect.fn("queueDownload")(function*(input: RouteInput, principal: Principal) {
+export const queueDownload = Effect.fn("queueDownload")(function* (input: RouteInput, principal: Principal) {
   const body = yield* decodeBody(DownloadBody, input.body)
   const options = yield* requestedOptions(body)
   const target: Target = yield* chooseTarget(body, principal.projectId)
@@ -164,7 +174,7 @@ export const queueDownload = Effect.fn("queueDownload")(function*(input: RouteIn
   const jobId = newId("job")
   // A refused claim (the project is full) stored nothing; one that failed in NATS may have been stored.
   yield* admitJob(principal.projectId, jobId).pipe(
-    Effect.tapError((error) => error._tag === "EventStoreError" ? giveUpJob(principal.projectId, jobId, false) : Effect.void)
+    Effect.tapError((error) => (error._tag === "EventStoreError" ? giveUpJob(principal.projectId, jobId, false) : Effect.void))
   )
   yield* recordJob(principal.projectId, jobId, target, options).pipe(Effect.tapError(() => giveUpJob(principal.projectId, jobId, true)))
   return json(202, { job_id: jobId, status: "queued" })

@@ -24,11 +24,13 @@ const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
 
 /** The same fields in the same order, whatever order and spacing the client sent. */
 const requestHashOf = (body: DownloadRequest) =>
-  sha256(JSON.stringify({
-    format: body.format,
-    media_id: "media_id" in body ? body.media_id : null,
-    url: "url" in body ? body.url : null
-  }))
+  sha256(
+    JSON.stringify({
+      format: body.format,
+      media_id: "media_id" in body ? body.media_id : null,
+      url: "url" in body ? body.url : null
+    })
+  )
 
 const keyOf = (input: RouteInput): Effect.Effect<string | null, InvalidRequest> => {
   const value = input.headers[IDEMPOTENCY_HEADER]
@@ -41,21 +43,23 @@ const keyOf = (input: RouteInput): Effect.Effect<string | null, InvalidRequest> 
 
 const acceptedJob = Schema.decodeUnknownSync(JobAccepted)
 
-export const queueDownloadOnce = Effect.fn("queueDownloadOnce")(function*(input: RouteInput, principal: Principal) {
+export const queueDownloadOnce = Effect.fn("queueDownloadOnce")(function* (input: RouteInput, principal: Principal) {
   const key = yield* keyOf(input)
   if (key === null) return yield* queueDownload(input, principal)
   const body = yield* decodeBody(DownloadRequest, input.body)
   const requestHash = requestHashOf(body)
   const keyCommand = idempotencyCommands(principal.projectId, sha256(key).slice(0, 32))
 
-  const claim = yield* Effect.gen(function*() {
+  const claim = yield* Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
     return yield* keyCommand({ _tag: "ClaimKey", projectId: principal.projectId, requestHash, now, staleAfterMs: STALE_CLAIM_MS })
-  }).pipe(Effect.retry({
-    while: (error) => error._tag === "IdempotencyKeyInUse",
-    schedule: IN_USE_POLL,
-    times: IN_USE_POLLS
-  }))
+  }).pipe(
+    Effect.retry({
+      while: (error) => error._tag === "IdempotencyKeyInUse",
+      schedule: IN_USE_POLL,
+      times: IN_USE_POLLS
+    })
+  )
   if (claim.state._tag === "Bound") {
     return json(202, { job_id: claim.state.jobId, status: "queued" }, { "idempotent-replayed": "true" })
   }

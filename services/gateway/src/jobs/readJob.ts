@@ -31,7 +31,13 @@ export const readJob = stepHandler((services: Context.Context<PollingGuard | Job
     return io(presign).then((url) => Exit.map(url, (downloadUrl) => rememberAnswer(view, toJobResponse(view, downloadUrl))))
   }
 
-  const answerFound = (principal: Principal, jobId: string, view: JobView | undefined, io: Io<ArtifactStore>, now: number): Step<Answer> => {
+  const answerFound = (
+    principal: Principal,
+    jobId: string,
+    view: JobView | undefined,
+    io: Io<ArtifactStore>,
+    now: number
+  ): Step<Answer> => {
     // Jobs live under their project's subjects, so another project's job is simply not found here.
     if (view === undefined || !isJobVisible(view, now)) return Exit.fail(new JobNotFound({ jobId }))
     return andThen(answerOf(view, io), (answer) => {

@@ -28,7 +28,7 @@ const optionsOf = (body: DownloadRequest): DownloadOptions => ({
  * format, audio_bitrate with a converting audio format, a codec the container can hold, a thumbnail where yt-dlp can
  * embed one. Each field is valid on its own (the schema said so), so a misfit is 422 invalid_options naming the field.
  */
-export const requestedOptions = Effect.fnUntraced(function*(body: DownloadRequest) {
+export const requestedOptions = Effect.fnUntraced(function* (body: DownloadRequest) {
   const options = optionsOf(body)
   if (body.section !== undefined && !(body.section.end > body.section.start)) {
     return yield* invalid(`section.end: must be greater than start (${body.section.start})`)
@@ -51,7 +51,9 @@ export const requestedOptions = Effect.fnUntraced(function*(body: DownloadReques
     return yield* invalid(`audio_bitrate: only for audio_mp3 and audio_m4a (converted audio), not ${body.format}`)
   }
   if (body.container !== undefined && body.video_codec !== undefined && !CONTAINERS_OF[body.video_codec].includes(body.container)) {
-    return yield* invalid(`container: ${body.container} cannot hold ${body.video_codec}; use ${CONTAINERS_OF[body.video_codec].join(" or ")}`)
+    return yield* invalid(
+      `container: ${body.container} cannot hold ${body.video_codec}; use ${CONTAINERS_OF[body.video_codec].join(" or ")}`
+    )
   }
   if (body.embed_thumbnail === true && (body.container === "webm" || (spec.kind === "audio" && spec.codec === "best"))) {
     return yield* invalid(`embed_thumbnail: not possible in ${body.container === "webm" ? "webm" : "audio_best"}`)

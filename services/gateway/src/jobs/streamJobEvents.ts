@@ -26,7 +26,7 @@ const isFinished = (doc: JobView) => doc.status === "completed" || doc.status ==
 
 const sseEvent = (name: string, id: number, data: unknown) => `event: ${name}\nid: ${id}\ndata: ${JSON.stringify(data)}\n\n`
 
-export const streamJobEvents = Effect.fn("streamJobEvents")(function*(input: RouteInput, principal: Principal) {
+export const streamJobEvents = Effect.fn("streamJobEvents")(function* (input: RouteInput, principal: Principal) {
   const jobId = input.params["jobId"] ?? ""
   if (!isJobId(jobId)) return yield* new JobNotFound({ jobId })
   const now = yield* Clock.currentTimeMillis
@@ -49,7 +49,7 @@ export const streamJobEvents = Effect.fn("streamJobEvents")(function*(input: Rou
     })
 
   // Events after the document's last one, folded exactly as the read model folds them.
-  const follow = Effect.gen(function*() {
+  const follow = Effect.gen(function* () {
     let doc = initial.value
     yield* Effect.sync(() => body.write(`retry: ${RECONNECT_MS}\n\n`))
     yield* send(doc)
@@ -63,11 +63,17 @@ export const streamJobEvents = Effect.fn("streamJobEvents")(function*(input: Rou
         })
         return consumer.consume()
       }),
-      (iterator) => Effect.promise(() => iterator.close().then(() => undefined, () => undefined))
+      (iterator) =>
+        Effect.promise(() =>
+          iterator.close().then(
+            () => undefined,
+            () => undefined
+          )
+        )
     )
     yield* Stream.fromAsyncIterable(messages, (cause) => cause).pipe(
       Stream.mapEffect((message) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const event = decodeJobEventJson(message.string())
           if (Option.isNone(event)) return false
           const next = evolveJobView(doc, event.value, message.seq)

@@ -6,12 +6,15 @@ import { judgePoll, type PollPolicy } from "./PollInterval.ts"
 /** Remembered polls; the oldest go first when there are more (a poll that old is on time anyway). */
 const MAX_TRACKED = 100_000
 
-export class PollingGuard extends Context.Service<PollingGuard, {
-  /** PollingTooFast when the key's last answered poll of this job is too recent at `now`, else undefined. */
-  check(keyId: string, jobId: string, now: number): PollingTooFast | undefined
-  /** Records an answered poll (only found jobs count: an unknown id is a 404 at any pace). */
-  record(keyId: string, jobId: string, now: number): void
-}>()("mds/gateway/limits/PollingGuard") {
+export class PollingGuard extends Context.Service<
+  PollingGuard,
+  {
+    /** PollingTooFast when the key's last answered poll of this job is too recent at `now`, else undefined. */
+    check(keyId: string, jobId: string, now: number): PollingTooFast | undefined
+    /** Records an answered poll (only found jobs count: an unknown id is a 404 at any pace). */
+    record(keyId: string, jobId: string, now: number): void
+  }
+>()("mds/gateway/limits/PollingGuard") {
   static readonly config = Config.Number("API_MIN_POLL_INTERVAL_SECONDS").pipe(
     Config.withDefault(2),
     Config.map((seconds): PollPolicy => ({ minIntervalMs: seconds * 1000, toleranceMs: seconds * 100 }))
@@ -19,7 +22,7 @@ export class PollingGuard extends Context.Service<PollingGuard, {
 
   static readonly layer = Layer.effect(
     PollingGuard,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const policy = yield* PollingGuard.config
       // Insertion order is poll order (a recorded poll is re-inserted), so the stalest entries are at the front.
       const lastPoll = new Map<string, number>()

@@ -8,7 +8,7 @@ const guard = PollingGuard.layer.pipe(
 )
 
 it.effect("a second poll of the same job within 2 s is too fast; after the interval it is on time again", () =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const polls = yield* PollingGuard
     assert.isUndefined(polls.check("key_a", "job_a", 10_000))
     polls.record("key_a", "job_a", 10_000)
@@ -16,10 +16,11 @@ it.effect("a second poll of the same job within 2 s is too fast; after the inter
     assert.strictEqual(tooFast?.retryAfterSeconds, 2)
     assert.strictEqual(tooFast?.minIntervalSeconds, 2)
     assert.isUndefined(polls.check("key_a", "job_a", 12_000))
-  }).pipe(Effect.provide(guard)))
+  }).pipe(Effect.provide(guard))
+)
 
 it.effect("the rule is per key and per job, and only answered polls count", () =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const polls = yield* PollingGuard
     polls.record("key_a", "job_a", 10_000)
     assert.isUndefined(polls.check("key_b", "job_a", 10_100))
@@ -27,4 +28,5 @@ it.effect("the rule is per key and per job, and only answered polls count", () =
     // A poll that was refused is not recorded, so it does not push the next allowed time back.
     assert.isDefined(polls.check("key_a", "job_a", 11_000))
     assert.isUndefined(polls.check("key_a", "job_a", 12_000))
-  }).pipe(Effect.provide(guard)))
+  }).pipe(Effect.provide(guard))
+)

@@ -25,9 +25,8 @@ export interface RateDecision {
  * not held back further by the requests it made while it was limited.
  */
 export const takeRequest = (policy: RatePolicy, window: RateWindow | undefined, now: number): RateDecision => {
-  const current = window === undefined || now >= window.startedAt + policy.windowMs || now < window.startedAt
-    ? { startedAt: now, count: 0 }
-    : window
+  const current =
+    window === undefined || now >= window.startedAt + policy.windowMs || now < window.startedAt ? { startedAt: now, count: 0 } : window
   const resetSeconds = Math.max(1, Math.ceil((current.startedAt + policy.windowMs - now) / 1000))
   if (current.count >= policy.limit) {
     return { allowed: false, window: current, limit: policy.limit, remaining: 0, resetSeconds }

@@ -13,10 +13,13 @@ const UNLIMITED: RateQuota = { headers: {} }
 /** Windows of keys that went quiet are dropped once there are this many, so memory follows the active keys. */
 const SWEEP_THRESHOLD = 10_000
 
-export class RequestRateLimiter extends Context.Service<RequestRateLimiter, {
-  /** Counts one request of the key at `now`; RateLimitExceeded (429) when its window is used up. */
-  take(keyId: string, now: number): RateQuota | RateLimitExceeded
-}>()("mds/gateway/limits/RequestRateLimiter") {
+export class RequestRateLimiter extends Context.Service<
+  RequestRateLimiter,
+  {
+    /** Counts one request of the key at `now`; RateLimitExceeded (429) when its window is used up. */
+    take(keyId: string, now: number): RateQuota | RateLimitExceeded
+  }
+>()("mds/gateway/limits/RequestRateLimiter") {
   static readonly config = Config.all({
     limit: Config.Int("API_RATE_LIMIT_PER_MINUTE").pipe(Config.withDefault(600)),
     windowMs: Config.succeed(60_000)
@@ -24,7 +27,7 @@ export class RequestRateLimiter extends Context.Service<RequestRateLimiter, {
 
   static readonly layer = Layer.effect(
     RequestRateLimiter,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const policy: RatePolicy = yield* RequestRateLimiter.config
       const windows = new Map<string, RateWindow>()
 

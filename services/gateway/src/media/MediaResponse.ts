@@ -39,6 +39,8 @@ export const toMediaResponse = (media: MediaResolved, page: EntryPage = DEFAULT_
     quality: format.quality,
     container: format.container
   })),
-  ...(media.subtitles === undefined ? {} : { subtitles: media.subtitles.map((t) => ({ language: t.language, name: t.name, automatic: t.automatic })) }),
+  ...(media.subtitles === undefined
+    ? {}
+    : { subtitles: media.subtitles.map((t) => ({ language: t.language, name: t.name, automatic: t.automatic })) }),
   ...playlistFields(media, page)
 })

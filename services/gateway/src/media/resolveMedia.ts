@@ -28,7 +28,7 @@ const encodeRequest = Schema.encodeSync(Schema.fromJsonString(ResolveRequest))
 const decodeReply = Schema.decodeUnknownEffect(Schema.fromJsonString(ResolveReply))
 
 /** Classification and egress checks shared by resolve and download-by-URL. */
-export const vetMediaUrl = Effect.fn("vetMediaUrl")(function*(field: string, raw: string) {
+export const vetMediaUrl = Effect.fn("vetMediaUrl")(function* (field: string, raw: string) {
   const url = yield* parseHttpUrl(field, raw)
   const platform = classifyUrl(url)
   if (Result.isFailure(platform)) return yield* platform.failure
@@ -39,7 +39,7 @@ export const vetMediaUrl = Effect.fn("vetMediaUrl")(function*(field: string, raw
 })
 
 /** The project goes with the request: an extractor uses the project's cookies for the platform, if it stored any. */
-const requestResolution = Effect.fn("requestResolution")(function*(url: string, projectId: string, playlist: boolean) {
+const requestResolution = Effect.fn("requestResolution")(function* (url: string, projectId: string, playlist: boolean) {
   const { connection } = yield* NatsClient
   const headers = yield* currentTraceHeaders
   const reply = yield* Effect.tryPromise({
@@ -76,7 +76,7 @@ const requestResolution = Effect.fn("requestResolution")(function*(url: string, 
   }
 })
 
-export const resolveMedia = Effect.fn("resolveMedia")(function*(input: RouteInput, principal: Principal) {
+export const resolveMedia = Effect.fn("resolveMedia")(function* (input: RouteInput, principal: Principal) {
   const body = yield* decodeBody(ResolveBody, input.body)
   const { url } = yield* vetMediaUrl("url", body.url)
   const now = yield* Clock.currentTimeMillis
@@ -85,9 +85,13 @@ export const resolveMedia = Effect.fn("resolveMedia")(function*(input: RouteInpu
   // Media another project resolved with its cookies is never served from the cache to anyone else. Extension: a
   // playlist resolve and a media resolve of one URL answer differently, so each uses only its own kind.
   const playlist = body.playlist !== undefined
-  const usable = Option.filter(cached, (media) =>
-    media.expiresAt > now && (media.projectId === undefined || media.projectId === principal.projectId) &&
-    (!playlist ? media.type !== "playlist" : media.entries !== undefined))
+  const usable = Option.filter(
+    cached,
+    (media) =>
+      media.expiresAt > now &&
+      (media.projectId === undefined || media.projectId === principal.projectId) &&
+      (!playlist ? media.type !== "playlist" : media.entries !== undefined)
+  )
   const media: MediaResolved = Option.isSome(usable) ? usable.value : yield* requestResolution(url.href, principal.projectId, playlist)
   return json(200, toMediaResponse(media, { offset: body.playlist?.offset ?? 0, limit: body.playlist?.limit ?? 50 }))
 })

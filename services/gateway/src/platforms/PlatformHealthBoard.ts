@@ -20,14 +20,17 @@ export const PLATFORMS_FOLLOWER = "platforms"
 
 const decodeEvent = Schema.decodeUnknownOption(Schema.fromJsonString(PlatformHealthEvent))
 
-export class PlatformHealthBoard extends Context.Service<PlatformHealthBoard, {
-  view(platform: string): Effect.Effect<PlatformHealthView>
-  /** Fails while the platform is paused. */
-  ensureAvailable(platform: string): Effect.Effect<void, PlatformPausedNow>
-}>()("mds/gateway/platforms/PlatformHealthBoard") {
+export class PlatformHealthBoard extends Context.Service<
+  PlatformHealthBoard,
+  {
+    view(platform: string): Effect.Effect<PlatformHealthView>
+    /** Fails while the platform is paused. */
+    ensureAvailable(platform: string): Effect.Effect<void, PlatformPausedNow>
+  }
+>()("mds/gateway/platforms/PlatformHealthBoard") {
   static readonly layer = Layer.effect(
     PlatformHealthBoard,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* EventStore
       const followers = yield* Followers
       const states = new Map<string, { readonly seq: number; readonly state: PlatformHealthState }>()
@@ -54,13 +57,13 @@ export class PlatformHealthBoard extends Context.Service<PlatformHealthBoard, {
         follower.state() === "following"
           ? Effect.succeed(states.get(platform))
           : store.readLast(PlatformHealthEvent, platformHealthSubject(platform)).pipe(
-            Effect.map((last) => {
-              if (Option.isSome(last)) remember(platform, last.value.seq, last.value.event.state)
-              return states.get(platform)
-            }),
-            // NATS unreachable: the last state seen is the best answer left.
-            Effect.orElseSucceed(() => states.get(platform))
-          )
+              Effect.map((last) => {
+                if (Option.isSome(last)) remember(platform, last.value.seq, last.value.event.state)
+                return states.get(platform)
+              }),
+              // NATS unreachable: the last state seen is the best answer left.
+              Effect.orElseSucceed(() => states.get(platform))
+            )
 
       const view = (platform: string) =>
         Effect.zipWith(Clock.currentTimeMillis, current(platform), (now, known) => {
@@ -70,7 +73,7 @@ export class PlatformHealthBoard extends Context.Service<PlatformHealthBoard, {
         })
 
       const ensureAvailable = (platform: string) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const now = yield* Clock.currentTimeMillis
           const health = yield* view(platform)
           if (health.pausedUntil === null) return

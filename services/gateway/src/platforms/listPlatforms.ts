@@ -12,7 +12,7 @@ import { PlatformHealthBoard } from "./PlatformHealthBoard.ts"
 /** Every extractor today is yt-dlp; the field leaves room for others. */
 const SOURCE = "yt-dlp"
 
-export const listPlatforms = Effect.fn("listPlatforms")(function*() {
+export const listPlatforms = Effect.fn("listPlatforms")(function* () {
   const store = yield* EventStore
   const catalog = yield* store.readLast(ExtractorCatalogPublished, EXTRACTOR_CATALOG_SUBJECT)
   if (Option.isNone(catalog)) {
@@ -20,18 +20,22 @@ export const listPlatforms = Effect.fn("listPlatforms")(function*() {
   }
   const board = yield* PlatformHealthBoard
   const platforms = yield* Effect.forEach(availablePlatforms(catalogExtractors(catalog.value.event)), (entry) =>
-    Effect.map(board.view(entry.id), (health): Platform => ({
-      id: entry.id,
-      name: entry.name,
-      capabilities: entry.capabilities,
-      source: SOURCE,
-      health: {
-        status: health.status,
-        success_rate: health.successRate,
-        sample_size: health.sampleSize,
-        paused_until: health.pausedUntil === null ? null : new Date(health.pausedUntil).toISOString()
-      }
-    })))
+    Effect.map(
+      board.view(entry.id),
+      (health): Platform => ({
+        id: entry.id,
+        name: entry.name,
+        capabilities: entry.capabilities,
+        source: SOURCE,
+        health: {
+          status: health.status,
+          success_rate: health.successRate,
+          sample_size: health.sampleSize,
+          paused_until: health.pausedUntil === null ? null : new Date(health.pausedUntil).toISOString()
+        }
+      })
+    )
+  )
   // The specification fixes five minutes; a paused platform also answers 503 platform_paused right away.
   return json(200, platforms, { "cache-control": "public, max-age=300" })
 })

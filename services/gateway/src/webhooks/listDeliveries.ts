@@ -20,13 +20,16 @@ const parseLimit = (raw: unknown): Effect.Effect<number, InvalidRequest> => {
 }
 
 /** The log of one project, newest first (the stream keeps its last attempts; see WEBHOOK_LOG_LIMIT). */
-export const readDeliveryLog = Effect.fn("readDeliveryLog")(function*(projectId: string, limit: number) {
+export const readDeliveryLog = Effect.fn("readDeliveryLog")(function* (projectId: string, limit: number) {
   const store = yield* EventStore
   const stored = yield* store.readSubject(WebhookDeliveryAttempted, webhookDeliverySubject(projectId))
-  return stored.slice(-limit).reverse().map((item) => toWebhookDelivery(item.event))
+  return stored
+    .slice(-limit)
+    .reverse()
+    .map((item) => toWebhookDelivery(item.event))
 })
 
-export const listDeliveries = Effect.fn("listDeliveries")(function*(input: RouteInput, principal: Principal) {
+export const listDeliveries = Effect.fn("listDeliveries")(function* (input: RouteInput, principal: Principal) {
   const limit = yield* parseLimit(input.query["limit"])
   return json(200, yield* readDeliveryLog(principal.projectId, limit))
 })

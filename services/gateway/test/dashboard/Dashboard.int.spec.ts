@@ -19,7 +19,11 @@ const createUser = (email: string, password: string) =>
 
 /** "accepted" when /v1 takes the key (an unknown job is then 404 job_not_found), else the auth error code. */
 const v1Auth = async (key: string) => {
-  const response = await h.gateway.app.inject({ method: "GET", url: "/v1/jobs/job_aaaaaaaaaaaaaaaaaaaaaaaa", headers: { "x-api-key": key } })
+  const response = await h.gateway.app.inject({
+    method: "GET",
+    url: "/v1/jobs/job_aaaaaaaaaaaaaaaaaaaaaaaa",
+    headers: { "x-api-key": key }
+  })
   const code: string = response.json().error.code
   return code === "job_not_found" ? "accepted" : code
 }
@@ -42,7 +46,10 @@ afterAll(async () => {
 
 describe("dashboard sign-in and sessions", () => {
   it("the same answer for a wrong password and an unknown email; no session either way", async () => {
-    for (const [email, password] of [[ADMIN.email, "wrong-password-x"], ["nobody@example.org", ADMIN.password]] as const) {
+    for (const [email, password] of [
+      [ADMIN.email, "wrong-password-x"],
+      ["nobody@example.org", ADMIN.password]
+    ] as const) {
       const client = h.client()
       const response = await client.signIn(email, password)
       expect(response.status).toBe(401)
@@ -218,10 +225,12 @@ describe("dashboard jobs", () => {
       error: { code: "media_unavailable", message: "This video is <private>.", retryable: false }
     })
     const elsewhere = jobView(projectIdIn((await admin.post("/dashboard/projects", { name: "Other" })).body), { createdAt: now })
-    await h.gateway.run(Effect.gen(function*() {
-      const jobs = yield* JobReadModel
-      yield* Effect.forEach([running, failed, elsewhere], (job) => jobs.put(job))
-    }))
+    await h.gateway.run(
+      Effect.gen(function* () {
+        const jobs = yield* JobReadModel
+        yield* Effect.forEach([running, failed, elsewhere], (job) => jobs.put(job))
+      })
+    )
 
     const page = await admin.get(`/dashboard/projects/${projectId}/jobs`)
     expect(page.body).toContain(`data-job-id="${running.id}" data-status="processing"`)
@@ -249,4 +258,3 @@ describe("dashboard behind https", () => {
     }
   })
 })
-

@@ -23,7 +23,9 @@ beforeAll(async () => {
     DASHBOARD_ADMIN_PASSWORD: ADMIN.password,
     COOKIES_ENCRYPTION_KEY: randomBytes(32).toString("hex")
   })
-  await h.gateway.run(runAdminCommand({ _tag: "CreateUser", email: EVE.email, passwordFromStdin: true }, { readStdin: Effect.succeed(`${EVE.password}\n`) }))
+  await h.gateway.run(
+    runAdminCommand({ _tag: "CreateUser", email: EVE.email, passwordFromStdin: true }, { readStdin: Effect.succeed(`${EVE.password}\n`) })
+  )
   admin = h.client()
   await admin.signIn(ADMIN.email, ADMIN.password)
   projectId = projectIdIn((await admin.post("/dashboard/projects", { name: "Cookies" })).body)

@@ -25,20 +25,22 @@ export interface DashboardHarness {
 }
 
 /** fastify's inject in the shape of a fetch response, so one client serves in-process and real servers. */
-export const injectTransport = (gateway: GatewayInstance): Transport => async (request) => {
-  const response = await gateway.app.inject({
-    method: request.method as "GET" | "POST",
-    url: request.path,
-    headers: { host: new URL(ORIGIN).host, ...request.headers },
-    ...(request.body === undefined ? {} : { payload: request.body })
-  })
-  const headers = new Headers()
-  for (const [name, value] of Object.entries(response.headers)) {
-    if (value === undefined) continue
-    for (const item of Array.isArray(value) ? value : [String(value)]) headers.append(name, item)
+export const injectTransport =
+  (gateway: GatewayInstance): Transport =>
+  async (request) => {
+    const response = await gateway.app.inject({
+      method: request.method as "GET" | "POST",
+      url: request.path,
+      headers: { host: new URL(ORIGIN).host, ...request.headers },
+      ...(request.body === undefined ? {} : { payload: request.body })
+    })
+    const headers = new Headers()
+    for (const [name, value] of Object.entries(response.headers)) {
+      if (value === undefined) continue
+      for (const item of Array.isArray(value) ? value : [String(value)]) headers.append(name, item)
+    }
+    return { status: response.statusCode, headers, body: response.body }
   }
-  return { status: response.statusCode, headers, body: response.body }
-}
 
 export const startDashboardHarness = async (extraEnv: Record<string, string> = {}): Promise<DashboardHarness> => {
   const nats = await startNatsServer()

@@ -17,17 +17,18 @@ const idHash = () => randomBytes(32).toString("hex")
 export const sessionStoreContract = (name: string, adapter: Layer.Layer<SessionStore, unknown>) =>
   layer(adapter, { timeout: 60_000 })(`SessionStore contract: ${name}`, (it) => {
     it.effect("get of an unknown id is none; put then get returns the session", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* SessionStore
         assert.isTrue(Option.isNone(yield* store.get(idHash())))
         const id = idHash()
         const stored = session()
         yield* store.put(id, stored)
         assert.deepStrictEqual(yield* store.get(id), Option.some(stored))
-      }))
+      })
+    )
 
     it.effect("put replaces; remove deletes, and removing again is harmless", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* SessionStore
         const id = idHash()
         yield* store.put(id, session())
@@ -37,15 +38,17 @@ export const sessionStoreContract = (name: string, adapter: Layer.Layer<SessionS
         yield* store.remove(id)
         assert.isTrue(Option.isNone(yield* store.get(id)))
         yield* store.remove(id)
-      }))
+      })
+    )
 
     it.effect("sessions are independent of each other", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* SessionStore
         const [a, b] = [idHash(), idHash()]
         yield* store.put(a, session({ email: "a@example.org" }))
         yield* store.put(b, session({ email: "b@example.org" }))
         yield* store.remove(a)
         assert.strictEqual(Option.getOrNull(yield* store.get(b))?.email, "b@example.org")
-      }))
+      })
+    )
   })

@@ -29,7 +29,7 @@ const handleKey = commandHandler({ decider: KeyDecider, codec: KeyEvent, msgId: 
 const handleUser = commandHandler({
   decider: UserDecider,
   codec: UserEvent,
-  msgId: (event) => event._tag === "UserCreated" ? `${event._tag}:${event.userId}` : `${event._tag}:${event.userId}:${event.at}`
+  msgId: (event) => (event._tag === "UserCreated" ? `${event._tag}:${event.userId}` : `${event._tag}:${event.userId}:${event.at}`)
 })
 
 export const projectCommands = (projectId: string) => (command: ProjectCommand) => handleProject(projectSubject(projectId), command)

@@ -28,7 +28,13 @@ const keyRevoked: KeyEvent = { _tag: "KeyRevoked", v: 1, keyId: "key_1", project
 
 describe("evolveProjectView", () => {
   it("folds creation, rename and members", () => {
-    expect(foldProject([[1, created], [2, renamed], [3, bobJoined]])).toEqual({
+    expect(
+      foldProject([
+        [1, created],
+        [2, renamed],
+        [3, bobJoined]
+      ])
+    ).toEqual({
       projectId: "prj_a",
       name: "Renamed",
       createdAt: 5,
@@ -37,12 +43,33 @@ describe("evolveProjectView", () => {
     })
   })
   it("a redelivered event changes nothing; a member is listed once", () => {
-    const once = foldProject([[1, created], [3, bobJoined]])
-    expect(foldProject([[1, created], [3, bobJoined], [3, bobJoined], [2, renamed]])).toEqual(once)
-    expect(foldProject([[1, created], [3, bobJoined], [4, bobJoined]])?.members).toHaveLength(2)
+    const once = foldProject([
+      [1, created],
+      [3, bobJoined]
+    ])
+    expect(
+      foldProject([
+        [1, created],
+        [3, bobJoined],
+        [3, bobJoined],
+        [2, renamed]
+      ])
+    ).toEqual(once)
+    expect(
+      foldProject([
+        [1, created],
+        [3, bobJoined],
+        [4, bobJoined]
+      ])?.members
+    ).toHaveLength(2)
   })
   it("events of a project never created have nothing to attach to", () => {
-    expect(foldProject([[2, renamed], [3, bobJoined]])).toBeNull()
+    expect(
+      foldProject([
+        [2, renamed],
+        [3, bobJoined]
+      ])
+    ).toBeNull()
   })
 })
 
@@ -63,7 +90,13 @@ describe("evolveKeyRecord", () => {
     expect(JSON.stringify(doc)).not.toContain("secret-hash")
   })
   it("revocation is recorded once, at its first time", () => {
-    expect(foldKey([[1, keyCreated], [2, keyRevoked], [3, { ...keyRevoked, at: 99 }]])?.revokedAt).toBe(20)
+    expect(
+      foldKey([
+        [1, keyCreated],
+        [2, keyRevoked],
+        [3, { ...keyRevoked, at: 99 }]
+      ])?.revokedAt
+    ).toBe(20)
     expect(foldKey([[2, keyRevoked]])).toBeNull()
   })
 })

@@ -11,23 +11,23 @@ export interface KeyState {
 
 export type KeyCommand =
   | {
-    readonly _tag: "CreateKey"
-    readonly keyId: string
-    readonly projectId: string
-    readonly name: string
-    readonly environment: KeyEnvironment
-    readonly scopes: ReadonlyArray<Scope>
-    readonly hash: string
-    readonly prefix: string
-    readonly now: number
-  }
+      readonly _tag: "CreateKey"
+      readonly keyId: string
+      readonly projectId: string
+      readonly name: string
+      readonly environment: KeyEnvironment
+      readonly scopes: ReadonlyArray<Scope>
+      readonly hash: string
+      readonly prefix: string
+      readonly now: number
+    }
   | {
-    readonly _tag: "RevokeKey"
-    readonly keyId: string
-    /** The project the caller acts in; a key of another project is not found. Null for the operator (admin CLI). */
-    readonly projectId: string | null
-    readonly now: number
-  }
+      readonly _tag: "RevokeKey"
+      readonly keyId: string
+      /** The project the caller acts in; a key of another project is not found. Null for the operator (admin CLI). */
+      readonly projectId: string | null
+      readonly now: number
+    }
 
 export type KeyRejection = ApiKeyAlreadyExists | ApiKeyNotFound
 
@@ -44,18 +44,20 @@ export const decideKey = (command: KeyCommand, state: KeyState): Result.Result<R
   switch (command._tag) {
     case "CreateKey":
       if (state.key !== null) return Result.fail(new ApiKeyAlreadyExists({ keyId: command.keyId }))
-      return Result.succeed([{
-        _tag: "KeyCreated",
-        v: 1,
-        keyId: command.keyId,
-        projectId: command.projectId,
-        name: command.name,
-        environment: command.environment,
-        scopes: [...new Set(command.scopes)],
-        hash: command.hash,
-        prefix: command.prefix,
-        at: command.now
-      }])
+      return Result.succeed([
+        {
+          _tag: "KeyCreated",
+          v: 1,
+          keyId: command.keyId,
+          projectId: command.projectId,
+          name: command.name,
+          environment: command.environment,
+          scopes: [...new Set(command.scopes)],
+          hash: command.hash,
+          prefix: command.prefix,
+          at: command.now
+        }
+      ])
     case "RevokeKey":
       if (state.key === null) return Result.fail(new ApiKeyNotFound({ keyId: command.keyId }))
       if (command.projectId !== null && command.projectId !== state.key.projectId) {

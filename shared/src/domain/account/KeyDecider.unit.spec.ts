@@ -34,12 +34,20 @@ describe("KeyDecider", () => {
   it("creates a key with de-duplicated scopes", () => given([]).when(create).then([created]))
   it("rejects creating the same key twice", () => given([created]).when(create).thenRejects("ApiKeyAlreadyExists"))
   it("revokes a key, naming its project", () =>
-    given([created]).when(revoke).then([{ _tag: "KeyRevoked", v: 1, keyId: "key_1", projectId: "prj_a", at: 20 }]))
+    given([created])
+      .when(revoke)
+      .then([{ _tag: "KeyRevoked", v: 1, keyId: "key_1", projectId: "prj_a", at: 20 }]))
   it("revoking twice is a no-op", () =>
-    given([created, { _tag: "KeyRevoked", v: 1, keyId: "key_1", projectId: "prj_a", at: 20 }]).when(revoke).thenNothing())
+    given([created, { _tag: "KeyRevoked", v: 1, keyId: "key_1", projectId: "prj_a", at: 20 }])
+      .when(revoke)
+      .thenNothing())
   it("revokes a key from within its own project", () =>
-    given([created]).when({ ...revoke, projectId: "prj_a" }).then([{ _tag: "KeyRevoked", v: 1, keyId: "key_1", projectId: "prj_a", at: 20 }]))
+    given([created])
+      .when({ ...revoke, projectId: "prj_a" })
+      .then([{ _tag: "KeyRevoked", v: 1, keyId: "key_1", projectId: "prj_a", at: 20 }]))
   it("a key of another project is not found there", () =>
-    given([created]).when({ ...revoke, projectId: "prj_b" }).thenRejects("ApiKeyNotFound"))
+    given([created])
+      .when({ ...revoke, projectId: "prj_b" })
+      .thenRejects("ApiKeyNotFound"))
   it("rejects revoking an unknown key", () => given([]).when(revoke).thenRejects("ApiKeyNotFound"))
 })

@@ -12,19 +12,19 @@ export interface ProjectState {
 
 export type ProjectCommand =
   | {
-    readonly _tag: "CreateProject"
-    readonly projectId: string
-    readonly name: string
-    readonly owner: ProjectMember | null
-    readonly now: number
-  }
+      readonly _tag: "CreateProject"
+      readonly projectId: string
+      readonly name: string
+      readonly owner: ProjectMember | null
+      readonly now: number
+    }
   | { readonly _tag: "RenameProject"; readonly projectId: string; readonly name: string; readonly now: number }
   | {
-    readonly _tag: "AddProjectMember"
-    readonly projectId: string
-    readonly member: ProjectMember
-    readonly now: number
-  }
+      readonly _tag: "AddProjectMember"
+      readonly projectId: string
+      readonly member: ProjectMember
+      readonly now: number
+    }
 
 export type ProjectRejection = ProjectAlreadyExists | ProjectNotFound
 
@@ -52,14 +52,16 @@ export const decideProject = (
   switch (command._tag) {
     case "CreateProject":
       if (state.exists) return Result.fail(new ProjectAlreadyExists({ projectId: command.projectId }))
-      return Result.succeed([{
-        _tag: "ProjectCreated",
-        v: 1,
-        projectId: command.projectId,
-        name: command.name,
-        ...(command.owner === null ? {} : { owner: command.owner }),
-        at: command.now
-      }])
+      return Result.succeed([
+        {
+          _tag: "ProjectCreated",
+          v: 1,
+          projectId: command.projectId,
+          name: command.name,
+          ...(command.owner === null ? {} : { owner: command.owner }),
+          at: command.now
+        }
+      ])
     case "RenameProject":
       if (!state.exists) return Result.fail(new ProjectNotFound({ projectId: command.projectId }))
       if (state.name === command.name) return Result.succeed([])
@@ -67,14 +69,16 @@ export const decideProject = (
     case "AddProjectMember":
       if (!state.exists) return Result.fail(new ProjectNotFound({ projectId: command.projectId }))
       if (state.members.some((m) => m.userId === command.member.userId)) return Result.succeed([])
-      return Result.succeed([{
-        _tag: "ProjectMemberAdded",
-        v: 1,
-        projectId: command.projectId,
-        userId: command.member.userId,
-        email: command.member.email,
-        at: command.now
-      }])
+      return Result.succeed([
+        {
+          _tag: "ProjectMemberAdded",
+          v: 1,
+          projectId: command.projectId,
+          userId: command.member.userId,
+          email: command.member.email,
+          at: command.now
+        }
+      ])
   }
 }
 

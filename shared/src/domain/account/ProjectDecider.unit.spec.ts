@@ -15,22 +15,24 @@ const createdByAnn: ProjectEvent = { ...created, owner: ann }
 describe("ProjectDecider", () => {
   it("creates a project without members (admin CLI)", () => given([]).when(create).then([created]))
   it("creates a project with its creator as first member (dashboard)", () =>
-    given([]).when({ ...create, owner: ann }).then([createdByAnn]))
+    given([])
+      .when({ ...create, owner: ann })
+      .then([createdByAnn]))
   it("rejects creating it twice", () => given([created]).when(create).thenRejects("ProjectAlreadyExists"))
 
   it("renames a project", () =>
-    given([created]).when({ _tag: "RenameProject", projectId: "prj_a", name: "Renamed", now: 9 }).then([
-      { _tag: "ProjectRenamed", v: 1, projectId: "prj_a", name: "Renamed", at: 9 }
-    ]))
+    given([created])
+      .when({ _tag: "RenameProject", projectId: "prj_a", name: "Renamed", now: 9 })
+      .then([{ _tag: "ProjectRenamed", v: 1, projectId: "prj_a", name: "Renamed", at: 9 }]))
   it("renaming to the current name is a no-op", () =>
     given([created]).when({ _tag: "RenameProject", projectId: "prj_a", name: "Demo", now: 9 }).thenNothing())
   it("rejects renaming an unknown project", () =>
     given([]).when({ _tag: "RenameProject", projectId: "prj_a", name: "X", now: 9 }).thenRejects("ProjectNotFound"))
 
   it("adds a member once", () => {
-    given([createdByAnn]).when({ _tag: "AddProjectMember", projectId: "prj_a", member: bob, now: 7 }).then([
-      { _tag: "ProjectMemberAdded", v: 1, projectId: "prj_a", userId: "usr_bob", email: "bob@example.org", at: 7 }
-    ])
+    given([createdByAnn])
+      .when({ _tag: "AddProjectMember", projectId: "prj_a", member: bob, now: 7 })
+      .then([{ _tag: "ProjectMemberAdded", v: 1, projectId: "prj_a", userId: "usr_bob", email: "bob@example.org", at: 7 }])
     given([createdByAnn]).when({ _tag: "AddProjectMember", projectId: "prj_a", member: ann, now: 7 }).thenNothing()
   })
   it("rejects adding a member to an unknown project", () =>

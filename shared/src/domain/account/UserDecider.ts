@@ -11,19 +11,19 @@ export interface UserState {
 
 export type UserCommand =
   | {
-    readonly _tag: "CreateUser"
-    readonly userId: string
-    readonly email: string
-    readonly passwordHash: string
-    readonly now: number
-  }
+      readonly _tag: "CreateUser"
+      readonly userId: string
+      readonly email: string
+      readonly passwordHash: string
+      readonly now: number
+    }
   | {
-    readonly _tag: "ChangePassword"
-    readonly userId: string
-    readonly email: string
-    readonly passwordHash: string
-    readonly now: number
-  }
+      readonly _tag: "ChangePassword"
+      readonly userId: string
+      readonly email: string
+      readonly passwordHash: string
+      readonly now: number
+    }
 
 export type UserRejection = UserAlreadyExists | UserNotFound
 
@@ -40,23 +40,27 @@ export const decideUser = (command: UserCommand, state: UserState): Result.Resul
   switch (command._tag) {
     case "CreateUser":
       if (state.user !== null) return Result.fail(new UserAlreadyExists({ email: command.email }))
-      return Result.succeed([{
-        _tag: "UserCreated",
-        v: 1,
-        userId: command.userId,
-        email: command.email,
-        passwordHash: command.passwordHash,
-        at: command.now
-      }])
+      return Result.succeed([
+        {
+          _tag: "UserCreated",
+          v: 1,
+          userId: command.userId,
+          email: command.email,
+          passwordHash: command.passwordHash,
+          at: command.now
+        }
+      ])
     case "ChangePassword":
       if (state.user === null) return Result.fail(new UserNotFound({ email: command.email }))
-      return Result.succeed([{
-        _tag: "UserPasswordChanged",
-        v: 1,
-        userId: command.userId,
-        passwordHash: command.passwordHash,
-        at: command.now
-      }])
+      return Result.succeed([
+        {
+          _tag: "UserPasswordChanged",
+          v: 1,
+          userId: command.userId,
+          passwordHash: command.passwordHash,
+          at: command.now
+        }
+      ])
   }
 }
 

@@ -17,7 +17,9 @@ describe("UserDecider", () => {
     expect(rejection).toMatchObject({ email: "ann@example.org" })
   })
   it("changes the password of an existing user", () =>
-    given([created]).when(change).then([{ _tag: "UserPasswordChanged", v: 1, userId: "usr_1", passwordHash: "scrypt$b", at: 8 }]))
+    given([created])
+      .when(change)
+      .then([{ _tag: "UserPasswordChanged", v: 1, userId: "usr_1", passwordHash: "scrypt$b", at: 8 }]))
   it("rejects changing the password of an unknown user", () => given([]).when(change).thenRejects("UserNotFound"))
   it("the latest password hash is the one in force", () => {
     const changed: UserEvent = { _tag: "UserPasswordChanged", v: 1, userId: "usr_1", passwordHash: "scrypt$b", at: 8 }

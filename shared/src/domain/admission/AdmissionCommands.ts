@@ -20,7 +20,7 @@ export const claimSlot = (
 ) => handleAdmission(admissionSubject(command.projectId), { _tag: "ClaimSlot", ...command }, options)
 
 /** Frees the job's slot (a no-op when it holds none). */
-export const releaseSlot = Effect.fn("releaseSlot")(function*(projectId: string, jobId: string, reason: SlotReleaseReason) {
+export const releaseSlot = Effect.fn("releaseSlot")(function* (projectId: string, jobId: string, reason: SlotReleaseReason) {
   const now = yield* Clock.currentTimeMillis
   return yield* handleAdmission(admissionSubject(projectId), { _tag: "ReleaseSlot", projectId, jobId, reason, now })
 })

@@ -10,28 +10,27 @@ export interface AdmissionState {
 
 export type AdmissionCommand =
   | {
-    readonly _tag: "ClaimSlot"
-    readonly projectId: string
-    readonly jobId: string
-    readonly limit: number
-    readonly now: number
-    readonly expiresAt: number
-  }
+      readonly _tag: "ClaimSlot"
+      readonly projectId: string
+      readonly jobId: string
+      readonly limit: number
+      readonly now: number
+      readonly expiresAt: number
+    }
   | {
-    readonly _tag: "ReleaseSlot"
-    readonly projectId: string
-    readonly jobId: string
-    readonly reason: SlotReleaseReason
-    readonly now: number
-  }
+      readonly _tag: "ReleaseSlot"
+      readonly projectId: string
+      readonly jobId: string
+      readonly reason: SlotReleaseReason
+      readonly now: number
+    }
 
 export const initialAdmissionState = (): AdmissionState => ({ held: [] })
 
 export const evolveAdmission = (_state: AdmissionState, event: AdmissionEvent): AdmissionState => ({ held: event.held })
 
 /** Slots of jobs past their lifetime free themselves: an expired job no longer counts. */
-export const liveSlots = (state: AdmissionState, now: number): ReadonlyArray<HeldSlot> =>
-  state.held.filter((slot) => slot.expiresAt > now)
+export const liveSlots = (state: AdmissionState, now: number): ReadonlyArray<HeldSlot> => state.held.filter((slot) => slot.expiresAt > now)
 
 export const decideAdmission = (
   command: AdmissionCommand,
@@ -44,27 +43,31 @@ export const decideAdmission = (
       if (live.length >= command.limit) {
         return Result.fail(new ConcurrencyLimitExceeded({ projectId: command.projectId, limit: command.limit }))
       }
-      return Result.succeed([{
-        _tag: "SlotClaimed",
-        v: 1,
-        projectId: command.projectId,
-        jobId: command.jobId,
-        at: command.now,
-        expiresAt: command.expiresAt,
-        held: [...live, { jobId: command.jobId, expiresAt: command.expiresAt }]
-      }])
+      return Result.succeed([
+        {
+          _tag: "SlotClaimed",
+          v: 1,
+          projectId: command.projectId,
+          jobId: command.jobId,
+          at: command.now,
+          expiresAt: command.expiresAt,
+          held: [...live, { jobId: command.jobId, expiresAt: command.expiresAt }]
+        }
+      ])
     }
     case "ReleaseSlot": {
       if (!live.some((slot) => slot.jobId === command.jobId)) return Result.succeed([])
-      return Result.succeed([{
-        _tag: "SlotReleased",
-        v: 1,
-        projectId: command.projectId,
-        jobId: command.jobId,
-        reason: command.reason,
-        at: command.now,
-        held: live.filter((slot) => slot.jobId !== command.jobId)
-      }])
+      return Result.succeed([
+        {
+          _tag: "SlotReleased",
+          v: 1,
+          projectId: command.projectId,
+          jobId: command.jobId,
+          reason: command.reason,
+          at: command.now,
+          held: live.filter((slot) => slot.jobId !== command.jobId)
+        }
+      ])
     }
   }
 }

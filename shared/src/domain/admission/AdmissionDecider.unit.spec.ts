@@ -6,10 +6,8 @@ import type { AdmissionEvent } from "./AdmissionEvent.ts"
 
 const given = DeciderSpecification.for(AdmissionDecider)
 const projectId = "prj_a"
-const claim = (jobId: string, now = 100, expiresAt = 1_000) =>
-  ({ _tag: "ClaimSlot", projectId, jobId, limit: 2, now, expiresAt }) as const
-const release = (jobId: string, now = 200) =>
-  ({ _tag: "ReleaseSlot", projectId, jobId, reason: "completed", now }) as const
+const claim = (jobId: string, now = 100, expiresAt = 1_000) => ({ _tag: "ClaimSlot", projectId, jobId, limit: 2, now, expiresAt }) as const
+const release = (jobId: string, now = 200) => ({ _tag: "ReleaseSlot", projectId, jobId, reason: "completed", now }) as const
 const claimed = (jobId: string, held: ReadonlyArray<readonly [string, number]>, at = 100, expiresAt = 1_000): AdmissionEvent => ({
   _tag: "SlotClaimed",
   v: 1,
@@ -22,43 +20,102 @@ const claimed = (jobId: string, held: ReadonlyArray<readonly [string, number]>, 
 
 describe("AdmissionDecider", () => {
   it("claims a slot in an empty project", () =>
-    given([]).when(claim("job_1")).then([claimed("job_1", [["job_1", 1_000]])]))
+    given([])
+      .when(claim("job_1"))
+      .then([claimed("job_1", [["job_1", 1_000]])]))
 
   it("claims the second slot", () =>
-    given([claimed("job_1", [["job_1", 1_000]])]).when(claim("job_2")).then([
-      claimed("job_2", [["job_1", 1_000], ["job_2", 1_000]])
-    ]))
+    given([claimed("job_1", [["job_1", 1_000]])])
+      .when(claim("job_2"))
+      .then([
+        claimed("job_2", [
+          ["job_1", 1_000],
+          ["job_2", 1_000]
+        ])
+      ]))
 
   it("rejects a third job while two are held", () =>
-    given([claimed("job_2", [["job_1", 1_000], ["job_2", 1_000]])]).when(claim("job_3")).thenRejects(
-      "ConcurrencyLimitExceeded"
-    ))
+    given([
+      claimed("job_2", [
+        ["job_1", 1_000],
+        ["job_2", 1_000]
+      ])
+    ])
+      .when(claim("job_3"))
+      .thenRejects("ConcurrencyLimitExceeded"))
 
   it("is idempotent for a job that already holds a slot", () =>
-    given([claimed("job_2", [["job_1", 1_000], ["job_2", 1_000]])]).when(claim("job_2")).thenNothing())
+    given([
+      claimed("job_2", [
+        ["job_1", 1_000],
+        ["job_2", 1_000]
+      ])
+    ])
+      .when(claim("job_2"))
+      .thenNothing())
 
   it("frees slots whose job lifetime has ended", () =>
-    given([claimed("job_2", [["job_1", 500], ["job_2", 1_000]])]).when(claim("job_3", 500, 2_000)).then([
-      claimed("job_3", [["job_2", 1_000], ["job_3", 2_000]], 500, 2_000)
-    ]))
+    given([
+      claimed("job_2", [
+        ["job_1", 500],
+        ["job_2", 1_000]
+      ])
+    ])
+      .when(claim("job_3", 500, 2_000))
+      .then([
+        claimed(
+          "job_3",
+          [
+            ["job_2", 1_000],
+            ["job_3", 2_000]
+          ],
+          500,
+          2_000
+        )
+      ]))
 
   it("releases a held slot", () =>
-    given([claimed("job_2", [["job_1", 1_000], ["job_2", 1_000]])]).when(release("job_1")).then([{
-      _tag: "SlotReleased",
-      v: 1,
-      projectId,
-      jobId: "job_1",
-      reason: "completed",
-      at: 200,
-      held: [{ jobId: "job_2", expiresAt: 1_000 }]
-    }]))
+    given([
+      claimed("job_2", [
+        ["job_1", 1_000],
+        ["job_2", 1_000]
+      ])
+    ])
+      .when(release("job_1"))
+      .then([
+        {
+          _tag: "SlotReleased",
+          v: 1,
+          projectId,
+          jobId: "job_1",
+          reason: "completed",
+          at: 200,
+          held: [{ jobId: "job_2", expiresAt: 1_000 }]
+        }
+      ]))
 
   it("releasing a slot that is not held does nothing", () =>
-    given([claimed("job_1", [["job_1", 1_000]])]).when(release("job_9")).thenNothing())
+    given([claimed("job_1", [["job_1", 1_000]])])
+      .when(release("job_9"))
+      .thenNothing())
 
   it("after a release a new job fits again", () =>
     given([
-      claimed("job_2", [["job_1", 1_000], ["job_2", 1_000]]),
+      claimed("job_2", [
+        ["job_1", 1_000],
+        ["job_2", 1_000]
+      ]),
       { _tag: "SlotReleased", v: 1, projectId, jobId: "job_1", reason: "failed", at: 150, held: [{ jobId: "job_2", expiresAt: 1_000 }] }
-    ]).when(claim("job_3", 160)).then([claimed("job_3", [["job_2", 1_000], ["job_3", 1_000]], 160)]))
+    ])
+      .when(claim("job_3", 160))
+      .then([
+        claimed(
+          "job_3",
+          [
+            ["job_2", 1_000],
+            ["job_3", 1_000]
+          ],
+          160
+        )
+      ]))
 })

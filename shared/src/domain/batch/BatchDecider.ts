@@ -24,25 +24,25 @@ export class BatchWithoutEntries extends Schema.TaggedError<BatchWithoutEntries>
 
 export type BatchCommand =
   | {
-    readonly _tag: "CreateBatch"
-    readonly batchId: string
-    readonly projectId: string
-    readonly mediaId: string
-    readonly platform: string
-    readonly format: string
-    readonly options?: DownloadOptions
-    readonly entries: ReadonlyArray<BatchEntry>
-    readonly now: number
-    readonly lifetimeMs: number
-  }
+      readonly _tag: "CreateBatch"
+      readonly batchId: string
+      readonly projectId: string
+      readonly mediaId: string
+      readonly platform: string
+      readonly format: string
+      readonly options?: DownloadOptions
+      readonly entries: ReadonlyArray<BatchEntry>
+      readonly now: number
+      readonly lifetimeMs: number
+    }
   | { readonly _tag: "RecordEntryQueued"; readonly batchId: string; readonly entryId: string; readonly jobId: string; readonly now: number }
   | {
-    readonly _tag: "RecordEntryFinished"
-    readonly batchId: string
-    readonly jobId: string
-    readonly outcome: BatchEntryOutcome
-    readonly now: number
-  }
+      readonly _tag: "RecordEntryFinished"
+      readonly batchId: string
+      readonly jobId: string
+      readonly outcome: BatchEntryOutcome
+      readonly now: number
+    }
   | { readonly _tag: "CancelBatch"; readonly batchId: string; readonly now: number }
 
 export type BatchRejection = BatchAlreadyExists | BatchNotFound | BatchAlreadyFinished | BatchWithoutEntries
@@ -74,7 +74,14 @@ export const decideBatch = (command: BatchCommand, state: BatchState): Decision 
       const known = state.entries.some((entry) => entry.entryId === command.entryId)
       // A job queued for an entry that is no longer pending (a retried feed) changes nothing: one job per entry.
       if (!known || progressOf(state, command.entryId)._tag !== "Pending") return none
-      return emit({ _tag: "BatchEntryQueued", v: 1, batchId: command.batchId, entryId: command.entryId, jobId: command.jobId, at: command.now })
+      return emit({
+        _tag: "BatchEntryQueued",
+        v: 1,
+        batchId: command.batchId,
+        entryId: command.entryId,
+        jobId: command.jobId,
+        at: command.now
+      })
     }
     case "RecordEntryFinished": {
       const entry = state.entries.find((e) => {

@@ -24,35 +24,68 @@ const created: BatchEvent = {
   expiresAt: T0 + LIFETIME
 }
 const queued = (entryId: string, jobId: string): BatchEvent => ({ _tag: "BatchEntryQueued", v: 1, batchId, entryId, jobId, at: T0 + 1 })
-const finished = (entryId: string, jobId: string, outcome: "completed" | "failed" = "completed"): BatchEvent =>
-  ({ _tag: "BatchEntryFinished", v: 1, batchId, entryId, jobId, outcome, at: T0 + 2 })
+const finished = (entryId: string, jobId: string, outcome: "completed" | "failed" = "completed"): BatchEvent => ({
+  _tag: "BatchEntryFinished",
+  v: 1,
+  batchId,
+  entryId,
+  jobId,
+  outcome,
+  at: T0 + 2
+})
 const canceled: BatchEvent = { _tag: "BatchCanceled", v: 1, batchId, at: T0 + 3 }
 const state = (events: ReadonlyArray<BatchEvent>) => foldEvents(BatchDecider, events)
 
 describe("BatchDecider", () => {
-  const create = { _tag: "CreateBatch", batchId, projectId: "prj_a", mediaId: "med_a", platform: "generic", format: "audio_mp3", entries, now: T0, lifetimeMs: LIFETIME } as const
+  const create = {
+    _tag: "CreateBatch",
+    batchId,
+    projectId: "prj_a",
+    mediaId: "med_a",
+    platform: "generic",
+    format: "audio_mp3",
+    entries,
+    now: T0,
+    lifetimeMs: LIFETIME
+  } as const
   it("creates a batch with its entries in order", () => given([]).when(create).then([created]))
   it("refuses a second creation and an empty batch", () => {
     given([created]).when(create).thenRejects("BatchAlreadyExists")
-    given([]).when({ ...create, entries: [] }).thenRejects("BatchWithoutEntries")
+    given([])
+      .when({ ...create, entries: [] })
+      .thenRejects("BatchWithoutEntries")
   })
   it("records one job per entry; a second job for the same entry changes nothing", () => {
-    given([created]).when({ _tag: "RecordEntryQueued", batchId, entryId: "e1", jobId: "job_1", now: T0 + 1 }).then([queued("e1", "job_1")])
-    given([created, queued("e1", "job_1")]).when({ _tag: "RecordEntryQueued", batchId, entryId: "e1", jobId: "job_9", now: T0 + 1 }).thenNothing()
-    given([created]).when({ _tag: "RecordEntryQueued", batchId, entryId: "nope", jobId: "job_1", now: T0 + 1 }).thenNothing()
+    given([created])
+      .when({ _tag: "RecordEntryQueued", batchId, entryId: "e1", jobId: "job_1", now: T0 + 1 })
+      .then([queued("e1", "job_1")])
+    given([created, queued("e1", "job_1")])
+      .when({ _tag: "RecordEntryQueued", batchId, entryId: "e1", jobId: "job_9", now: T0 + 1 })
+      .thenNothing()
+    given([created])
+      .when({ _tag: "RecordEntryQueued", batchId, entryId: "nope", jobId: "job_1", now: T0 + 1 })
+      .thenNothing()
   })
   it("finishes the entry whose job ended, once", () => {
     const finish = { _tag: "RecordEntryFinished", batchId, jobId: "job_1", outcome: "completed", now: T0 + 2 } as const
-    given([created, queued("e1", "job_1")]).when(finish).then([finished("e1", "job_1")])
-    given([created, queued("e1", "job_1"), finished("e1", "job_1")]).when(finish).thenNothing()
+    given([created, queued("e1", "job_1")])
+      .when(finish)
+      .then([finished("e1", "job_1")])
+    given([created, queued("e1", "job_1"), finished("e1", "job_1")])
+      .when(finish)
+      .thenNothing()
     given([created]).when(finish).thenNothing()
   })
   it("cancels a running batch once; a finished one is refused; an unknown one is not found", () => {
     const cancel = { _tag: "CancelBatch", batchId, now: T0 + 3 } as const
-    given([created, queued("e1", "job_1")]).when(cancel).then([canceled])
+    given([created, queued("e1", "job_1")])
+      .when(cancel)
+      .then([canceled])
     given([created, canceled]).when(cancel).thenNothing()
     const all = entries.flatMap((e, i) => [queued(e.entryId, `job_${i}`), finished(e.entryId, `job_${i}`)])
-    given([created, ...all]).when(cancel).thenRejects("BatchAlreadyFinished")
+    given([created, ...all])
+      .when(cancel)
+      .thenRejects("BatchAlreadyFinished")
     given([]).when(cancel).thenRejects("BatchNotFound")
   })
 })

@@ -30,7 +30,8 @@ export const progressOf = (state: BatchState, entryId: string): EntryProgress =>
 
 /** Every entry has a finished job, or none can start any more (canceled) and none is running. */
 export const isBatchDone = (state: BatchState): boolean =>
-  state.status !== "none" && state.entries.every((entry) => {
+  state.status !== "none" &&
+  state.entries.every((entry) => {
     const progress = progressOf(state, entry.entryId)._tag
     return progress === "Finished" || (state.status === "canceled" && progress === "Pending")
   })

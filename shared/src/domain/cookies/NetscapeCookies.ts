@@ -32,8 +32,15 @@ export const summarizeCookieFile = (text: string): CookieFileSummary | string =>
     if (line.trim() === "" || line.startsWith("#")) continue
     const fields = line.split("\t")
     const [domain = "", subdomains = "", path = "", secure = "", expiry = "", name = ""] = fields
-    if (fields.length !== 7 || !DOMAIN.test(domain) || !FLAG.test(subdomains) || !path.startsWith("/") || !FLAG.test(secure) ||
-      !/^[0-9]+$/.test(expiry) || name === "") {
+    if (
+      fields.length !== 7 ||
+      !DOMAIN.test(domain) ||
+      !FLAG.test(subdomains) ||
+      !path.startsWith("/") ||
+      !FLAG.test(secure) ||
+      !/^[0-9]+$/.test(expiry) ||
+      name === ""
+    ) {
       return `line ${index + 1} is not a Netscape cookie line (7 tab-separated fields: domain, subdomains, path, secure, expiry, name, value)`
     }
     count++
@@ -51,4 +58,8 @@ export const withNetscapeHeader = (text: string): string =>
 
 /** The cookie lines alone, sorted: two files with the same cookies compare equal whatever their comments and order. */
 export const cookieLinesOf = (text: string): string =>
-  text.split(/\r?\n/).filter((line) => line.trim() !== "" && (!line.startsWith("#") || line.startsWith("#HttpOnly_"))).sort().join("\n")
+  text
+    .split(/\r?\n/)
+    .filter((line) => line.trim() !== "" && (!line.startsWith("#") || line.startsWith("#HttpOnly_")))
+    .sort()
+    .join("\n")

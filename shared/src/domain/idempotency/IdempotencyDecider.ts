@@ -16,13 +16,13 @@ export type IdempotencyState =
 
 export type IdempotencyCommand =
   | {
-    readonly _tag: "ClaimKey"
-    readonly projectId: string
-    readonly requestHash: string
-    readonly now: number
-    /** A claim older than this was abandoned (its gateway died mid-request) and may be taken over. */
-    readonly staleAfterMs: number
-  }
+      readonly _tag: "ClaimKey"
+      readonly projectId: string
+      readonly requestHash: string
+      readonly now: number
+      /** A claim older than this was abandoned (its gateway died mid-request) and may be taken over. */
+      readonly staleAfterMs: number
+    }
   | { readonly _tag: "BindKey"; readonly requestHash: string; readonly jobId: string; readonly now: number }
   | { readonly _tag: "ReleaseKey"; readonly requestHash: string; readonly now: number }
 

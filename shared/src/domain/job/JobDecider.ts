@@ -8,27 +8,27 @@ import { evolveJob, initialJobState, isTerminal, type JobState } from "./JobStat
 
 export type JobCommand =
   | {
-    readonly _tag: "QueueJob"
-    readonly jobId: string
-    readonly projectId: string
-    readonly platform: string
-    readonly format: string
-    readonly source: JobSource
-    readonly now: number
-    readonly lifetimeMs: number
-    readonly options?: DownloadOptions
-    readonly batch?: { readonly batchId: string; readonly entryId: string }
-  }
+      readonly _tag: "QueueJob"
+      readonly jobId: string
+      readonly projectId: string
+      readonly platform: string
+      readonly format: string
+      readonly source: JobSource
+      readonly now: number
+      readonly lifetimeMs: number
+      readonly options?: DownloadOptions
+      readonly batch?: { readonly batchId: string; readonly entryId: string }
+    }
   | { readonly _tag: "StartJob"; readonly jobId: string; readonly workerId: string; readonly now: number }
   | { readonly _tag: "ReportProgress"; readonly jobId: string; readonly percent: number; readonly now: number }
   | {
-    readonly _tag: "CompleteJob"
-    readonly jobId: string
-    readonly artifact: JobArtifact
-    readonly now: number
-    /** The platform of the extractor that handled the download, given when it differs from the queued one. */
-    readonly platform?: string
-  }
+      readonly _tag: "CompleteJob"
+      readonly jobId: string
+      readonly artifact: JobArtifact
+      readonly now: number
+      /** The platform of the extractor that handled the download, given when it differs from the queued one. */
+      readonly platform?: string
+    }
   | { readonly _tag: "FailJob"; readonly jobId: string; readonly error: JobError; readonly now: number }
   | { readonly _tag: "ExpireJob"; readonly jobId: string; readonly now: number }
   | { readonly _tag: "CancelJob"; readonly jobId: string; readonly now: number }

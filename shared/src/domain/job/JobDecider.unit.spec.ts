@@ -17,7 +17,13 @@ const queued: JobEvent = jobQueued("prj_a", jobId, T0, {
 })
 const started = (attempt: number, at = T0 + 10): JobEvent => ({ _tag: "JobStarted", v: 1, jobId, attempt, workerId: "w1", at })
 const progressed = (percent: number): JobEvent => ({ _tag: "JobProgressed", v: 1, jobId, percent, at: T0 + 20 })
-const artifact: JobArtifact = { key: "prj_a/job_a/v.mp4", filename: "v.mp4", mimeType: "video/mp4", sizeBytes: 42, availableUntil: T0 + 2 * LIFETIME }
+const artifact: JobArtifact = {
+  key: "prj_a/job_a/v.mp4",
+  filename: "v.mp4",
+  mimeType: "video/mp4",
+  sizeBytes: 42,
+  availableUntil: T0 + 2 * LIFETIME
+}
 const completed: JobEvent = { _tag: "JobCompleted", v: 1, jobId, artifact, at: T0 + 30 }
 const failure = { code: "download_failed", message: "boom", retryable: false } as const
 const failed: JobEvent = { _tag: "JobFailed", v: 1, jobId, error: failure, at: T0 + 30 }
@@ -39,85 +45,173 @@ describe("JobDecider", () => {
     it("rejects queueing the same job twice", () => given([queued]).when(queue).thenRejects("JobAlreadyExists"))
     it("records the options a client asked for", () => {
       const options = { section: { start: 30, end: 45, precise: true } }
-      given([]).when({ ...queue, options }).then([{ ...queued, options } as JobEvent])
+      given([])
+        .when({ ...queue, options })
+        .then([{ ...queued, options } as JobEvent])
     })
     it("records no options field for empty options (a plain download looks as before)", () =>
-      given([]).when({ ...queue, options: {} }).then([queued]))
+      given([])
+        .when({ ...queue, options: {} })
+        .then([queued]))
   })
 
   describe("StartJob", () => {
     const start = (now = T0 + 10) => ({ _tag: "StartJob", jobId, workerId: "w1", now }) as const
-    it("starts a queued job as attempt 1", () => given([queued]).when(start()).then([started(1)]))
+    it("starts a queued job as attempt 1", () =>
+      given([queued])
+        .when(start())
+        .then([started(1)]))
     it("restarts a redelivered job with the next attempt", () =>
-      given([queued, started(1), progressed(30)]).when(start(T0 + 50)).then([started(2, T0 + 50)]))
+      given([queued, started(1), progressed(30)])
+        .when(start(T0 + 50))
+        .then([started(2, T0 + 50)]))
     it("expires instead of starting a job past its lifetime", () =>
-      given([queued]).when(start(T0 + LIFETIME)).then([{ _tag: "JobExpired", v: 1, jobId, at: T0 + LIFETIME }]))
+      given([queued])
+        .when(start(T0 + LIFETIME))
+        .then([{ _tag: "JobExpired", v: 1, jobId, at: T0 + LIFETIME }]))
     it("rejects starting an unknown job", () => given([]).when(start()).thenRejects("InvalidJobTransition"))
-    it("rejects starting a completed job", () => given([queued, started(1), completed]).when(start()).thenRejects("InvalidJobTransition"))
-    it("rejects starting a failed job", () => given([queued, started(1), failed]).when(start()).thenRejects("InvalidJobTransition"))
+    it("rejects starting a completed job", () =>
+      given([queued, started(1), completed])
+        .when(start())
+        .thenRejects("InvalidJobTransition"))
+    it("rejects starting a failed job", () =>
+      given([queued, started(1), failed])
+        .when(start())
+        .thenRejects("InvalidJobTransition"))
   })
 
   describe("ReportProgress", () => {
     const report = (percent: number) => ({ _tag: "ReportProgress", jobId, percent, now: T0 + 20 }) as const
-    it("records progress of a processing job", () => given([queued, started(1)]).when(report(30)).then([progressed(30)]))
-    it("floors fractional percents", () => given([queued, started(1)]).when(report(30.9)).then([progressed(30)]))
-    it("clamps above 100", () => given([queued, started(1)]).when(report(250)).then([progressed(100)]))
-    it("ignores negative progress (clamped to 0, not news)", () => given([queued, started(1)]).when(report(-5)).thenNothing())
+    it("records progress of a processing job", () =>
+      given([queued, started(1)])
+        .when(report(30))
+        .then([progressed(30)]))
+    it("floors fractional percents", () =>
+      given([queued, started(1)])
+        .when(report(30.9))
+        .then([progressed(30)]))
+    it("clamps above 100", () =>
+      given([queued, started(1)])
+        .when(report(250))
+        .then([progressed(100)]))
+    it("ignores negative progress (clamped to 0, not news)", () =>
+      given([queued, started(1)])
+        .when(report(-5))
+        .thenNothing())
     it("ignores progress that does not move forward", () =>
-      given([queued, started(1), progressed(50)]).when(report(40)).thenNothing())
-    it("ignores a repeated value", () => given([queued, started(1), progressed(50)]).when(report(50)).thenNothing())
+      given([queued, started(1), progressed(50)])
+        .when(report(40))
+        .thenNothing())
+    it("ignores a repeated value", () =>
+      given([queued, started(1), progressed(50)])
+        .when(report(50))
+        .thenNothing())
     it("ignores progress of a queued job", () => given([queued]).when(report(10)).thenNothing())
-    it("ignores progress of a completed job", () => given([queued, started(1), completed]).when(report(10)).thenNothing())
+    it("ignores progress of a completed job", () =>
+      given([queued, started(1), completed])
+        .when(report(10))
+        .thenNothing())
   })
 
   describe("CompleteJob", () => {
     const complete = { _tag: "CompleteJob", jobId, artifact, now: T0 + 30 } as const
-    it("completes a processing job", () => given([queued, started(1)]).when(complete).then([completed]))
+    it("completes a processing job", () =>
+      given([queued, started(1)])
+        .when(complete)
+        .then([completed]))
     it("records the platform of the extractor that handled it, when given", () =>
-      given([queued, started(1)]).when({ ...complete, platform: "artetv" }).then([{ ...completed, platform: "artetv" }]))
-    it("is idempotent on a completed job", () => given([queued, started(1), completed]).when(complete).thenNothing())
+      given([queued, started(1)])
+        .when({ ...complete, platform: "artetv" })
+        .then([{ ...completed, platform: "artetv" }]))
+    it("is idempotent on a completed job", () =>
+      given([queued, started(1), completed])
+        .when(complete)
+        .thenNothing())
     it("rejects completing a queued job", () => given([queued]).when(complete).thenRejects("InvalidJobTransition"))
     it("rejects completing an unknown job", () => given([]).when(complete).thenRejects("InvalidJobTransition"))
-    it("rejects completing a failed job", () => given([queued, started(1), failed]).when(complete).thenRejects("InvalidJobTransition"))
+    it("rejects completing a failed job", () =>
+      given([queued, started(1), failed])
+        .when(complete)
+        .thenRejects("InvalidJobTransition"))
   })
 
   describe("FailJob", () => {
     const fail = { _tag: "FailJob", jobId, error: failure, now: T0 + 30 } as const
-    it("fails a processing job", () => given([queued, started(1)]).when(fail).then([failed]))
+    it("fails a processing job", () =>
+      given([queued, started(1)])
+        .when(fail)
+        .then([failed]))
     it("fails a queued job", () => given([queued]).when(fail).then([failed]))
-    it("is a no-op on a finished job", () => given([queued, started(1), completed]).when(fail).thenNothing())
+    it("is a no-op on a finished job", () =>
+      given([queued, started(1), completed])
+        .when(fail)
+        .thenNothing())
     it("rejects failing an unknown job", () => given([]).when(fail).thenRejects("InvalidJobTransition"))
   })
 
   describe("ExpireJob", () => {
     const expire = (now: number) => ({ _tag: "ExpireJob", jobId, now }) as const
-    it("expires an overdue queued job", () => given([queued]).when(expire(T0 + LIFETIME)).then([expired]))
+    it("expires an overdue queued job", () =>
+      given([queued])
+        .when(expire(T0 + LIFETIME))
+        .then([expired]))
     it("expires an overdue processing job", () =>
-      given([queued, started(1)]).when(expire(T0 + LIFETIME + 5)).then([{ ...expired, at: T0 + LIFETIME + 5 }]))
-    it("does nothing before the lifetime ends", () => given([queued]).when(expire(T0 + LIFETIME - 1)).thenNothing())
-    it("does nothing to a completed job", () => given([queued, started(1), completed]).when(expire(T0 + 2 * LIFETIME)).thenNothing())
-    it("does nothing to an unknown job", () => given([]).when(expire(T0 + 2 * LIFETIME)).thenNothing())
+      given([queued, started(1)])
+        .when(expire(T0 + LIFETIME + 5))
+        .then([{ ...expired, at: T0 + LIFETIME + 5 }]))
+    it("does nothing before the lifetime ends", () =>
+      given([queued])
+        .when(expire(T0 + LIFETIME - 1))
+        .thenNothing())
+    it("does nothing to a completed job", () =>
+      given([queued, started(1), completed])
+        .when(expire(T0 + 2 * LIFETIME))
+        .thenNothing())
+    it("does nothing to an unknown job", () =>
+      given([])
+        .when(expire(T0 + 2 * LIFETIME))
+        .thenNothing())
   })
 
   describe("CancelJob", () => {
     const cancel = (now = T0 + 40) => ({ _tag: "CancelJob", jobId, now }) as const
     const canceled: JobEvent = { _tag: "JobCanceled", v: 1, jobId, at: T0 + 40 }
     it("cancels a queued job", () => given([queued]).when(cancel()).then([canceled]))
-    it("cancels a processing job", () => given([queued, started(1), progressed(30)]).when(cancel()).then([canceled]))
-    it("is idempotent on a canceled job", () => given([queued, started(1), canceled]).when(cancel(T0 + 50)).thenNothing())
+    it("cancels a processing job", () =>
+      given([queued, started(1), progressed(30)])
+        .when(cancel())
+        .then([canceled]))
+    it("is idempotent on a canceled job", () =>
+      given([queued, started(1), canceled])
+        .when(cancel(T0 + 50))
+        .thenNothing())
     it("refuses a completed job as already finished", () =>
-      given([queued, started(1), completed]).when(cancel()).thenRejects("JobAlreadyFinished"))
+      given([queued, started(1), completed])
+        .when(cancel())
+        .thenRejects("JobAlreadyFinished"))
     it("refuses a failed job as already finished", () =>
-      given([queued, started(1), failed]).when(cancel()).thenRejects("JobAlreadyFinished"))
+      given([queued, started(1), failed])
+        .when(cancel())
+        .thenRejects("JobAlreadyFinished"))
     it("does not find an unknown job", () => given([]).when(cancel()).thenRejects("JobNotFound"))
-    it("does not find an expired job", () => given([queued, expired]).when(cancel(T0 + LIFETIME + 1)).thenRejects("JobNotFound"))
-    it("does not find a job past its lifetime", () => given([queued]).when(cancel(T0 + LIFETIME)).thenRejects("JobNotFound"))
+    it("does not find an expired job", () =>
+      given([queued, expired])
+        .when(cancel(T0 + LIFETIME + 1))
+        .thenRejects("JobNotFound"))
+    it("does not find a job past its lifetime", () =>
+      given([queued])
+        .when(cancel(T0 + LIFETIME))
+        .thenRejects("JobNotFound"))
     it("a canceled job cannot start, complete or be failed again", () => {
-      given([queued, canceled]).when({ _tag: "StartJob", jobId, workerId: "w1", now: T0 + 50 }).thenRejects("InvalidJobTransition")
-      given([queued, started(1), canceled]).when({ _tag: "CompleteJob", jobId, artifact, now: T0 + 50 }).thenRejects(
-        "InvalidJobTransition"
-      )
-      given([queued, started(1), canceled]).when({ _tag: "FailJob", jobId, error: failure, now: T0 + 50 }).thenNothing()
+      given([queued, canceled])
+        .when({ _tag: "StartJob", jobId, workerId: "w1", now: T0 + 50 })
+        .thenRejects("InvalidJobTransition")
+      given([queued, started(1), canceled])
+        .when({ _tag: "CompleteJob", jobId, artifact, now: T0 + 50 })
+        .thenRejects("InvalidJobTransition")
+      given([queued, started(1), canceled])
+        .when({ _tag: "FailJob", jobId, error: failure, now: T0 + 50 })
+        .thenNothing()
     })
   })
 })

@@ -37,6 +37,6 @@ export const catalogExtractors = (event: ExtractorCatalogPublished): ReadonlyArr
   event.v === 2
     ? event.extractors
     : event.extractors.map((line) => {
-      const name = line.replace(BROKEN_MARK, "").trim()
-      return { key: name, name, description: null, working: !BROKEN_MARK.test(line) }
-    })
+        const name = line.replace(BROKEN_MARK, "").trim()
+        return { key: name, name, description: null, working: !BROKEN_MARK.test(line) }
+      })

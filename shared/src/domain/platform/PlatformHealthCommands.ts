@@ -13,5 +13,4 @@ const handlePlatformHealth = commandHandler({
   msgId: (event, index, invocation) => `${event._tag}:${invocation()}:${index}`
 })
 
-export const recordPlatformOutcome = (command: RecordOutcome) =>
-  handlePlatformHealth(platformHealthSubject(command.platform), command)
+export const recordPlatformOutcome = (command: RecordOutcome) => handlePlatformHealth(platformHealthSubject(command.platform), command)

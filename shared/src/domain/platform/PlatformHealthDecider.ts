@@ -28,7 +28,10 @@ export const initialPlatformHealth = (): PlatformHealthState => ({ recent: [], c
 
 export const evolvePlatformHealth = (_state: PlatformHealthState, event: PlatformHealthEvent): PlatformHealthState => event.state
 
-export const decidePlatformHealth = (command: RecordOutcome, state: PlatformHealthState): Result.Result<ReadonlyArray<PlatformHealthEvent>, never> => {
+export const decidePlatformHealth = (
+  command: RecordOutcome,
+  state: PlatformHealthState
+): Result.Result<ReadonlyArray<PlatformHealthEvent>, never> => {
   const { now, outcome, platform, policy } = command
   const recent = [...state.recent.filter((item) => item.at > now - policy.recentMs), { outcome, at: now }].slice(-policy.window)
   const pausedNow = state.pausedUntil !== null && state.pausedUntil > now
@@ -43,15 +46,18 @@ export const decidePlatformHealth = (command: RecordOutcome, state: PlatformHeal
   }
   if (pausedNow || consecutiveBlocks < policy.blocksToPause) return Result.succeed([recorded])
   const until = now + policy.pauseMs
-  return Result.succeed([recorded, {
-    _tag: "PlatformPaused",
-    v: 1,
-    platform,
-    until,
-    reason: `${consecutiveBlocks} blocked requests in a row (rate limit or bot check)`,
-    at: now,
-    state: { recent, consecutiveBlocks: 0, pausedUntil: until }
-  }])
+  return Result.succeed([
+    recorded,
+    {
+      _tag: "PlatformPaused",
+      v: 1,
+      platform,
+      until,
+      reason: `${consecutiveBlocks} blocked requests in a row (rate limit or bot check)`,
+      at: now,
+      state: { recent, consecutiveBlocks: 0, pausedUntil: until }
+    }
+  ])
 }
 
 export const PlatformHealthDecider: Decider<RecordOutcome, PlatformHealthEvent, PlatformHealthState, never> = {
@@ -69,7 +75,11 @@ export interface PlatformHealthView {
 }
 
 /** What GET /platforms reports: paused while the breaker is open, degraded below half successes. */
-export const viewPlatformHealth = (state: PlatformHealthState, now: number, policy: Pick<BreakerPolicy, "recentMs">): PlatformHealthView => {
+export const viewPlatformHealth = (
+  state: PlatformHealthState,
+  now: number,
+  policy: Pick<BreakerPolicy, "recentMs">
+): PlatformHealthView => {
   const recent = state.recent.filter((item) => item.at > now - policy.recentMs)
   const successes = recent.filter((item) => item.outcome === "ok").length
   const successRate = recent.length === 0 ? null : Math.round((successes / recent.length) * 1000) / 1000

@@ -2,7 +2,8 @@
 // media item (private, removed, wrong format) say nothing about the platform and are not counted. Pure.
 import type { PlatformOutcome } from "./PlatformHealthEvent.ts"
 
-const BLOCKED = /HTTP Error 429|Too Many Requests|rate[- ]?limit|confirm (that )?you(['’]| a)re not a (bot|robot)|bot check|anti-bot challenge|captcha|unusual traffic/i
+const BLOCKED =
+  /HTTP Error 429|Too Many Requests|rate[- ]?limit|confirm (that )?you(['’]| a)re not a (bot|robot)|bot check|anti-bot challenge|captcha|unusual traffic/i
 
 export const looksBlocked = (message: string): boolean => BLOCKED.test(message)
 

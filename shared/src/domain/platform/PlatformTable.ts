@@ -30,25 +30,97 @@ export const GENERIC_PLATFORM: PlatformEntry = {
  * `image`: the service downloads video and audio only.
  */
 export const CURATED_PLATFORMS: ReadonlyArray<PlatformEntry> = [
-  { id: "vimeo", name: "Vimeo", capabilities: ["video", "audio", "metadata"], hosts: ["vimeo.com", "player.vimeo.com"], extractors: ["Vimeo", "VimeoOndemand", "VimeoPro", "VimeoReview"] },
-  { id: "dailymotion", name: "Dailymotion", capabilities: ["video", "audio", "metadata"], hosts: ["dailymotion.com", "dai.ly"], extractors: ["Dailymotion"] },
-  { id: "tiktok", name: "TikTok", capabilities: ["video", "audio", "metadata"], hosts: ["tiktok.com"], extractors: ["TikTok", "TikTokVM", "TikTokLive"] },
-  { id: "instagram", name: "Instagram", capabilities: ["video", "audio", "metadata"], hosts: ["instagram.com"], extractors: ["Instagram", "InstagramIOS", "InstagramStory"] },
-  { id: "twitter", name: "X (Twitter)", capabilities: ["video", "audio", "metadata"], hosts: ["twitter.com", "x.com"], extractors: ["Twitter", "TwitterCard", "TwitterBroadcast", "TwitterSpaces", "TwitterAmplify"] },
-  { id: "facebook", name: "Facebook", capabilities: ["video", "audio", "metadata"], hosts: ["facebook.com"], extractors: ["Facebook", "FacebookReel", "FacebookPluginsVideo"] },
+  {
+    id: "vimeo",
+    name: "Vimeo",
+    capabilities: ["video", "audio", "metadata"],
+    hosts: ["vimeo.com", "player.vimeo.com"],
+    extractors: ["Vimeo", "VimeoOndemand", "VimeoPro", "VimeoReview"]
+  },
+  {
+    id: "dailymotion",
+    name: "Dailymotion",
+    capabilities: ["video", "audio", "metadata"],
+    hosts: ["dailymotion.com", "dai.ly"],
+    extractors: ["Dailymotion"]
+  },
+  {
+    id: "tiktok",
+    name: "TikTok",
+    capabilities: ["video", "audio", "metadata"],
+    hosts: ["tiktok.com"],
+    extractors: ["TikTok", "TikTokVM", "TikTokLive"]
+  },
+  {
+    id: "instagram",
+    name: "Instagram",
+    capabilities: ["video", "audio", "metadata"],
+    hosts: ["instagram.com"],
+    extractors: ["Instagram", "InstagramIOS", "InstagramStory"]
+  },
+  {
+    id: "twitter",
+    name: "X (Twitter)",
+    capabilities: ["video", "audio", "metadata"],
+    hosts: ["twitter.com", "x.com"],
+    extractors: ["Twitter", "TwitterCard", "TwitterBroadcast", "TwitterSpaces", "TwitterAmplify"]
+  },
+  {
+    id: "facebook",
+    name: "Facebook",
+    capabilities: ["video", "audio", "metadata"],
+    hosts: ["facebook.com"],
+    extractors: ["Facebook", "FacebookReel", "FacebookPluginsVideo"]
+  },
   { id: "reddit", name: "Reddit", capabilities: ["video", "audio", "metadata"], hosts: ["reddit.com"], extractors: ["Reddit"] },
-  { id: "soundcloud", name: "SoundCloud", capabilities: ["audio", "metadata"], hosts: ["soundcloud.com"], extractors: ["Soundcloud", "SoundcloudEmbed"] },
+  {
+    id: "soundcloud",
+    name: "SoundCloud",
+    capabilities: ["audio", "metadata"],
+    hosts: ["soundcloud.com"],
+    extractors: ["Soundcloud", "SoundcloudEmbed"]
+  },
   { id: "bandcamp", name: "Bandcamp", capabilities: ["audio", "metadata"], hosts: ["bandcamp.com"], extractors: ["Bandcamp"] },
-  { id: "twitch", name: "Twitch", capabilities: ["video", "audio", "metadata"], hosts: ["twitch.tv", "clips.twitch.tv"], extractors: ["TwitchVod", "TwitchClips", "TwitchStream"] },
-  { id: "bilibili", name: "Bilibili", capabilities: ["video", "audio", "metadata"], hosts: ["bilibili.com"], extractors: ["BiliBili", "BiliBiliPlayer", "BilibiliAudio"] },
-  { id: "streamable", name: "Streamable", capabilities: ["video", "audio", "metadata"], hosts: ["streamable.com"], extractors: ["Streamable"] },
+  {
+    id: "twitch",
+    name: "Twitch",
+    capabilities: ["video", "audio", "metadata"],
+    hosts: ["twitch.tv", "clips.twitch.tv"],
+    extractors: ["TwitchVod", "TwitchClips", "TwitchStream"]
+  },
+  {
+    id: "bilibili",
+    name: "Bilibili",
+    capabilities: ["video", "audio", "metadata"],
+    hosts: ["bilibili.com"],
+    extractors: ["BiliBili", "BiliBiliPlayer", "BilibiliAudio"]
+  },
+  {
+    id: "streamable",
+    name: "Streamable",
+    capabilities: ["video", "audio", "metadata"],
+    hosts: ["streamable.com"],
+    extractors: ["Streamable"]
+  },
   { id: "mixcloud", name: "Mixcloud", capabilities: ["audio", "metadata"], hosts: ["mixcloud.com"], extractors: ["Mixcloud"] },
   { id: "vk", name: "VK", capabilities: ["video", "audio", "metadata"], hosts: ["vk.com", "vkvideo.ru"], extractors: ["VK", "VKWallPost"] },
   { id: "tumblr", name: "Tumblr", capabilities: ["video", "audio", "metadata"], hosts: ["tumblr.com"], extractors: ["Tumblr"] },
   { id: "pinterest", name: "Pinterest", capabilities: ["video", "metadata"], hosts: ["pinterest.com"], extractors: ["Pinterest"] },
   { id: "imgur", name: "Imgur", capabilities: ["video", "metadata"], hosts: ["imgur.com"], extractors: ["Imgur"] },
-  { id: "rumble", name: "Rumble", capabilities: ["video", "audio", "metadata"], hosts: ["rumble.com"], extractors: ["Rumble", "RumbleEmbed"] },
-  { id: "archive_org", name: "Internet Archive", capabilities: ["video", "audio", "metadata"], hosts: ["archive.org"], extractors: ["ArchiveOrg"] },
+  {
+    id: "rumble",
+    name: "Rumble",
+    capabilities: ["video", "audio", "metadata"],
+    hosts: ["rumble.com"],
+    extractors: ["Rumble", "RumbleEmbed"]
+  },
+  {
+    id: "archive_org",
+    name: "Internet Archive",
+    capabilities: ["video", "audio", "metadata"],
+    hosts: ["archive.org"],
+    extractors: ["ArchiveOrg"]
+  },
   { id: "ted", name: "TED", capabilities: ["video", "audio", "metadata"], hosts: ["ted.com"], extractors: ["TedTalk", "TedEmbed"] }
 ]
 
@@ -56,12 +128,7 @@ export const CURATED_PLATFORMS: ReadonlyArray<PlatformEntry> = [
 export const BLOCKED_EXTRACTOR_PREFIX = "youtube"
 
 /** Present in yt-dlp's extractor list, but not supported by this service. */
-export const BLOCKED_HOSTS: ReadonlyArray<string> = [
-  "youtube.com",
-  "youtube-nocookie.com",
-  "youtubekids.com",
-  "youtu.be"
-]
+export const BLOCKED_HOSTS: ReadonlyArray<string> = ["youtube.com", "youtube-nocookie.com", "youtubekids.com", "youtu.be"]
 
 /** Link shorteners: the client must send the canonical link instead. */
 export const SHORT_LINK_HOSTS: ReadonlyArray<string> = [

@@ -20,7 +20,13 @@ export const availablePlatforms = (extractors: ReadonlyArray<ExtractorInfo>): Re
     const id = platformIdOf(extractor.key)
     if (taken.has(id)) continue
     taken.add(id)
-    derived.push({ id, name: extractor.description ?? extractor.name, capabilities: DERIVED_CAPABILITIES, hosts: [], extractors: [extractor.key] })
+    derived.push({
+      id,
+      name: extractor.description ?? extractor.name,
+      capabilities: DERIVED_CAPABILITIES,
+      hosts: [],
+      extractors: [extractor.key]
+    })
   }
   derived.sort((a, b) => a.id.localeCompare(b.id))
   return [...curated, ...derived, GENERIC_PLATFORM]

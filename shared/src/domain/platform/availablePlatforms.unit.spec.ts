@@ -3,7 +3,13 @@ import { describe, expect, it } from "vitest"
 import { availablePlatforms } from "./availablePlatforms.ts"
 import { catalogExtractors, type ExtractorInfo } from "./CatalogEvent.ts"
 
-const ie = (key: string, extra: Partial<ExtractorInfo> = {}): ExtractorInfo => ({ key, name: key.toLowerCase(), description: null, working: true, ...extra })
+const ie = (key: string, extra: Partial<ExtractorInfo> = {}): ExtractorInfo => ({
+  key,
+  name: key.toLowerCase(),
+  description: null,
+  working: true,
+  ...extra
+})
 
 describe("availablePlatforms", () => {
   it("offers only generic when yt-dlp has no other extractor", () => {
@@ -25,7 +31,9 @@ describe("availablePlatforms", () => {
   })
 
   it("never offers youtube, nor an extractor yt-dlp marks broken", () => {
-    const ids = availablePlatforms([ie("Youtube"), ie("YoutubeTab"), ie("Vimeo", { working: false }), ie("ZDF", { working: false })]).map((p) => p.id)
+    const ids = availablePlatforms([ie("Youtube"), ie("YoutubeTab"), ie("Vimeo", { working: false }), ie("ZDF", { working: false })]).map(
+      (p) => p.id
+    )
     expect(ids).toEqual(["generic"])
   })
 

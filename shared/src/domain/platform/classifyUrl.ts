@@ -22,9 +22,7 @@ export const classifyUrl = (url: URL): Result.Result<PlatformEntry, UnsupportedP
     )
   }
   if (BLOCKED_HOSTS.some((pattern) => hostMatches(host, pattern))) {
-    return Result.fail(
-      new UnsupportedPlatform({ url: url.href, message: `${host} is not a supported platform.` })
-    )
+    return Result.fail(new UnsupportedPlatform({ url: url.href, message: `${host} is not a supported platform.` }))
   }
   const curated = CURATED_PLATFORMS.find((entry) => entry.hosts.some((pattern) => hostMatches(host, pattern)))
   return Result.succeed(curated ?? GENERIC_PLATFORM)

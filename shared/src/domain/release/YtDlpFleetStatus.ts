@@ -25,15 +25,24 @@ export const evolveFleetStatus = (
   switch (event._tag) {
     case "YtDlpReleaseRunning":
       // A periodic report of the same release keeps the last change (and a rejection's reason) in view.
-      next.set(event.workerId, known !== undefined && known.version === event.version
-        ? { ...known, at: event.at }
-        : { workerId: event.workerId, version: event.version, lastChange: "running", reason: null, at: event.at })
+      next.set(
+        event.workerId,
+        known !== undefined && known.version === event.version
+          ? { ...known, at: event.at }
+          : { workerId: event.workerId, version: event.version, lastChange: "running", reason: null, at: event.at }
+      )
       break
     case "YtDlpReleaseActivated":
       next.set(event.workerId, { workerId: event.workerId, version: event.version, lastChange: "activated", reason: null, at: event.at })
       break
     case "YtDlpReleaseRejected":
-      next.set(event.workerId, { workerId: event.workerId, version: event.kept, lastChange: "rejected", reason: event.reason, at: event.at })
+      next.set(event.workerId, {
+        workerId: event.workerId,
+        version: event.kept,
+        lastChange: "rejected",
+        reason: event.reason,
+        at: event.at
+      })
       break
     default: {
       const never: never = event

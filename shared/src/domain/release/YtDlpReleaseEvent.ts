@@ -2,10 +2,13 @@
 import { Schema } from "effect"
 
 /** A channel ("stable": the newest release; "nightly": the newest pre-release) or an exact version. */
-export const YtDlpReleaseChoice = Schema.String.check(Schema.makeFilter((choice: string) =>
-  choice === "stable" || choice === "nightly" || /^\d{4}\.\d{1,2}\.\d{1,2}(\.[0-9A-Za-z.]+)?$/.test(choice)
-    ? undefined
-    : "must be stable, nightly or a yt-dlp version such as 2026.10.26"))
+export const YtDlpReleaseChoice = Schema.String.check(
+  Schema.makeFilter((choice: string) =>
+    choice === "stable" || choice === "nightly" || /^\d{4}\.\d{1,2}\.\d{1,2}(\.[0-9A-Za-z.]+)?$/.test(choice)
+      ? undefined
+      : "must be stable, nightly or a yt-dlp version such as 2026.10.26"
+  )
+)
 export type YtDlpReleaseChoice = typeof YtDlpReleaseChoice.Type
 
 /** Appended by `cli extractors use ...` and followed by every extractor. */

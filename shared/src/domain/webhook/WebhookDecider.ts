@@ -17,13 +17,13 @@ export type WebhookState = { readonly endpoint: WebhookEndpoint | null }
 
 export type WebhookCommand =
   | {
-    readonly _tag: "ConfigureWebhook"
-    readonly projectId: string
-    readonly webhookId: string
-    readonly url: string
-    readonly events: ReadonlyArray<WebhookEventType>
-    readonly now: number
-  }
+      readonly _tag: "ConfigureWebhook"
+      readonly projectId: string
+      readonly webhookId: string
+      readonly url: string
+      readonly events: ReadonlyArray<WebhookEventType>
+      readonly now: number
+    }
   | { readonly _tag: "RemoveWebhook"; readonly projectId: string; readonly now: number }
 
 export const initialWebhookState = (): WebhookState => ({ endpoint: null })
@@ -39,15 +39,17 @@ export const decideWebhook = (
 ): Result.Result<ReadonlyArray<WebhookConfigEvent>, WebhookNotConfigured> => {
   switch (command._tag) {
     case "ConfigureWebhook":
-      return Result.succeed([{
-        _tag: "WebhookConfigured",
-        v: 1,
-        projectId: command.projectId,
-        webhookId: command.webhookId,
-        url: command.url,
-        events: [...command.events],
-        at: command.now
-      }])
+      return Result.succeed([
+        {
+          _tag: "WebhookConfigured",
+          v: 1,
+          projectId: command.projectId,
+          webhookId: command.webhookId,
+          url: command.url,
+          events: [...command.events],
+          at: command.now
+        }
+      ])
     case "RemoveWebhook":
       return state.endpoint === null
         ? Result.fail(new WebhookNotConfigured({ projectId: command.projectId }))

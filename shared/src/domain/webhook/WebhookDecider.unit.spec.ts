@@ -18,27 +18,32 @@ const configured = (webhookId: string, url: string, at = 1): WebhookConfigEvent 
 
 describe("WebhookDecider", () => {
   it("configures an endpoint", () =>
-    given([]).when({
-      _tag: "ConfigureWebhook",
-      projectId: "prj_a",
-      webhookId: "whk_1",
-      url: "https://example.com/hook",
-      events: ["job.completed", "job.failed"],
-      now: 1
-    }).then([configured("whk_1", "https://example.com/hook")]))
+    given([])
+      .when({
+        _tag: "ConfigureWebhook",
+        projectId: "prj_a",
+        webhookId: "whk_1",
+        url: "https://example.com/hook",
+        events: ["job.completed", "job.failed"],
+        now: 1
+      })
+      .then([configured("whk_1", "https://example.com/hook")]))
 
   it("a new configuration replaces the old one", () =>
-    given([configured("whk_1", "https://a.example/hook")]).when({
-      _tag: "ConfigureWebhook",
-      projectId: "prj_a",
-      webhookId: "whk_2",
-      url: "https://b.example/hook",
-      events: ["job.completed", "job.failed"],
-      now: 2
-    }).then([configured("whk_2", "https://b.example/hook", 2)]))
+    given([configured("whk_1", "https://a.example/hook")])
+      .when({
+        _tag: "ConfigureWebhook",
+        projectId: "prj_a",
+        webhookId: "whk_2",
+        url: "https://b.example/hook",
+        events: ["job.completed", "job.failed"],
+        now: 2
+      })
+      .then([configured("whk_2", "https://b.example/hook", 2)]))
 
   it("removes a configured endpoint, and refuses to remove none", () => {
-    given([configured("whk_1", "https://a.example/hook")]).when({ _tag: "RemoveWebhook", projectId: "prj_a", now: 3 })
+    given([configured("whk_1", "https://a.example/hook")])
+      .when({ _tag: "RemoveWebhook", projectId: "prj_a", now: 3 })
       .then([{ _tag: "WebhookRemoved", v: 1, projectId: "prj_a", at: 3 }])
     given([]).when({ _tag: "RemoveWebhook", projectId: "prj_a", now: 3 }).thenRejects("WebhookNotConfigured")
   })

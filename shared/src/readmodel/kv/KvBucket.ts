@@ -13,7 +13,7 @@ export const readModelError = (operation: string) => (cause: unknown) =>
  * Read models keep only the latest document per key: history 1; documents vanish `maxAgeMs` after their last write
  * (0: never). Created with NATS_REPLICAS replicas; an existing bucket is raised to them, never lowered.
  */
-export const openKvBucket = Effect.fn("openKvBucket")(function*(bucket: string, maxAgeMs: number) {
+export const openKvBucket = Effect.fn("openKvBucket")(function* (bucket: string, maxAgeMs: number) {
   const { js, jsm, replicas } = yield* NatsClient
   return yield* Effect.tryPromise({
     try: async (): Promise<KV> => {

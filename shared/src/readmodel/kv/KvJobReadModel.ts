@@ -24,27 +24,31 @@ const readVersioned = (kv: KV, key: string) =>
       entry === null || entry.operation !== "PUT"
         ? Effect.succeed(Option.none<VersionedJobView>())
         : decodeView(entry.string()).pipe(
-          Effect.map((view) => Option.some({ view, revision: entry.revision })),
-          Effect.mapError(readModelError(`decode ${key}`))
-        )
+            Effect.map((view) => Option.some({ view, revision: entry.revision })),
+            Effect.mapError(readModelError(`decode ${key}`))
+          )
     )
   )
 
-const readView = (kv: KV, key: string) => Effect.map(readVersioned(kv, key), Option.map((stored) => stored.view))
+const readView = (kv: KV, key: string) =>
+  Effect.map(
+    readVersioned(kv, key),
+    Option.map((stored) => stored.view)
+  )
 
 /** The entry's revision was not the one expected (or the key was created meanwhile). */
 const isChanged = (cause: unknown) =>
   cause instanceof JetStreamApiError &&
   (cause.code === JetStreamApiCodes.StreamWrongLastSequence || cause.code === JetStreamApiCodes.StreamWrongLastSequenceUnknown)
 
-export const makeKvJobReadModel = Effect.fn("makeKvJobReadModel")(function*(bucket: string) {
+export const makeKvJobReadModel = Effect.fn("makeKvJobReadModel")(function* (bucket: string) {
   const lifetimes = yield* Lifetimes
   const kv = yield* openKvBucket(bucket, lifetimes.jobMs + lifetimes.downloadUrlMs + MARGIN_MS)
 
   return JobReadModel.of({
     get: (projectId, jobId) => readView(kv, keyOf(projectId, jobId)),
 
-    put: Effect.fn("KvJobReadModel.put")(function*(view) {
+    put: Effect.fn("KvJobReadModel.put")(function* (view) {
       const key = keyOf(view.projectId, view.id)
       const json = yield* encodeView(view).pipe(Effect.mapError(readModelError(`encode ${key}`)))
       // Compare-and-set on the entry's revision, so a writer holding an older fold (a rebuild beside the live
@@ -52,19 +56,23 @@ export const makeKvJobReadModel = Effect.fn("makeKvJobReadModel")(function*(buck
       yield* Effect.tryPromise({ try: () => putUnlessLater(kv, key, json, view.lastSeq), catch: readModelError(`put ${key}`) })
     }),
 
-    putNew: Effect.fn("KvJobReadModel.putNew")(function*(view) {
+    putNew: Effect.fn("KvJobReadModel.putNew")(function* (view) {
       const key = keyOf(view.projectId, view.id)
       const json = yield* encodeView(view).pipe(Effect.mapError(readModelError(`encode ${key}`)))
       // create fails when the key holds a document; then the conditional put decides.
       yield* Effect.tryPromise({
-        try: () => kv.create(key, json).then(() => undefined, () => putUnlessLater(kv, key, json, view.lastSeq)),
+        try: () =>
+          kv.create(key, json).then(
+            () => undefined,
+            () => putUnlessLater(kv, key, json, view.lastSeq)
+          ),
         catch: readModelError(`put ${key}`)
       })
     }),
 
     getVersioned: (projectId, jobId) => readVersioned(kv, keyOf(projectId, jobId)),
 
-    putAt: Effect.fn("KvJobReadModel.putAt")(function*(view, revision) {
+    putAt: Effect.fn("KvJobReadModel.putAt")(function* (view, revision) {
       const key = keyOf(view.projectId, view.id)
       const json = yield* encodeView(view).pipe(Effect.mapError(readModelError(`encode ${key}`)))
       // create also takes a key whose document was removed (purged); update compares the entry's revision.
@@ -78,12 +86,12 @@ export const makeKvJobReadModel = Effect.fn("makeKvJobReadModel")(function*(buck
       })
     }),
 
-    remove: Effect.fn("KvJobReadModel.remove")(function*(projectId, jobId) {
+    remove: Effect.fn("KvJobReadModel.remove")(function* (projectId, jobId) {
       const key = keyOf(projectId, jobId)
       yield* Effect.tryPromise({ try: () => kv.purge(key), catch: readModelError(`remove ${key}`) })
     }),
 
-    listByProject: Effect.fn("KvJobReadModel.listByProject")(function*(projectId, limit) {
+    listByProject: Effect.fn("KvJobReadModel.listByProject")(function* (projectId, limit) {
       const keys = yield* Effect.tryPromise({
         try: async () => {
           const found: Array<string> = []
@@ -94,7 +102,7 @@ export const makeKvJobReadModel = Effect.fn("makeKvJobReadModel")(function*(buck
       })
       const views = yield* Effect.forEach(keys, (key) => readView(kv, key), { concurrency: 8 })
       return views
-        .flatMap((view) => Option.isSome(view) ? [view.value] : [])
+        .flatMap((view) => (Option.isSome(view) ? [view.value] : []))
         .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1))
         .slice(0, Math.max(0, limit))
     })

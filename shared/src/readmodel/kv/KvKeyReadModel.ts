@@ -20,13 +20,11 @@ const tryKv = <A>(operation: string, run: () => Promise<A>) => Effect.tryPromise
 
 const readLastUse = (kv: KV, projectId: string, keyId: string) =>
   tryKv(`get ${usedKey(projectId, keyId)}`, () => kv.get(usedKey(projectId, keyId))).pipe(
-    Effect.map((entry) =>
-      entry === null || entry.operation !== "PUT" ? null : { at: Number(entry.string()), revision: entry.revision }
-    )
+    Effect.map((entry) => (entry === null || entry.operation !== "PUT" ? null : { at: Number(entry.string()), revision: entry.revision }))
   )
 
 const readKey = (kv: KV, projectId: string, keyId: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const entry = yield* tryKv(`get ${recordKey(projectId, keyId)}`, () => kv.get(recordKey(projectId, keyId)))
     if (entry === null || entry.operation !== "PUT") return Option.none<KeyView>()
     const record = yield* decodeKey(entry.string()).pipe(Effect.mapError(readModelError(`decode ${keyId}`)))
@@ -34,19 +32,19 @@ const readKey = (kv: KV, projectId: string, keyId: string) =>
     return Option.some<KeyView>({ ...record, lastUsedAt: used?.at ?? null })
   })
 
-export const makeKvKeyReadModel = Effect.fn("makeKvKeyReadModel")(function*(bucket: string) {
+export const makeKvKeyReadModel = Effect.fn("makeKvKeyReadModel")(function* (bucket: string) {
   const kv = yield* openKvBucket(bucket, 0)
 
   return KeyReadModel.of({
     get: (projectId, keyId) => readKey(kv, projectId, keyId),
 
-    put: Effect.fn("KvKeyReadModel.put")(function*(record) {
+    put: Effect.fn("KvKeyReadModel.put")(function* (record) {
       const json = yield* encodeKey(record).pipe(Effect.mapError(readModelError(`encode ${record.keyId}`)))
       yield* tryKv(`put ${record.keyId}`, () => putUnlessLater(kv, recordKey(record.projectId, record.keyId), json, record.lastSeq))
     }),
 
     // Compare-and-set on the entry's revision: two writers can never lower the time.
-    recordUse: Effect.fn("KvKeyReadModel.recordUse")(function*(projectId, keyId, at) {
+    recordUse: Effect.fn("KvKeyReadModel.recordUse")(function* (projectId, keyId, at) {
       const key = usedKey(projectId, keyId)
       for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
         const current = yield* readLastUse(kv, projectId, keyId)
@@ -54,13 +52,16 @@ export const makeKvKeyReadModel = Effect.fn("makeKvKeyReadModel")(function*(buck
         const written = yield* Effect.tryPromise({
           try: () => (current === null ? kv.create(key, String(at)) : kv.update(key, String(at), current.revision)),
           catch: readModelError(`record use ${keyId}`)
-        }).pipe(Effect.as(true), Effect.catch(() => Effect.succeed(false)))
+        }).pipe(
+          Effect.as(true),
+          Effect.catch(() => Effect.succeed(false))
+        )
         if (written) return
       }
       return yield* Effect.fail(readModelError(`record use ${keyId}`)("too many concurrent writers"))
     }),
 
-    listByProject: Effect.fn("KvKeyReadModel.listByProject")(function*(projectId) {
+    listByProject: Effect.fn("KvKeyReadModel.listByProject")(function* (projectId) {
       const keys = yield* tryKv(`list k.${projectId}`, async () => {
         const found: Array<string> = []
         for await (const key of await kv.keys(`k.${projectId}.*`)) found.push(key)

@@ -19,32 +19,33 @@ export const urlIndexKey = (url: string) => `url.${createHash("sha256").update(u
 
 const getEntry = (kv: KV, key: string) =>
   Effect.tryPromise({ try: () => kv.get(key), catch: readModelError(`get ${key}`) }).pipe(
-    Effect.map((entry) => entry === null || entry.operation !== "PUT" ? Option.none() : Option.some(entry))
+    Effect.map((entry) => (entry === null || entry.operation !== "PUT" ? Option.none() : Option.some(entry)))
   )
 
 const readMedia = (kv: KV, mediaId: string) =>
   getEntry(kv, mediaId).pipe(
-    Effect.flatMap(Option.match({
-      onNone: () => Effect.succeed(Option.none<MediaResolved>()),
-      onSome: (entry) =>
-        decodeMedia(entry.string()).pipe(Effect.map(Option.some), Effect.mapError(readModelError(`decode ${mediaId}`)))
-    }))
+    Effect.flatMap(
+      Option.match({
+        onNone: () => Effect.succeed(Option.none<MediaResolved>()),
+        onSome: (entry) => decodeMedia(entry.string()).pipe(Effect.map(Option.some), Effect.mapError(readModelError(`decode ${mediaId}`)))
+      })
+    )
   )
 
-export const makeKvMediaReadModel = Effect.fn("makeKvMediaReadModel")(function*(bucket: string) {
+export const makeKvMediaReadModel = Effect.fn("makeKvMediaReadModel")(function* (bucket: string) {
   const lifetimes = yield* Lifetimes
   const kv = yield* openKvBucket(bucket, lifetimes.mediaMs + MARGIN_MS)
 
   return MediaReadModel.of({
     get: (mediaId) => readMedia(kv, mediaId),
 
-    findByUrl: Effect.fn("KvMediaReadModel.findByUrl")(function*(url) {
+    findByUrl: Effect.fn("KvMediaReadModel.findByUrl")(function* (url) {
       const index = yield* getEntry(kv, urlIndexKey(url))
       if (Option.isNone(index)) return Option.none()
       return yield* readMedia(kv, index.value.string())
     }),
 
-    put: Effect.fn("KvMediaReadModel.put")(function*(media) {
+    put: Effect.fn("KvMediaReadModel.put")(function* (media) {
       const json = yield* encodeMedia(media).pipe(Effect.mapError(readModelError(`encode ${media.mediaId}`)))
       // The document first, then the index: the index never points at a document that is not there yet.
       yield* Effect.tryPromise({ try: () => kv.put(media.mediaId, json), catch: readModelError(`put ${media.mediaId}`) })

@@ -27,14 +27,14 @@ const readProject = (kv: KV, projectId: string) =>
     )
   )
 
-export const makeKvProjectReadModel = Effect.fn("makeKvProjectReadModel")(function*(bucket: string) {
+export const makeKvProjectReadModel = Effect.fn("makeKvProjectReadModel")(function* (bucket: string) {
   // Projects live as long as their events (kept for good), so the documents never expire.
   const kv = yield* openKvBucket(bucket, 0)
 
   return ProjectReadModel.of({
     get: (projectId) => readProject(kv, projectId),
 
-    put: Effect.fn("KvProjectReadModel.put")(function*(view) {
+    put: Effect.fn("KvProjectReadModel.put")(function* (view) {
       const json = yield* encodeProject(view).pipe(Effect.mapError(readModelError(`encode ${view.projectId}`)))
       // The document first, then the index: the index never points at a document that is not there yet.
       const outcome = yield* tryKv(`put ${docKey(view.projectId)}`, () => putUnlessLater(kv, docKey(view.projectId), json, view.lastSeq))
@@ -46,7 +46,7 @@ export const makeKvProjectReadModel = Effect.fn("makeKvProjectReadModel")(functi
       yield* Effect.forEach(gone, (m) => tryKv(`unindex ${m.userId}`, () => kv.purge(memberKey(m.userId, view.projectId))))
     }),
 
-    listByMember: Effect.fn("KvProjectReadModel.listByMember")(function*(userId) {
+    listByMember: Effect.fn("KvProjectReadModel.listByMember")(function* (userId) {
       const keys = yield* tryKv(`list m.${userId}`, async () => {
         const found: Array<string> = []
         for await (const key of await kv.keys(`m.${userId}.*`)) found.push(key)

@@ -8,24 +8,28 @@ export const READ_MODEL_STORES_BUCKET = "mds_readmodels"
 
 const isMissingStream = (cause: unknown) => cause instanceof Error && /stream not found/i.test(cause.message)
 
-export const makeKvReadModelStores = Effect.fn("makeKvReadModelStores")(function*(bucket: string) {
+export const makeKvReadModelStores = Effect.fn("makeKvReadModelStores")(function* (bucket: string) {
   const { jsm } = yield* NatsClient
   // Pointers never expire: losing one would send readers back to the default store.
   const kv = yield* openKvBucket(bucket, 0)
   const current = (readModel: string, fallback: string) =>
     Effect.tryPromise({ try: () => kv.get(readModel), catch: readModelError(`get pointer ${readModel}`) }).pipe(
-      Effect.map((entry) => entry !== null && entry.operation === "PUT" && entry.string() !== "" ? entry.string() : fallback)
+      Effect.map((entry) => (entry !== null && entry.operation === "PUT" && entry.string() !== "" ? entry.string() : fallback))
     )
   return ReadModelStores.of({
     current,
-    switchTo: Effect.fn("KvReadModelStores.switchTo")(function*(readModel: string, store: string, fallback: string) {
+    switchTo: Effect.fn("KvReadModelStores.switchTo")(function* (readModel: string, store: string, fallback: string) {
       const before = yield* current(readModel, fallback)
       yield* Effect.tryPromise({ try: () => kv.put(readModel, store), catch: readModelError(`switch ${readModel}`) })
       return before
     }),
     drop: (store) =>
       Effect.tryPromise({
-        try: () => jsm.streams.delete(`KV_${store}`).then(() => undefined, (cause) => (isMissingStream(cause) ? undefined : Promise.reject(cause))),
+        try: () =>
+          jsm.streams.delete(`KV_${store}`).then(
+            () => undefined,
+            (cause) => (isMissingStream(cause) ? undefined : Promise.reject(cause))
+          ),
         catch: readModelError(`drop bucket ${store}`)
       })
   })

@@ -38,7 +38,12 @@ export const InMemoryKeyReadModel = {
           lastUsed.set(key, Math.max(lastUsed.get(key) ?? at, at))
         }),
       listByProject: (projectId) =>
-        Effect.sync(() => [...records.values()].filter((r) => r.projectId === projectId).map(view).sort(newestKeyFirst))
+        Effect.sync(() =>
+          [...records.values()]
+            .filter((r) => r.projectId === projectId)
+            .map(view)
+            .sort(newestKeyFirst)
+        )
     })
   })
 }

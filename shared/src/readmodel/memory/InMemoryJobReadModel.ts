@@ -8,7 +8,7 @@ const keyOf = (projectId: string, jobId: string) => `${projectId}\u0000${jobId}`
 export const InMemoryJobReadModel = {
   layer: Layer.effect(
     JobReadModel,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const docs = yield* Ref.make(new Map<string, JobView>())
       /** Each write of a key gets the next revision, as a KV entry does. */
       const revisions = new Map<string, number>()
@@ -28,11 +28,13 @@ export const InMemoryJobReadModel = {
         put,
         putNew: put,
         getVersioned: (projectId, jobId) =>
-          Ref.get(docs).pipe(Effect.map((map) => {
-            const key = keyOf(projectId, jobId)
-            const view = map.get(key)
-            return view === undefined ? Option.none() : Option.some({ view, revision: revisions.get(key)! })
-          })),
+          Ref.get(docs).pipe(
+            Effect.map((map) => {
+              const key = keyOf(projectId, jobId)
+              const view = map.get(key)
+              return view === undefined ? Option.none() : Option.some({ view, revision: revisions.get(key)! })
+            })
+          ),
         putAt: (view, revision) =>
           Ref.modify(docs, (map): readonly [JobViewWrite, Map<string, JobView>] => {
             const key = keyOf(view.projectId, view.id)
@@ -48,12 +50,14 @@ export const InMemoryJobReadModel = {
             return next
           }),
         listByProject: (projectId, limit) =>
-          Ref.get(docs).pipe(Effect.map((map) =>
-            [...map.values()]
-              .filter((view) => view.projectId === projectId)
-              .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1))
-              .slice(0, Math.max(0, limit))
-          ))
+          Ref.get(docs).pipe(
+            Effect.map((map) =>
+              [...map.values()]
+                .filter((view) => view.projectId === projectId)
+                .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1))
+                .slice(0, Math.max(0, limit))
+            )
+          )
       })
     })
   )

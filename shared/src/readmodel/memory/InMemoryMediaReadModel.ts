@@ -11,15 +11,17 @@ interface Store {
 export const InMemoryMediaReadModel = {
   layer: Layer.effect(
     MediaReadModel,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* Ref.make<Store>({ byId: new Map(), idByUrl: new Map() })
       return MediaReadModel.of({
         get: (mediaId) => Ref.get(store).pipe(Effect.map((s) => Option.fromNullishOr(s.byId.get(mediaId)))),
         findByUrl: (url) =>
-          Ref.get(store).pipe(Effect.map((s) => {
-            const mediaId = s.idByUrl.get(url)
-            return Option.fromNullishOr(mediaId === undefined ? undefined : s.byId.get(mediaId))
-          })),
+          Ref.get(store).pipe(
+            Effect.map((s) => {
+              const mediaId = s.idByUrl.get(url)
+              return Option.fromNullishOr(mediaId === undefined ? undefined : s.byId.get(mediaId))
+            })
+          ),
         put: (media) =>
           Ref.update(store, (s) => ({
             byId: new Map(s.byId).set(media.mediaId, media),

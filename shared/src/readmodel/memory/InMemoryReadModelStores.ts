@@ -5,7 +5,7 @@ import { ReadModelStores } from "../ReadModelStores.ts"
 export const InMemoryReadModelStores = {
   layer: Layer.effect(
     ReadModelStores,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const pointers = yield* Ref.make(new Map<string, string>())
       return ReadModelStores.of({
         current: (readModel, fallback) => Ref.get(pointers).pipe(Effect.map((map) => map.get(readModel) ?? fallback)),

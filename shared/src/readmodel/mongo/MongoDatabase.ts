@@ -22,13 +22,14 @@ export class MongoDatabase extends Context.Service<MongoDatabase, { readonly db:
   static readonly layerFromUrl = (url: Redacted.Redacted<string>) =>
     Layer.effect(
       MongoDatabase,
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const plain = Redacted.value(url)
         const client = yield* Effect.acquireRelease(
           Effect.tryPromise({
             // A short server selection timeout: a service that cannot reach its database should say so at start.
             try: () => new MongoClient(plain, { serverSelectionTimeoutMS: 10_000, appName: "mds" }).connect(),
-            catch: (cause) => mongoError("connect to MongoDB")(cause instanceof Error ? cause.message.replaceAll(plain, "<MONGO_URL>") : cause)
+            catch: (cause) =>
+              mongoError("connect to MongoDB")(cause instanceof Error ? cause.message.replaceAll(plain, "<MONGO_URL>") : cause)
           }),
           (client) => Effect.promise(() => client.close().catch(() => undefined))
         )

@@ -25,12 +25,19 @@ const idOf = (projectId: string, jobId: string) => `${projectId}.${jobId}`
 const toVersioned = (doc: JobDocument | null) => {
   if (doc === null) return Effect.succeed(Option.none<VersionedJobView>())
   const { _id, purgeAt: _purgeAt, revision = 0, ...fields } = doc
-  return decodeView(fields).pipe(Effect.map((view) => Option.some({ view, revision })), Effect.mapError(mongoError(`decode ${_id}`)))
+  return decodeView(fields).pipe(
+    Effect.map((view) => Option.some({ view, revision })),
+    Effect.mapError(mongoError(`decode ${_id}`))
+  )
 }
 
-const toView = (doc: JobDocument | null) => Effect.map(toVersioned(doc), Option.map((stored) => stored.view))
+const toView = (doc: JobDocument | null) =>
+  Effect.map(
+    toVersioned(doc),
+    Option.map((stored) => stored.view)
+  )
 
-export const makeMongoJobReadModel = Effect.fn("makeMongoJobReadModel")(function*(collectionName: string) {
+export const makeMongoJobReadModel = Effect.fn("makeMongoJobReadModel")(function* (collectionName: string) {
   const { db } = yield* MongoDatabase
   const lifetimes = yield* Lifetimes
   const lifetimeMs = lifetimes.jobMs + lifetimes.downloadUrlMs + MARGIN_MS
@@ -45,7 +52,7 @@ export const makeMongoJobReadModel = Effect.fn("makeMongoJobReadModel")(function
     catch: mongoError(`create indexes on ${collectionName}`)
   })
 
-  const put = Effect.fn("MongoJobReadModel.put")(function*(view: JobView) {
+  const put = Effect.fn("MongoJobReadModel.put")(function* (view: JobView) {
     const _id = idOf(view.projectId, view.id)
     const fields = yield* encodeView(view).pipe(Effect.mapError(mongoError(`encode ${_id}`)))
     const purgeAt = new Date((yield* Clock.currentTimeMillis) + lifetimeMs)
@@ -63,20 +70,22 @@ export const makeMongoJobReadModel = Effect.fn("makeMongoJobReadModel")(function
 
   return JobReadModel.of({
     get: (projectId, jobId) =>
-      Effect.tryPromise({ try: () => jobs.findOne({ _id: idOf(projectId, jobId) }), catch: mongoError(`get ${idOf(projectId, jobId)}`) }).pipe(
-        Effect.flatMap(toView)
-      ),
+      Effect.tryPromise({
+        try: () => jobs.findOne({ _id: idOf(projectId, jobId) }),
+        catch: mongoError(`get ${idOf(projectId, jobId)}`)
+      }).pipe(Effect.flatMap(toView)),
 
     put,
     // The conditional upsert is one step already.
     putNew: put,
 
     getVersioned: (projectId, jobId) =>
-      Effect.tryPromise({ try: () => jobs.findOne({ _id: idOf(projectId, jobId) }), catch: mongoError(`get ${idOf(projectId, jobId)}`) }).pipe(
-        Effect.flatMap(toVersioned)
-      ),
+      Effect.tryPromise({
+        try: () => jobs.findOne({ _id: idOf(projectId, jobId) }),
+        catch: mongoError(`get ${idOf(projectId, jobId)}`)
+      }).pipe(Effect.flatMap(toVersioned)),
 
-    putAt: Effect.fn("MongoJobReadModel.putAt")(function*(view, revision) {
+    putAt: Effect.fn("MongoJobReadModel.putAt")(function* (view, revision) {
       const _id = idOf(view.projectId, view.id)
       const fields = yield* encodeView(view).pipe(Effect.mapError(mongoError(`encode ${_id}`)))
       const purgeAt = new Date((yield* Clock.currentTimeMillis) + lifetimeMs)
@@ -86,8 +95,10 @@ export const makeMongoJobReadModel = Effect.fn("makeMongoJobReadModel")(function
         try: async (): Promise<JobViewWrite> => {
           if (revision === null) {
             // A taken _id: another writer stored the job first.
-            return jobs.insertOne(document).then(() => ({ _tag: "Written", revision: next }), (cause) =>
-              isDuplicateKey(cause) ? { _tag: "Changed" } : Promise.reject(cause))
+            return jobs.insertOne(document).then(
+              () => ({ _tag: "Written", revision: next }),
+              (cause) => (isDuplicateKey(cause) ? { _tag: "Changed" } : Promise.reject(cause))
+            )
           }
           const filter = revision === 0 ? { _id, $or: [{ revision: 0 }, { revision: { $exists: false } }] } : { _id, revision }
           const replaced = await jobs.replaceOne(filter, document)
@@ -103,7 +114,7 @@ export const makeMongoJobReadModel = Effect.fn("makeMongoJobReadModel")(function
         catch: mongoError(`remove ${idOf(projectId, jobId)}`)
       }),
 
-    listByProject: Effect.fn("MongoJobReadModel.listByProject")(function*(projectId, limit) {
+    listByProject: Effect.fn("MongoJobReadModel.listByProject")(function* (projectId, limit) {
       // MongoDB reads limit 0 as "no limit".
       if (limit <= 0) return []
       const docs = yield* Effect.tryPromise({

@@ -23,7 +23,7 @@ const toView = (doc: SequencedDocument | null) => {
   )
 }
 
-export const makeMongoKeyReadModel = Effect.fn("makeMongoKeyReadModel")(function*(collectionName: string) {
+export const makeMongoKeyReadModel = Effect.fn("makeMongoKeyReadModel")(function* (collectionName: string) {
   const { db } = yield* MongoDatabase
   // Keys live as long as their events (kept for good): no TTL index.
   const keys: Collection<SequencedDocument> = db.collection<SequencedDocument>(collectionName)
@@ -35,11 +35,12 @@ export const makeMongoKeyReadModel = Effect.fn("makeMongoKeyReadModel")(function
 
   return KeyReadModel.of({
     get: (projectId, keyId) =>
-      Effect.tryPromise({ try: () => keys.findOne({ _id: idOf(projectId, keyId) }), catch: mongoError(`get ${idOf(projectId, keyId)}`) }).pipe(
-        Effect.flatMap(toView)
-      ),
+      Effect.tryPromise({
+        try: () => keys.findOne({ _id: idOf(projectId, keyId) }),
+        catch: mongoError(`get ${idOf(projectId, keyId)}`)
+      }).pipe(Effect.flatMap(toView)),
 
-    put: Effect.fn("MongoKeyReadModel.put")(function*(record) {
+    put: Effect.fn("MongoKeyReadModel.put")(function* (record) {
       const _id = idOf(record.projectId, record.keyId)
       const fields = yield* encodeRecord(record).pipe(Effect.mapError(mongoError(`encode ${_id}`)))
       yield* Effect.tryPromise({ try: () => setUnlessLater(keys, _id, fields, record.lastSeq), catch: mongoError(`put ${_id}`) })
@@ -56,7 +57,7 @@ export const makeMongoKeyReadModel = Effect.fn("makeMongoKeyReadModel")(function
         catch: mongoError(`record use ${idOf(projectId, keyId)}`)
       }),
 
-    listByProject: Effect.fn("MongoKeyReadModel.listByProject")(function*(projectId) {
+    listByProject: Effect.fn("MongoKeyReadModel.listByProject")(function* (projectId) {
       const docs = yield* Effect.tryPromise({
         try: () => keys.find({ projectId }).sort({ createdAt: -1, keyId: -1 }).toArray(),
         catch: mongoError(`list keys of ${projectId}`)

@@ -24,7 +24,7 @@ const toMedia = (doc: MediaDocument | null) => {
   return decodeMedia(fields).pipe(Effect.map(Option.some), Effect.mapError(mongoError(`decode ${_id}`)))
 }
 
-export const makeMongoMediaReadModel = Effect.fn("makeMongoMediaReadModel")(function*(collectionName: string) {
+export const makeMongoMediaReadModel = Effect.fn("makeMongoMediaReadModel")(function* (collectionName: string) {
   const { db } = yield* MongoDatabase
   const lifetimes = yield* Lifetimes
   const media: Collection<MediaDocument> = db.collection<MediaDocument>(collectionName)
@@ -49,14 +49,14 @@ export const makeMongoMediaReadModel = Effect.fn("makeMongoMediaReadModel")(func
         catch: mongoError("findByUrl")
       }).pipe(Effect.flatMap(toMedia)),
 
-    put: Effect.fn("MongoMediaReadModel.put")(function*(resolved) {
+    put: Effect.fn("MongoMediaReadModel.put")(function* (resolved) {
       const fields = yield* encodeMedia(resolved).pipe(Effect.mapError(mongoError(`encode ${resolved.mediaId}`)))
       const purgeAt = new Date((yield* Clock.currentTimeMillis) + lifetimes.mediaMs + MARGIN_MS)
       yield* Effect.tryPromise({
         try: () =>
-          media.replaceOne({ _id: resolved.mediaId }, { ...fields, _id: resolved.mediaId, url: resolved.url, purgeAt }, { upsert: true }).then(
-            () => undefined
-          ),
+          media
+            .replaceOne({ _id: resolved.mediaId }, { ...fields, _id: resolved.mediaId, url: resolved.url, purgeAt }, { upsert: true })
+            .then(() => undefined),
         catch: mongoError(`put ${resolved.mediaId}`)
       })
     })

@@ -16,7 +16,7 @@ const toView = (doc: SequencedDocument) => {
   return decodeView(fields).pipe(Effect.mapError(mongoError(`decode ${_id}`)))
 }
 
-export const makeMongoProjectReadModel = Effect.fn("makeMongoProjectReadModel")(function*(collectionName: string) {
+export const makeMongoProjectReadModel = Effect.fn("makeMongoProjectReadModel")(function* (collectionName: string) {
   const { db } = yield* MongoDatabase
   // Projects live as long as their events (kept for good): no TTL index.
   const projects: Collection<SequencedDocument> = db.collection<SequencedDocument>(collectionName)
@@ -32,7 +32,7 @@ export const makeMongoProjectReadModel = Effect.fn("makeMongoProjectReadModel")(
         Effect.flatMap((doc) => (doc === null ? Effect.succeed(Option.none<ProjectView>()) : Effect.map(toView(doc), Option.some)))
       ),
 
-    put: Effect.fn("MongoProjectReadModel.put")(function*(view) {
+    put: Effect.fn("MongoProjectReadModel.put")(function* (view) {
       const fields = yield* encodeView(view).pipe(Effect.mapError(mongoError(`encode ${view.projectId}`)))
       yield* Effect.tryPromise({
         try: () => setUnlessLater(projects, view.projectId, fields, view.lastSeq),
@@ -40,7 +40,7 @@ export const makeMongoProjectReadModel = Effect.fn("makeMongoProjectReadModel")(
       })
     }),
 
-    listByMember: Effect.fn("MongoProjectReadModel.listByMember")(function*(userId) {
+    listByMember: Effect.fn("MongoProjectReadModel.listByMember")(function* (userId) {
       const docs = yield* Effect.tryPromise({
         try: () => projects.find({ "members.userId": userId }).toArray(),
         catch: mongoError(`list projects of ${userId}`)

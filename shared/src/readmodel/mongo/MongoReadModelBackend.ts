@@ -13,7 +13,7 @@ import { ReadModelBackend } from "../ReadModelBackend.ts"
 /** MongoDB collections. Needs MongoDatabase and Lifetimes. */
 export const MongoReadModelBackend = Layer.effect(
   ReadModelBackend,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const context = yield* Effect.context<MongoDatabase | Lifetimes>()
     return ReadModelBackend.of({
       kind: "mongo",

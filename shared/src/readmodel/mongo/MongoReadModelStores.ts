@@ -14,7 +14,7 @@ interface PointerDocument {
 /** Code 26 (NamespaceNotFound): the collection to drop is not there. */
 const isMissingCollection = (cause: unknown) => cause instanceof MongoServerError && cause.code === 26
 
-export const makeMongoReadModelStores = Effect.fn("makeMongoReadModelStores")(function*(collectionName: string) {
+export const makeMongoReadModelStores = Effect.fn("makeMongoReadModelStores")(function* (collectionName: string) {
   const { db } = yield* MongoDatabase
   const pointers = db.collection<PointerDocument>(collectionName)
   return ReadModelStores.of({
@@ -29,7 +29,11 @@ export const makeMongoReadModelStores = Effect.fn("makeMongoReadModelStores")(fu
       }).pipe(Effect.map((before) => before?.store ?? fallback)),
     drop: (store) =>
       Effect.tryPromise({
-        try: () => db.dropCollection(store).then(() => undefined, (cause) => (isMissingCollection(cause) ? undefined : Promise.reject(cause))),
+        try: () =>
+          db.dropCollection(store).then(
+            () => undefined,
+            (cause) => (isMissingCollection(cause) ? undefined : Promise.reject(cause))
+          ),
         catch: mongoError(`drop collection ${store}`)
       })
   })

@@ -6,7 +6,7 @@ import { ResolvedInfoStore } from "./ResolvedInfoStore.ts"
 export const MemoryResolvedInfoStore = {
   layer: Layer.effect(
     ResolvedInfoStore,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { mediaMs } = yield* Lifetimes
       const entries = new Map<string, { readonly info: string; readonly expiresAt: number }>()
       return ResolvedInfoStore.of({

@@ -13,11 +13,12 @@ const memory = MemoryResolvedInfoStore.layer.pipe(Layer.provide(lifetimes))
 resolvedInfoStoreContract("memory", memory)
 
 it.effect("an entry is gone once the media lifetime has passed", () =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const store = yield* ResolvedInfoStore
     yield* store.put("med_a", "{}")
     yield* TestClock.adjust("59 seconds")
     assert.deepStrictEqual(yield* store.get("med_a"), Option.some("{}"))
     yield* TestClock.adjust("1 second")
     assert.isTrue(Option.isNone(yield* store.get("med_a")))
-  }).pipe(Effect.provide(memory)))
+  }).pipe(Effect.provide(memory))
+)

@@ -13,7 +13,7 @@ const storeError = (operation: string) => (cause: unknown) =>
   new ResolvedInfoStoreError({ operation, message: cause instanceof Error ? cause.message : String(cause) })
 
 /** Opens or creates the bucket; a changed media lifetime in config is applied to the existing bucket's stream. */
-const openBucket = Effect.fn("ResolvedInfoStore.openBucket")(function*(maxAgeMs: number) {
+const openBucket = Effect.fn("ResolvedInfoStore.openBucket")(function* (maxAgeMs: number) {
   const { js, jsm, replicas } = yield* NatsClient
   return yield* Effect.tryPromise({
     try: async (): Promise<ObjectStore> => {
@@ -41,17 +41,17 @@ const decoder = new TextDecoder()
 export const ObjectStoreResolvedInfoStore = {
   layer: Layer.effect(
     ResolvedInfoStore,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { mediaMs } = yield* Lifetimes
       const bucket = yield* openBucket(mediaMs)
       return ResolvedInfoStore.of({
-        put: Effect.fn("ResolvedInfoStore.put")(function*(mediaId: string, info: string) {
+        put: Effect.fn("ResolvedInfoStore.put")(function* (mediaId: string, info: string) {
           yield* Effect.tryPromise({
             try: () => bucket.putBlob({ name: mediaId }, encoder.encode(info)),
             catch: storeError("put")
           })
         }),
-        get: Effect.fn("ResolvedInfoStore.get")(function*(mediaId: string) {
+        get: Effect.fn("ResolvedInfoStore.get")(function* (mediaId: string) {
           const blob = yield* Effect.tryPromise({ try: () => bucket.getBlob(mediaId), catch: storeError("get") })
           return blob === null ? Option.none() : Option.some(decoder.decode(blob))
         })

@@ -15,23 +15,25 @@ const largeInfo = () =>
 export const resolvedInfoStoreContract = (name: string, adapter: Layer.Layer<ResolvedInfoStore, unknown>) =>
   layer(adapter, { timeout: 60_000 })(`ResolvedInfoStore contract: ${name}`, (it) => {
     it.effect("get of an unknown media id is none", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* ResolvedInfoStore
         assert.isTrue(Option.isNone(yield* store.get(newId("med"))))
-      }))
+      })
+    )
 
     it.effect("put then get returns the same text, also when it is large", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* ResolvedInfoStore
         const mediaId = newId("med")
         const info = largeInfo()
         assert.isAbove(info.length, 300_000)
         yield* store.put(mediaId, info)
         assert.deepStrictEqual(yield* store.get(mediaId), Option.some(info))
-      }))
+      })
+    )
 
     it.effect("a second put replaces the first; other media are untouched", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* ResolvedInfoStore
         const first = newId("med")
         const second = newId("med")
@@ -40,5 +42,6 @@ export const resolvedInfoStoreContract = (name: string, adapter: Layer.Layer<Res
         yield* store.put(first, `{"v":2}`)
         assert.deepStrictEqual(yield* store.get(first), Option.some(`{"v":2}`))
         assert.deepStrictEqual(yield* store.get(second), Option.some(`{"other":true}`))
-      }))
+      })
+    )
   })

@@ -39,8 +39,7 @@ const SELECTION_KEYS = [
   "filename"
 ]
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value)
 
 export type InfoObject = Record<string, unknown>
 

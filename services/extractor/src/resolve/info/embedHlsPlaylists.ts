@@ -11,9 +11,7 @@ const MAX_PLAYLISTS = 32
 const isObject = (value: unknown): value is InfoObject => typeof value === "object" && value !== null && !Array.isArray(value)
 
 const stringHeaders = (value: unknown): Record<string, string> =>
-  isObject(value)
-    ? Object.fromEntries(Object.entries(value).flatMap(([k, v]) => (typeof v === "string" ? [[k, v]] : [])))
-    : {}
+  isObject(value) ? Object.fromEntries(Object.entries(value).flatMap(([k, v]) => (typeof v === "string" ? [[k, v]] : []))) : {}
 
 /**
  * yt-dlp's native HLS downloader reads `hls_media_playlist_data` instead of requesting the format's URL, and still
@@ -23,8 +21,9 @@ const stringHeaders = (value: unknown): Record<string, string> =>
 export const embedHlsPlaylists = (entry: InfoObject, fetchPlaylist: FetchPlaylist): Effect.Effect<InfoObject> => {
   const formats = entry["formats"]
   if (!Array.isArray(formats) || entry["is_live"] === true) return Effect.succeed(entry)
-  const wanted = formats.filter((f): f is InfoObject =>
-    isObject(f) && f["protocol"] === "m3u8_native" && typeof f["url"] === "string" && typeof f["hls_media_playlist_data"] !== "string"
+  const wanted = formats.filter(
+    (f): f is InfoObject =>
+      isObject(f) && f["protocol"] === "m3u8_native" && typeof f["url"] === "string" && typeof f["hls_media_playlist_data"] !== "string"
   )
   if (wanted.length === 0 || wanted.length > MAX_PLAYLISTS) return Effect.succeed(entry)
   return Effect.forEach(

@@ -15,7 +15,12 @@ const recording = (answers: Record<string, string | null>) => {
   return { asked, fetch }
 }
 
-const hls = (id: string, extra: Record<string, unknown> = {}) => ({ format_id: id, protocol: "m3u8_native", url: `https://cdn.test/${id}.m3u8`, ...extra })
+const hls = (id: string, extra: Record<string, unknown> = {}) => ({
+  format_id: id,
+  protocol: "m3u8_native",
+  url: `https://cdn.test/${id}.m3u8`,
+  ...extra
+})
 
 describe("embedHlsPlaylists", () => {
   it("embeds every native HLS format's playlist, with the page and format headers, and leaves other formats alone", async () => {

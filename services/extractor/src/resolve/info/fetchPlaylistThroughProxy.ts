@@ -16,22 +16,23 @@ export const fetchPlaylistThroughProxy = (proxyUrl: string): Effect.Effect<Fetch
       Effect.sync(() => new ProxyAgent(proxyUrl)),
       (agent) => Effect.promise(() => agent.close().catch(() => undefined))
     ),
-    (agent): FetchPlaylist => (url, headers) =>
-      Effect.tryPromise(async () => {
-        const response = await fetch(url, { dispatcher: agent, headers, redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) })
-        if (response.status !== 200) {
-          await response.body?.cancel()
-          return null
-        }
-        const length = Number(response.headers.get("content-length") ?? "0")
-        if (length > MAX_BYTES) {
-          await response.body?.cancel()
-          return null
-        }
-        const text = await response.text()
-        return text.length > MAX_BYTES ? null : text
-      }).pipe(
-        Effect.tapError((error) => Effect.logDebug("playlist not embedded", { message: error.message })),
-        Effect.orElseSucceed(() => null)
-      )
+    (agent): FetchPlaylist =>
+      (url, headers) =>
+        Effect.tryPromise(async () => {
+          const response = await fetch(url, { dispatcher: agent, headers, redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) })
+          if (response.status !== 200) {
+            await response.body?.cancel()
+            return null
+          }
+          const length = Number(response.headers.get("content-length") ?? "0")
+          if (length > MAX_BYTES) {
+            await response.body?.cancel()
+            return null
+          }
+          const text = await response.text()
+          return text.length > MAX_BYTES ? null : text
+        }).pipe(
+          Effect.tapError((error) => Effect.logDebug("playlist not embedded", { message: error.message })),
+          Effect.orElseSucceed(() => null)
+        )
   )

@@ -9,23 +9,28 @@ import { cookiesPage } from "../pages/CookiePages.ts"
 const isPlatform = Schema.is(CookiePlatform)
 
 const member = (input: DashboardInput) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const signedIn = yield* requireSession(input)
     const project = yield* requireMembership(input, signedIn)
     return { signedIn, project }
   })
 
-const render = Effect.fn("renderCookies")(function*(signedIn: SignedIn, project: MemberProject, error: string | null, notice: string | null) {
+const render = Effect.fn("renderCookies")(function* (
+  signedIn: SignedIn,
+  project: MemberProject,
+  error: string | null,
+  notice: string | null
+) {
   const jars = yield* (yield* CookieVault).list(project.projectId)
   return pageReply(cookiesPage({ viewer: signedIn.viewer, project, jars, error, notice }), error === null ? 200 : 400)
 })
 
-export const showCookies = Effect.fn("showCookies")(function*(input: DashboardInput) {
+export const showCookies = Effect.fn("showCookies")(function* (input: DashboardInput) {
   const { project, signedIn } = yield* member(input)
   return yield* render(signedIn, project, null, null)
 })
 
-export const storeCookies = Effect.fn("storeCookies")(function*(input: DashboardInput) {
+export const storeCookies = Effect.fn("storeCookies")(function* (input: DashboardInput) {
   const { project, signedIn } = yield* member(input)
   const platform = field(input.body, "platform").trim()
   if (!isPlatform(platform)) return yield* render(signedIn, project, "Give a platform id such as youtube or vimeo.", null)
@@ -43,10 +48,15 @@ export const storeCookies = Effect.fn("storeCookies")(function*(input: Dashboard
   }
 })
 
-export const removeCookies = Effect.fn("removeDashboardCookies")(function*(input: DashboardInput) {
+export const removeCookies = Effect.fn("removeDashboardCookies")(function* (input: DashboardInput) {
   const { project, signedIn } = yield* member(input)
   const platform = input.params["platform"] ?? ""
   if (!isPlatform(platform)) return yield* render(signedIn, project, "Unknown platform.", null)
   const removed = yield* (yield* CookieVault).remove(project.projectId, platform)
-  return yield* render(signedIn, project, null, removed ? `The cookies for ${platform} are removed.` : `No cookies were stored for ${platform}.`)
+  return yield* render(
+    signedIn,
+    project,
+    null,
+    removed ? `The cookies for ${platform} are removed.` : `No cookies were stored for ${platform}.`
+  )
 })

@@ -24,13 +24,13 @@ const isKeyId = Schema.is(KeyId)
 const DEFAULT_FORM: KeyForm = { name: "", environment: "live", scopes: ALL_SCOPES }
 
 const member = (input: DashboardInput) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const signedIn = yield* requireSession(input)
     const project = yield* requireMembership(input, signedIn)
     return { signedIn, project }
   })
 
-const renderKeys = Effect.fn("renderKeys")(function*(
+const renderKeys = Effect.fn("renderKeys")(function* (
   signedIn: SignedIn,
   project: MemberProject,
   options: { readonly form: KeyForm; readonly error: string | null; readonly notice: string | null }
@@ -40,7 +40,7 @@ const renderKeys = Effect.fn("renderKeys")(function*(
 })
 
 /** The key named in the path, from its own events (so a key made a moment ago is found), if it is this project's. */
-const requireKey = Effect.fn("requireKey")(function*(input: DashboardInput, project: MemberProject) {
+const requireKey = Effect.fn("requireKey")(function* (input: DashboardInput, project: MemberProject) {
   const keyId = input.params["keyId"] ?? ""
   if (!isKeyId(keyId)) return yield* new ApiKeyNotFound({ keyId: "(malformed)" })
   const state = yield* loadKey(keyId)
@@ -62,19 +62,19 @@ const requireKey = Effect.fn("requireKey")(function*(input: DashboardInput, proj
 })
 
 const untilListed = (projectId: string, keyId: string, revoked: boolean) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const keys = yield* KeyReadModel
     return yield* awaitProjection(
       Effect.map(keys.get(projectId, keyId), (found) => Option.isSome(found) && (found.value.revokedAt !== null) === revoked)
     )
   })
 
-export const listKeys = Effect.fn("listKeys")(function*(input: DashboardInput) {
+export const listKeys = Effect.fn("listKeys")(function* (input: DashboardInput) {
   const { project, signedIn } = yield* member(input)
   return yield* renderKeys(signedIn, project, { form: DEFAULT_FORM, error: null, notice: null })
 })
 
-export const addKey = Effect.fn("addKey")(function*(input: DashboardInput) {
+export const addKey = Effect.fn("addKey")(function* (input: DashboardInput) {
   const { project, signedIn } = yield* member(input)
   const form = yield* Effect.result(decodeKeyForm(input.body))
   if (form._tag === "Failure") {
@@ -87,14 +87,14 @@ export const addKey = Effect.fn("addKey")(function*(input: DashboardInput) {
   return pageReply(keyCreatedPage({ viewer: signedIn.viewer, project, name: form.success.name, secret: issued.secret, replaces: null }))
 })
 
-export const confirmRevoke = Effect.fn("confirmRevoke")(function*(input: DashboardInput) {
+export const confirmRevoke = Effect.fn("confirmRevoke")(function* (input: DashboardInput) {
   const { project, signedIn } = yield* member(input)
   const key = yield* requireKey(input, project)
   if (key.revokedAt !== null) return redirectReply(`/dashboard/projects/${project.projectId}/keys`)
   return pageReply(revokePage({ viewer: signedIn.viewer, project, key }))
 })
 
-export const revoke = Effect.fn("revoke")(function*(input: DashboardInput) {
+export const revoke = Effect.fn("revoke")(function* (input: DashboardInput) {
   const { project, signedIn } = yield* member(input)
   const key = yield* requireKey(input, project)
   // Without the confirmation field (a hand-made request), ask first.
@@ -108,7 +108,7 @@ export const revoke = Effect.fn("revoke")(function*(input: DashboardInput) {
   })
 })
 
-export const confirmRotate = Effect.fn("confirmRotate")(function*(input: DashboardInput) {
+export const confirmRotate = Effect.fn("confirmRotate")(function* (input: DashboardInput) {
   const { project, signedIn } = yield* member(input)
   const key = yield* requireKey(input, project)
   if (key.revokedAt !== null) return redirectReply(`/dashboard/projects/${project.projectId}/keys`)
@@ -116,7 +116,7 @@ export const confirmRotate = Effect.fn("confirmRotate")(function*(input: Dashboa
 })
 
 /** Step 1 of a rotation: a twin of the key (same name, environment, scopes), shown once, then the offer to revoke the old one. */
-export const rotate = Effect.fn("rotate")(function*(input: DashboardInput) {
+export const rotate = Effect.fn("rotate")(function* (input: DashboardInput) {
   const { project, signedIn } = yield* member(input)
   const key = yield* requireKey(input, project)
   if (key.revokedAt !== null) return redirectReply(`/dashboard/projects/${project.projectId}/keys`)

@@ -23,29 +23,29 @@ import { jobsPage, settingsPage, toJobRow } from "../pages/ProjectPages.ts"
 const RECENT_JOBS = 50
 
 const member = (input: DashboardInput) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const signedIn = yield* requireSession(input)
     const project = yield* requireMembership(input, signedIn)
     return { signedIn, project }
   })
 
-const recentRows = Effect.fn("recentRows")(function*(projectId: string) {
+const recentRows = Effect.fn("recentRows")(function* (projectId: string) {
   const now = yield* Clock.currentTimeMillis
   const jobs = yield* (yield* JobReadModel).listByProject(projectId, RECENT_JOBS)
   return jobs.filter((job) => isJobVisible(job, now)).map(toJobRow)
 })
 
-export const showProject = Effect.fn("showProject")(function*(input: DashboardInput) {
+export const showProject = Effect.fn("showProject")(function* (input: DashboardInput) {
   const { project } = yield* member(input)
   return redirectReply(`/dashboard/projects/${project.projectId}/keys`)
 })
 
-export const listJobs = Effect.fn("listJobs")(function*(input: DashboardInput) {
+export const listJobs = Effect.fn("listJobs")(function* (input: DashboardInput) {
   const { project, signedIn } = yield* member(input)
   return pageReply(jobsPage({ viewer: signedIn.viewer, project, rows: yield* recentRows(project.projectId) }))
 })
 
-export const jobsJson = Effect.fn("jobsJson")(function*(input: DashboardInput) {
+export const jobsJson = Effect.fn("jobsJson")(function* (input: DashboardInput) {
   const { project } = yield* member(input)
   return { _tag: "Json", data: { jobs: yield* recentRows(project.projectId) } } satisfies DashboardReply
 })
@@ -53,12 +53,12 @@ export const jobsJson = Effect.fn("jobsJson")(function*(input: DashboardInput) {
 const renderSettings = (signedIn: SignedIn, project: MemberProject, error: string | null, notice: string | null) =>
   pageReply(settingsPage({ viewer: signedIn.viewer, project, error, notice }), error === null ? 200 : 400)
 
-export const showSettings = Effect.fn("showSettings")(function*(input: DashboardInput) {
+export const showSettings = Effect.fn("showSettings")(function* (input: DashboardInput) {
   const { project, signedIn } = yield* member(input)
   return renderSettings(signedIn, project, null, null)
 })
 
-export const rename = Effect.fn("rename")(function*(input: DashboardInput) {
+export const rename = Effect.fn("rename")(function* (input: DashboardInput) {
   const { project, signedIn } = yield* member(input)
   const form = yield* Effect.result(decodeProjectForm(input.body))
   if (form._tag === "Failure") return renderSettings(signedIn, project, (form.failure as InvalidForm).message, null)
@@ -68,7 +68,7 @@ export const rename = Effect.fn("rename")(function*(input: DashboardInput) {
   return renderSettings(signedIn, { ...project, name: form.success.name }, null, "The project is renamed.")
 })
 
-export const addMember = Effect.fn("addMember")(function*(input: DashboardInput) {
+export const addMember = Effect.fn("addMember")(function* (input: DashboardInput) {
   const { project, signedIn } = yield* member(input)
   const form = yield* Effect.result(decodeMemberForm(input.body))
   if (form._tag === "Failure") return renderSettings(signedIn, project, (form.failure as InvalidForm).message, null)

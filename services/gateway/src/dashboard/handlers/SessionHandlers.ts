@@ -16,14 +16,14 @@ import {
 import { loginPage, projectsPage } from "../pages/AccessPages.ts"
 import { DashboardAuth } from "../session/DashboardAuth.ts"
 
-export const showLogin = Effect.fn("showLogin")(function*(input: DashboardInput) {
+export const showLogin = Effect.fn("showLogin")(function* (input: DashboardInput) {
   const auth = yield* DashboardAuth
   if (Option.isSome(yield* auth.current(input.headers["cookie"]))) return redirectReply("/dashboard")
   const login = auth.loginToken()
   return pageReply(loginPage({ csrfToken: login.token, email: "", error: null }), 200, [login.setCookie])
 })
 
-export const signIn = Effect.fn("signIn")(function*(input: DashboardInput) {
+export const signIn = Effect.fn("signIn")(function* (input: DashboardInput) {
   const auth = yield* DashboardAuth
   if (!sameOrigin(input.headers) || !auth.loginTokenValid(input.headers["cookie"], field(input.body, "_csrf"))) {
     return yield* new CsrfRejected()
@@ -44,23 +44,23 @@ export const signIn = Effect.fn("signIn")(function*(input: DashboardInput) {
   return redirectReply("/dashboard", [signedIn.success.setCookie, auth.clearLoginCookie])
 })
 
-export const signOut = Effect.fn("signOut")(function*(input: DashboardInput) {
+export const signOut = Effect.fn("signOut")(function* (input: DashboardInput) {
   const auth = yield* DashboardAuth
   const { current } = yield* requireSession(input)
   yield* auth.signOut(current.idHash)
   return redirectReply("/dashboard/login", [auth.clearSessionCookie])
 })
 
-const renderProjects = Effect.fn("renderProjects")(function*(signedIn: SignedIn, error: string | null, name: string) {
+const renderProjects = Effect.fn("renderProjects")(function* (signedIn: SignedIn, error: string | null, name: string) {
   const projects = yield* (yield* ProjectReadModel).listByMember(signedIn.current.session.userId)
   return pageReply(projectsPage({ viewer: signedIn.viewer, projects, error, name }), error === null ? 200 : 400)
 })
 
-export const listProjects = Effect.fn("listProjects")(function*(input: DashboardInput) {
+export const listProjects = Effect.fn("listProjects")(function* (input: DashboardInput) {
   return yield* renderProjects(yield* requireSession(input), null, "")
 })
 
-export const addProject = Effect.fn("addProject")(function*(input: DashboardInput) {
+export const addProject = Effect.fn("addProject")(function* (input: DashboardInput) {
   const signedIn = yield* requireSession(input)
   const form = yield* Effect.result(decodeProjectForm(input.body))
   if (form._tag === "Failure") return yield* renderProjects(signedIn, (form.failure as InvalidForm).message, field(input.body, "name"))

@@ -10,7 +10,7 @@ export class Html {
   }
 }
 
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;", "`": "&#96;" }
+const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;", "`": "&#96;" }
 
 export const escapeHtml = (text: string): string => text.replace(/[&<>"'`]/g, (ch) => ESCAPES[ch] ?? ch)
 

@@ -12,8 +12,6 @@ describe("html", () => {
 
   it("keeps nested templates and trusted markup, joins arrays, drops null, undefined and false", () => {
     const items = ["a<b", "c"].map((item) => html`<li>${item}</li>`)
-    expect(html`<ul>${items}</ul>${null}${undefined}${false}${trusted("<hr>")}${0}`.value).toBe(
-      "<ul><li>a&lt;b</li><li>c</li></ul><hr>0"
-    )
+    expect(html`<ul>${items}</ul>${null}${undefined}${false}${trusted("<hr>")}${0}`.value).toBe("<ul><li>a&lt;b</li><li>c</li></ul><hr>0")
   })
 })

@@ -25,7 +25,9 @@ export const page = (options: { readonly title: string; readonly viewer: Viewer 
 <header class="top">
   <a class="brand" href="/dashboard">Media Download Service</a>
   ${
-    options.viewer === null ? "" : html`<div class="who">
+    options.viewer === null
+      ? ""
+      : html`<div class="who">
     <span class="email">${options.viewer.email}</span>
     <form method="post" action="/dashboard/logout">${csrfField(options.viewer.csrfToken)}<button type="submit" class="link">Sign out</button></form>
   </div>`

@@ -33,15 +33,14 @@ export const projectsPage = (options: {
     viewer: options.viewer,
     body: html`<h1>Projects</h1>
 ${
-      options.projects.length === 0
-        ? html`<p class="muted">You are not a member of any project yet. Create one below.</p>`
-        : html`<ul class="cards">${
-          options.projects.map((project) =>
-            html`<li><a href="/dashboard/projects/${project.projectId}/keys">${project.name}</a>
+  options.projects.length === 0
+    ? html`<p class="muted">You are not a member of any project yet. Create one below.</p>`
+    : html`<ul class="cards">${options.projects.map(
+        (project) =>
+          html`<li><a href="/dashboard/projects/${project.projectId}/keys">${project.name}</a>
 <span class="muted"><code>${project.projectId}</code> · ${project.members.length} member${project.members.length === 1 ? "" : "s"}</span></li>`
-          )
-        }</ul>`
-    }
+      )}</ul>`
+}
 <section aria-labelledby="new-project">
 <h2 id="new-project">New project</h2>
 ${alert("error", options.error)}

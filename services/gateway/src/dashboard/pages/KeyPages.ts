@@ -54,13 +54,13 @@ ${alert("notice", options.notice)}
 <section aria-labelledby="keys-title">
 <h2 id="keys-title">API keys</h2>
 ${
-      options.keys.length === 0
-        ? html`<p class="muted">No keys yet.</p>`
-        : html`<div class="table-wrap"><table class="keys">
+  options.keys.length === 0
+    ? html`<p class="muted">No keys yet.</p>`
+    : html`<div class="table-wrap"><table class="keys">
 <thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Scopes</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
 <tbody>${options.keys.map((key) => keyRow(project, key))}</tbody>
 </table></div>`
-    }
+}
 </section>
 <section aria-labelledby="new-key">
 <h2 id="new-key">Create a key</h2>
@@ -109,9 +109,9 @@ export const keyCreatedPage = (options: {
 <p>Send it in the <code>X-API-Key</code> header (or <code>Authorization: Bearer</code>), from your servers only: never in a URL, front-end code or version control.</p>
 </section>
 ${
-      replaces === null
-        ? html`<p><a href="/dashboard/projects/${project.projectId}/keys">Done: back to the keys</a></p>`
-        : html`<section aria-labelledby="revoke-old">
+  replaces === null
+    ? html`<p><a href="/dashboard/projects/${project.projectId}/keys">Done: back to the keys</a></p>`
+    : html`<section aria-labelledby="revoke-old">
 <h2 id="revoke-old">Then revoke the old key</h2>
 <p>Put the new key into your services and check that resolve and download work. Then revoke the old key
 <strong>${replaces.name}</strong> (<code>${replaces.prefix}…</code>): from then on every request with it is refused.</p>
@@ -122,7 +122,7 @@ ${
 </form>
 <p><a href="/dashboard/projects/${project.projectId}/keys">Not yet: back to the keys (the old key keeps working)</a></p>
 </section>`
-    }`
+}`
   })
 }
 

@@ -55,7 +55,7 @@ export const jobsPage = (options: { readonly viewer: Viewer; readonly project: P
 
 export const settingsPage = (options: {
   readonly viewer: Viewer
-  readonly project: ProjectView | ProjectRef & { readonly members: ProjectView["members"] }
+  readonly project: ProjectView | (ProjectRef & { readonly members: ProjectView["members"] })
   readonly error: string | null
   readonly notice: string | null
 }) => {

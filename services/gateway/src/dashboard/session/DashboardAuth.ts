@@ -27,28 +27,31 @@ export interface CurrentSession {
   readonly session: Session
 }
 
-export class DashboardAuth extends Context.Service<DashboardAuth, {
-  readonly sessionCookie: string
-  readonly loginCookie: string
-  /** Checks the credentials; on success a new session (a fresh id: no fixation) and its Set-Cookie value. */
-  signIn(
-    email: string,
-    password: string,
-    address?: string
-  ): Effect.Effect<{ readonly setCookie: string }, InvalidCredentials | SignInThrottled | EventStoreError | ReadModelError>
-  /** The session the request's cookies carry, if it exists and has not expired. */
-  current(cookieHeader: string | ReadonlyArray<string> | undefined): Effect.Effect<Option.Option<CurrentSession>, ReadModelError>
-  signOut(idHash: string): Effect.Effect<void, ReadModelError>
-  readonly clearSessionCookie: string
-  /** A signed pre-session token for the sign-in form (cookie and hidden field carry it; LoginToken.ts). */
-  loginToken(): { readonly token: string; readonly setCookie: string }
-  /** Whether a sign-in form's token (field) matches the request's login cookie and is one this gateway issued. */
-  loginTokenValid(cookieHeader: string | ReadonlyArray<string> | undefined, fieldToken: string): boolean
-  readonly clearLoginCookie: string
-}>()("mds/gateway/dashboard/DashboardAuth") {
+export class DashboardAuth extends Context.Service<
+  DashboardAuth,
+  {
+    readonly sessionCookie: string
+    readonly loginCookie: string
+    /** Checks the credentials; on success a new session (a fresh id: no fixation) and its Set-Cookie value. */
+    signIn(
+      email: string,
+      password: string,
+      address?: string
+    ): Effect.Effect<{ readonly setCookie: string }, InvalidCredentials | SignInThrottled | EventStoreError | ReadModelError>
+    /** The session the request's cookies carry, if it exists and has not expired. */
+    current(cookieHeader: string | ReadonlyArray<string> | undefined): Effect.Effect<Option.Option<CurrentSession>, ReadModelError>
+    signOut(idHash: string): Effect.Effect<void, ReadModelError>
+    readonly clearSessionCookie: string
+    /** A signed pre-session token for the sign-in form (cookie and hidden field carry it; LoginToken.ts). */
+    loginToken(): { readonly token: string; readonly setCookie: string }
+    /** Whether a sign-in form's token (field) matches the request's login cookie and is one this gateway issued. */
+    loginTokenValid(cookieHeader: string | ReadonlyArray<string> | undefined, fieldToken: string): boolean
+    readonly clearLoginCookie: string
+  }
+>()("mds/gateway/dashboard/DashboardAuth") {
   static readonly layer = Layer.effect(
     DashboardAuth,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const config = yield* DashboardConfig
       const sessions = yield* SessionStore
       const store = yield* EventStore
@@ -57,15 +60,23 @@ export class DashboardAuth extends Context.Service<DashboardAuth, {
       // throttled flood costs no hashing; an account's limit can lock its owner out for the rest of the window
       // (the usual price of per-account limits), which is why it stays modest and the window short.
       const windowMs = 15 * 60_000
-      const perAccount = makeFailureThrottle({ limit: yield* Config.Int("SIGN_IN_FAILURES_PER_ACCOUNT").pipe(Config.withDefault(10)), windowMs })
-      const perAddress = makeFailureThrottle({ limit: yield* Config.Int("SIGN_IN_FAILURES_PER_ADDRESS").pipe(Config.withDefault(100)), windowMs })
+      const perAccount = makeFailureThrottle({
+        limit: yield* Config.Int("SIGN_IN_FAILURES_PER_ACCOUNT").pipe(Config.withDefault(10)),
+        windowMs
+      })
+      const perAddress = makeFailureThrottle({
+        limit: yield* Config.Int("SIGN_IN_FAILURES_PER_ADDRESS").pipe(Config.withDefault(100)),
+        windowMs
+      })
       const secure = config.secureCookies
       const sessionCookie = cookieName("mds_session", secure)
       const loginCookie = cookieName("mds_login", secure)
       // The gateways' own secret signs the sign-in form's token; derived, so the pepper itself never signs anything.
-      const loginKey = createHash("sha256").update(`mds-login-token:${Redacted.value(yield* Config.Redacted("API_KEY_PEPPER"))}`).digest("hex")
+      const loginKey = createHash("sha256")
+        .update(`mds-login-token:${Redacted.value(yield* Config.Redacted("API_KEY_PEPPER"))}`)
+        .digest("hex")
 
-      const signIn = Effect.fn("DashboardAuth.signIn")(function*(email: string, password: string, address?: string) {
+      const signIn = Effect.fn("DashboardAuth.signIn")(function* (email: string, password: string, address?: string) {
         const account = `account:${normalizeEmail(email)}`
         const source = `address:${address ?? "unknown"}`
         const started = yield* Clock.currentTimeMillis
@@ -93,7 +104,7 @@ export class DashboardAuth extends Context.Service<DashboardAuth, {
         return { setCookie: serializeCookie(sessionCookie, sessionId, { secure, maxAgeSeconds: config.sessionTtlMs / 1000 }) }
       })
 
-      const current = Effect.fn("DashboardAuth.current")(function*(cookieHeader: string | ReadonlyArray<string> | undefined) {
+      const current = Effect.fn("DashboardAuth.current")(function* (cookieHeader: string | ReadonlyArray<string> | undefined) {
         const sessionId = parseCookies(cookieHeader)[sessionCookie]
         if (sessionId === undefined || sessionId.length < 32 || sessionId.length > 128) return Option.none<CurrentSession>()
         const idHash = sessionIdHash(sessionId)

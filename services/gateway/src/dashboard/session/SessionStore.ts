@@ -12,9 +12,12 @@ export const Session = Schema.Struct({
 })
 export type Session = typeof Session.Type
 
-export class SessionStore extends Context.Service<SessionStore, {
-  put(idHash: string, session: Session): Effect.Effect<void, ReadModelError>
-  /** The stored session, expired or not: the caller compares expiresAt with its clock. */
-  get(idHash: string): Effect.Effect<Option.Option<Session>, ReadModelError>
-  remove(idHash: string): Effect.Effect<void, ReadModelError>
-}>()("mds/gateway/dashboard/SessionStore") {}
+export class SessionStore extends Context.Service<
+  SessionStore,
+  {
+    put(idHash: string, session: Session): Effect.Effect<void, ReadModelError>
+    /** The stored session, expired or not: the caller compares expiresAt with its clock. */
+    get(idHash: string): Effect.Effect<Option.Option<Session>, ReadModelError>
+    remove(idHash: string): Effect.Effect<void, ReadModelError>
+  }
+>()("mds/gateway/dashboard/SessionStore") {}

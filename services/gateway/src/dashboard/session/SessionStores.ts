@@ -10,14 +10,14 @@ const SessionJson = Schema.fromJsonString(Session)
 const decodeSession = Schema.decodeUnknownEffect(SessionJson)
 const encodeSession = Schema.encodeEffect(SessionJson)
 
-export const makeKvSessionStore = Effect.fn("makeKvSessionStore")(function*(bucket: string, ttlMs: number) {
+export const makeKvSessionStore = Effect.fn("makeKvSessionStore")(function* (bucket: string, ttlMs: number) {
   const kv = yield* openKvBucket(bucket, ttlMs)
   return SessionStore.of({
-    put: Effect.fn("KvSessionStore.put")(function*(idHash, session) {
+    put: Effect.fn("KvSessionStore.put")(function* (idHash, session) {
       const json = yield* encodeSession(session).pipe(Effect.mapError(readModelError("encode session")))
       yield* Effect.tryPromise({ try: () => kv.put(idHash, json), catch: readModelError("put session") })
     }),
-    get: Effect.fn("KvSessionStore.get")(function*(idHash) {
+    get: Effect.fn("KvSessionStore.get")(function* (idHash) {
       const entry = yield* Effect.tryPromise({ try: () => kv.get(idHash), catch: readModelError("get session") })
       if (entry === null || entry.operation !== "PUT") return Option.none()
       return Option.some(yield* decodeSession(entry.string()).pipe(Effect.mapError(readModelError("decode session"))))
@@ -29,7 +29,7 @@ export const makeKvSessionStore = Effect.fn("makeKvSessionStore")(function*(buck
 export const KvSessionStore = {
   layer: Layer.effect(
     SessionStore,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const config = yield* DashboardConfig
       return yield* makeKvSessionStore(SESSIONS_BUCKET, config.sessionTtlMs)
     })

@@ -36,8 +36,7 @@ const byStatus = (codes: ReadonlyArray<ApiErrorCode>): ReadonlyMap<number, Reado
 }
 
 /** `/v1/jobs/:jobId` -> `/v1/jobs/{jobId}`; the file route's wildcard is the `key` parameter. */
-export const openApiPath = (path: string): string =>
-  path.replace(/:([A-Za-z]+)/g, "{$1}").replace(/\*$/, "{key}")
+export const openApiPath = (path: string): string => path.replace(/:([A-Za-z]+)/g, "{$1}").replace(/\*$/, "{key}")
 
 const REQUEST_ID_HEADER = {
   "X-Request-Id": { description: "Request id (req_ + 24 hex), also in error bodies.", schema: { type: "string" } }
@@ -120,21 +119,23 @@ const operationObject = (operationId: string, operation: Endpoint, slots: Schema
     summary: operation.summary,
     ...(operation.description === undefined ? {} : { description: operation.description }),
     security: operation.access._tag === "Keyed" ? [{ ApiKey: [] }, { Bearer: [] }] : [],
-    ...(operation.parameters === undefined ? {} : {
-      parameters: operation.parameters.map((parameter) => ({
-        name: parameter.name,
-        in: parameter.in,
-        required: parameter.required,
-        description: parameter.description,
-        schema: slots.add(parameter.schema)
-      }))
-    }),
-    ...(operation.requestBody === undefined ? {} : {
-      requestBody: { required: true, content: { "application/json": { schema: slots.add(operation.requestBody) } } }
-    }),
-    ...(operation.access._tag === "Keyed" && operation.access.scope !== null
-      ? { "x-required-scope": operation.access.scope }
-      : {}),
+    ...(operation.parameters === undefined
+      ? {}
+      : {
+          parameters: operation.parameters.map((parameter) => ({
+            name: parameter.name,
+            in: parameter.in,
+            required: parameter.required,
+            description: parameter.description,
+            schema: slots.add(parameter.schema)
+          }))
+        }),
+    ...(operation.requestBody === undefined
+      ? {}
+      : {
+          requestBody: { required: true, content: { "application/json": { schema: slots.add(operation.requestBody) } } }
+        }),
+    ...(operation.access._tag === "Keyed" && operation.access.scope !== null ? { "x-required-scope": operation.access.scope } : {}),
     responses
   }
 }
@@ -148,7 +149,7 @@ const errorTable = () =>
 
 const INTRO = [
   "Resolve public media URLs, queue downloads and fetch the files through signed links.",
-  "Every success body is `{\"data\": ...}`; every error is `{\"error\": {\"code\", \"message\", \"request_id\"}}`.",
+  'Every success body is `{"data": ...}`; every error is `{"error": {"code", "message", "request_id"}}`.',
   "Send the key as `X-API-Key` (or `Authorization: Bearer`); a key in the query string is never read.",
   "An unknown path answers 404 `not_found` and a known path with another method 405 `method_not_allowed`.",
   "",
