@@ -11,9 +11,9 @@ mds_ensure_test_tools
 echo "[test] tsc --noEmit" >&2
 npx tsc --noEmit -p tsconfig.json
 
-# Lint only: the formatter's check joins once the tree has been formatted (`npm run format`) in one pass.
-echo "[test] biome lint" >&2
-bash deploy/local/biome.sh lint
+# Lint and format check (no writes): `npm run format` fixes what the check finds.
+echo "[test] biome ci" >&2
+bash deploy/local/biome.sh ci --colors=off .
 
 report="$(mktemp -t mds-vitest-XXXXXX.json)"
 trap 'rm -f "$report"' EXIT
