@@ -53,6 +53,25 @@ const tone = (seconds: number) => ["-f", "lavfi", "-i", `sine=frequency=440:samp
 const pattern = (seconds: number, size: string) => ["-f", "lavfi", "-i", `testsrc=size=${size}:rate=25:duration=${seconds}`]
 const h264 = ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"]
 const aac = ["-c:a", "aac", "-b:a", "64k"]
+/** Two video-only heights (240p, 360p), a keyframe every 25 frames, AAC audio: the HLS and DASH ladders. */
+const TWO_HEIGHT_LADDER = [
+  ...h264,
+  "-s:v:0",
+  "320x240",
+  "-b:v:0",
+  "300k",
+  "-s:v:1",
+  "640x360",
+  "-b:v:1",
+  "600k",
+  "-g",
+  "25",
+  "-keyint_min",
+  "25",
+  "-sc_threshold",
+  "0",
+  ...aac
+]
 
 const generate = async (dir: string) => {
   const s = fixtureFacts.clipSeconds
@@ -101,22 +120,7 @@ const generate = async (dir: string) => {
       "0:v",
       "-map",
       "1:a",
-      ...h264,
-      "-s:v:0",
-      "320x240",
-      "-b:v:0",
-      "300k",
-      "-s:v:1",
-      "640x360",
-      "-b:v:1",
-      "600k",
-      "-g",
-      "25",
-      "-keyint_min",
-      "25",
-      "-sc_threshold",
-      "0",
-      ...aac,
+      ...TWO_HEIGHT_LADDER,
       "-f",
       "hls",
       "-hls_time",
@@ -228,24 +232,6 @@ export const streamingFacts = {
 
 const generateStreaming = async (dir: string) => {
   const s = streamingFacts.seconds
-  const ladder = [
-    ...h264,
-    "-s:v:0",
-    "320x240",
-    "-b:v:0",
-    "300k",
-    "-s:v:1",
-    "640x360",
-    "-b:v:1",
-    "600k",
-    "-g",
-    "25",
-    "-keyint_min",
-    "25",
-    "-sc_threshold",
-    "0",
-    ...aac
-  ]
   await mkdir(join(dir, "dash"))
   await ffmpeg(
     [
@@ -257,7 +243,7 @@ const generateStreaming = async (dir: string) => {
       "0:v",
       "-map",
       "1:a",
-      ...ladder,
+      ...TWO_HEIGHT_LADDER,
       "-f",
       "dash",
       "-seg_duration",
@@ -283,7 +269,7 @@ const generateStreaming = async (dir: string) => {
       "0:v",
       "-map",
       "1:a",
-      ...ladder,
+      ...TWO_HEIGHT_LADDER,
       "-f",
       "hls",
       "-hls_time",
