@@ -7,18 +7,11 @@ import { batchCommands } from "@mds/shared/domain/batch/BatchCommands"
 import { BatchDecider, nextEntries } from "@mds/shared/domain/batch/BatchDecider"
 import { BatchEvent } from "@mds/shared/domain/batch/BatchEvent"
 import { progressOf } from "@mds/shared/domain/batch/BatchState"
-import { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
+import { sendDownloadWork } from "@mds/shared/domain/job/DownloadWork"
 import { jobCommands } from "@mds/shared/domain/job/JobCommands"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import {
-  BATCHES_STREAM,
-  batchSubject,
-  DOWNLOAD_WORK_SUBJECT,
-  JOBS_STREAM,
-  jobSubject,
-  projectBatchesSubject
-} from "@mds/shared/eventstore/Subjects"
+import { BATCHES_STREAM, batchSubject, JOBS_STREAM, jobSubject, projectBatchesSubject } from "@mds/shared/eventstore/Subjects"
 import { derivedId } from "@mds/shared/ids/Ids"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { type DurableConsumerOptions, ensureDurableConsumer, runDurableConsumer, type Verdict } from "../consumers/DurableConsumer.ts"
@@ -104,22 +97,15 @@ export const BatchFeeder = Layer.effectDiscard(
           ...(created.options === undefined ? {} : { options: created.options }),
           batch: { batchId, entryId: entry.entryId }
         }).pipe(Effect.catchTag("JobAlreadyExists", () => Effect.void))
-        yield* store.append(
-          DownloadMedia,
-          DOWNLOAD_WORK_SUBJECT,
-          {
-            _tag: "DownloadMedia",
-            v: 1,
-            jobId,
-            projectId,
-            url: entry.url,
-            mediaId: null,
-            format: created.format,
-            platform: created.platform,
-            ...(created.options === undefined ? {} : { options: created.options })
-          },
-          { msgId: jobId }
-        )
+        yield* sendDownloadWork({
+          jobId,
+          projectId,
+          url: entry.url,
+          mediaId: null,
+          format: created.format,
+          platform: created.platform,
+          ...(created.options === undefined ? {} : { options: created.options })
+        })
         yield* batchCommands(projectId, batchId)({ _tag: "RecordEntryQueued", batchId, entryId: entry.entryId, jobId, now })
       }
     }, provide)

@@ -3,14 +3,14 @@ import { DownloadRequest } from "@mds/shared/api/Requests"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { FormatUnavailable, MediaNotFound, SubtitlesUnavailable } from "@mds/shared/domain/DomainErrors"
 import { parseSubtitleFormatId } from "@mds/shared/domain/media/SubtitleTrack"
-import { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
+import { sendDownloadWork } from "@mds/shared/domain/job/DownloadWork"
 import { jobCommands } from "@mds/shared/domain/job/JobCommands"
 import type { JobSource } from "@mds/shared/domain/job/JobEvent"
 import { evolveJobView } from "@mds/shared/domain/job/JobView"
 import { MediaEvent } from "@mds/shared/domain/media/MediaEvent"
 import { parseFormatId } from "@mds/shared/domain/media/FormatId"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { DOWNLOAD_WORK_SUBJECT, mediaSubject } from "@mds/shared/eventstore/Subjects"
+import { mediaSubject } from "@mds/shared/eventstore/Subjects"
 import { MediaId, newId } from "@mds/shared/ids/Ids"
 import { MediaReadModel } from "@mds/shared/readmodel/MediaReadModel"
 import { Clock, Effect, Option, Schedule, Schema } from "effect"
@@ -113,23 +113,15 @@ const recordJob = Effect.fn("recordJob")(function* (projectId: string, jobId: st
   const [event] = queued.events
   const view = event === undefined ? null : evolveJobView(null, event, queued.lastSeq)
   if (view !== null) (yield* JobViewCache).seed(view)
-  const store = yield* EventStore
-  yield* store.append(
-    DownloadMedia,
-    DOWNLOAD_WORK_SUBJECT,
-    {
-      _tag: "DownloadMedia",
-      v: 1,
-      jobId,
-      projectId,
-      url: target.source.url,
-      mediaId: target.source.mediaId,
-      format: target.format,
-      platform: target.platform,
-      ...(Object.keys(options).length === 0 ? {} : { options })
-    },
-    { msgId: jobId }
-  )
+  yield* sendDownloadWork({
+    jobId,
+    projectId,
+    url: target.source.url,
+    mediaId: target.source.mediaId,
+    format: target.format,
+    platform: target.platform,
+    ...(Object.keys(options).length === 0 ? {} : { options })
+  })
 })
 
 /** Retried while NATS cannot take the write (a failover takes a few seconds); a rejection by the decider is final. */
