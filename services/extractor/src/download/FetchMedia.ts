@@ -15,7 +15,7 @@ import { Ffmpeg } from "../media/Ffmpeg.ts"
 import { ResolvedInfoStore } from "../resolve/info/ResolvedInfoStore.ts"
 import { classifyFailure, failureMessage, refusalMessage } from "../ytdlp/classifyFailure.ts"
 import { parseCurlMeterLine } from "../ytdlp/CurlMeterLine.ts"
-import { parseInfoLine } from "../ytdlp/InfoLine.ts"
+import { type AnnouncedMedia, parseInfoLine } from "../ytdlp/InfoLine.ts"
 import { parseProgressBytes, parseProgressLine } from "../ytdlp/ProgressLine.ts"
 import { loadInfoFlags } from "../ytdlp/LoadInfoFlags.ts"
 import { type DownloadedFile, parseResultLine } from "../ytdlp/ResultLine.ts"
@@ -28,6 +28,7 @@ import { embedSubtitleFlags, parseSubtitleTitle, subtitleFileFlags } from "../yt
 import { OutputConversion } from "../output/OutputConversion.ts"
 import { sectionOutOfRange } from "@mds/shared/domain/job/DownloadOptions"
 import { type DownloadFailed, jobFailure } from "./DownloadFailed.ts"
+import { needsFileProbe } from "./FileProbeNeed.ts"
 import { type JobLimits, limitBreach, type MediaFacts } from "./JobLimits.ts"
 
 export interface FetchOptions {
@@ -82,7 +83,7 @@ export class FetchMedia extends Context.Service<
         const proxy = yield* egressProxy(policy, upstreams.forPlatform(platform))
         // Completed from the line callback when a limit is crossed; racing it against yt-dlp kills the run at once.
         const overLimit = Deferred.makeUnsafe<never, DownloadFailed>()
-        let announced: MediaFacts = {}
+        let announced: AnnouncedMedia | null = null
         let result: DownloadedFile | null = null
         const judge = (facts: MediaFacts) => {
           const mediaDuration = facts.durationSeconds ?? null
@@ -100,7 +101,7 @@ export class FetchMedia extends Context.Service<
           const info = parseInfoLine(line)
           if (Option.isSome(info)) {
             announced = info.value
-            judge(announced)
+            judge(info.value)
           }
           const parsed = parseResultLine(line)
           if (Option.isSome(parsed)) result = parsed.value
@@ -177,8 +178,9 @@ export class FetchMedia extends Context.Service<
             () => null
           )
         )
-        const facts = yield* ffmpeg.probeFile(produced.filepath).pipe(Effect.option)
         // A direct file says nothing of its streams until it is here: `b` then takes an audio file for video_best.
+        const heard = announced as AnnouncedMedia | null
+        const facts = needsFileProbe(spec, heard, limits) ? yield* ffmpeg.probeFile(produced.filepath).pipe(Effect.option) : Option.none()
         const lacking = Option.isNone(facts)
           ? null
           : spec.kind === "video" && !facts.value.hasVideo
@@ -188,7 +190,7 @@ export class FetchMedia extends Context.Service<
               : null
         if (lacking !== null) return yield* jobFailure("format_unavailable", `The media has no ${lacking}; choose one of its formats.`)
         const duration =
-          clipDuration(section, announced.durationSeconds ?? null) ??
+          clipDuration(section, heard?.durationSeconds ?? null) ??
           Option.getOrNull(Option.flatMapNullishOr(facts, (p) => p.durationSeconds))
         const breach = limitBreach(limits, { bytes: size, durationSeconds: duration })
         if (breach !== null) return yield* jobFailure(breach.code, breach.message)

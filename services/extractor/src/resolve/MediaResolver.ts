@@ -22,11 +22,13 @@ import { Ffmpeg } from "../media/Ffmpeg.ts"
 import { countOne, extractionFailures, timed, ytDlpDuration } from "@mds/shared/observability/Metrics"
 import { classifyFailure, failureMessage, refusalMessage as describeRefusal } from "../ytdlp/classifyFailure.ts"
 import { describeMedia, mediaEntry, needsProbe, probeableUrl } from "../ytdlp/describeMedia.ts"
+import type { MediaProbeResult } from "../ytdlp/MediaProbeResult.ts"
 import { describeSubtitles } from "../ytdlp/describeSubtitles.ts"
 import { playlistEntries } from "../ytdlp/describePlaylist.ts"
 import { FORMAT_GRAMMAR_FORMATS } from "./playlistFormats.ts"
 import { YtDlp } from "../ytdlp/YtDlp.ts"
 import { downloadableInfo } from "./info/downloadableInfo.ts"
+import { withProbedStreams } from "./info/withProbedStreams.ts"
 import { embedHlsPlaylists } from "./info/embedHlsPlaylists.ts"
 import { fetchPlaylistThroughProxy } from "./info/fetchPlaylistThroughProxy.ts"
 import { ResolvedInfoStore } from "./info/ResolvedInfoStore.ts"
@@ -133,7 +135,7 @@ export class MediaResolver extends Context.Service<
         const mediaId = newId("med")
         const expiresAt = now + lifetimes.mediaMs
         const thumbnail = described.thumbnail ?? (yield* makeThumbnail(mediaId, described, proxy.url, expiresAt))
-        yield* keepInfo(mediaId, run.stdout, proxy.url)
+        yield* keepInfo(mediaId, run.stdout, proxy.url, probeUrl, probe)
         const media: MediaResolved = {
           _tag: "MediaResolved",
           v: 1,
@@ -194,13 +196,20 @@ export class MediaResolver extends Context.Service<
        * What yt-dlp learned, for downloads by media id. Without it a download extracts from the page again, so a
        * failure here costs time, not the resolve. The info itself is never logged (cookies, signed URLs).
        */
-      const keepInfo = Effect.fn("MediaResolver.keepInfo")(function* (mediaId: string, stdout: string, proxyUrl: string) {
-        const entry = downloadableInfo(stdout)
-        if (Option.isNone(entry)) return yield* Effect.logWarning("resolve info not kept: not a JSON object", { mediaId })
+      const keepInfo = Effect.fn("MediaResolver.keepInfo")(function* (
+        mediaId: string,
+        stdout: string,
+        proxyUrl: string,
+        probedUrl: string | null,
+        probe: MediaProbeResult | null
+      ) {
+        const parsed = downloadableInfo(stdout)
+        if (Option.isNone(parsed)) return yield* Effect.logWarning("resolve info not kept: not a JSON object", { mediaId })
+        const entry = withProbedStreams(parsed.value, probedUrl, probe)
         const fetchPlaylist = yield* fetchPlaylistThroughProxy(proxyUrl)
         // Embedding saves the downloads their playlist requests; a slow CDN must not make the resolve slow.
-        const info = yield* embedHlsPlaylists(entry.value, fetchPlaylist).pipe(
-          Effect.timeoutOrElse({ duration: "10 seconds", orElse: () => Effect.succeed(entry.value) })
+        const info = yield* embedHlsPlaylists(entry, fetchPlaylist).pipe(
+          Effect.timeoutOrElse({ duration: "10 seconds", orElse: () => Effect.succeed(entry) })
         )
         yield* infoStore
           .put(mediaId, JSON.stringify(info))

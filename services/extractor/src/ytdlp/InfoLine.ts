@@ -1,23 +1,37 @@
-// Reads the line yt-dlp prints once the format is chosen and before anything is downloaded: duration and expected size.
+// Reads the line yt-dlp prints once the format is chosen and before anything is downloaded: duration, expected size and
+// the chosen format's codecs.
 import { Option, Schema } from "effect"
 import { INFO_MARKER } from "./YtDlpFlags.ts"
 
 const Size = Schema.optional(Schema.NullOr(Schema.Number))
+const Codec = Schema.optional(Schema.NullOr(Schema.String))
 
 export const SelectedMedia = Schema.Struct({
   duration: Size,
   filesize: Size,
-  filesize_approx: Size
+  filesize_approx: Size,
+  vcodec: Codec,
+  acodec: Codec
 })
 export type SelectedMedia = typeof SelectedMedia.Type
 
 const decode = Schema.decodeUnknownOption(Schema.fromJsonString(SelectedMedia))
 
-export const parseInfoLine = (line: string): Option.Option<{ durationSeconds: number | null; bytes: number | null }> => {
+export interface AnnouncedMedia {
+  readonly durationSeconds: number | null
+  readonly bytes: number | null
+  /** yt-dlp's codec of the chosen video (merged formats: of their video part); "none" for none, null when unknown. */
+  readonly videoCodec: string | null
+  readonly audioCodec: string | null
+}
+
+export const parseInfoLine = (line: string): Option.Option<AnnouncedMedia> => {
   const at = line.indexOf(INFO_MARKER)
   if (at < 0) return Option.none()
   return Option.map(decode(line.slice(at + INFO_MARKER.length).trim()), (info) => ({
     durationSeconds: info.duration ?? null,
-    bytes: info.filesize ?? info.filesize_approx ?? null
+    bytes: info.filesize ?? info.filesize_approx ?? null,
+    videoCodec: info.vcodec ?? null,
+    audioCodec: info.acodec ?? null
   }))
 }

@@ -3,14 +3,17 @@ import { describe, expect, it } from "vitest"
 import { parseInfoLine } from "./InfoLine.ts"
 
 describe("parseInfoLine", () => {
-  it("reads the duration and the exact size", () => {
-    expect(parseInfoLine('[mds-info] {"duration": 62.5, "filesize": 1000, "filesize_approx": 900}')).toEqual(
-      Option.some({ durationSeconds: 62.5, bytes: 1000 })
-    )
+  it("reads the duration, the exact size and the chosen format's codecs", () => {
+    expect(
+      parseInfoLine('[mds-info] {"duration": 62.5, "filesize": 1000, "filesize_approx": 900, "vcodec": "avc1.4d401e", "acodec": "none"}')
+    ).toEqual(Option.some({ durationSeconds: 62.5, bytes: 1000, videoCodec: "avc1.4d401e", audioCodec: "none" }))
   })
   it("falls back to the approximate size, and to null for what yt-dlp does not know", () => {
-    expect(parseInfoLine('[mds-info] {"filesize_approx": 900}')).toEqual(Option.some({ durationSeconds: null, bytes: 900 }))
-    expect(parseInfoLine('[mds-info] {"duration": null, "filesize": null}')).toEqual(Option.some({ durationSeconds: null, bytes: null }))
+    const unknown = { durationSeconds: null, videoCodec: null, audioCodec: null }
+    expect(parseInfoLine('[mds-info] {"filesize_approx": 900}')).toEqual(Option.some({ ...unknown, bytes: 900 }))
+    expect(parseInfoLine('[mds-info] {"duration": null, "filesize": null, "vcodec": null}')).toEqual(
+      Option.some({ ...unknown, bytes: null })
+    )
   })
   it("ignores other lines and malformed JSON", () => {
     expect(Option.isNone(parseInfoLine("[download] 10% of 1MiB"))).toBe(true)

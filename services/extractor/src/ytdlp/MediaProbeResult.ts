@@ -6,6 +6,8 @@ export interface MediaProbeResult {
   readonly hasVideo: boolean
   readonly hasAudio: boolean
   readonly height: number | null
+  /** ffprobe's codec name of the first video stream that is not a cover picture (h264, vp9, ...). */
+  readonly videoCodec: string | null
   /** ffprobe's codec name of the first audio stream (aac, opus, mp3, ...). */
   readonly audioCodec: string | null
   /** An audio file's embedded picture (ID3 APIC, MP4 covr): a cover to use as thumbnail. */
@@ -61,6 +63,7 @@ export const summarizeProbe = (output: FfprobeOutput): MediaProbeResult => {
     hasVideo: video.length > 0,
     hasAudio: audio.length > 0,
     height: heights.length > 0 ? Math.max(...heights) : null,
+    videoCodec: video[0]?.codec_name ?? null,
     audioCodec: audio[0]?.codec_name ?? null,
     hasCover: streams.some((s) => s.codec_type === "video" && s.disposition?.attached_pic === 1),
     title: tag(output.format?.tags, "title"),

@@ -16,6 +16,7 @@ describe("summarizeProbe", () => {
       hasVideo: false,
       hasAudio: true,
       height: null,
+      videoCodec: null,
       audioCodec: "mp3",
       hasCover: true,
       title: "Episode",
@@ -35,6 +36,6 @@ describe("summarizeProbe", () => {
         { codec_type: "audio", codec_name: "aac" }
       ]
     })
-    expect([mp4.hasVideo, mp4.hasAudio, mp4.height, mp4.audioCodec]).toEqual([true, true, 360, "aac"])
+    expect([mp4.hasVideo, mp4.hasAudio, mp4.height, mp4.videoCodec, mp4.audioCodec]).toEqual([true, true, 360, "h264", "aac"])
   })
 })

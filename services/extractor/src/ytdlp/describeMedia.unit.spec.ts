@@ -11,6 +11,7 @@ const probed = (facts: Partial<MediaProbeResult>): MediaProbeResult => ({
   hasVideo: false,
   hasAudio: false,
   height: null,
+  videoCodec: null,
   audioCodec: null,
   hasCover: false,
   title: null,
