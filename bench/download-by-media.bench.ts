@@ -1,6 +1,6 @@
 // Download by media_id against the same download by url, for a page and for HLS and DASH presentations; the requests
 // the media server saw for pages and manifests during the downloads by media_id (must be zero).
-import { median, note, printTable, type Row } from "./support/Report.ts"
+import { median, note, printTable, relativeTo, type Row } from "./support/Report.ts"
 import { api, startBenchStack, waitForJob } from "./support/Stack.ts"
 
 const SAMPLES = 5
@@ -43,14 +43,17 @@ try {
     }
     note(`${label}: by url ${byUrl.map((s) => s.toFixed(2)).join(", ")} s; by media_id ${byMedia.map((s) => s.toFixed(2)).join(", ")} s`)
     rows.push(
-      {
-        metric: `${label}: POST by media_id to completed`,
-        value: median(byMedia),
-        unit: "s",
-        reference: { label: "the same by url", value: median(byUrl) },
-        target: "< 1× by url",
-        met: median(byMedia) < median(byUrl)
-      },
+      relativeTo(
+        `${label}: POST by media_id to completed`,
+        median(byMedia),
+        "s",
+        { label: "the same by url", value: median(byUrl) },
+        {
+          bound: "<",
+          times: 1,
+          of: "by url"
+        }
+      ),
       {
         metric: `${label}: page and manifest requests during ${SAMPLES} downloads by media_id`,
         value: stray,

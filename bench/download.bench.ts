@@ -10,7 +10,7 @@ import { connect } from "@nats-io/transport-node"
 import { jobSubject, JOBS_STREAM } from "@mds/shared/eventstore/Subjects"
 import { ensureBigMp4, serveFile } from "./support/BigMedia.ts"
 import { sampleRss } from "./support/ProcessMemory.ts"
-import { median, note, printTable } from "./support/Report.ts"
+import { atMost, median, note, printTable, relativeTo } from "./support/Report.ts"
 import { api, startBenchStack, waitForJob } from "./support/Stack.ts"
 
 const run = promisify(execFile)
@@ -104,39 +104,14 @@ try {
   note(
     `file: ${mb.toFixed(0)} MB; service by url ${service.map((s) => s.toFixed(2)).join(", ")} s; by media_id ${byMedia.map((s) => s.toFixed(2)).join(", ")} s; yt-dlp ${ytdlp.map((s) => s.toFixed(2)).join(", ")} s; curl ${curl.map((s) => s.toFixed(2)).join(", ")} s`
   )
+  const rawYtDlp = { label: "raw yt-dlp", value: median(ytdlp) }
+  const curlToDisk = { label: "curl to disk", value: median(curl) }
+  const byUrl = { label: "the same by url", value: median(service) }
   printTable(`download: ${mb.toFixed(0)} MB local mp4, POST to completed (median of ${SAMPLES}, interleaved)`, [
-    {
-      metric: "POST to completed",
-      value: median(service),
-      unit: "s",
-      reference: { label: "raw yt-dlp", value: median(ytdlp) },
-      target: "≤ 1.3× yt-dlp",
-      met: median(service) <= 1.3 * median(ytdlp)
-    },
-    {
-      metric: "POST to completed",
-      value: median(service),
-      unit: "s",
-      reference: { label: "curl to disk", value: median(curl) },
-      target: "≤ 2× curl",
-      met: median(service) <= 2 * median(curl)
-    },
-    {
-      metric: "POST by media_id to completed",
-      value: median(byMedia),
-      unit: "s",
-      reference: { label: "curl to disk", value: median(curl) },
-      target: "≤ 2× curl",
-      met: median(byMedia) <= 2 * median(curl)
-    },
-    {
-      metric: "POST by media_id to completed",
-      value: median(byMedia),
-      unit: "s",
-      reference: { label: "the same by url", value: median(service) },
-      target: "< 1× by url",
-      met: median(byMedia) < median(service)
-    },
+    relativeTo("POST to completed", median(service), "s", rawYtDlp, { bound: "≤", times: 1.3, of: "yt-dlp" }),
+    relativeTo("POST to completed", median(service), "s", curlToDisk, { bound: "≤", times: 2, of: "curl" }),
+    relativeTo("POST by media_id to completed", median(byMedia), "s", curlToDisk, { bound: "≤", times: 2, of: "curl" }),
+    relativeTo("POST by media_id to completed", median(byMedia), "s", byUrl, { bound: "<", times: 1, of: "by url" }),
     {
       metric: "JobProgressed events per job (throttled to ≤ 1/s, whole percents)",
       value: median(progress),
@@ -145,14 +120,7 @@ try {
       target: `≤ ${Math.ceil(median(service)) + 1} (one a second)`,
       met: median(progress) <= Math.ceil(median(service)) + 1
     },
-    {
-      metric: "extractor peak RSS while downloading",
-      value: Math.max(...peaks),
-      unit: "MB",
-      reference: null,
-      target: "≤ 120 MB",
-      met: Math.max(...peaks) <= 120
-    }
+    atMost("extractor peak RSS while downloading", Math.max(...peaks), "MB", 120)
   ])
 } finally {
   await bench.close()

@@ -2,7 +2,7 @@
 import { ensureBigMp4, serveFile } from "./support/BigMedia.ts"
 import { runLoad } from "./support/HttpLoad.ts"
 import { rssBytes, sampleRss } from "./support/ProcessMemory.ts"
-import { note, printTable } from "./support/Report.ts"
+import { atMost, note, printTable } from "./support/Report.ts"
 import { api, startBenchStack, waitForJob } from "./support/Stack.ts"
 
 const MB = 1024 * 1024
@@ -42,22 +42,11 @@ try {
   const gatewayPeak = await gatewayRss.stop()
 
   printTable("memory: peak RSS (sampled every 50 ms from /proc)", [
-    {
-      metric: "gateway under job-read load (2,000 req/s, 15 s)",
-      value: gatewayPeak,
-      unit: "MB",
-      reference: { label: "same gateway idle", value: idleGateway },
-      target: "≤ 150 MB",
-      met: gatewayPeak <= 150
-    },
-    {
-      metric: `extractor while downloading ${(big.sizeBytes / 1e6).toFixed(0)} MB`,
-      value: extractorPeak,
-      unit: "MB",
-      reference: { label: "same extractor idle", value: idleExtractor },
-      target: "≤ 120 MB",
-      met: extractorPeak <= 120
-    }
+    atMost("gateway under job-read load (2,000 req/s, 15 s)", gatewayPeak, "MB", 150, { label: "same gateway idle", value: idleGateway }),
+    atMost(`extractor while downloading ${(big.sizeBytes / 1e6).toFixed(0)} MB`, extractorPeak, "MB", 120, {
+      label: "same extractor idle",
+      value: idleExtractor
+    })
   ])
 } finally {
   await bench.close()

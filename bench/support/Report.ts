@@ -20,6 +20,32 @@ export interface Row {
   readonly met: boolean | null
 }
 
+/** A row whose target is an upper limit in the row's unit ("≤ 120 MB"), with the reference it is shown against, if any. */
+export const atMost = (metric: string, value: number, unit: string, limit: number, reference: Row["reference"] = null): Row => ({
+  metric,
+  value,
+  unit,
+  reference,
+  target: `≤ ${limit} ${unit}`,
+  met: value <= limit
+})
+
+/** A row whose target is a multiple of a reference measured in the same run: "≤ 2× curl", or strictly below it with "<". */
+export const relativeTo = (
+  metric: string,
+  value: number,
+  unit: string,
+  reference: { readonly label: string; readonly value: number },
+  target: { readonly bound: "≤" | "<"; readonly times: number; readonly of: string }
+): Row => ({
+  metric,
+  value,
+  unit,
+  reference,
+  target: `${target.bound} ${target.times}× ${target.of}`,
+  met: target.bound === "≤" ? value <= target.times * reference.value : value < target.times * reference.value
+})
+
 const format = (value: number) =>
   !Number.isFinite(value) || Number.isInteger(value)
     ? String(value)

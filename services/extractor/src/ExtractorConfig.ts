@@ -5,6 +5,13 @@ import { DataDir } from "@mds/shared/config/DataDir"
 import { Config, Context, Effect, Layer } from "effect"
 import { secondsAsMs, wholeSecondsAsMs } from "@mds/shared/config/Seconds"
 
+/** The entries of a comma-separated setting ("youtube=2, vimeo=1"), trimmed, empty ones left out. */
+export const commaSeparatedEntries = (text: string): ReadonlyArray<string> =>
+  text
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => part !== "")
+
 export interface ExtractorConfigShape {
   readonly workRoot: string
   readonly ffmpegPath: string

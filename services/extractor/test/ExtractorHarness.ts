@@ -4,19 +4,20 @@ import { jobCommands } from "@mds/shared/domain/job/JobCommands"
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { jetstream } from "@nats-io/jetstream"
 import { connect, type NatsConnection } from "@nats-io/transport-node"
 import { ConfigProvider, Effect, Layer, ManagedRuntime, Option, References, Schema } from "effect"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { AdmissionEvent } from "@mds/shared/domain/admission/AdmissionEvent"
-import { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
+import { sendDownloadWork } from "@mds/shared/domain/job/DownloadWork"
 import type { DownloadOptions } from "@mds/shared/domain/job/DownloadOptions"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import type { MediaResolved } from "@mds/shared/domain/media/MediaEvent"
 import { ResolveReply } from "@mds/shared/domain/media/ResolveRpc"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { admissionSubject, DOWNLOAD_WORK_SUBJECT, jobSubject, RESOLVE_RPC_SUBJECT } from "@mds/shared/eventstore/Subjects"
+import { admissionSubject, jobSubject, RESOLVE_RPC_SUBJECT } from "@mds/shared/eventstore/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
+import { afterAll, beforeAll, expect } from "vitest"
+import { type MediaServer, startMediaServer } from "../../../test/support/MediaServer.ts"
 import { type NatsServer, startNatsServer } from "../../../test/support/NatsServer.ts"
 import { ExtractorLayer } from "../src/ExtractorLayer.ts"
 
@@ -60,7 +61,23 @@ export interface ExtractorHarness {
   close(): Promise<void>
 }
 
-const encodeCommand = Schema.encodeSync(Schema.fromJsonString(DownloadMedia))
+/** The artifact of a job that completed; any other end fails the test, naming the job's events. */
+export const completedArtifact = (events: ReadonlyArray<JobEvent>) => {
+  const last = events.at(-1)
+  if (last?._tag !== "JobCompleted") throw new Error(`expected JobCompleted, got ${JSON.stringify(events)}`)
+  return last.artifact
+}
+
+/** Queues a video_best download of `url` and expects it to complete (the failure names the job's events). */
+export const downloadCompletes = async (harness: ExtractorHarness, url: string) => {
+  const { projectId, jobId } = await harness.queueJob(url, "video_best")
+  const events = await harness.waitForEnd(projectId, jobId, 120_000)
+  expect(
+    events.map((e) => e._tag),
+    JSON.stringify(events)
+  ).toContain("JobCompleted")
+}
+
 const decodeReply = Schema.decodeUnknownSync(Schema.fromJsonString(ResolveReply))
 
 export const startExtractorHarness = async (env: Readonly<Record<string, string>>): Promise<ExtractorHarness> => {
@@ -112,6 +129,7 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
     queueJob: async (url, format, mediaId, platform = "generic", projectId = newId("prj"), options) => {
       const jobId = newId("job")
       const now = Date.now()
+      const extensions = options === undefined ? {} : { options }
       await run(
         Effect.gen(function* () {
           yield* jobCommands(
@@ -126,23 +144,12 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
             source: { url, mediaId: mediaId ?? null },
             now,
             lifetimeMs: 3_600_000,
-            ...(options === undefined ? {} : { options })
+            ...extensions
           })
           yield* claimSlot({ projectId, jobId, limit: 2, now, expiresAt: now + 3_600_000 })
+          yield* sendDownloadWork({ jobId, projectId, url, mediaId: mediaId ?? null, format, platform, ...extensions })
         })
       )
-      const command: DownloadMedia = {
-        _tag: "DownloadMedia",
-        v: 1,
-        jobId,
-        projectId,
-        url,
-        mediaId: mediaId ?? null,
-        format,
-        platform,
-        ...(options === undefined ? {} : { options })
-      }
-      await jetstream(client).publish(DOWNLOAD_WORK_SUBJECT, encodeCommand(command), { msgID: jobId })
       return { projectId, jobId }
     },
     waitForEnd: async (projectId, jobId, timeoutMs = 60_000) => {
@@ -183,6 +190,38 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
       await runtime.dispose()
       await nats.close()
       await rm(dataDir, { recursive: true, force: true })
+    }
+  }
+}
+
+/** The local media server and an extractor allowed to reach it, for the tests of one file. */
+export interface MediaAndExtractor {
+  readonly media: MediaServer
+  readonly harness: ExtractorHarness
+}
+
+/** Starts the media server and an extractor allowed to reach it (with `env` on top) before the file's tests; closes both after them. */
+export const mediaAndExtractor = (env: Readonly<Record<string, string>> = {}): MediaAndExtractor => {
+  let media: MediaServer | undefined
+  let harness: ExtractorHarness | undefined
+  beforeAll(async () => {
+    media = await startMediaServer()
+    harness = await startExtractorHarness({ EGRESS_ALLOW: media.hostPort, ...env })
+  })
+  afterAll(async () => {
+    await harness?.close()
+    await media?.close()
+  })
+  const started = <A>(value: A | undefined, what: string): A => {
+    if (value === undefined) throw new Error(`${what} not started: use it inside a test`)
+    return value
+  }
+  return {
+    get media() {
+      return started(media, "the media server")
+    },
+    get harness() {
+      return started(harness, "the extractor")
     }
   }
 }

@@ -6,7 +6,7 @@ import { PlatformHealthEvent } from "@mds/shared/domain/platform/PlatformHealthE
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { platformHealthSubject } from "@mds/shared/eventstore/Subjects"
 import { type MediaServer, startMediaServer } from "../../../test/support/MediaServer.ts"
-import { type ExtractorHarness, startExtractorHarness } from "./ExtractorHarness.ts"
+import { downloadCompletes, type ExtractorHarness, startExtractorHarness } from "./ExtractorHarness.ts"
 
 let media: MediaServer
 beforeAll(async () => {
@@ -51,12 +51,7 @@ describe("anti-bot fallback", () => {
     expect((await harness.resolve(second))._tag).toBe("ResolveSucceeded")
     expect(challengesOf(second)).toBe(0)
     const third = media.urls.antiBot("third")
-    const { projectId, jobId } = await harness.queueJob(third, "video_best")
-    const events = await harness.waitForEnd(projectId, jobId, 120_000)
-    expect(
-      events.map((e) => e._tag),
-      JSON.stringify(events)
-    ).toContain("JobCompleted")
+    await downloadCompletes(harness, third)
     expect(challengesOf(third)).toBe(0)
   })
 })

@@ -4,24 +4,12 @@ import { readdir } from "node:fs/promises"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { jetstreamManager } from "@nats-io/jetstream"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type MediaServer, startMediaServer } from "../../../test/support/MediaServer.ts"
-import { type ExtractorHarness, startExtractorHarness } from "./ExtractorHarness.ts"
+import { describe, expect, it } from "vitest"
+import { mediaAndExtractor } from "./ExtractorHarness.ts"
 
 const execFileAsync = promisify(execFile)
 
-let media: MediaServer
-let harness: ExtractorHarness
-
-beforeAll(async () => {
-  media = await startMediaServer()
-  harness = await startExtractorHarness({ EGRESS_ALLOW: media.hostPort })
-})
-
-afterAll(async () => {
-  await harness?.close()
-  await media?.close()
-})
+const stack = mediaAndExtractor()
 
 const waitUntil = async <A>(read: () => Promise<A>, done: (a: A) => boolean, what: string, timeoutMs = 60_000): Promise<A> => {
   const deadline = Date.now() + timeoutMs
@@ -40,85 +28,86 @@ const processesOf = async (jobId: string) => {
 }
 
 const workDirsOf = async (jobId: string) =>
-  (await readdir(join(harness.dataDir, "work")).catch(() => [] as Array<string>)).filter((name) => name.startsWith(jobId))
+  (await readdir(join(stack.harness.dataDir, "work")).catch(() => [] as Array<string>)).filter((name) => name.startsWith(jobId))
+
+/** Waits (15 s at most) until the job's processes (`what`) have ended and its work directory is gone. */
+const untilCleanedUp = async (jobId: string, what: string) => {
+  await waitUntil(
+    () => processesOf(jobId),
+    (lines) => lines.length === 0,
+    `${what} to end`,
+    15_000
+  )
+  await waitUntil(
+    () => workDirsOf(jobId),
+    (dirs) => dirs.length === 0,
+    "the work directory to be removed",
+    15_000
+  )
+}
 
 describe("cancel", () => {
   it("stops a processing download at once: yt-dlp killed, partial files removed, slot released, job canceled", async () => {
     // 2.6 MB at 64 KiB/s: about 40 s, so the job is surely mid-download when it is canceled.
-    const { projectId, jobId } = await harness.queueJob(`${media.urls.slow}?rate=65536`, "video_best")
+    const { projectId, jobId } = await stack.harness.queueJob(`${stack.media.urls.slow}?rate=65536`, "video_best")
     await waitUntil(
-      () => harness.jobEvents(projectId, jobId),
+      () => stack.harness.jobEvents(projectId, jobId),
       (events) => events.some((e) => e._tag === "JobProgressed"),
       "progress"
     )
     expect((await processesOf(jobId)).length, "yt-dlp runs for the job").toBeGreaterThan(0)
     expect(await workDirsOf(jobId)).toHaveLength(1)
 
-    await harness.cancelJob(projectId, jobId)
+    await stack.harness.cancelJob(projectId, jobId)
 
-    await waitUntil(
-      () => processesOf(jobId),
-      (lines) => lines.length === 0,
-      "the job's processes to end",
-      15_000
-    )
-    await waitUntil(
-      () => workDirsOf(jobId),
-      (dirs) => dirs.length === 0,
-      "the work directory to be removed",
-      15_000
-    )
+    await untilCleanedUp(jobId, "the job's processes")
     const admission = await waitUntil(
-      () => harness.lastAdmission(projectId),
+      () => stack.harness.lastAdmission(projectId),
       (e) => e._tag === "SlotReleased",
       "the slot release",
       15_000
     )
     expect(admission).toMatchObject({ _tag: "SlotReleased", jobId, reason: "canceled", held: [] })
-    const events = await harness.jobEvents(projectId, jobId)
+    const events = await stack.harness.jobEvents(projectId, jobId)
     expect(events.map((e) => e._tag)).toContain("JobCanceled")
     expect(events.some((e) => e._tag === "JobCompleted" || e._tag === "JobFailed")).toBe(false)
     expect(events.at(-1)?._tag).toBe("JobCanceled")
   })
 
   it("stops the ffmpeg that cuts a clip too", async () => {
-    const { projectId, jobId } = await harness.queueJob(`${media.urls.slow}?rate=65536`, "video_best", undefined, undefined, undefined, {
-      section: { start: 1, end: 19, precise: true }
-    })
+    const { projectId, jobId } = await stack.harness.queueJob(
+      `${stack.media.urls.slow}?rate=65536`,
+      "video_best",
+      undefined,
+      undefined,
+      undefined,
+      {
+        section: { start: 1, end: 19, precise: true }
+      }
+    )
     await waitUntil(
       () => processesOf(jobId),
       (lines) => lines.some((line) => /ffmpeg/.test(line.split(" ").slice(0, 3).join(" "))),
       "ffmpeg to run"
     )
-    await harness.cancelJob(projectId, jobId)
-    await waitUntil(
-      () => processesOf(jobId),
-      (lines) => lines.length === 0,
-      "yt-dlp and ffmpeg to end",
-      15_000
-    )
-    await waitUntil(
-      () => workDirsOf(jobId),
-      (dirs) => dirs.length === 0,
-      "the work directory to be removed",
-      15_000
-    )
-    expect((await harness.jobEvents(projectId, jobId)).at(-1)?._tag).toBe("JobCanceled")
+    await stack.harness.cancelJob(projectId, jobId)
+    await untilCleanedUp(jobId, "yt-dlp and ffmpeg")
+    expect((await stack.harness.jobEvents(projectId, jobId)).at(-1)?._tag).toBe("JobCanceled")
   })
 
   it("a job canceled while queued is never started by a worker", async () => {
     // Both worker slots busy with slow downloads, so the third job waits on the queue.
-    const busy = await Promise.all([1, 2].map(() => harness.queueJob(`${media.urls.slow}?rate=65536`, "video_best")))
+    const busy = await Promise.all([1, 2].map(() => stack.harness.queueJob(`${stack.media.urls.slow}?rate=65536`, "video_best")))
     for (const job of busy) {
       await waitUntil(
-        () => harness.jobEvents(job.projectId, job.jobId),
+        () => stack.harness.jobEvents(job.projectId, job.jobId),
         (events) => events.some((e) => e._tag === "JobStarted"),
         "busy job start"
       )
     }
-    const { projectId, jobId } = await harness.queueJob(media.urls.mp4, "video_best")
-    await harness.cancelJob(projectId, jobId)
-    for (const job of busy) await harness.cancelJob(job.projectId, job.jobId)
+    const { projectId, jobId } = await stack.harness.queueJob(stack.media.urls.mp4, "video_best")
+    await stack.harness.cancelJob(projectId, jobId)
+    for (const job of busy) await stack.harness.cancelJob(job.projectId, job.jobId)
     // Once the busy jobs stop, a worker takes the canceled job off the queue and drops it without starting it.
     await waitUntil(
       () => processesOf(busy[0]!.jobId),
@@ -126,14 +115,14 @@ describe("cancel", () => {
       "the busy jobs to stop",
       15_000
     )
-    const jsm = await jetstreamManager(harness.client)
+    const jsm = await jetstreamManager(stack.harness.client)
     await waitUntil(
       async () => (await jsm.streams.info("MDS_WORK")).state.messages,
       (n) => n === 0,
       "the work queue to drain",
       30_000
     )
-    const events = await harness.jobEvents(projectId, jobId)
+    const events = await stack.harness.jobEvents(projectId, jobId)
     expect(events.map((e) => e._tag)).toEqual(["JobQueued", "JobCanceled"])
   })
 })

@@ -61,22 +61,27 @@ const connectVia = (proxyUrl: string, authority: string) =>
     req.end()
   })
 
+/** Runs `use` against an egress proxy over `allowList` (names resolved by the fake DNS), and closes the proxy after. */
+const withProxy = async (allowList: string, use: (proxy: Awaited<ReturnType<typeof startEgressProxy>>) => Promise<void>) => {
+  const proxy = await startEgressProxy(makeEgressPolicy(parseEgressAllowList(allowList), dns))
+  try {
+    await use(proxy)
+  } finally {
+    await proxy.close()
+  }
+}
+
 describe("EgressProxy", () => {
-  it("forwards an allow-listed absolute-form request and a CONNECT", async () => {
-    const proxy = await startEgressProxy(makeEgressPolicy(parseEgressAllowList(`127.0.0.1:${port}`), dns))
-    try {
+  it("forwards an allow-listed absolute-form request and a CONNECT", () =>
+    withProxy(`127.0.0.1:${port}`, async (proxy) => {
       const answer = await viaProxy(proxy.url, `http://127.0.0.1:${port}/x`)
       expect(answer).toEqual({ status: 200, body: `hello 127.0.0.1:${port}` })
       expect(await connectVia(proxy.url, `127.0.0.1:${port}`)).toBe(200)
       expect(proxy.refusals).toEqual([])
-    } finally {
-      await proxy.close()
-    }
-  })
+    }))
 
-  it("refuses private targets with 403 and records each refusal", async () => {
-    const proxy = await startEgressProxy(makeEgressPolicy(parseEgressAllowList(""), dns))
-    try {
+  it("refuses private targets with 403 and records each refusal", () =>
+    withProxy("", async (proxy) => {
       expect((await viaProxy(proxy.url, `http://127.0.0.1:${port}/x`)).status).toBe(403)
       expect(await connectVia(proxy.url, `127.0.0.1:${port}`)).toBe(403)
       expect(await connectVia(proxy.url, `[::1]:${port}`)).toBe(403)
@@ -87,24 +92,16 @@ describe("EgressProxy", () => {
         `[::1]:${port}`,
         `rebind.test:${port}`
       ])
-    } finally {
-      await proxy.close()
-    }
-  })
+    }))
 
-  it("answers 502 without recording a refusal when the name does not resolve", async () => {
-    const proxy = await startEgressProxy(makeEgressPolicy(parseEgressAllowList(""), dns))
-    try {
+  it("answers 502 without recording a refusal when the name does not resolve", () =>
+    withProxy("", async (proxy) => {
       expect((await viaProxy(proxy.url, "http://nowhere.test/x")).status).toBe(502)
       expect(proxy.refusals).toEqual([])
-    } finally {
-      await proxy.close()
-    }
-  })
+    }))
 
-  it("relays a large response unchanged to a slow reader, and closes the connection after it", async () => {
-    const proxy = await startEgressProxy(makeEgressPolicy(parseEgressAllowList(`127.0.0.1:${port}`), dns))
-    try {
+  it("relays a large response unchanged to a slow reader, and closes the connection after it", () =>
+    withProxy(`127.0.0.1:${port}`, async (proxy) => {
       const { hostname, port: proxyPort } = new URL(proxy.url)
       const socket: Socket = connect({ host: hostname, port: Number(proxyPort) })
       socket.write(`GET http://127.0.0.1:${port}/big HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`)
@@ -125,14 +122,10 @@ describe("EgressProxy", () => {
       const body = raw.subarray(split + 4)
       expect(body.length).toBe(BIG.length)
       expect(sha(body)).toBe(sha(BIG))
-    } finally {
-      await proxy.close()
-    }
-  })
+    }))
 
-  it("forwards end-to-end headers and a chunked body, drops hop-by-hop headers, and asks the upstream to close", async () => {
-    const proxy = await startEgressProxy(makeEgressPolicy(parseEgressAllowList(`127.0.0.1:${port}`), dns))
-    try {
+  it("forwards end-to-end headers and a chunked body, drops hop-by-hop headers, and asks the upstream to close", () =>
+    withProxy(`127.0.0.1:${port}`, async (proxy) => {
       const { hostname, port: proxyPort } = new URL(proxy.url)
       const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
         const req = request(
@@ -163,8 +156,5 @@ describe("EgressProxy", () => {
       expect(lastSeen?.headers["x-end-to-end"]).toBe("kept")
       expect(lastSeen?.headers["proxy-authorization"]).toBeUndefined()
       expect(lastSeen?.headers.connection).toBe("close")
-    } finally {
-      await proxy.close()
-    }
-  })
+    }))
 })

@@ -1,95 +1,35 @@
 // The extractor in-process against a real nats-server, the pinned yt-dlp, ffmpeg and the local media server.
-import { claimSlot } from "@mds/shared/domain/admission/AdmissionCommands"
-import { jobCommands } from "@mds/shared/domain/job/JobCommands"
 import { execFile } from "node:child_process"
-import { mkdtemp, readFile, rm } from "node:fs/promises"
-import { tmpdir } from "node:os"
+import { readFile } from "node:fs/promises"
 import { join } from "node:path"
 import { promisify } from "node:util"
-import { connect, type NatsConnection } from "@nats-io/transport-node"
-import { ConfigProvider, Effect, Layer, ManagedRuntime, Option, References, Schema } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Effect, Option } from "effect"
+import { describe, expect, it } from "vitest"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
-import { AdmissionEvent } from "@mds/shared/domain/admission/AdmissionEvent"
-import { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
-import { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { MediaEvent } from "@mds/shared/domain/media/MediaEvent"
-import { ResolveReply } from "@mds/shared/domain/media/ResolveRpc"
+import type { ResolveReply } from "@mds/shared/domain/media/ResolveRpc"
 import { ExtractorCatalogPublished } from "@mds/shared/domain/platform/CatalogEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import {
-  admissionSubject,
-  DOWNLOAD_WORK_SUBJECT,
-  EXTRACTOR_CATALOG_SUBJECT,
-  jobSubject,
-  mediaSubject,
-  RESOLVE_RPC_SUBJECT
-} from "@mds/shared/eventstore/Subjects"
-import { newId } from "@mds/shared/ids/Ids"
-import { type MediaServer, startMediaServer } from "../../../test/support/MediaServer.ts"
-import { type NatsServer, startNatsServer } from "../../../test/support/NatsServer.ts"
+import { EXTRACTOR_CATALOG_SUBJECT, mediaSubject } from "@mds/shared/eventstore/Subjects"
 import { fixtureFacts } from "../../../test/support/MediaFixtures.ts"
-import { ExtractorLayer } from "../src/ExtractorLayer.ts"
+import { mediaAndExtractor } from "./ExtractorHarness.ts"
 
 const execFileAsync = promisify(execFile)
-const YT_DLP = join(import.meta.dirname, "..", "..", "..", ".tools", "venv", "bin", "yt-dlp")
 
-let nats: NatsServer
-let media: MediaServer
-let dataDir: string
-let client: NatsConnection
-let runtime: ManagedRuntime.ManagedRuntime<EventStore | ArtifactStore, never>
+const stack = mediaAndExtractor({ WORKER_CONCURRENCY: "2" })
 
-const run = <A, E>(effect: Effect.Effect<A, E, EventStore | ArtifactStore>) => runtime.runPromise(effect)
 const withStore = <A, E>(f: (store: EventStore["Service"]) => Effect.Effect<A, E>) =>
-  run(
+  stack.harness.run(
     Effect.gen(function* () {
       return yield* f(yield* EventStore)
     })
   )
 const withArtifacts = <A, E>(f: (store: ArtifactStore["Service"]) => Effect.Effect<A, E>) =>
-  run(
+  stack.harness.run(
     Effect.gen(function* () {
       return yield* f(yield* ArtifactStore)
     })
   )
-
-beforeAll(async () => {
-  nats = await startNatsServer()
-  media = await startMediaServer()
-  dataDir = await mkdtemp(join(tmpdir(), "mds-extractor-"))
-  const env = {
-    NATS_URL: nats.url,
-    DATA_DIR: dataDir,
-    DOWNLOAD_URL_SECRET: "test-secret",
-    PUBLIC_BASE_URL: "http://gateway.test",
-    YT_DLP_PATH: YT_DLP,
-    EGRESS_ALLOW: media.hostPort,
-    WORKER_CONCURRENCY: "2"
-  }
-  runtime = ManagedRuntime.make(
-    ExtractorLayer.pipe(
-      Layer.provideMerge(ConfigProvider.layer(ConfigProvider.fromEnvRecord(env))),
-      Layer.provideMerge(Layer.succeed(References.MinimumLogLevel, "Warn")),
-      Layer.orDie
-    )
-  )
-  await runtime.runPromise(Effect.void)
-  client = await connect({ servers: nats.url })
-})
-
-afterAll(async () => {
-  await client?.drain()
-  await runtime?.dispose()
-  await media?.close()
-  await nats?.close()
-  if (dataDir) await rm(dataDir, { recursive: true, force: true })
-})
-
-const resolve = async (url: string): Promise<ResolveReply> => {
-  const reply = await client.request(RESOLVE_RPC_SUBJECT, JSON.stringify({ url }), { timeout: 60_000 })
-  return Schema.decodeUnknownSync(Schema.fromJsonString(ResolveReply))(reply.string())
-}
 
 const rejectionCode = (reply: ResolveReply) => (reply._tag === "ResolveRejected" ? reply.code : `succeeded`)
 
@@ -114,7 +54,7 @@ describe("start-up", () => {
 
 describe("resolve RPC", () => {
   it("resolves a direct mp4: duration probed, audio formats offered, thumbnail generated, MediaResolved stored", async () => {
-    const reply = await resolve(media.urls.mp4)
+    const reply = await stack.harness.resolve(stack.media.urls.mp4)
     if (reply._tag !== "ResolveSucceeded") throw new Error(`resolve failed: ${reply.code} ${reply.message}`)
     const m = reply.media
     expect(m.mediaId).toMatch(/^med_[a-z2-7]{24}$/)
@@ -133,90 +73,46 @@ describe("resolve RPC", () => {
   })
 
   it("offers no audio formats for a silent video", async () => {
-    const reply = await resolve(media.urls.silentMp4)
+    const reply = await stack.harness.resolve(stack.media.urls.silentMp4)
     expect(reply._tag === "ResolveSucceeded" && reply.media.formats.map((f) => f.type)).toEqual(["video", "video"])
   })
 
   it("shares one extraction between concurrent identical requests", async () => {
-    const [a, b] = await Promise.all([resolve(media.urls.audio), resolve(media.urls.audio)])
+    const [a, b] = await Promise.all([stack.harness.resolve(stack.media.urls.audio), stack.harness.resolve(stack.media.urls.audio)])
     expect(a._tag).toBe("ResolveSucceeded")
     expect(a._tag === "ResolveSucceeded" && b._tag === "ResolveSucceeded" && a.media.mediaId === b.media.mediaId).toBe(true)
     expect(a._tag === "ResolveSucceeded" && a.media.type).toBe("audio")
   })
 
   it("answers a 404 and a 410 with media_unavailable", async () => {
-    expect(rejectionCode(await resolve(media.urls.notFound))).toBe("media_unavailable")
-    expect(rejectionCode(await resolve(media.urls.gone))).toBe("media_unavailable")
+    expect(rejectionCode(await stack.harness.resolve(stack.media.urls.notFound))).toBe("media_unavailable")
+    expect(rejectionCode(await stack.harness.resolve(stack.media.urls.gone))).toBe("media_unavailable")
   })
 
   it("answers a private address outside EGRESS_ALLOW with url_not_allowed, before any request", async () => {
-    const port = Number(media.hostPort.split(":")[1])
-    const before = media.requests.length
-    expect(rejectionCode(await resolve(`http://127.0.0.1:${port + 1}/media/clip.mp4`))).toBe("url_not_allowed")
-    expect(rejectionCode(await resolve("http://169.254.169.254/latest/meta-data/"))).toBe("url_not_allowed")
-    expect(rejectionCode(await resolve("http://2130706433/x.mp4"))).toBe("url_not_allowed")
-    expect(media.requests.length).toBe(before)
+    const port = Number(stack.media.hostPort.split(":")[1])
+    const before = stack.media.requests.length
+    expect(rejectionCode(await stack.harness.resolve(`http://127.0.0.1:${port + 1}/media/clip.mp4`))).toBe("url_not_allowed")
+    expect(rejectionCode(await stack.harness.resolve("http://169.254.169.254/latest/meta-data/"))).toBe("url_not_allowed")
+    expect(rejectionCode(await stack.harness.resolve("http://2130706433/x.mp4"))).toBe("url_not_allowed")
+    expect(stack.media.requests.length).toBe(before)
   })
 
   it("refuses, in the proxy, a redirect from an allowed host to a forbidden address", async () => {
-    const reply = await resolve(media.urls.redirectTo("http://169.254.169.254/latest/meta-data/"))
+    const reply = await stack.harness.resolve(stack.media.urls.redirectTo("http://169.254.169.254/latest/meta-data/"))
     expect(rejectionCode(reply)).toBe("url_not_allowed")
     expect(reply._tag === "ResolveRejected" && reply.message).toContain("169.254.169.254")
   })
 
   it("answers a blocked platform with unsupported_platform", async () => {
-    expect(rejectionCode(await resolve("https://youtu.be/dQw4w9WgXcQ"))).toBe("unsupported_platform")
+    expect(rejectionCode(await stack.harness.resolve("https://youtu.be/dQw4w9WgXcQ"))).toBe("unsupported_platform")
   })
 })
 
-const queueJob = async (url: string, format: string) => {
-  const projectId = newId("prj")
-  const jobId = newId("job")
-  const now = Date.now()
-  await run(
-    Effect.gen(function* () {
-      yield* jobCommands(
-        projectId,
-        jobId
-      )({
-        _tag: "QueueJob",
-        jobId,
-        projectId,
-        platform: "generic",
-        format,
-        source: { url, mediaId: null },
-        now,
-        lifetimeMs: 3_600_000
-      })
-      yield* claimSlot({ projectId, jobId, limit: 2, now, expiresAt: now + 3_600_000 })
-    })
-  )
-  const command: DownloadMedia = { _tag: "DownloadMedia", v: 1, jobId, projectId, url, mediaId: null, format, platform: "generic" }
-  const js = (await import("@nats-io/jetstream")).jetstream(client)
-  await js.publish(DOWNLOAD_WORK_SUBJECT, Schema.encodeSync(Schema.fromJsonString(DownloadMedia))(command), { msgID: jobId })
-  return { projectId, jobId }
-}
-
-const waitForEnd = async (projectId: string, jobId: string) => {
-  const deadline = Date.now() + 50_000
-  while (Date.now() < deadline) {
-    const events = await withStore((s) => s.readSubject(JobEvent, jobSubject(projectId, jobId)))
-    const tags = events.map((e) => e.event)
-    if (tags.some((e) => e._tag === "JobCompleted" || e._tag === "JobFailed")) return tags
-    await new Promise((r) => setTimeout(r, 250))
-  }
-  throw new Error(`job ${jobId} did not finish`)
-}
-
-const heldSlots = async (projectId: string) => {
-  const last = await withStore((s) => s.readLast(AdmissionEvent, admissionSubject(projectId)))
-  return Option.getOrThrow(last).event
-}
-
 describe("download worker", () => {
   it("runs a video_best job end to end: started, progressed, completed with the stored file, slot released", async () => {
-    const { jobId, projectId } = await queueJob(media.urls.slow, "video_best")
-    const events = await waitForEnd(projectId, jobId)
+    const { jobId, projectId } = await stack.harness.queueJob(stack.media.urls.slow, "video_best")
+    const events = await stack.harness.waitForEnd(projectId, jobId)
     const tags = events.map((e) => e._tag)
     expect(tags[0]).toBe("JobQueued")
     expect(tags[1]).toBe("JobStarted")
@@ -232,22 +128,22 @@ describe("download worker", () => {
     const opened = await withArtifacts((s) => s.open(artifact.key))
     opened.body.destroy()
     expect(opened.sizeBytes).toBe(artifact.sizeBytes)
-    const onDisk = await readFile(join(dataDir, "artifacts", "files", ...artifact.key.split("/")))
+    const onDisk = await readFile(join(stack.harness.dataDir, "artifacts", "files", ...artifact.key.split("/")))
     expect(onDisk.length).toBe(artifact.sizeBytes)
-    const slots = await heldSlots(projectId)
+    const slots = await stack.harness.lastAdmission(projectId)
     expect(slots._tag).toBe("SlotReleased")
     expect(slots._tag === "SlotReleased" && slots.reason).toBe("completed")
     expect(slots.held).toEqual([])
   })
 
   it("produces a real mp3 for audio_mp3", async () => {
-    const { jobId, projectId } = await queueJob(media.urls.mp4, "audio_mp3")
-    const events = await waitForEnd(projectId, jobId)
+    const { jobId, projectId } = await stack.harness.queueJob(stack.media.urls.mp4, "audio_mp3")
+    const events = await stack.harness.waitForEnd(projectId, jobId)
     const completed = events.at(-1)
     if (completed?._tag !== "JobCompleted") throw new Error(`not completed: ${JSON.stringify(completed)}`)
     expect(completed.artifact.filename).toBe("clip.mp3")
     expect(completed.artifact.mimeType).toBe("audio/mpeg")
-    const path = join(dataDir, "artifacts", "files", ...completed.artifact.key.split("/"))
+    const path = join(stack.harness.dataDir, "artifacts", "files", ...completed.artifact.key.split("/"))
     const { stdout } = await execFileAsync("ffprobe", ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", path])
     const probe = JSON.parse(stdout) as { format: { format_name: string }; streams: Array<{ codec_name: string }> }
     expect(probe.format.format_name).toBe("mp3")
@@ -255,17 +151,17 @@ describe("download worker", () => {
   })
 
   it("fails a job whose media is gone with media_unavailable and releases the slot", async () => {
-    const { jobId, projectId } = await queueJob(media.urls.gone, "video_best")
-    const events = await waitForEnd(projectId, jobId)
+    const { jobId, projectId } = await stack.harness.queueJob(stack.media.urls.gone, "video_best")
+    const events = await stack.harness.waitForEnd(projectId, jobId)
     const failed = events.at(-1)
     expect(failed?._tag === "JobFailed" && failed.error.code).toBe("media_unavailable")
-    const slots = await heldSlots(projectId)
+    const slots = await stack.harness.lastAdmission(projectId)
     expect(slots._tag === "SlotReleased" && slots.reason).toBe("failed")
   })
 
   it("fails a job redirected to a forbidden address with url_not_allowed", async () => {
-    const { jobId, projectId } = await queueJob(media.urls.redirectTo("http://10.255.255.1/x.mp4"), "video_best")
-    const events = await waitForEnd(projectId, jobId)
+    const { jobId, projectId } = await stack.harness.queueJob(stack.media.urls.redirectTo("http://10.255.255.1/x.mp4"), "video_best")
+    const events = await stack.harness.waitForEnd(projectId, jobId)
     const failed = events.at(-1)
     expect(failed?._tag === "JobFailed" && failed.error.code).toBe("url_not_allowed")
   })

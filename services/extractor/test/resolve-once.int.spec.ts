@@ -6,34 +6,22 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { Effect, Metric } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import type { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import type { MediaResolved } from "@mds/shared/domain/media/MediaEvent"
 import { reextractions } from "@mds/shared/observability/Metrics"
-import { type MediaServer, startMediaServer } from "../../../test/support/MediaServer.ts"
-import { type ExtractorHarness, startExtractorHarness } from "./ExtractorHarness.ts"
+import { mediaAndExtractor } from "./ExtractorHarness.ts"
 
 const execFileAsync = promisify(execFile)
 
-let media: MediaServer
-let h: ExtractorHarness
+const stack = mediaAndExtractor({ WORKER_CONCURRENCY: "2" })
 
-beforeAll(async () => {
-  media = await startMediaServer()
-  h = await startExtractorHarness({ EGRESS_ALLOW: media.hostPort, WORKER_CONCURRENCY: "2" })
-})
-
-afterAll(async () => {
-  await h?.close()
-  await media?.close()
-})
-
-const resolved = (url: string): Promise<MediaResolved> => h.resolved(url)
+const resolved = (url: string): Promise<MediaResolved> => stack.harness.resolved(url)
 
 const completedFile = (events: ReadonlyArray<JobEvent>) => {
   const last = events.at(-1)
   if (last?._tag !== "JobCompleted") throw new Error(`job did not complete: ${JSON.stringify(last)}`)
-  return { artifact: last.artifact, path: join(h.dataDir, "artifacts", "files", ...last.artifact.key.split("/")) }
+  return { artifact: last.artifact, path: join(stack.harness.dataDir, "artifacts", "files", ...last.artifact.key.split("/")) }
 }
 
 interface Probe {
@@ -47,24 +35,24 @@ const probe = async (path: string): Promise<Probe> => {
 }
 
 const reextractionCount = (reason: string) =>
-  h.run(Effect.map(Metric.value(Metric.withAttributes(reextractions, { platform: "generic", reason })), (state) => state.count))
+  stack.harness.run(Effect.map(Metric.value(Metric.withAttributes(reextractions, { platform: "generic", reason })), (state) => state.count))
 
 /** Requests the media server saw while `during` ran, by path. */
 const requestsDuring = async <A>(during: () => Promise<A>): Promise<{ readonly result: A; readonly paths: ReadonlyArray<string> }> => {
-  const before = media.requests.length
+  const before = stack.media.requests.length
   const result = await during()
-  return { result, paths: media.requests.slice(before) }
+  return { result, paths: stack.media.requests.slice(before) }
 }
 
 const isPageOrManifest = (path: string) => /\.(html|mpd|m3u8)$/.test(path)
 
 describe("download by media id from the stored resolve", () => {
   it("DASH: video_240p arrives at 240p with the separate audio merged, without fetching the manifest again", async () => {
-    const m = await resolved(media.urls.dash)
+    const m = await resolved(stack.media.urls.dash)
     expect(m.formats.map((f) => f.id)).toContain("video_240p")
     const { result: events, paths } = await requestsDuring(async () => {
-      const { projectId, jobId } = await h.queueJob(m.url, "video_240p", m.mediaId)
-      return h.waitForEnd(projectId, jobId)
+      const { projectId, jobId } = await stack.harness.queueJob(m.url, "video_240p", m.mediaId)
+      return stack.harness.waitForEnd(projectId, jobId)
     })
     const { path } = completedFile(events)
     const streams = (await probe(path)).streams
@@ -75,21 +63,21 @@ describe("download by media id from the stored resolve", () => {
   })
 
   it("DASH: video_best arrives at the top height, and audio_m4a brings audio only (the resolve's own pick is not reused)", async () => {
-    const m = await resolved(media.urls.dash)
-    const best = await h.queueJob(m.url, "video_best", m.mediaId)
-    const audio = await h.queueJob(m.url, "audio_m4a", m.mediaId)
-    const bestStreams = (await probe(completedFile(await h.waitForEnd(best.projectId, best.jobId)).path)).streams
+    const m = await resolved(stack.media.urls.dash)
+    const best = await stack.harness.queueJob(m.url, "video_best", m.mediaId)
+    const audio = await stack.harness.queueJob(m.url, "audio_m4a", m.mediaId)
+    const bestStreams = (await probe(completedFile(await stack.harness.waitForEnd(best.projectId, best.jobId)).path)).streams
     expect(bestStreams.filter((s) => s.codec_type === "video").map((s) => s.height)).toEqual([360])
     expect(bestStreams.filter((s) => s.codec_type === "audio")).toHaveLength(1)
-    const audioStreams = (await probe(completedFile(await h.waitForEnd(audio.projectId, audio.jobId)).path)).streams
+    const audioStreams = (await probe(completedFile(await stack.harness.waitForEnd(audio.projectId, audio.jobId)).path)).streams
     expect(audioStreams.map((s) => s.codec_type)).toEqual(["audio"])
   })
 
   it("HLS with an audio rendition: video_240p merges the rendition; neither the master nor any playlist is fetched again", async () => {
-    const m = await resolved(media.urls.hlsAudio)
+    const m = await resolved(stack.media.urls.hlsAudio)
     const { result: events, paths } = await requestsDuring(async () => {
-      const { projectId, jobId } = await h.queueJob(m.url, "video_240p", m.mediaId)
-      return h.waitForEnd(projectId, jobId)
+      const { projectId, jobId } = await stack.harness.queueJob(m.url, "video_240p", m.mediaId)
+      return stack.harness.waitForEnd(projectId, jobId)
     })
     const streams = (await probe(completedFile(events).path)).streams
     expect(streams.filter((s) => s.codec_type === "video").map((s) => s.height)).toEqual([240])
@@ -100,10 +88,10 @@ describe("download by media id from the stored resolve", () => {
   })
 
   it("a page: the page is not fetched again, only the media file", async () => {
-    const m = await resolved(media.urls.page)
+    const m = await resolved(stack.media.urls.page)
     const { result: events, paths } = await requestsDuring(async () => {
-      const { projectId, jobId } = await h.queueJob(m.url, "video_best", m.mediaId)
-      return h.waitForEnd(projectId, jobId)
+      const { projectId, jobId } = await stack.harness.queueJob(m.url, "video_best", m.mediaId)
+      return stack.harness.waitForEnd(projectId, jobId)
     })
     completedFile(events)
     expect(paths.filter(isPageOrManifest)).toEqual([])
@@ -111,13 +99,13 @@ describe("download by media id from the stored resolve", () => {
   })
 
   it("signed media URLs that expired: exactly one fresh extraction from the page, counted, and the job completes", async () => {
-    const m = await resolved(media.urls.signedPage(60_000))
+    const m = await resolved(stack.media.urls.signedPage(60_000))
     // As hours later on a platform: the stored URL now answers 403 Signature expired; the page signs a fresh one.
-    media.expireSignedUrls()
+    stack.media.expireSignedUrls()
     const countBefore = await reextractionCount("urls_refused")
     const { result: events, paths } = await requestsDuring(async () => {
-      const { projectId, jobId } = await h.queueJob(m.url, "video_best", m.mediaId)
-      return h.waitForEnd(projectId, jobId)
+      const { projectId, jobId } = await stack.harness.queueJob(m.url, "video_best", m.mediaId)
+      return stack.harness.waitForEnd(projectId, jobId)
     })
     const { artifact, path } = completedFile(events)
     expect(artifact.sizeBytes).toBeGreaterThan(10_000)
@@ -129,8 +117,8 @@ describe("download by media id from the stored resolve", () => {
   it("a media id with nothing stored extracts from the page (counted as info_missing) and completes", async () => {
     const countBefore = await reextractionCount("info_missing")
     const { result: events, paths } = await requestsDuring(async () => {
-      const { projectId, jobId } = await h.queueJob(media.urls.page, "video_best", "med_aaaaaaaaaaaaaaaaaaaaaaaa")
-      return h.waitForEnd(projectId, jobId)
+      const { projectId, jobId } = await stack.harness.queueJob(stack.media.urls.page, "video_best", "med_aaaaaaaaaaaaaaaaaaaaaaaa")
+      return stack.harness.waitForEnd(projectId, jobId)
     })
     completedFile(events)
     expect(paths).toContain("/watch/clip.html")
@@ -139,8 +127,8 @@ describe("download by media id from the stored resolve", () => {
 
   it("a download by URL still extracts from the page", async () => {
     const { result: events, paths } = await requestsDuring(async () => {
-      const { projectId, jobId } = await h.queueJob(media.urls.page, "video_best")
-      return h.waitForEnd(projectId, jobId)
+      const { projectId, jobId } = await stack.harness.queueJob(stack.media.urls.page, "video_best")
+      return stack.harness.waitForEnd(projectId, jobId)
     })
     completedFile(events)
     expect(paths).toContain("/watch/clip.html")
@@ -150,13 +138,13 @@ describe("download by media id from the stored resolve", () => {
 describe("the platform of a media and a job", () => {
   it("a job by url completes under the extractor that handled it, whatever its host looked like", async () => {
     // As a gateway would queue a URL whose host it took for a curated platform.
-    const { projectId, jobId } = await h.queueJob(media.urls.page, "video_best", undefined, "vimeo")
-    const completed = (await h.waitForEnd(projectId, jobId)).at(-1)
+    const { projectId, jobId } = await stack.harness.queueJob(stack.media.urls.page, "video_best", undefined, "vimeo")
+    const completed = (await stack.harness.waitForEnd(projectId, jobId)).at(-1)
     expect(completed?._tag === "JobCompleted" && completed.platform).toBe("generic")
   })
 
   it("is the extractor that handled it: yt-dlp's generic extractor for a page on an unknown host", async () => {
-    const m = await resolved(media.urls.page)
+    const m = await resolved(stack.media.urls.page)
     expect(m.platform).toBe("generic")
   })
 })

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type MediaServer, startMediaServer } from "../../../test/support/MediaServer.ts"
 import { startHttpConnectProxy, startSocks5Proxy, type UpstreamProxyServer } from "../../../test/support/UpstreamProxyServer.ts"
-import { type ExtractorHarness, startExtractorHarness } from "./ExtractorHarness.ts"
+import { downloadCompletes, type ExtractorHarness, startExtractorHarness } from "./ExtractorHarness.ts"
 
 let media: MediaServer
 beforeAll(async () => {
@@ -12,15 +12,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await media?.close()
 })
-
-const downloadCompletes = async (harness: ExtractorHarness, url: string) => {
-  const { projectId, jobId } = await harness.queueJob(url, "video_best")
-  const events = await harness.waitForEnd(projectId, jobId, 120_000)
-  expect(
-    events.map((e) => e._tag),
-    JSON.stringify(events)
-  ).toContain("JobCompleted")
-}
 
 describe.each([
   { name: "UPSTREAM_PROXY over HTTP CONNECT", start: startHttpConnectProxy, env: (url: string) => ({ UPSTREAM_PROXY: url }) },

@@ -11,7 +11,7 @@ import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { EXTRACTOR_CATALOG_SUBJECT, YT_DLP_CHOICE_SUBJECT, ALL_YT_DLP_WORKERS_SUBJECT } from "@mds/shared/eventstore/Subjects"
 import { ensureMediaFixtures } from "../../../test/support/MediaFixtures.ts"
 import { type MediaServer, startMediaServer } from "../../../test/support/MediaServer.ts"
-import { type ExtractorHarness, startExtractorHarness } from "./ExtractorHarness.ts"
+import { downloadCompletes, type ExtractorHarness, startExtractorHarness } from "./ExtractorHarness.ts"
 
 /** Two real releases from the package index: the pin of deploy/local/setup.sh and the one before it. */
 const PINNED = "2026.10.26"
@@ -20,50 +20,61 @@ const WORKER = "releases-test-worker"
 /** Installing a release (a venv, yt-dlp and curl_cffi) takes a while on a busy machine. */
 const INSTALL_WAIT_MS = 300_000
 
+/** Listens on a free loopback port; the port. */
+const listenOnLoopback = async (server: Server) => {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()))
+  return (server.address() as AddressInfo).port
+}
+
+/** Stops the server, dropping the connections it holds. */
+const closeServer = (server: Server | undefined) =>
+  new Promise<void>((resolve) => {
+    server?.closeAllConnections()
+    if (server?.listening) server.close(() => resolve())
+    else resolve()
+  })
+
+/** Serves the clip; from its second request on (the download after the extraction) it sends half and holds the rest until `release`. */
+const startHeldClip = async (clip: Buffer) => {
+  let requests = 0
+  let release: () => void = () => undefined
+  const released = new Promise<void>((resolve) => (release = resolve))
+  const server = createServer((req, res) => {
+    res.writeHead(200, { "content-type": "video/mp4", "content-length": String(clip.length) })
+    if (req.method === "HEAD") return void res.end()
+    if (++requests < 2) return void res.end(clip)
+    res.write(clip.subarray(0, clip.length >> 1))
+    void released.then(() => res.end(clip.subarray(clip.length >> 1)))
+  })
+  const port = await listenOnLoopback(server)
+  return { server, port, url: `http://127.0.0.1:${port}/held.mp4`, requests: () => requests, release }
+}
+
 let media: MediaServer
-let canary: Server
-let canaryUrl: string
+/** The operator's canary: a page that sends yt-dlp to the clip; closing it makes every later check fail. */
+let canary: { readonly server: Server; readonly port: number; readonly url: string }
+let held: Awaited<ReturnType<typeof startHeldClip>>
 let harness: ExtractorHarness
-/** Serves the clip; from its second request on (the download after the extraction) it sends half and holds the rest. */
-let held: Server
-let heldUrl: string
-let heldRequests = 0
-let releaseHeld: () => void = () => undefined
-const heldReleased = new Promise<void>((resolve) => (releaseHeld = resolve))
 
 beforeAll(async () => {
   media = await startMediaServer()
-  // The operator's canary: a page that sends yt-dlp to the clip; closing it makes every later check fail.
-  canary = createServer((_req, res) => res.writeHead(302, { location: media.urls.mp4 }).end())
-  await new Promise<void>((resolve) => canary.listen(0, "127.0.0.1", () => resolve()))
-  const { port } = canary.address() as AddressInfo
-  canaryUrl = `http://127.0.0.1:${port}/canary`
-  const clip = await readFile((await ensureMediaFixtures()).clipMp4)
-  held = createServer((req, res) => {
-    res.writeHead(200, { "content-type": "video/mp4", "content-length": String(clip.length) })
-    if (req.method === "HEAD") return void res.end()
-    if (++heldRequests < 2) return void res.end(clip)
-    res.write(clip.subarray(0, clip.length >> 1))
-    void heldReleased.then(() => res.end(clip.subarray(clip.length >> 1)))
-  })
-  await new Promise<void>((resolve) => held.listen(0, "127.0.0.1", () => resolve()))
-  const heldPort = (held.address() as AddressInfo).port
-  heldUrl = `http://127.0.0.1:${heldPort}/held.mp4`
+  const canaryServer = createServer((_req, res) => res.writeHead(302, { location: media.urls.mp4 }).end())
+  const canaryPort = await listenOnLoopback(canaryServer)
+  canary = { server: canaryServer, port: canaryPort, url: `http://127.0.0.1:${canaryPort}/canary` }
+  held = await startHeldClip(await readFile((await ensureMediaFixtures()).clipMp4))
   harness = await startExtractorHarness({
-    EGRESS_ALLOW: `${media.hostPort},127.0.0.1:${port},127.0.0.1:${heldPort}`,
+    EGRESS_ALLOW: `${media.hostPort},127.0.0.1:${canary.port},127.0.0.1:${held.port}`,
     WORKER_ID: WORKER,
     YT_DLP_RELEASE_POLL_SECONDS: "0.5",
-    YT_DLP_CANARY_URLS: canaryUrl
+    YT_DLP_CANARY_URLS: canary.url
   })
 }, 120_000)
 
 afterAll(async () => {
-  releaseHeld()
+  held?.release()
   await harness?.close()
-  held?.closeAllConnections()
-  held?.close()
-  canary?.closeAllConnections()
-  await new Promise<void>((resolve) => (canary?.listening ? canary.close(() => resolve()) : resolve()))
+  await closeServer(held?.server)
+  await closeServer(canary?.server)
   await media?.close()
 })
 
@@ -106,30 +117,21 @@ const choose = (choice: string) =>
 const catalogVersion = async () =>
   Option.getOrThrow(await store((s) => s.readLast(ExtractorCatalogPublished, EXTRACTOR_CATALOG_SUBJECT))).event.ytDlpVersion
 
-const downloadCompletes = async () => {
-  const { projectId, jobId } = await harness.queueJob(media.urls.mp4, "video_best")
-  const events = await harness.waitForEnd(projectId, jobId, 120_000)
-  expect(
-    events.map((e) => e._tag),
-    JSON.stringify(events)
-  ).toContain("JobCompleted")
-}
-
 describe("yt-dlp releases", () => {
   it("switches to a chosen release after its check, and rolls back one whose check fails", async () => {
     const started = await waitForReport(0, (e) => e._tag === "YtDlpReleaseRunning")
     expect(started).toMatchObject({ version: PINNED })
-    await downloadCompletes()
+    await downloadCompletes(harness, media.urls.mp4)
 
     // A download that is under way (its file half sent) while the release switches: it finishes on the old binary.
-    const running = await harness.queueJob(heldUrl, "video_best")
-    await expect.poll(() => heldRequests, { timeout: 60_000 }).toBeGreaterThanOrEqual(2)
+    const running = await harness.queueJob(held.url, "video_best")
+    await expect.poll(held.requests, { timeout: 60_000 }).toBeGreaterThanOrEqual(2)
 
     let seen = Date.now()
     await choose(PREVIOUS)
     const activated = await waitForReport(seen, (e) => e._tag === "YtDlpReleaseActivated" && e.version === PREVIOUS)
     expect(activated).toMatchObject({ choice: PREVIOUS, previous: PINNED })
-    releaseHeld()
+    held.release()
     const runningEvents = await harness.waitForEnd(running.projectId, running.jobId, 120_000)
     expect(
       runningEvents.map((e) => e._tag),
@@ -138,19 +140,16 @@ describe("yt-dlp releases", () => {
     expect(runningEvents.filter((e) => e._tag === "JobStarted")).toHaveLength(1)
     // The catalog is published again by the yt-dlp that new runs use.
     await expect.poll(catalogVersion, { timeout: 30_000 }).toBe(PREVIOUS)
-    await downloadCompletes()
+    await downloadCompletes(harness, media.urls.mp4)
 
-    await new Promise<void>((resolve) => {
-      canary.closeAllConnections()
-      canary.close(() => resolve())
-    })
+    await closeServer(canary.server)
     seen = Date.now()
     await choose(PINNED)
     const rejected = await waitForReport(seen, (e) => e._tag === "YtDlpReleaseRejected")
     expect(rejected).toMatchObject({ choice: PINNED, version: PINNED, kept: PREVIOUS })
-    expect(rejected._tag === "YtDlpReleaseRejected" && rejected.reason).toContain(`canary ${canaryUrl} failed`)
+    expect(rejected._tag === "YtDlpReleaseRejected" && rejected.reason).toContain(`canary ${canary.url} failed`)
     expect(await catalogVersion()).toBe(PREVIOUS)
-    await downloadCompletes()
+    await downloadCompletes(harness, media.urls.mp4)
   }, 900_000)
 
   it("refuses a choice that is no release: the install fails and the running release stays", async () => {
@@ -158,6 +157,6 @@ describe("yt-dlp releases", () => {
     await choose("2026.1.1.999")
     const rejected = await waitForReport(seen, (e) => e._tag === "YtDlpReleaseRejected" && e.choice === "2026.1.1.999")
     expect(rejected).toMatchObject({ version: null, kept: PREVIOUS })
-    await downloadCompletes()
+    await downloadCompletes(harness, media.urls.mp4)
   }, 600_000)
 })

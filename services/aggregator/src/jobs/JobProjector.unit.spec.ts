@@ -74,6 +74,9 @@ const interleaved = stream([
 ])
 const JOBS = ["a", "b", "c", "d"]
 
+/** Each job's expected document, in the order of JOBS. */
+const expectedDocs = (messages: ReadonlyArray<DeliveredJobMessage>) => JOBS.map((jobId) => expected(messages, jobId))
+
 /** The subject's history read from the given stream, counting the reads. */
 const historyOf = (messages: ReadonlyArray<DeliveredJobMessage>) => {
   const calls = { range: 0 }
@@ -138,10 +141,7 @@ describe("JobProjector in a rebuild (ordered, batched)", () => {
   it.effect("one batch: every job's document is the live projection's, each written once with no reads", () =>
     Effect.gen(function* () {
       const { docs, calls } = yield* rebuild(interleaved, 1_000, { documents: 100, concurrency: 4 })
-      assert.deepStrictEqual(
-        docs,
-        JOBS.map((jobId) => expected(interleaved, jobId))
-      )
+      assert.deepStrictEqual(docs, expectedDocs(interleaved))
       // d has no JobQueued: nothing to store.
       assert.isNull(docs[3])
       assert.isNotNull(docs[0]?.downloadUrl)
@@ -152,10 +152,7 @@ describe("JobProjector in a rebuild (ordered, batched)", () => {
   it.effect("batches that split jobs: the same documents; a job seen again is written with the conditional put", () =>
     Effect.gen(function* () {
       const { docs, calls } = yield* rebuild(interleaved, 4, { documents: 100, concurrency: 4 })
-      assert.deepStrictEqual(
-        docs,
-        JOBS.map((jobId) => expected(interleaved, jobId))
-      )
+      assert.deepStrictEqual(docs, expectedDocs(interleaved))
       assert.strictEqual(calls.get, 0)
       assert.strictEqual(calls.putNew, 3)
       assert.isAbove(calls.put, 0)
@@ -166,11 +163,7 @@ describe("JobProjector in a rebuild (ordered, batched)", () => {
     Effect.gen(function* () {
       for (const batchSize of [1, 2, 3, 5]) {
         const { docs, calls } = yield* rebuild(interleaved, batchSize, { documents: 1, concurrency: 2 })
-        assert.deepStrictEqual(
-          docs,
-          JOBS.map((jobId) => expected(interleaved, jobId)),
-          `batches of ${batchSize}`
-        )
+        assert.deepStrictEqual(docs, expectedDocs(interleaved), `batches of ${batchSize}`)
         assert.isAbove(calls.get, 0, `batches of ${batchSize}`)
       }
     })
@@ -190,10 +183,7 @@ describe("JobProjector in a rebuild (ordered, batched)", () => {
         )
       )
       const { docs, calls } = yield* rebuild(oneAfterAnother, 2, { documents: 1, concurrency: 2 })
-      assert.deepStrictEqual(
-        docs,
-        JOBS.map((jobId) => expected(oneAfterAnother, jobId))
-      )
+      assert.deepStrictEqual(docs, expectedDocs(oneAfterAnother))
       assert.strictEqual(calls.get, 0)
     })
   )
@@ -220,10 +210,7 @@ describe("JobProjector live (one message at a time, redeliveries)", () => {
     Effect.gen(function* () {
       const { calls, deliver, docs, historyCalls } = yield* live(interleaved)
       for (const message of delivered) yield* deliver(message)
-      assert.deepStrictEqual(
-        yield* docs,
-        JOBS.map((jobId) => expected(interleaved, jobId))
-      )
+      assert.deepStrictEqual(yield* docs, expectedDocs(interleaved))
       assert.strictEqual(calls.get, 0)
       // Only a's event after the poison message reads a's history: the poison one was never delivered.
       assert.strictEqual(historyCalls.range, 1)
@@ -237,10 +224,7 @@ describe("JobProjector live (one message at a time, redeliveries)", () => {
       for (const message of delivered) yield* deliver(message)
       const writes = calls.put + calls.putNew
       for (const message of delivered) assert.strictEqual(yield* deliver(message), "unchanged")
-      assert.deepStrictEqual(
-        yield* docs,
-        JOBS.map((jobId) => expected(interleaved, jobId))
-      )
+      assert.deepStrictEqual(yield* docs, expectedDocs(interleaved))
       assert.strictEqual(calls.put + calls.putNew, writes)
     })
   )
@@ -253,10 +237,7 @@ describe("JobProjector live (one message at a time, redeliveries)", () => {
       for (const message of delivered) if (message !== held) yield* deliver(message)
       assert.isAbove(historyCalls.range, 0)
       assert.strictEqual(yield* deliver(held), "unchanged")
-      assert.deepStrictEqual(
-        yield* docs,
-        JOBS.map((jobId) => expected(interleaved, jobId))
-      )
+      assert.deepStrictEqual(yield* docs, expectedDocs(interleaved))
     })
   )
 
@@ -264,10 +245,7 @@ describe("JobProjector live (one message at a time, redeliveries)", () => {
     Effect.gen(function* () {
       const { calls, deliver, docs } = yield* live(interleaved, 1)
       for (const message of delivered) yield* deliver(message)
-      assert.deepStrictEqual(
-        yield* docs,
-        JOBS.map((jobId) => expected(interleaved, jobId))
-      )
+      assert.deepStrictEqual(yield* docs, expectedDocs(interleaved))
       assert.isAbove(calls.get, 0)
     })
   )
@@ -280,10 +258,7 @@ describe("JobProjector live (one message at a time, redeliveries)", () => {
       // A second aggregator stored a's fold up to #11 meanwhile.
       yield* inner.put(expected(interleaved.slice(0, 11), "a")!)
       for (const message of delivered.filter((message) => message.seq > 8)) yield* deliver(message)
-      assert.deepStrictEqual(
-        yield* docs,
-        JOBS.map((jobId) => expected(interleaved, jobId))
-      )
+      assert.deepStrictEqual(yield* docs, expectedDocs(interleaved))
     })
   )
 

@@ -1,14 +1,12 @@
 // Which upstream proxy a platform's traffic goes through: UPSTREAM_PROXY for all, PLATFORM_UPSTREAM_PROXIES per platform.
 import { Config, Context, Effect, Layer, Redacted, Schema } from "effect"
 import { UPSTREAM_PROTOCOLS, type UpstreamProxy } from "./UpstreamTunnel.ts"
+import { commaSeparatedEntries } from "../ExtractorConfig.ts"
 
 /** "youtube=socks5://10.0.0.2:1080,vimeo=http://user:pass@proxy:3128" -> entries; a message for a malformed one. */
 export const parsePlatformProxies = (text: string): ReadonlyMap<string, UpstreamProxy> | string => {
   const proxies = new Map<string, UpstreamProxy>()
-  for (const entry of text
-    .split(",")
-    .map((part) => part.trim())
-    .filter((part) => part !== "")) {
+  for (const entry of commaSeparatedEntries(text)) {
     const eq = entry.indexOf("=")
     const platform = entry.slice(0, eq).trim().toLowerCase()
     const proxy = proxyUrlOf(entry.slice(eq + 1).trim())

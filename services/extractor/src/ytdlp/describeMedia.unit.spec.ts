@@ -19,6 +19,41 @@ const probed = (facts: Partial<MediaProbeResult>): MediaProbeResult => ({
   ...facts
 })
 
+/** What the probe finds in a 240p video with sound in `audioCodec` (null: silent). */
+const probed240p = (durationSeconds: number, audioCodec: string | null) =>
+  probed({ durationSeconds, hasVideo: true, hasAudio: audioCodec !== null, height: 240, audioCodec })
+
+/** Checks that `info` asks for a probe of `url` (the URL asked for), then describes it with these probe findings. */
+const describedAfterProbe = (info: YtDlpInfo, url: string, found: MediaProbeResult) => {
+  expect(needsProbe(info)).toBe(true)
+  expect(probeableUrl(info)).toBe(url)
+  return describeMedia(info, found, url)
+}
+
+/** A format as yt-dlp lists it: the stream at `url`, its codecs ("none" for a stream it lacks), then any other fields. */
+const entry = (
+  format_id: string,
+  url: string,
+  ext: string,
+  protocol: string,
+  vcodec: string | null,
+  acodec: string | null,
+  more: Record<string, unknown> = {}
+) => ({ format_id, url, ext, protocol, vcodec, acodec, ...more })
+
+/** A generic-extractor answer titled after its id, as yt-dlp gives for a file or manifest without metadata. */
+const generic = (id: string, formats: ReadonlyArray<unknown>, more: Record<string, unknown> = {}): YtDlpInfo =>
+  decode({ id, title: id, extractor_key: "Generic", ...more, formats })
+
+/** The formats as [id, container]. */
+const containers = (d: ReturnType<typeof describeMedia>) => d.formats.map((f) => [f.id, f.container])
+
+/** The converted audio formats every media with sound offers after its audio_best. */
+const CONVERTED_AUDIO = [
+  ["audio_mp3", "mp3"],
+  ["audio_m4a", "m4a"]
+]
+
 // Shapes as printed by yt-dlp 2026.10.26 -J (trimmed to the fields we read, plus some we ignore).
 const directMp4 = decode({
   id: "clip",
@@ -61,28 +96,16 @@ const hlsMaster = decode({
   acodec: "mp4a.40.2",
   height: 360,
   formats: [
-    {
-      format_id: "400",
-      url: "https://media.example.org/hls/v0/index.m3u8",
-      ext: "mp4",
-      protocol: "m3u8_native",
-      vcodec: "avc1.42c00d",
-      acodec: "mp4a.40.2",
+    entry("400", "https://media.example.org/hls/v0/index.m3u8", "mp4", "m3u8_native", "avc1.42c00d", "mp4a.40.2", {
       height: 240,
       width: 320,
       tbr: 400.4
-    },
-    {
-      format_id: "730",
-      url: "https://media.example.org/hls/v1/index.m3u8",
-      ext: "mp4",
-      protocol: "m3u8_native",
-      vcodec: "avc1.42c01e",
-      acodec: "mp4a.40.2",
+    }),
+    entry("730", "https://media.example.org/hls/v1/index.m3u8", "mp4", "m3u8_native", "avc1.42c01e", "mp4a.40.2", {
       height: 360,
       width: 640,
       tbr: 730.4
-    }
+    })
   ]
 })
 
@@ -101,33 +124,9 @@ const vimeoLike = decode({
   ],
   formats: [
     { format_id: "hls-fastly_skyfire-audio-high", ext: "mp4", protocol: "m3u8_native", vcodec: "none", acodec: "mp4a.40.2", abr: 128 },
-    {
-      format_id: "http-360p",
-      url: "https://vod.example/360.mp4",
-      ext: "mp4",
-      protocol: "https",
-      vcodec: "avc1",
-      acodec: "none",
-      height: 360
-    },
-    {
-      format_id: "http-720p",
-      url: "https://vod.example/720.mp4",
-      ext: "mp4",
-      protocol: "https",
-      vcodec: "avc1",
-      acodec: "none",
-      height: 720
-    },
-    {
-      format_id: "http-1080p",
-      url: "https://vod.example/1080.mp4",
-      ext: "mp4",
-      protocol: "https",
-      vcodec: "avc1",
-      acodec: "none",
-      height: 1080
-    },
+    entry("http-360p", "https://vod.example/360.mp4", "mp4", "https", "avc1", "none", { height: 360 }),
+    entry("http-720p", "https://vod.example/720.mp4", "mp4", "https", "avc1", "none", { height: 720 }),
+    entry("http-1080p", "https://vod.example/1080.mp4", "mp4", "https", "avc1", "none", { height: 1080 }),
     { format_id: "dash-720p-dup", ext: "mp4", protocol: "http_dash_segments", vcodec: "avc1", acodec: "none", height: 720 }
   ]
 })
@@ -143,15 +142,7 @@ const soundcloudLike = decode({
   extractor_key: "Soundcloud",
   formats: [
     { format_id: "hls_opus_64", ext: "opus", protocol: "m3u8_native", vcodec: "none", acodec: "opus", abr: 64 },
-    {
-      format_id: "http_mp3_128",
-      url: "https://cf-media.sndcdn.com/x.mp3",
-      ext: "mp3",
-      protocol: "http",
-      vcodec: "none",
-      acodec: "mp3",
-      abr: 128
-    }
+    entry("http_mp3_128", "https://cf-media.sndcdn.com/x.mp3", "mp3", "http", "none", "mp3", { abr: 128 })
   ]
 })
 
@@ -186,13 +177,7 @@ describe("describeMedia", () => {
   })
 
   it("asks for a probe of a direct file and takes duration, streams and height from it", () => {
-    expect(needsProbe(directMp4)).toBe(true)
-    expect(probeableUrl(directMp4)).toBe("https://cdn.example.org/media/clip.mp4")
-    const d = describeMedia(
-      directMp4,
-      probed({ durationSeconds: 4.02, hasVideo: true, hasAudio: true, height: 240, audioCodec: "aac" }),
-      "https://cdn.example.org/media/clip.mp4"
-    )
+    const d = describedAfterProbe(directMp4, "https://cdn.example.org/media/clip.mp4", probed240p(4.02, "aac"))
     expect(d.durationSeconds).toBe(4.02)
     expect(d.type).toBe("video")
     expect(d.title).toBe("clip")
@@ -203,7 +188,7 @@ describe("describeMedia", () => {
   })
 
   it("offers no audio formats for a silent video", () => {
-    const d = describeMedia(directMp4, probed({ durationSeconds: 4, hasVideo: true, hasAudio: false, height: 240 }), "https://x.org/a.mp4")
+    const d = describeMedia(directMp4, probed240p(4, null), "https://x.org/a.mp4")
     expect(d.formats.map((f) => f.id)).toEqual(["video_best", "video_240p"])
   })
 
@@ -242,175 +227,87 @@ describe("describeMedia", () => {
   })
 
   it("gives audio formats for an HLS master whose audio is a separate rendition (vcodec none, codec unknown)", () => {
-    const info = decode({
-      id: "master",
-      title: "master",
-      duration: 6,
-      extractor_key: "Generic",
-      formats: [
-        {
-          format_id: "group_aud-audio_0",
-          url: "https://m.example/saudio/index.m3u8",
-          ext: "mp4",
-          protocol: "m3u8_native",
-          vcodec: "none",
-          acodec: null,
+    const info = generic(
+      "master",
+      [
+        entry("group_aud-audio_0", "https://m.example/saudio/index.m3u8", "mp4", "m3u8_native", "none", null, {
           audio_ext: "mp4",
           video_ext: "none"
-        },
-        {
-          format_id: "400",
-          url: "https://m.example/s240/index.m3u8",
-          ext: "mp4",
-          protocol: "m3u8_native",
-          vcodec: "avc1.42c00d",
-          acodec: "none",
-          height: 240
-        },
-        {
-          format_id: "730",
-          url: "https://m.example/s360/index.m3u8",
-          ext: "mp4",
-          protocol: "m3u8_native",
-          vcodec: "avc1.42c01e",
-          acodec: "none",
-          height: 360
-        }
-      ]
-    })
+        }),
+        entry("400", "https://m.example/s240/index.m3u8", "mp4", "m3u8_native", "avc1.42c00d", "none", { height: 240 }),
+        entry("730", "https://m.example/s360/index.m3u8", "mp4", "m3u8_native", "avc1.42c01e", "none", { height: 360 })
+      ],
+      { duration: 6 }
+    )
     const d = describeMedia(info, null, "https://m.example/master.m3u8")
-    expect(d.formats.map((f) => [f.id, f.container])).toEqual([
+    expect(containers(d)).toEqual([
       ["video_best", "mp4"],
       ["video_360p", "mp4"],
       ["video_240p", "mp4"],
       ["audio_best", "m4a"],
-      ["audio_mp3", "mp3"],
-      ["audio_m4a", "m4a"]
+      ...CONVERTED_AUDIO
     ])
   })
 
   it("probes a DASH presentation through its manifest (yt-dlp gives it no duration)", () => {
-    const info = decode({
-      id: "manifest",
-      title: "manifest",
-      extractor_key: "Generic",
-      formats: [
-        {
-          format_id: "2",
-          manifest_url: "https://m.example/dash/manifest.mpd",
-          url: "https://m.example/dash/manifest.mpd",
-          ext: "m4a",
-          protocol: "http_dash_segments",
-          vcodec: "none",
-          acodec: "mp4a.40.2"
-        },
-        {
-          format_id: "0",
-          manifest_url: "https://m.example/dash/manifest.mpd",
-          url: "https://m.example/dash/manifest.mpd",
-          ext: "mp4",
-          protocol: "http_dash_segments",
-          vcodec: "avc1.42c00d",
-          acodec: "none",
-          height: 240
-        }
-      ]
-    })
-    expect(needsProbe(info)).toBe(true)
-    expect(probeableUrl(info)).toBe("https://m.example/dash/manifest.mpd")
-    const d = describeMedia(
-      info,
-      probed({ durationSeconds: 6, hasVideo: true, hasAudio: true, height: 240, audioCodec: "aac" }),
-      "https://m.example/dash/manifest.mpd"
-    )
+    const info = generic("manifest", [
+      entry("2", "https://m.example/dash/manifest.mpd", "m4a", "http_dash_segments", "none", "mp4a.40.2", {
+        manifest_url: "https://m.example/dash/manifest.mpd"
+      }),
+      entry("0", "https://m.example/dash/manifest.mpd", "mp4", "http_dash_segments", "avc1.42c00d", "none", {
+        manifest_url: "https://m.example/dash/manifest.mpd",
+        height: 240
+      })
+    ])
+    const d = describedAfterProbe(info, "https://m.example/dash/manifest.mpd", probed240p(6, "aac"))
     expect(d.durationSeconds).toBe(6)
     expect(d.mediaUrl).toBe("https://m.example/dash/manifest.mpd")
   })
 
   it("advertises the container the file will have: a WebM-only source stays WebM, its Opus audio_best is .opus", () => {
-    const webm = decode({
-      id: "clip",
-      title: "clip",
-      extractor_key: "Generic",
-      formats: [
-        { format_id: "webm", url: "https://x.example/clip.webm", ext: "webm", protocol: "http", video_ext: "webm", audio_ext: "none" }
-      ]
-    })
-    const d = describeMedia(
-      webm,
-      probed({ durationSeconds: 4, hasVideo: true, hasAudio: true, height: 240, audioCodec: "opus" }),
-      "https://x.example/clip.webm"
-    )
-    expect(d.formats.map((f) => [f.id, f.container])).toEqual([
-      ["video_best", "webm"],
-      ["video_240p", "webm"],
-      ["audio_best", "opus"],
-      ["audio_mp3", "mp3"],
-      ["audio_m4a", "m4a"]
+    const webm = generic("clip", [
+      { format_id: "webm", url: "https://x.example/clip.webm", ext: "webm", protocol: "http", video_ext: "webm", audio_ext: "none" }
     ])
+    const d = describeMedia(webm, probed240p(4, "opus"), "https://x.example/clip.webm")
+    expect(containers(d)).toEqual([["video_best", "webm"], ["video_240p", "webm"], ["audio_best", "opus"], ...CONVERTED_AUDIO])
   })
 
   it("prefers an mp4 single file over WebM, and merges into mp4 when the audio is separate", () => {
-    const both = decode({
-      id: "p",
-      title: "p",
-      duration: 10,
-      extractor_key: "Generic",
-      formats: [
-        {
-          format_id: "webm-480",
-          url: "https://x.example/480.webm",
-          ext: "webm",
-          protocol: "https",
-          vcodec: "vp9",
-          acodec: "opus",
-          height: 480
-        },
-        {
-          format_id: "mp4-360",
-          url: "https://x.example/360.mp4",
-          ext: "mp4",
-          protocol: "https",
-          vcodec: "avc1",
-          acodec: "mp4a.40.2",
-          height: 360
-        }
-      ]
-    })
+    const both = generic(
+      "p",
+      [
+        entry("webm-480", "https://x.example/480.webm", "webm", "https", "vp9", "opus", { height: 480 }),
+        entry("mp4-360", "https://x.example/360.mp4", "mp4", "https", "avc1", "mp4a.40.2", { height: 360 })
+      ],
+      { duration: 10 }
+    )
     expect(
       describeMedia(both, null, "https://x.example/p")
         .formats.slice(0, 3)
         .map((f) => f.container)
     ).toEqual(["mp4", "mp4", "mp4"])
-    const separate = decode({
-      id: "s",
-      title: "s",
-      duration: 10,
-      extractor_key: "Generic",
-      formats: [
+    const separate = generic(
+      "s",
+      [
         { format_id: "v", url: "https://x.example/v.webm", ext: "webm", protocol: "https", vcodec: "vp9", acodec: "none", height: 720 },
         { format_id: "a", url: "https://x.example/a.webm", ext: "webm", protocol: "https", vcodec: "none", acodec: "opus", abr: 128 }
-      ]
-    })
-    expect(describeMedia(separate, null, "https://x.example/s").formats.map((f) => [f.id, f.container])).toEqual([
+      ],
+      { duration: 10 }
+    )
+    expect(containers(describeMedia(separate, null, "https://x.example/s"))).toEqual([
       ["video_best", "mp4"],
       ["video_720p", "mp4"],
       ["audio_best", "opus"],
-      ["audio_mp3", "mp3"],
-      ["audio_m4a", "m4a"]
+      ...CONVERTED_AUDIO
     ])
   })
 
   it("takes a direct MP3's ID3 title and artist, and notes its embedded cover", () => {
-    const mp3 = decode({
-      id: "episode",
-      title: "episode",
-      extractor_key: "Generic",
-      webpage_url: "https://pod.example/media/episode.mp3",
-      formats: [
-        { format_id: "mpeg", url: "https://pod.example/media/episode.mp3", ext: "mp3", protocol: "http", vcodec: "none", acodec: "mp3" }
-      ]
-    })
+    const mp3 = generic(
+      "episode",
+      [{ format_id: "mpeg", url: "https://pod.example/media/episode.mp3", ext: "mp3", protocol: "http", vcodec: "none", acodec: "mp3" }],
+      { webpage_url: "https://pod.example/media/episode.mp3" }
+    )
     const d = describeMedia(
       mp3,
       probed({ durationSeconds: 4, hasAudio: true, audioCodec: "mp3", hasCover: true, title: "Episode 1", artist: "Host" }),
@@ -420,10 +317,6 @@ describe("describeMedia", () => {
     expect(d.title).toBe("Episode 1")
     expect(d.author).toEqual({ name: "Host", username: "Host" })
     expect(d.hasCover).toBe(true)
-    expect(d.formats.map((f) => [f.id, f.container])).toEqual([
-      ["audio_best", "mp3"],
-      ["audio_mp3", "mp3"],
-      ["audio_m4a", "m4a"]
-    ])
+    expect(containers(d)).toEqual([["audio_best", "mp3"], ...CONVERTED_AUDIO])
   })
 })
