@@ -4,11 +4,12 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { Scope } from "@mds/shared/domain/account/AccountEvent"
 import { type MediaResolved, MediaEvent } from "@mds/shared/domain/media/MediaEvent"
+import { ExtractorCatalogPublished } from "@mds/shared/domain/platform/CatalogEvent"
 import { ResolveReply, ResolveRequest } from "@mds/shared/domain/media/ResolveRpc"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { OtlpTracing } from "@mds/shared/observability/Tracing"
-import { mediaSubject, RESOLVE_RPC_SUBJECT } from "@mds/shared/eventstore/Subjects"
+import { EXTRACTOR_CATALOG_SUBJECT, mediaSubject, RESOLVE_RPC_SUBJECT } from "@mds/shared/eventstore/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { connect, type NatsConnection } from "@nats-io/transport-node"
 import { ConfigProvider, Effect, Layer, ManagedRuntime, References, Schema } from "effect"
@@ -74,6 +75,8 @@ export interface Harness {
   provisionKey(options?: { scopes?: ReadonlyArray<Scope>; projectId?: string }): Promise<{ key: string; projectId: string }>
   /** How many resolve requests the fake extractor has answered. */
   resolveCount(): number
+  /** Appends the extractor catalog (the platforms yt-dlp can extract), as an extractor does at start. */
+  publishCatalog(extractors: ReadonlyArray<string>, msgId: string): Promise<void>
   close(): Promise<void>
 }
 
@@ -167,6 +170,18 @@ export const startHarness = async (extraEnv: Readonly<Record<string, string>> = 
     gateway,
     provisionKey,
     resolveCount: extractor.count,
+    publishCatalog: (extractors, msgId) =>
+      gateway.run(
+        Effect.gen(function* () {
+          const store = yield* EventStore
+          yield* store.append(
+            ExtractorCatalogPublished,
+            EXTRACTOR_CATALOG_SUBJECT,
+            { _tag: "ExtractorCatalogPublished", v: 1, ytDlpVersion: "2026.10.26", extractors, at: Date.now() },
+            { msgId }
+          )
+        })
+      ),
     close: async () => {
       await extractor.close()
       await gateway.close()

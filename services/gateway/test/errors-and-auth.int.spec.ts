@@ -1,8 +1,4 @@
 // The /v1 error envelope, request ids, authentication, scopes, health and the platform catalog, on a real nats-server.
-import { ExtractorCatalogPublished } from "@mds/shared/domain/platform/CatalogEvent"
-import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { EXTRACTOR_CATALOG_SUBJECT } from "@mds/shared/eventstore/Subjects"
-import { Effect } from "effect"
 import type { LightMyRequestResponse } from "fastify"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { runAdminCommand } from "../src/cli/runAdminCommand.ts"
@@ -181,23 +177,7 @@ describe("health and platforms", () => {
     const headers = { "x-api-key": key }
     expectError(await h.gateway.app.inject({ method: "GET", url: "/v1/platforms", headers }), 503, "service_unavailable")
     expectError(await h.gateway.app.inject({ method: "GET", url: "/v1/platforms" }), 401, "missing_api_key")
-    await h.gateway.run(
-      Effect.gen(function* () {
-        const store = yield* EventStore
-        yield* store.append(
-          ExtractorCatalogPublished,
-          EXTRACTOR_CATALOG_SUBJECT,
-          {
-            _tag: "ExtractorCatalogPublished",
-            v: 1,
-            ytDlpVersion: "2026.10.26",
-            extractors: ["Vimeo", "SoundCloud", "Youtube"],
-            at: Date.now()
-          },
-          { msgId: "catalog-1" }
-        )
-      })
-    )
+    await h.publishCatalog(["Vimeo", "SoundCloud", "Youtube"], "catalog-1")
     const response = await h.gateway.app.inject({ method: "GET", url: "/v1/platforms", headers })
     expect(response.statusCode, response.body).toBe(200)
     expect(response.headers["cache-control"]).toBe("public, max-age=300")

@@ -1,10 +1,6 @@
 // The served OpenAPI document: valid OpenAPI 3.1 (checked by a real validator), complete, and true of real responses.
 import { apiErrorCodes, errorCatalogue } from "@mds/shared/api/ErrorCodes"
-import { ExtractorCatalogPublished } from "@mds/shared/domain/platform/CatalogEvent"
-import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { EXTRACTOR_CATALOG_SUBJECT } from "@mds/shared/eventstore/Subjects"
 import { Validator } from "@seriousme/openapi-schema-validator"
-import { Effect } from "effect"
 import type { LightMyRequestResponse } from "fastify"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type OpenApiConformance, openApiConformance } from "../../../test/support/OpenApiConformance.ts"
@@ -90,17 +86,7 @@ describe("real responses conform to the document", () => {
   it("health, platforms, resolve, download and job", async () => {
     conforms("GET", "/v1/health", await h.gateway.app.inject({ method: "GET", url: "/v1/health" }))
     conforms("GET", "/v1/platforms", await h.gateway.app.inject({ method: "GET", url: "/v1/platforms", headers: headers() }))
-    await h.gateway.run(
-      Effect.gen(function* () {
-        const store = yield* EventStore
-        yield* store.append(
-          ExtractorCatalogPublished,
-          EXTRACTOR_CATALOG_SUBJECT,
-          { _tag: "ExtractorCatalogPublished", v: 1, ytDlpVersion: "2026.10.26", extractors: ["Vimeo"], at: Date.now() },
-          { msgId: "openapi-catalog" }
-        )
-      })
-    )
+    await h.publishCatalog(["Vimeo"], "openapi-catalog")
     const platforms = await h.gateway.app.inject({ method: "GET", url: "/v1/platforms", headers: headers() })
     expect(platforms.statusCode).toBe(200)
     conforms("GET", "/v1/platforms", platforms)
