@@ -14,6 +14,7 @@ import { newId } from "@mds/shared/ids/Ids"
 import { connect, type NatsConnection } from "@nats-io/transport-node"
 import { ConfigProvider, Effect, Layer, ManagedRuntime, References, Schema } from "effect"
 import type { FastifyInstance } from "fastify"
+import { afterAll, beforeAll } from "vitest"
 import { type NatsServer, startNatsServer } from "../../../test/support/NatsServer.ts"
 import { runAdminCommand } from "../src/cli/runAdminCommand.ts"
 import { makeGatewayLayer } from "../src/GatewayLayer.ts"
@@ -189,4 +190,29 @@ export const startHarness = async (extraEnv: Readonly<Record<string, string>> = 
       await rm(dataDir, { recursive: true, force: true })
     }
   }
+}
+
+/** A spec file's harness; its fields are set once the file's beforeAll has run. */
+export interface FileHarness {
+  readonly h: Harness
+  /** With `key`: a key in a project of its own. */
+  readonly key: string
+  /** With `second`: a second gateway on the same NATS, as a replica would run. */
+  readonly second: GatewayInstance
+}
+
+/** Starts a harness before the spec file's tests (with a key, a second gateway) and closes it all after them. */
+export const useHarness = (options: { readonly key?: boolean; readonly second?: boolean } = {}): FileHarness => {
+  const file: { -readonly [K in keyof FileHarness]?: FileHarness[K] } = {}
+  beforeAll(async () => {
+    const h = await startHarness()
+    file.h = h
+    if (options.key) file.key = (await h.provisionKey()).key
+    if (options.second) file.second = await startGateway(h.env)
+  })
+  afterAll(async () => {
+    await file.second?.close()
+    await file.h?.close()
+  })
+  return file as FileHarness
 }
