@@ -3,13 +3,14 @@ import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { Scope } from "@mds/shared/domain/account/AccountEvent"
+import { JobEvent, type JobArtifact } from "@mds/shared/domain/job/JobEvent"
 import { type MediaResolved, MediaEvent } from "@mds/shared/domain/media/MediaEvent"
 import { ExtractorCatalogPublished } from "@mds/shared/domain/platform/CatalogEvent"
 import { ResolveReply, ResolveRequest } from "@mds/shared/domain/media/ResolveRpc"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { OtlpTracing } from "@mds/shared/observability/Tracing"
-import { EXTRACTOR_CATALOG_SUBJECT, mediaSubject, RESOLVE_RPC_SUBJECT } from "@mds/shared/eventstore/Subjects"
+import { EXTRACTOR_CATALOG_SUBJECT, jobSubject, mediaSubject, RESOLVE_RPC_SUBJECT } from "@mds/shared/eventstore/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { connect, type NatsConnection } from "@nats-io/transport-node"
 import { ConfigProvider, Effect, Layer, ManagedRuntime, References, Schema } from "effect"
@@ -78,6 +79,8 @@ export interface Harness {
   resolveCount(): number
   /** Appends the extractor catalog (the platforms yt-dlp can extract), as an extractor does at start. */
   publishCatalog(extractors: ReadonlyArray<string>, msgId: string): Promise<void>
+  /** Appends what a worker records for a job it ran to the end: JobStarted, then JobCompleted with the artifact. */
+  completeJob(projectId: string, jobId: string, artifact: JobArtifact): Promise<void>
   close(): Promise<void>
 }
 
@@ -180,6 +183,22 @@ export const startHarness = async (extraEnv: Readonly<Record<string, string>> = 
             EXTRACTOR_CATALOG_SUBJECT,
             { _tag: "ExtractorCatalogPublished", v: 1, ytDlpVersion: "2026.10.26", extractors, at: Date.now() },
             { msgId }
+          )
+        })
+      ),
+    completeJob: (projectId, jobId, artifact) =>
+      gateway.run(
+        Effect.gen(function* () {
+          const store = yield* EventStore
+          const subject = jobSubject(projectId, jobId)
+          const now = Date.now()
+          const started = { _tag: "JobStarted", v: 1, jobId, attempt: 1, workerId: "w1", at: now } as const
+          yield* store.append(JobEvent, subject, started, { msgId: `${jobId}:started` })
+          yield* store.append(
+            JobEvent,
+            subject,
+            { _tag: "JobCompleted", v: 1, jobId, artifact, at: now + 1 },
+            { msgId: `${jobId}:completed` }
           )
         })
       ),

@@ -1,9 +1,5 @@
 // The per-project limit under concurrent POSTs, on one and on two gateway instances sharing a nats-server.
 import { releaseSlot } from "@mds/shared/domain/admission/AdmissionCommands"
-import { JobEvent } from "@mds/shared/domain/job/JobEvent"
-import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { jobSubject } from "@mds/shared/eventstore/Subjects"
-import { Effect } from "effect"
 import type { LightMyRequestResponse } from "fastify"
 import { describe, expect, it } from "vitest"
 import { type GatewayInstance, useHarness } from "./GatewayHarness.ts"
@@ -32,41 +28,17 @@ const split = (responses: ReadonlyArray<LightMyRequestResponse>) => {
 }
 
 /** What a worker and the aggregator would record when a job finishes; `release` as the aggregator would. */
-const completeJob = (projectId: string, jobId: string, release: boolean) =>
-  file.h.gateway.run(
-    Effect.gen(function* () {
-      const store = yield* EventStore
-      const subject = jobSubject(projectId, jobId)
-      const now = Date.now()
-      yield* store.append(
-        JobEvent,
-        subject,
-        { _tag: "JobStarted", v: 1, jobId, attempt: 1, workerId: "w", at: now },
-        { msgId: `${jobId}:started` }
-      )
-      yield* store.append(
-        JobEvent,
-        subject,
-        {
-          _tag: "JobCompleted",
-          v: 1,
-          jobId,
-          artifact: {
-            key: `${projectId}/${jobId}/a.mp4`,
-            filename: "a.mp4",
-            mimeType: "video/mp4",
-            sizeBytes: 1,
-            availableUntil: now + 60_000
-          },
-          at: now
-        },
-        { msgId: `${jobId}:completed` }
-      )
-      if (release) {
-        yield* releaseSlot(projectId, jobId, "completed")
-      }
-    })
-  )
+const completeJob = async (projectId: string, jobId: string, release: boolean) => {
+  const availableUntil = Date.now() + 60_000
+  await file.h.completeJob(projectId, jobId, {
+    key: `${projectId}/${jobId}/a.mp4`,
+    filename: "a.mp4",
+    mimeType: "video/mp4",
+    sizeBytes: 1,
+    availableUntil
+  })
+  if (release) await file.h.gateway.run(releaseSlot(projectId, jobId, "completed"))
+}
 
 describe("concurrency limit", () => {
   it("10 simultaneous POSTs for one project -> exactly two 202 and eight 429; another project is unaffected", async () => {

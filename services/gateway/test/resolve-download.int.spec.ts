@@ -3,9 +3,6 @@ import { writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { DownloadLinkSigner } from "@mds/shared/artifacts/DownloadLinkSigner"
-import { JobEvent } from "@mds/shared/domain/job/JobEvent"
-import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { jobSubject } from "@mds/shared/eventstore/Subjects"
 import { Effect } from "effect"
 import type { LightMyRequestResponse } from "fastify"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -148,29 +145,15 @@ describe("completed jobs and signed links", () => {
       Effect.gen(function* () {
         const store = yield* ArtifactStore
         yield* store.putFile(artifactKey, source, "video/mp4")
-        const events = yield* EventStore
-        const subject = jobSubject(projectId, jobId)
-        const now = Date.now()
-        yield* events.append(
-          JobEvent,
-          subject,
-          { _tag: "JobStarted", v: 1, jobId, attempt: 1, workerId: "w1", at: now },
-          { msgId: `${jobId}:s` }
-        )
-        yield* events.append(
-          JobEvent,
-          subject,
-          {
-            _tag: "JobCompleted",
-            v: 1,
-            jobId,
-            artifact: { key: artifactKey, filename: "clip.mp4", mimeType: "video/mp4", sizeBytes: content.length, availableUntil },
-            at: now + 1
-          },
-          { msgId: `${jobId}:c` }
-        )
       })
     )
+    await h.completeJob(projectId, jobId, {
+      key: artifactKey,
+      filename: "clip.mp4",
+      mimeType: "video/mp4",
+      sizeBytes: content.length,
+      availableUntil
+    })
 
     // The gateway mirrors the job read model, which the projection writes a moment after the events.
     let read = await getJob(jobId)
