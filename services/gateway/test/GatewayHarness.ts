@@ -11,11 +11,11 @@ import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { OtlpTracing } from "@mds/shared/observability/Tracing"
 import { EXTRACTOR_CATALOG_SUBJECT, jobSubject, mediaSubject, RESOLVE_RPC_SUBJECT } from "@mds/shared/eventstore/Subjects"
-import { newId } from "@mds/shared/ids/Ids"
 import { connect, type NatsConnection } from "@nats-io/transport-node"
 import { ConfigProvider, Effect, Layer, ManagedRuntime, References, Schema } from "effect"
 import type { FastifyInstance } from "fastify"
 import { afterAll, beforeAll } from "vitest"
+import { resolvedMedia } from "../../../test/int/readmodel/MediaReadModel.contract.ts"
 import { type NatsServer, startNatsServer } from "../../../test/support/NatsServer.ts"
 import { runAdminCommand } from "../src/cli/runAdminCommand.ts"
 import { makeGatewayLayer } from "../src/GatewayLayer.ts"
@@ -85,25 +85,17 @@ export interface Harness {
 }
 
 /** The media the fake extractor reports for a URL; what a real extractor would also append to the media stream. */
-export const fakeMedia = (url: string, now: number): MediaResolved => ({
-  _tag: "MediaResolved",
-  v: 1,
-  mediaId: newId("med"),
-  url,
-  webpageUrl: url,
-  platform: "vimeo",
-  type: "video",
-  title: "A test clip",
-  thumbnail: "https://vimeo.com/thumb.jpg",
-  duration: 42,
-  author: { name: "Test Author", username: "tester" },
-  formats: [
-    { id: "video_best", type: "video", quality: "1080p", container: "mp4" },
-    { id: "audio_m4a", type: "audio", quality: "128k", container: "m4a" }
-  ],
-  resolvedAt: now,
-  expiresAt: now + 3_600_000
-})
+export const fakeMedia = (url: string, now: number): MediaResolved =>
+  resolvedMedia({
+    url,
+    webpageUrl: url,
+    formats: [
+      { id: "video_best", type: "video", quality: "1080p", container: "mp4" },
+      { id: "audio_m4a", type: "audio", quality: "128k", container: "m4a" }
+    ],
+    resolvedAt: now,
+    expiresAt: now + 3_600_000
+  })
 
 const decodeRequest = Schema.decodeUnknownSync(Schema.fromJsonString(ResolveRequest))
 const encodeReply = Schema.encodeSync(Schema.fromJsonString(ResolveReply))
