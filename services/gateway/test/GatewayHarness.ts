@@ -3,16 +3,19 @@ import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { Scope } from "@mds/shared/domain/account/AccountEvent"
+import { JobEvent, type JobArtifact } from "@mds/shared/domain/job/JobEvent"
 import { type MediaResolved, MediaEvent } from "@mds/shared/domain/media/MediaEvent"
+import { ExtractorCatalogPublished } from "@mds/shared/domain/platform/CatalogEvent"
 import { ResolveReply, ResolveRequest } from "@mds/shared/domain/media/ResolveRpc"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { OtlpTracing } from "@mds/shared/observability/Tracing"
-import { mediaSubject, RESOLVE_RPC_SUBJECT } from "@mds/shared/eventstore/Subjects"
-import { newId } from "@mds/shared/ids/Ids"
+import { EXTRACTOR_CATALOG_SUBJECT, jobSubject, mediaSubject, RESOLVE_RPC_SUBJECT } from "@mds/shared/eventstore/Subjects"
 import { connect, type NatsConnection } from "@nats-io/transport-node"
 import { ConfigProvider, Effect, Layer, ManagedRuntime, References, Schema } from "effect"
 import type { FastifyInstance } from "fastify"
+import { afterAll, beforeAll } from "vitest"
+import { resolvedMedia } from "../../../test/int/readmodel/MediaReadModel.contract.ts"
 import { type NatsServer, startNatsServer } from "../../../test/support/NatsServer.ts"
 import { runAdminCommand } from "../src/cli/runAdminCommand.ts"
 import { makeGatewayLayer } from "../src/GatewayLayer.ts"
@@ -74,29 +77,25 @@ export interface Harness {
   provisionKey(options?: { scopes?: ReadonlyArray<Scope>; projectId?: string }): Promise<{ key: string; projectId: string }>
   /** How many resolve requests the fake extractor has answered. */
   resolveCount(): number
+  /** Appends the extractor catalog (the platforms yt-dlp can extract), as an extractor does at start. */
+  publishCatalog(extractors: ReadonlyArray<string>, msgId: string): Promise<void>
+  /** Appends what a worker records for a job it ran to the end: JobStarted, then JobCompleted with the artifact. */
+  completeJob(projectId: string, jobId: string, artifact: JobArtifact): Promise<void>
   close(): Promise<void>
 }
 
 /** The media the fake extractor reports for a URL; what a real extractor would also append to the media stream. */
-export const fakeMedia = (url: string, now: number): MediaResolved => ({
-  _tag: "MediaResolved",
-  v: 1,
-  mediaId: newId("med"),
-  url,
-  webpageUrl: url,
-  platform: "vimeo",
-  type: "video",
-  title: "A test clip",
-  thumbnail: "https://vimeo.com/thumb.jpg",
-  duration: 42,
-  author: { name: "Test Author", username: "tester" },
-  formats: [
-    { id: "video_best", type: "video", quality: "1080p", container: "mp4" },
-    { id: "audio_m4a", type: "audio", quality: "128k", container: "m4a" }
-  ],
-  resolvedAt: now,
-  expiresAt: now + 3_600_000
-})
+export const fakeMedia = (url: string, now: number): MediaResolved =>
+  resolvedMedia({
+    url,
+    webpageUrl: url,
+    formats: [
+      { id: "video_best", type: "video", quality: "1080p", container: "mp4" },
+      { id: "audio_m4a", type: "audio", quality: "128k", container: "m4a" }
+    ],
+    resolvedAt: now,
+    expiresAt: now + 3_600_000
+  })
 
 const decodeRequest = Schema.decodeUnknownSync(Schema.fromJsonString(ResolveRequest))
 const encodeReply = Schema.encodeSync(Schema.fromJsonString(ResolveReply))
@@ -167,6 +166,34 @@ export const startHarness = async (extraEnv: Readonly<Record<string, string>> = 
     gateway,
     provisionKey,
     resolveCount: extractor.count,
+    publishCatalog: (extractors, msgId) =>
+      gateway.run(
+        Effect.gen(function* () {
+          const store = yield* EventStore
+          yield* store.append(
+            ExtractorCatalogPublished,
+            EXTRACTOR_CATALOG_SUBJECT,
+            { _tag: "ExtractorCatalogPublished", v: 1, ytDlpVersion: "2026.10.26", extractors, at: Date.now() },
+            { msgId }
+          )
+        })
+      ),
+    completeJob: (projectId, jobId, artifact) =>
+      gateway.run(
+        Effect.gen(function* () {
+          const store = yield* EventStore
+          const subject = jobSubject(projectId, jobId)
+          const now = Date.now()
+          const started = { _tag: "JobStarted", v: 1, jobId, attempt: 1, workerId: "w1", at: now } as const
+          yield* store.append(JobEvent, subject, started, { msgId: `${jobId}:started` })
+          yield* store.append(
+            JobEvent,
+            subject,
+            { _tag: "JobCompleted", v: 1, jobId, artifact, at: now + 1 },
+            { msgId: `${jobId}:completed` }
+          )
+        })
+      ),
     close: async () => {
       await extractor.close()
       await gateway.close()
@@ -174,4 +201,29 @@ export const startHarness = async (extraEnv: Readonly<Record<string, string>> = 
       await rm(dataDir, { recursive: true, force: true })
     }
   }
+}
+
+/** A spec file's harness; its fields are set once the file's beforeAll has run. */
+export interface FileHarness {
+  readonly h: Harness
+  /** With `key`: a key in a project of its own. */
+  readonly key: string
+  /** With `second`: a second gateway on the same NATS, as a replica would run. */
+  readonly second: GatewayInstance
+}
+
+/** Starts a harness before the spec file's tests (with a key, a second gateway) and closes it all after them. */
+export const useHarness = (options: { readonly key?: boolean; readonly second?: boolean } = {}): FileHarness => {
+  const file: { -readonly [K in keyof FileHarness]?: FileHarness[K] } = {}
+  beforeAll(async () => {
+    const h = await startHarness()
+    file.h = h
+    if (options.key) file.key = (await h.provisionKey()).key
+    if (options.second) file.second = await startGateway(h.env)
+  })
+  afterAll(async () => {
+    await file.second?.close()
+    await file.h?.close()
+  })
+  return file as FileHarness
 }

@@ -1,24 +1,10 @@
 // The per-project limit under concurrent POSTs, on one and on two gateway instances sharing a nats-server.
 import { releaseSlot } from "@mds/shared/domain/admission/AdmissionCommands"
-import { JobEvent } from "@mds/shared/domain/job/JobEvent"
-import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { jobSubject } from "@mds/shared/eventstore/Subjects"
-import { Effect } from "effect"
 import type { LightMyRequestResponse } from "fastify"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type GatewayInstance, type Harness, startGateway, startHarness } from "./GatewayHarness.ts"
+import { describe, expect, it } from "vitest"
+import { type GatewayInstance, useHarness } from "./GatewayHarness.ts"
 
-let h: Harness
-let second: GatewayInstance
-
-beforeAll(async () => {
-  h = await startHarness()
-  second = await startGateway(h.env)
-})
-afterAll(async () => {
-  await second?.close()
-  await h?.close()
-})
+const file = useHarness({ second: true })
 
 const download = (gateway: GatewayInstance, key: string) =>
   gateway.app.inject({
@@ -42,49 +28,25 @@ const split = (responses: ReadonlyArray<LightMyRequestResponse>) => {
 }
 
 /** What a worker and the aggregator would record when a job finishes; `release` as the aggregator would. */
-const completeJob = (projectId: string, jobId: string, release: boolean) =>
-  h.gateway.run(
-    Effect.gen(function* () {
-      const store = yield* EventStore
-      const subject = jobSubject(projectId, jobId)
-      const now = Date.now()
-      yield* store.append(
-        JobEvent,
-        subject,
-        { _tag: "JobStarted", v: 1, jobId, attempt: 1, workerId: "w", at: now },
-        { msgId: `${jobId}:started` }
-      )
-      yield* store.append(
-        JobEvent,
-        subject,
-        {
-          _tag: "JobCompleted",
-          v: 1,
-          jobId,
-          artifact: {
-            key: `${projectId}/${jobId}/a.mp4`,
-            filename: "a.mp4",
-            mimeType: "video/mp4",
-            sizeBytes: 1,
-            availableUntil: now + 60_000
-          },
-          at: now
-        },
-        { msgId: `${jobId}:completed` }
-      )
-      if (release) {
-        yield* releaseSlot(projectId, jobId, "completed")
-      }
-    })
-  )
+const completeJob = async (projectId: string, jobId: string, release: boolean) => {
+  const availableUntil = Date.now() + 60_000
+  await file.h.completeJob(projectId, jobId, {
+    key: `${projectId}/${jobId}/a.mp4`,
+    filename: "a.mp4",
+    mimeType: "video/mp4",
+    sizeBytes: 1,
+    availableUntil
+  })
+  if (release) await file.h.gateway.run(releaseSlot(projectId, jobId, "completed"))
+}
 
 describe("concurrency limit", () => {
   it("10 simultaneous POSTs for one project -> exactly two 202 and eight 429; another project is unaffected", async () => {
-    const busy = await h.provisionKey()
-    const bystander = await h.provisionKey()
+    const busy = await file.h.provisionKey()
+    const bystander = await file.h.provisionKey()
     const [burst, others] = await Promise.all([
-      Promise.all(Array.from({ length: 10 }, () => download(h.gateway, busy.key))),
-      Promise.all([download(h.gateway, bystander.key), download(h.gateway, bystander.key)])
+      Promise.all(Array.from({ length: 10 }, () => download(file.h.gateway, busy.key))),
+      Promise.all([download(file.h.gateway, bystander.key), download(file.h.gateway, bystander.key)])
     ])
     const result = split(burst)
     expect(result.accepted.length, result.summary).toBe(2)
@@ -93,31 +55,31 @@ describe("concurrency limit", () => {
   })
 
   it("the same split across two gateway instances on one NATS", async () => {
-    const busy = await h.provisionKey()
-    const burst = await Promise.all(Array.from({ length: 10 }, (_, i) => download(i % 2 === 0 ? h.gateway : second, busy.key)))
+    const busy = await file.h.provisionKey()
+    const burst = await Promise.all(Array.from({ length: 10 }, (_, i) => download(i % 2 === 0 ? file.h.gateway : file.second, busy.key)))
     const result = split(burst)
     expect(result.accepted.length, result.summary).toBe(2)
     expect(result.refused, result.summary).toBe(8)
   })
 
   it("a slot frees when its job completes and the slot is released", async () => {
-    const { key, projectId } = await h.provisionKey()
-    const [a, b] = split(await Promise.all([download(h.gateway, key), download(h.gateway, key)])).accepted
-    expect((await download(h.gateway, key)).statusCode).toBe(429)
+    const { key, projectId } = await file.h.provisionKey()
+    const [a, b] = split(await Promise.all([download(file.h.gateway, key), download(file.h.gateway, key)])).accepted
+    expect((await download(file.h.gateway, key)).statusCode).toBe(429)
     await completeJob(projectId, a ?? "", true)
-    const next = await download(second, key)
+    const next = await download(file.second, key)
     expect(next.statusCode, next.body).toBe(202)
-    expect((await download(h.gateway, key)).statusCode).toBe(429)
+    expect((await download(file.h.gateway, key)).statusCode).toBe(429)
     expect(b).toBeDefined()
   })
 
   it("a completed job whose slot nobody released yet does not block the project", async () => {
-    const { key, projectId } = await h.provisionKey()
-    const [a] = split(await Promise.all([download(h.gateway, key), download(h.gateway, key)])).accepted
-    expect((await download(h.gateway, key)).statusCode).toBe(429)
+    const { key, projectId } = await file.h.provisionKey()
+    const [a] = split(await Promise.all([download(file.h.gateway, key), download(file.h.gateway, key)])).accepted
+    expect((await download(file.h.gateway, key)).statusCode).toBe(429)
     await completeJob(projectId, a ?? "", false)
-    const next = await download(h.gateway, key)
+    const next = await download(file.h.gateway, key)
     expect(next.statusCode, next.body).toBe(202)
-    expect((await download(h.gateway, key)).statusCode).toBe(429)
+    expect((await download(file.h.gateway, key)).statusCode).toBe(429)
   })
 })

@@ -1,23 +1,10 @@
 // The /v1 error envelope, request ids, authentication, scopes, health and the platform catalog, on a real nats-server.
-import { ExtractorCatalogPublished } from "@mds/shared/domain/platform/CatalogEvent"
-import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { EXTRACTOR_CATALOG_SUBJECT } from "@mds/shared/eventstore/Subjects"
-import { Effect } from "effect"
 import type { LightMyRequestResponse } from "fastify"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { runAdminCommand } from "../src/cli/runAdminCommand.ts"
-import { type Harness, startHarness } from "./GatewayHarness.ts"
+import { useHarness } from "./GatewayHarness.ts"
 
-let h: Harness
-let key: string
-
-beforeAll(async () => {
-  h = await startHarness()
-  key = (await h.provisionKey()).key
-})
-afterAll(async () => {
-  await h?.close()
-})
+const file = useHarness({ key: true })
 
 /** Asserts the error envelope, its code and that request_id equals the X-Request-Id header. */
 const expectError = (response: LightMyRequestResponse, status: number, code: string) => {
@@ -32,18 +19,23 @@ const expectError = (response: LightMyRequestResponse, status: number, code: str
 }
 
 const post = (url: string, payload: string, headers: Record<string, string> = {}) =>
-  h.gateway.app.inject({ method: "POST", url, payload, headers: { "content-type": "application/json", "x-api-key": key, ...headers } })
+  file.h.gateway.app.inject({
+    method: "POST",
+    url,
+    payload,
+    headers: { "content-type": "application/json", "x-api-key": file.key, ...headers }
+  })
 
 describe("error envelope", () => {
   it("unknown route -> 404 not_found", async () => {
-    expectError(await h.gateway.app.inject({ method: "GET", url: "/v1/nope" }), 404, "not_found")
+    expectError(await file.h.gateway.app.inject({ method: "GET", url: "/v1/nope" }), 404, "not_found")
   })
 
   it("wrong method on a known route -> 405 with an Allow header", async () => {
-    const response = await h.gateway.app.inject({ method: "PUT", url: "/v1/jobs/job_x" })
+    const response = await file.h.gateway.app.inject({ method: "PUT", url: "/v1/jobs/job_x" })
     expectError(response, 405, "method_not_allowed")
     expect(response.headers["allow"]).toBe("GET, HEAD, DELETE")
-    const onPost = await h.gateway.app.inject({ method: "GET", url: "/v1/media/resolve" })
+    const onPost = await file.h.gateway.app.inject({ method: "GET", url: "/v1/media/resolve" })
     expectError(onPost, 405, "method_not_allowed")
     expect(onPost.headers["allow"]).toBe("POST")
   })
@@ -89,8 +81,8 @@ describe("error envelope", () => {
   })
 
   it("every success also carries a request id, and each request gets its own", async () => {
-    const a = await h.gateway.app.inject({ method: "GET", url: "/v1/health" })
-    const b = await h.gateway.app.inject({ method: "GET", url: "/v1/health" })
+    const a = await file.h.gateway.app.inject({ method: "GET", url: "/v1/health" })
+    const b = await file.h.gateway.app.inject({ method: "GET", url: "/v1/health" })
     expect(a.headers["x-request-id"]).toMatch(/^req_/)
     expect(a.headers["x-request-id"]).not.toBe(b.headers["x-request-id"])
   })
@@ -98,11 +90,11 @@ describe("error envelope", () => {
 
 describe("authentication", () => {
   const getJob = (headers: Record<string, string>, query = "") =>
-    h.gateway.app.inject({ method: "GET", url: `/v1/jobs/job_aaaaaaaaaaaaaaaaaaaaaaaa${query}`, headers })
+    file.h.gateway.app.inject({ method: "GET", url: `/v1/jobs/job_aaaaaaaaaaaaaaaaaaaaaaaa${query}`, headers })
 
   it("accepts X-API-Key and Authorization: Bearer alike", async () => {
-    expectError(await getJob({ "x-api-key": key }), 404, "job_not_found")
-    expectError(await getJob({ authorization: `Bearer ${key}` }), 404, "job_not_found")
+    expectError(await getJob({ "x-api-key": file.key }), 404, "job_not_found")
+    expectError(await getJob({ authorization: `Bearer ${file.key}` }), 404, "job_not_found")
   })
 
   it("missing key -> 401 missing_api_key", async () => {
@@ -112,20 +104,20 @@ describe("authentication", () => {
   it("unknown or malformed key -> 401 invalid_api_key", async () => {
     expectError(await getJob({ "x-api-key": "svc_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" }), 401, "invalid_api_key")
     expectError(await getJob({ "x-api-key": "hello" }), 401, "invalid_api_key")
-    expectError(await getJob({ authorization: `Basic ${key}` }), 401, "invalid_api_key")
+    expectError(await getJob({ authorization: `Basic ${file.key}` }), 401, "invalid_api_key")
   })
 
   it("never accepts a key in the query string", async () => {
     for (const name of ["api_key", "key", "apiKey", "x-api-key", "access_token"]) {
-      const message = expectError(await getJob({}, `?${name}=${key}`), 401, "missing_api_key").message
+      const message = expectError(await getJob({}, `?${name}=${file.key}`), 401, "missing_api_key").message
       expect(message).toContain("query string")
     }
   })
 
   it("revoked key -> 401 revoked_api_key", async () => {
-    const revocable = (await h.provisionKey()).key
+    const revocable = (await file.h.provisionKey()).key
     expectError(await getJob({ "x-api-key": revocable }), 404, "job_not_found")
-    await h.gateway.run(runAdminCommand({ _tag: "RevokeKey", key: revocable }))
+    await file.h.gateway.run(runAdminCommand({ _tag: "RevokeKey", key: revocable }))
     // The directory follows revocations through its consumer; allow it a moment.
     let response = await getJob({ "x-api-key": revocable })
     for (let i = 0; i < 50 && response.statusCode !== 401; i++) {
@@ -136,8 +128,8 @@ describe("authentication", () => {
   })
 
   it("missing scope -> 403 insufficient_scope naming the scope", async () => {
-    const resolveOnly = (await h.provisionKey({ scopes: ["media:resolve"] })).key
-    const downloadOnly = (await h.provisionKey({ scopes: ["media:download"] })).key
+    const resolveOnly = (await file.h.provisionKey({ scopes: ["media:resolve"] })).key
+    const downloadOnly = (await file.h.provisionKey({ scopes: ["media:download"] })).key
     const refusedDownload = expectError(
       await post("/v1/media/download", JSON.stringify({ url: "https://vimeo.com/1", format: "video_best" }), { "x-api-key": resolveOnly }),
       403,
@@ -152,7 +144,7 @@ describe("authentication", () => {
     expect(refusedResolve.message).toContain("media:resolve")
     // Routes without a scope need only a valid key.
     expect(
-      (await h.gateway.app.inject({ method: "GET", url: "/v1/webhooks/deliveries", headers: { "x-api-key": resolveOnly } })).statusCode
+      (await file.h.gateway.app.inject({ method: "GET", url: "/v1/webhooks/deliveries", headers: { "x-api-key": resolveOnly } })).statusCode
     ).toBe(200)
     expectError(await getJob({ "x-api-key": downloadOnly }), 404, "job_not_found")
   })
@@ -160,10 +152,10 @@ describe("authentication", () => {
 
 describe("health and platforms", () => {
   it("GET /health needs no key, and names the stream followers, all delivering once started", async () => {
-    let response = await h.gateway.app.inject({ method: "GET", url: "/v1/health" })
+    let response = await file.h.gateway.app.inject({ method: "GET", url: "/v1/health" })
     for (let i = 0; i < 100 && Object.values(response.json().data.followers ?? {}).some((state) => state !== "following"); i++) {
       await new Promise((r) => setTimeout(r, 100))
-      response = await h.gateway.app.inject({ method: "GET", url: "/v1/health" })
+      response = await file.h.gateway.app.inject({ method: "GET", url: "/v1/health" })
     }
     expect(response.statusCode).toBe(200)
     expect(response.json()).toEqual({
@@ -178,27 +170,11 @@ describe("health and platforms", () => {
   })
 
   it("GET /platforms: 503 before any catalog, then the catalog's platforms with the cache header", async () => {
-    const headers = { "x-api-key": key }
-    expectError(await h.gateway.app.inject({ method: "GET", url: "/v1/platforms", headers }), 503, "service_unavailable")
-    expectError(await h.gateway.app.inject({ method: "GET", url: "/v1/platforms" }), 401, "missing_api_key")
-    await h.gateway.run(
-      Effect.gen(function* () {
-        const store = yield* EventStore
-        yield* store.append(
-          ExtractorCatalogPublished,
-          EXTRACTOR_CATALOG_SUBJECT,
-          {
-            _tag: "ExtractorCatalogPublished",
-            v: 1,
-            ytDlpVersion: "2026.10.26",
-            extractors: ["Vimeo", "SoundCloud", "Youtube"],
-            at: Date.now()
-          },
-          { msgId: "catalog-1" }
-        )
-      })
-    )
-    const response = await h.gateway.app.inject({ method: "GET", url: "/v1/platforms", headers })
+    const headers = { "x-api-key": file.key }
+    expectError(await file.h.gateway.app.inject({ method: "GET", url: "/v1/platforms", headers }), 503, "service_unavailable")
+    expectError(await file.h.gateway.app.inject({ method: "GET", url: "/v1/platforms" }), 401, "missing_api_key")
+    await file.h.publishCatalog(["Vimeo", "SoundCloud", "Youtube"], "catalog-1")
+    const response = await file.h.gateway.app.inject({ method: "GET", url: "/v1/platforms", headers })
     expect(response.statusCode, response.body).toBe(200)
     expect(response.headers["cache-control"]).toBe("public, max-age=300")
     const ids = response.json().data.map((p: { id: string }) => p.id)

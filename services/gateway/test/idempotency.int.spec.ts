@@ -1,21 +1,11 @@
 // Idempotency-Key on POST /v1/media/download (extension): replays, 409 on another body, races, release after failures.
 import type { LightMyRequestResponse } from "fastify"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type GatewayInstance, type Harness, startGateway, startHarness } from "./GatewayHarness.ts"
+import { describe, expect, it } from "vitest"
+import { type GatewayInstance, useHarness } from "./GatewayHarness.ts"
 
-let h: Harness
-let second: GatewayInstance
+const file = useHarness({ second: true })
 
-beforeAll(async () => {
-  h = await startHarness()
-  second = await startGateway(h.env)
-})
-afterAll(async () => {
-  await second?.close()
-  await h?.close()
-})
-
-const download = (key: string, payload: string, idempotencyKey?: string, gateway: GatewayInstance = h.gateway) =>
+const download = (key: string, payload: string, idempotencyKey?: string, gateway: GatewayInstance = file.h.gateway) =>
   gateway.app.inject({
     method: "POST",
     url: "/v1/media/download",
@@ -34,9 +24,9 @@ const jobIdOf = (response: LightMyRequestResponse) => {
 
 describe("Idempotency-Key", () => {
   it("the same key and body answer with the same job, whatever the field order and spacing", async () => {
-    const { key } = await h.provisionKey()
+    const { key } = await file.h.provisionKey()
     const first = await download(key, `{"url":"https://vimeo.com/1","format":"video_best"}`, "order-42")
-    const again = await download(key, `{ "format": "video_best",  "url": "https://vimeo.com/1" }`, "order-42", second)
+    const again = await download(key, `{ "format": "video_best",  "url": "https://vimeo.com/1" }`, "order-42", file.second)
     expect(jobIdOf(again)).toBe(jobIdOf(first))
     expect(first.headers["idempotent-replayed"]).toBeUndefined()
     expect(again.headers["idempotent-replayed"]).toBe("true")
@@ -45,7 +35,7 @@ describe("Idempotency-Key", () => {
   })
 
   it("another body with the same key is 409 idempotency_key_reused", async () => {
-    const { key } = await h.provisionKey()
+    const { key } = await file.h.provisionKey()
     jobIdOf(await download(key, `{"url":"https://vimeo.com/1","format":"video_best"}`, "k-1"))
     const reused = await download(key, `{"url":"https://vimeo.com/1","format":"audio_m4a"}`, "k-1")
     expect(reused.statusCode).toBe(409)
@@ -54,19 +44,19 @@ describe("Idempotency-Key", () => {
   })
 
   it("concurrent requests with one key on two gateways create exactly one job", async () => {
-    const { key } = await h.provisionKey()
+    const { key } = await file.h.provisionKey()
     const body = `{"url":"https://vimeo.com/race","format":"video_best"}`
     const responses = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => download(key, body, "race-key", i % 2 === 0 ? h.gateway : second))
+      Array.from({ length: 6 }, (_, i) => download(key, body, "race-key", i % 2 === 0 ? file.h.gateway : file.second))
     )
     const ids = new Set(responses.map(jobIdOf))
     expect(ids.size, responses.map((r) => r.body).join("\n")).toBe(1)
-    const job = await h.gateway.app.inject({ method: "GET", url: `/v1/jobs/${[...ids][0]}`, headers: { "x-api-key": key } })
+    const job = await file.h.gateway.app.inject({ method: "GET", url: `/v1/jobs/${[...ids][0]}`, headers: { "x-api-key": key } })
     expect(job.statusCode).toBe(200)
   })
 
   it("a request refused with 429 frees its key: a retry with it is carried out anew", async () => {
-    const { key } = await h.provisionKey()
+    const { key } = await file.h.provisionKey()
     jobIdOf(await download(key, `{"url":"https://vimeo.com/a","format":"video_best"}`))
     jobIdOf(await download(key, `{"url":"https://vimeo.com/b","format":"video_best"}`))
     const refused = await download(key, `{"url":"https://vimeo.com/c","format":"video_best"}`, "after-429")
@@ -77,14 +67,14 @@ describe("Idempotency-Key", () => {
   })
 
   it("keys belong to a project: the same key in another project is another job", async () => {
-    const a = await h.provisionKey()
-    const b = await h.provisionKey()
+    const a = await file.h.provisionKey()
+    const b = await file.h.provisionKey()
     const body = `{"url":"https://vimeo.com/shared","format":"video_best"}`
     expect(jobIdOf(await download(a.key, body, "shared-key"))).not.toBe(jobIdOf(await download(b.key, body, "shared-key")))
   })
 
   it("a malformed key is 400 invalid_request; without the header nothing changes", async () => {
-    const { key } = await h.provisionKey()
+    const { key } = await file.h.provisionKey()
     const bad = await download(key, `{"url":"https://vimeo.com/1","format":"video_best"}`, "has space")
     expect(bad.statusCode).toBe(400)
     expect(bad.json().error.code).toBe("invalid_request")

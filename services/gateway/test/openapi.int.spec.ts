@@ -1,10 +1,6 @@
 // The served OpenAPI document: valid OpenAPI 3.1 (checked by a real validator), complete, and true of real responses.
 import { apiErrorCodes, errorCatalogue } from "@mds/shared/api/ErrorCodes"
-import { ExtractorCatalogPublished } from "@mds/shared/domain/platform/CatalogEvent"
-import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { EXTRACTOR_CATALOG_SUBJECT } from "@mds/shared/eventstore/Subjects"
 import { Validator } from "@seriousme/openapi-schema-validator"
-import { Effect } from "effect"
 import type { LightMyRequestResponse } from "fastify"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type OpenApiConformance, openApiConformance } from "../../../test/support/OpenApiConformance.ts"
@@ -86,76 +82,33 @@ describe("GET /v1/openapi.json", () => {
 
 describe("real responses conform to the document", () => {
   const headers = () => ({ "content-type": "application/json", "x-api-key": key })
+  const post = (url: string, payload: object) => h.gateway.app.inject({ method: "POST", url, headers: headers(), payload })
+  /** The response, once it has the expected status and conforms to the document's operation. */
+  const conforming = async (method: string, path: string, pending: Promise<LightMyRequestResponse>, status: number) => {
+    const response = await pending
+    expect(response.statusCode).toBe(status)
+    conforms(method, path, response)
+    return response
+  }
 
   it("health, platforms, resolve, download and job", async () => {
     conforms("GET", "/v1/health", await h.gateway.app.inject({ method: "GET", url: "/v1/health" }))
     conforms("GET", "/v1/platforms", await h.gateway.app.inject({ method: "GET", url: "/v1/platforms", headers: headers() }))
-    await h.gateway.run(
-      Effect.gen(function* () {
-        const store = yield* EventStore
-        yield* store.append(
-          ExtractorCatalogPublished,
-          EXTRACTOR_CATALOG_SUBJECT,
-          { _tag: "ExtractorCatalogPublished", v: 1, ytDlpVersion: "2026.10.26", extractors: ["Vimeo"], at: Date.now() },
-          { msgId: "openapi-catalog" }
-        )
-      })
-    )
-    const platforms = await h.gateway.app.inject({ method: "GET", url: "/v1/platforms", headers: headers() })
-    expect(platforms.statusCode).toBe(200)
-    conforms("GET", "/v1/platforms", platforms)
-
-    const resolved = await h.gateway.app.inject({
-      method: "POST",
-      url: "/v1/media/resolve",
-      headers: headers(),
-      payload: { url: "https://vimeo.com/76979871" }
-    })
-    expect(resolved.statusCode).toBe(200)
-    conforms("POST", "/v1/media/resolve", resolved)
-
-    const queued = await h.gateway.app.inject({
-      method: "POST",
-      url: "/v1/media/download",
-      headers: headers(),
-      payload: { media_id: resolved.json().data.id, format: "video_best" }
-    })
-    expect(queued.statusCode).toBe(202)
-    conforms("POST", "/v1/media/download", queued)
-
-    const job = await h.gateway.app.inject({ method: "GET", url: `/v1/jobs/${queued.json().data.job_id}`, headers: headers() })
-    expect(job.statusCode).toBe(200)
-    conforms("GET", "/v1/jobs/{jobId}", job)
+    await h.publishCatalog(["Vimeo"], "openapi-catalog")
+    await conforming("GET", "/v1/platforms", h.gateway.app.inject({ method: "GET", url: "/v1/platforms", headers: headers() }), 200)
+    const resolved = await conforming("POST", "/v1/media/resolve", post("/v1/media/resolve", { url: "https://vimeo.com/76979871" }), 200)
+    const download = { media_id: resolved.json().data.id, format: "video_best" }
+    const queued = await conforming("POST", "/v1/media/download", post("/v1/media/download", download), 202)
+    const job = h.gateway.app.inject({ method: "GET", url: `/v1/jobs/${queued.json().data.job_id}`, headers: headers() })
+    await conforming("GET", "/v1/jobs/{jobId}", job, 200)
   })
 
   it("errors: authentication, validation, unknown job, unavailable media, bad link", async () => {
     const cases: ReadonlyArray<readonly [string, string, Promise<LightMyRequestResponse>]> = [
       ["POST", "/v1/media/resolve", h.gateway.app.inject({ method: "POST", url: "/v1/media/resolve", payload: { url: "x" } })],
-      [
-        "POST",
-        "/v1/media/resolve",
-        h.gateway.app.inject({ method: "POST", url: "/v1/media/resolve", headers: headers(), payload: { url: 1 } })
-      ],
-      [
-        "POST",
-        "/v1/media/resolve",
-        h.gateway.app.inject({
-          method: "POST",
-          url: "/v1/media/resolve",
-          headers: headers(),
-          payload: { url: "https://vimeo.com/private" }
-        })
-      ],
-      [
-        "POST",
-        "/v1/media/download",
-        h.gateway.app.inject({
-          method: "POST",
-          url: "/v1/media/download",
-          headers: headers(),
-          payload: { media_id: null, format: "video_best" }
-        })
-      ],
+      ["POST", "/v1/media/resolve", post("/v1/media/resolve", { url: 1 })],
+      ["POST", "/v1/media/resolve", post("/v1/media/resolve", { url: "https://vimeo.com/private" })],
+      ["POST", "/v1/media/download", post("/v1/media/download", { media_id: null, format: "video_best" })],
       [
         "POST",
         "/v1/media/download",

@@ -3,10 +3,6 @@
 import { recordPlatformOutcome } from "@mds/shared/domain/platform/PlatformHealthCommands"
 import { defaultBreakerPolicy } from "@mds/shared/domain/platform/PlatformHealthDecider"
 import type { PlatformOutcome } from "@mds/shared/domain/platform/PlatformHealthEvent"
-import { ExtractorCatalogPublished } from "@mds/shared/domain/platform/CatalogEvent"
-import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { EXTRACTOR_CATALOG_SUBJECT } from "@mds/shared/eventstore/Subjects"
-import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Harness, startHarness } from "./GatewayHarness.ts"
 
@@ -16,23 +12,7 @@ let key: string
 beforeAll(async () => {
   h = await startHarness()
   key = (await h.provisionKey()).key
-  await h.gateway.run(
-    Effect.gen(function* () {
-      const store = yield* EventStore
-      yield* store.append(
-        ExtractorCatalogPublished,
-        EXTRACTOR_CATALOG_SUBJECT,
-        {
-          _tag: "ExtractorCatalogPublished",
-          v: 1,
-          ytDlpVersion: "2026.10.26",
-          extractors: ["Vimeo", "Dailymotion"],
-          at: Date.now()
-        },
-        { msgId: "health-catalog" }
-      )
-    })
-  )
+  await h.publishCatalog(["Vimeo", "Dailymotion"], "health-catalog")
 })
 afterAll(async () => {
   await h?.close()

@@ -240,45 +240,33 @@ const execute = async (argv: ReadonlyArray<string>, io: CliIo): Promise<number> 
   if (apiKey === undefined || apiKey === "") throw new UsageError("set MDS_API_KEY to your API key (e.g. export MDS_API_KEY=svc_...)")
   const client = new MdsClient({ baseUrl: io.env["MDS_URL"] ?? DEFAULT_URL, apiKey })
   const print = (data: unknown, text: string) => io.stdout.write(values.json === true ? `${JSON.stringify(data, null, 2)}\n` : text)
-  switch (command) {
-    case "resolve": {
-      if (rest.length !== 1) throw new UsageError("usage: mds resolve URL")
-      const media = await client.resolve(rest[0] ?? "")
-      print(media, mediaText(media))
-      return 0
-    }
-    case "download":
-      if (rest.length !== 1) throw new UsageError("usage: mds download URL|MEDIA_ID --format FORMAT [-o FILE]")
-      return runDownload(client, rest[0] ?? "", values, io)
-    case "cancel": {
-      if (rest.length !== 1) throw new UsageError("usage: mds cancel JOB_ID")
-      const job = await client.cancel(rest[0] ?? "")
-      print(job, jobText(job))
-      return 0
-    }
-    case "batch":
-      if (rest.length !== 1) throw new UsageError("usage: mds batch PLAYLIST_URL --format FORMAT")
-      return runBatch(client, rest[0] ?? "", values, io)
-    case "batches": {
-      if (!(rest[0] === "get" || rest[0] === "cancel") || rest.length !== 2) throw new UsageError("usage: mds batches get|cancel BATCH_ID")
-      const batch = rest[0] === "get" ? await client.batch(rest[1] ?? "") : await client.cancelBatch(rest[1] ?? "")
-      print(batch, batchText(batch))
-      return 0
-    }
-    case "platforms": {
-      const platforms = await client.platforms()
-      print(platforms, platformsText(platforms))
-      return 0
-    }
-    case "jobs": {
-      if (rest[0] !== "get" || rest.length !== 2) throw new UsageError("usage: mds jobs get JOB_ID")
-      const job = await client.job(rest[1] ?? "")
-      print(job, jobText(job))
-      return 0
-    }
-    default:
-      throw new UsageError(`unknown command ${command}`)
+  /** Prints the answer (as JSON with --json) and exits 0. */
+  const show = async <A>(answer: Promise<A>, text: (value: A) => string) => {
+    const value = await answer
+    print(value, text(value))
+    return 0
   }
+  const [first = "", second = ""] = rest
+  const oneArgument = rest.length === 1
+  // Each command: its usage line, whether the arguments fit it, and what it does.
+  const commands: Readonly<Record<string, readonly [usage: string, fits: boolean, run: () => Promise<number>]>> = {
+    resolve: ["mds resolve URL", oneArgument, () => show(client.resolve(first), mediaText)],
+    download: ["mds download URL|MEDIA_ID --format FORMAT [-o FILE]", oneArgument, () => runDownload(client, first, values, io)],
+    cancel: ["mds cancel JOB_ID", oneArgument, () => show(client.cancel(first), jobText)],
+    batch: ["mds batch PLAYLIST_URL --format FORMAT", oneArgument, () => runBatch(client, first, values, io)],
+    batches: [
+      "mds batches get|cancel BATCH_ID",
+      (first === "get" || first === "cancel") && rest.length === 2,
+      () => show(first === "get" ? client.batch(second) : client.cancelBatch(second), batchText)
+    ],
+    platforms: ["mds platforms", true, () => show(client.platforms(), platformsText)],
+    jobs: ["mds jobs get JOB_ID", first === "get" && rest.length === 2, () => show(client.job(second), jobText)]
+  }
+  const chosen = Object.hasOwn(commands, command) ? commands[command] : undefined
+  if (chosen === undefined) throw new UsageError(`unknown command ${command}`)
+  const [usage, fits, run] = chosen
+  if (!fits) throw new UsageError(`usage: ${usage}`)
+  return run()
 }
 
 /** Runs one invocation; every failure becomes a message on stderr and an exit code. */

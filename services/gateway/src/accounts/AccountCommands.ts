@@ -8,12 +8,12 @@ import {
   type Scope,
   UserEvent
 } from "@mds/shared/domain/account/AccountEvent"
-import { KeyDecider, type KeyState } from "@mds/shared/domain/account/KeyDecider"
-import { ProjectDecider, type ProjectState } from "@mds/shared/domain/account/ProjectDecider"
-import { UserDecider, type UserState } from "@mds/shared/domain/account/UserDecider"
-import { foldEvents } from "@mds/shared/domain/Decider"
+import { KeyDecider } from "@mds/shared/domain/account/KeyDecider"
+import { ProjectDecider } from "@mds/shared/domain/account/ProjectDecider"
+import { UserDecider } from "@mds/shared/domain/account/UserDecider"
+import { type Decider, foldEvents } from "@mds/shared/domain/Decider"
 import { ProjectNotFound, UserNotFound } from "@mds/shared/domain/DomainErrors"
-import { EventStore } from "@mds/shared/eventstore/EventStore"
+import { type EventCodec, EventStore } from "@mds/shared/eventstore/EventStore"
 import { keySubject, projectSubject, userSubject } from "@mds/shared/eventstore/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { normalizeEmail, userIdFromEmail } from "@mds/shared/ids/UserId"
@@ -21,32 +21,30 @@ import { displayPrefix, generateSecret, hashSecret, keyIdFromHash } from "@mds/s
 import { hashPassword } from "@mds/shared/keys/PasswordHash"
 import { Clock, Config, Effect, Redacted } from "effect"
 
-/** A project's current state, read from its subject (the source of truth, so a write is visible at once). */
+/** An aggregate's current state, folded from its subject's events (the source of truth, so a write is visible at once). */
+const loadState = <Command, Event, State, Rejection>(
+  decider: Decider<Command, Event, State, Rejection>,
+  codec: EventCodec<Event>,
+  subject: string
+) =>
+  Effect.gen(function* () {
+    const events = yield* (yield* EventStore).readSubject(codec, subject)
+    return foldEvents(
+      decider,
+      events.map((stored) => stored.event)
+    )
+  })
+
 export const loadProject = Effect.fn("loadProject")(function* (projectId: string) {
-  const store = yield* EventStore
-  const events = yield* store.readSubject(ProjectEvent, projectSubject(projectId))
-  return foldEvents(
-    ProjectDecider,
-    events.map((stored) => stored.event)
-  ) satisfies ProjectState
+  return yield* loadState(ProjectDecider, ProjectEvent, projectSubject(projectId))
 })
 
 export const loadUser = Effect.fn("loadUser")(function* (email: string) {
-  const store = yield* EventStore
-  const events = yield* store.readSubject(UserEvent, userSubject(userIdFromEmail(email)))
-  return foldEvents(
-    UserDecider,
-    events.map((stored) => stored.event)
-  ) satisfies UserState
+  return yield* loadState(UserDecider, UserEvent, userSubject(userIdFromEmail(email)))
 })
 
 export const loadKey = Effect.fn("loadKey")(function* (keyId: string) {
-  const store = yield* EventStore
-  const events = yield* store.readSubject(KeyEvent, keySubject(keyId))
-  return foldEvents(
-    KeyDecider,
-    events.map((stored) => stored.event)
-  ) satisfies KeyState
+  return yield* loadState(KeyDecider, KeyEvent, keySubject(keyId))
 })
 
 export const createProject = Effect.fn("createProject")(function* (name: string, owner: ProjectMember | null) {
@@ -98,19 +96,21 @@ export const revokeKey = Effect.fn("revokeKey")(function* (keyId: string, projec
   yield* keyCommands(keyId)({ _tag: "RevokeKey", keyId, projectId, now })
 })
 
+/** Creates the user, or sets a new password for them: either way only the password's hash is recorded. */
+const recordPassword = (command: "CreateUser" | "ChangePassword", email: string, password: string) =>
+  Effect.gen(function* () {
+    const normalized = normalizeEmail(email)
+    const userId = userIdFromEmail(normalized)
+    const passwordHash = yield* Effect.promise(() => hashPassword(password))
+    const now = yield* Clock.currentTimeMillis
+    yield* userCommands(userId)({ _tag: command, userId, email: normalized, passwordHash, now })
+    return userId
+  })
+
 export const createUser = Effect.fn("createUser")(function* (email: string, password: string) {
-  const normalized = normalizeEmail(email)
-  const userId = userIdFromEmail(normalized)
-  const passwordHash = yield* Effect.promise(() => hashPassword(password))
-  const now = yield* Clock.currentTimeMillis
-  yield* userCommands(userId)({ _tag: "CreateUser", userId, email: normalized, passwordHash, now })
-  return userId
+  return yield* recordPassword("CreateUser", email, password)
 })
 
 export const changePassword = Effect.fn("changePassword")(function* (email: string, password: string) {
-  const normalized = normalizeEmail(email)
-  const userId = userIdFromEmail(normalized)
-  const passwordHash = yield* Effect.promise(() => hashPassword(password))
-  const now = yield* Clock.currentTimeMillis
-  yield* userCommands(userId)({ _tag: "ChangePassword", userId, email: normalized, passwordHash, now })
+  yield* recordPassword("ChangePassword", email, password)
 })

@@ -4,9 +4,8 @@ import { KeyEvent } from "@mds/shared/domain/account/AccountEvent"
 import { KeyDecider, type KeyState } from "@mds/shared/domain/account/KeyDecider"
 import { EventStore, type EventStoreError, type StoredEvent } from "@mds/shared/eventstore/EventStore"
 import { ACCOUNTS_STREAM, ALL_KEYS_SUBJECT, keySubject } from "@mds/shared/eventstore/Subjects"
-import { Followers } from "@mds/shared/nats/Followers"
-import { startFollower } from "@mds/shared/nats/StreamFollower"
 import { Context, Effect, Layer, Option, Schema } from "effect"
+import { followEvents } from "../health/followEvents.ts"
 
 interface Entry {
   readonly state: KeyState
@@ -32,7 +31,6 @@ export class KeyDirectory extends Context.Service<
     KeyDirectory,
     Effect.gen(function* () {
       const store = yield* EventStore
-      const followers = yield* Followers
       const entries = new Map<string, Entry>()
       const fold = (keyId: string, seq: number, event: KeyEvent) => {
         const current = entries.get(keyId) ?? { state: KeyDecider.initialState(), lastSeq: 0 }
@@ -42,17 +40,14 @@ export class KeyDirectory extends Context.Service<
 
       // Replays every key event from the start, then follows new ones. While it is not delivering (starting, or its
       // server gone) the directory may miss a revocation, so lookups read the stream instead.
-      const follower = yield* startFollower({
+      const follower = yield* followEvents({
         name: KEYS_FOLLOWER,
         stream: ACCOUNTS_STREAM.name,
         filterSubject: ALL_KEYS_SUBJECT,
         from: "all",
-        onMessage: (message) => {
-          const event = decodeKeyEvent(message.data)
-          if (Option.isSome(event)) fold(event.value.keyId, message.seq, event.value)
-        }
+        decode: decodeKeyEvent,
+        onEvent: (event, seq) => fold(event.keyId, seq, event)
       })
-      followers.register(follower)
 
       // Untraced: runs from memory on every request; the request's span covers it (a traced call costs ~6 µs).
       const peek = (keyId: string): KeyState | undefined => {

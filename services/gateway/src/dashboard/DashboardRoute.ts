@@ -98,6 +98,20 @@ export const requireMembership = Effect.fn("requireMembership")(function* (input
   return { projectId, name: state.name ?? projectId, members: state.members } satisfies MemberProject
 })
 
+/** A signed-in user on a page of one of their projects. */
+export interface Member {
+  readonly signedIn: SignedIn
+  readonly project: MemberProject
+}
+
+/** A project page's first step: the session, and the project in the path if the signed-in user is a member of it. */
+export const requireMember = (input: DashboardInput) =>
+  Effect.gen(function* () {
+    const signedIn = yield* requireSession(input)
+    const project = yield* requireMembership(input, signedIn)
+    return { signedIn, project } satisfies Member
+  })
+
 /**
  * Read-your-writes for lists served from read models: after a write, wait (briefly) until the aggregator has
  * projected it, so the next page shows it. If the aggregator is behind, the page simply shows it a moment later.

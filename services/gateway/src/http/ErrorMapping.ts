@@ -28,45 +28,13 @@ import type { FailureWithHeaders } from "./FailureWithHeaders.ts"
 import type { NatsUnavailable } from "@mds/shared/nats/NatsClient"
 import type { ReadModelError } from "@mds/shared/readmodel/ReadModelError"
 import type { PlatformPausedNow } from "../platforms/PlatformHealthBoard.ts"
-import type {
-  ExtractionFailed,
-  ExtractionTimeout,
-  InsufficientScope,
-  InvalidApiKey,
-  InvalidJson,
-  InvalidOptions,
-  InvalidRequest,
-  InvalidSignature,
-  LinkExpired,
-  MethodNotAllowed,
-  MissingApiKey,
-  PayloadTooLarge,
-  RevokedApiKey,
-  RouteNotFound,
-  ServiceUnavailable,
-  UnsupportedMediaType
-} from "./GatewayErrors.ts"
+import type { GatewayFailure } from "./GatewayErrors.ts"
 
 export type ApiFailure =
+  | GatewayFailure
   | CookieFileInvalid
   | CookiesNotConfigured
   | CookieVaultError
-  | MissingApiKey
-  | InvalidApiKey
-  | RevokedApiKey
-  | InsufficientScope
-  | InvalidRequest
-  | InvalidOptions
-  | InvalidJson
-  | PayloadTooLarge
-  | UnsupportedMediaType
-  | RouteNotFound
-  | MethodNotAllowed
-  | ServiceUnavailable
-  | ExtractionFailed
-  | ExtractionTimeout
-  | InvalidSignature
-  | LinkExpired
   | ConcurrencyLimitExceeded
   | JobNotFound
   | JobAlreadyExists
@@ -115,23 +83,55 @@ const RETRY_SOON = { "retry-after": "2" }
 /** Retry-After on 429: about one polling interval, after which a running job may have finished. */
 const JOB_SLOT_RETRY_SECONDS = 5
 
+type FailureTagged<Tag> = Extract<ApiFailure, { readonly _tag: Tag }>
+
+/** Failures whose own message is written for clients: the response states it as it is. */
+const WITH_OWN_MESSAGE = {
+  MissingApiKey: [401, "missing_api_key"],
+  InvalidApiKey: [401, "invalid_api_key"],
+  InvalidRequest: [400, "invalid_request"],
+  InvalidOptions: [422, "invalid_options"],
+  InvalidJson: [400, "invalid_json"],
+  ExtractionFailed: [502, "extraction_failed"],
+  ExtractionTimeout: [504, "extraction_timeout"],
+  UnsupportedPlatform: [422, "unsupported_platform"],
+  MediaUnavailable: [422, "media_unavailable"],
+  UrlNotAllowed: [422, "url_not_allowed"],
+  SectionOutOfRange: [422, "section_out_of_range"]
+} as const satisfies Partial<Record<ApiFailure["_tag"], readonly [number, ApiErrorCode]>>
+
+/** Failures answered with the same error every time. */
+const FIXED = {
+  RevokedApiKey: { status: 401, code: "revoked_api_key", message: "This API key has been revoked." },
+  InvalidSignature: { status: 403, code: "invalid_signature", message: "The download link signature is invalid." },
+  LinkExpired: { status: 410, code: "link_expired", message: "The download link has expired." },
+  CookiesNotConfigured: {
+    status: 503,
+    code: "service_unavailable",
+    message: "Cookies cannot be stored: this server has no COOKIES_ENCRYPTION_KEY."
+  },
+  IdempotencyKeyReused: {
+    status: 409,
+    code: "idempotency_key_reused",
+    message: "This Idempotency-Key was already used with a different request body; use a new key."
+  },
+  ArtifactNotFound: { status: 404, code: "not_found", message: "The file does not exist (it may have been removed)." }
+} as const satisfies Partial<Record<ApiFailure["_tag"], ApiError>>
+
+const hasOwnMessage = (failure: ApiFailure): failure is FailureTagged<keyof typeof WITH_OWN_MESSAGE> =>
+  Object.hasOwn(WITH_OWN_MESSAGE, failure._tag)
+const isFixed = (failure: ApiFailure): failure is FailureTagged<keyof typeof FIXED> => Object.hasOwn(FIXED, failure._tag)
+
 /** Messages never echo secrets or internal details; storage failures are logged by the caller instead. */
 export const toApiError = (failure: ApiFailure): ApiError => {
+  if (hasOwnMessage(failure)) {
+    const [status, code] = WITH_OWN_MESSAGE[failure._tag]
+    return { status, code, message: failure.message }
+  }
+  if (isFixed(failure)) return FIXED[failure._tag]
   switch (failure._tag) {
-    case "MissingApiKey":
-      return { status: 401, code: "missing_api_key", message: failure.message }
-    case "InvalidApiKey":
-      return { status: 401, code: "invalid_api_key", message: failure.message }
-    case "RevokedApiKey":
-      return { status: 401, code: "revoked_api_key", message: "This API key has been revoked." }
     case "InsufficientScope":
       return { status: 403, code: "insufficient_scope", message: `This API key lacks the scope ${failure.scope}.` }
-    case "InvalidRequest":
-      return { status: 400, code: "invalid_request", message: failure.message }
-    case "InvalidOptions":
-      return { status: 422, code: "invalid_options", message: failure.message }
-    case "InvalidJson":
-      return { status: 400, code: "invalid_json", message: failure.message }
     case "PayloadTooLarge":
       return { status: 413, code: "payload_too_large", message: `The request body exceeds ${failure.limitBytes} bytes.` }
     case "UnsupportedMediaType":
@@ -153,18 +153,8 @@ export const toApiError = (failure: ApiFailure): ApiError => {
       return { status: 503, code: "service_unavailable", message: failure.message, headers: RETRY_SOON }
     case "CookieFileInvalid":
       return { status: 422, code: "invalid_cookie_file", message: `cookies_txt: ${failure.message}.` }
-    case "CookiesNotConfigured":
-      return { status: 503, code: "service_unavailable", message: "Cookies cannot be stored: this server has no COOKIES_ENCRYPTION_KEY." }
     case "CookieVaultError":
       return { status: 503, code: "service_unavailable", message: "The cookie store is unavailable; retry shortly.", headers: RETRY_SOON }
-    case "ExtractionFailed":
-      return { status: 502, code: "extraction_failed", message: failure.message }
-    case "ExtractionTimeout":
-      return { status: 504, code: "extraction_timeout", message: failure.message }
-    case "InvalidSignature":
-      return { status: 403, code: "invalid_signature", message: "The download link signature is invalid." }
-    case "LinkExpired":
-      return { status: 410, code: "link_expired", message: "The download link has expired." }
     case "ConcurrencyLimitExceeded":
       return {
         status: 429,
@@ -186,12 +176,6 @@ export const toApiError = (failure: ApiFailure): ApiError => {
         code: "media_not_found",
         message: `Media ${failure.mediaId} does not exist or has expired; resolve the URL again.`
       }
-    case "UnsupportedPlatform":
-      return { status: 422, code: "unsupported_platform", message: failure.message }
-    case "MediaUnavailable":
-      return { status: 422, code: "media_unavailable", message: failure.message }
-    case "UrlNotAllowed":
-      return { status: 422, code: "url_not_allowed", message: failure.message }
     case "FormatUnavailable":
       return {
         status: 422,
@@ -213,8 +197,6 @@ export const toApiError = (failure: ApiFailure): ApiError => {
           `No subtitles in ${failure.missing.join(", ")}; ` +
           (failure.available.length === 0 ? "this media has none." : `available: ${failure.available.join(", ")}.`)
       }
-    case "SectionOutOfRange":
-      return { status: 422, code: "section_out_of_range", message: failure.message }
     case "FailureWithHeaders": {
       const inner = toApiError(failure.failure as ApiFailure)
       return { ...inner, headers: { ...failure.headers, ...inner.headers } }
@@ -249,12 +231,6 @@ export const toApiError = (failure: ApiFailure): ApiError => {
         message: `Platform ${failure.platform} is paused after repeated blocks until ${new Date(failure.until).toISOString()}.`,
         headers: { "retry-after": String(failure.retryAfterSeconds) }
       }
-    case "IdempotencyKeyReused":
-      return {
-        status: 409,
-        code: "idempotency_key_reused",
-        message: "This Idempotency-Key was already used with a different request body; use a new key."
-      }
     case "IdempotencyKeyInUse":
       return {
         status: 409,
@@ -262,8 +238,6 @@ export const toApiError = (failure: ApiFailure): ApiError => {
         message: "A request with this Idempotency-Key is still being processed; retry shortly.",
         headers: RETRY_SOON
       }
-    case "ArtifactNotFound":
-      return { status: 404, code: "not_found", message: "The file does not exist (it may have been removed)." }
     case "AppendConflict":
     case "EventStoreError":
     case "ReadModelError":

@@ -64,3 +64,21 @@ export class ExtractionTimeout extends Schema.TaggedError<ExtractionTimeout>()("
 export class InvalidSignature extends Schema.TaggedError<InvalidSignature>()("InvalidSignature", {}) {}
 
 export class LinkExpired extends Schema.TaggedError<LinkExpired>()("LinkExpired", {}) {}
+
+export type GatewayFailure =
+  | MissingApiKey
+  | InvalidApiKey
+  | RevokedApiKey
+  | InsufficientScope
+  | InvalidRequest
+  | InvalidOptions
+  | InvalidJson
+  | PayloadTooLarge
+  | UnsupportedMediaType
+  | RouteNotFound
+  | MethodNotAllowed
+  | ServiceUnavailable
+  | ExtractionFailed
+  | ExtractionTimeout
+  | InvalidSignature
+  | LinkExpired

@@ -11,13 +11,22 @@ const admission = (log: Array<string>, name: string) =>
     Effect.andThen(Effect.sync(() => log.push(`${name} end`)))
   )
 
-it.effect("runs one project's admissions one after the other, in arrival order", () =>
+/** Admissions "a" for the first project and "b" for the second, arriving together; their log fills as they run. */
+const admitBoth = (first: string, second: string) =>
   Effect.gen(function* () {
     const log: Array<string> = []
     const states = yield* AdmissionStates
     const both = yield* Effect.forkChild(
-      Effect.all([states.oneAtATime("p1", admission(log, "a")), states.oneAtATime("p1", admission(log, "b"))], { concurrency: "unbounded" })
+      Effect.all([states.oneAtATime(first, admission(log, "a")), states.oneAtATime(second, admission(log, "b"))], {
+        concurrency: "unbounded"
+      })
     )
+    return { log, both }
+  })
+
+it.effect("runs one project's admissions one after the other, in arrival order", () =>
+  Effect.gen(function* () {
+    const { log, both } = yield* admitBoth("p1", "p1")
     yield* TestClock.adjust("20 millis")
     assert.deepStrictEqual(log, ["a start", "a end", "b start"])
     yield* TestClock.adjust("20 millis")
@@ -28,11 +37,7 @@ it.effect("runs one project's admissions one after the other, in arrival order",
 
 it.effect("runs different projects' admissions at the same time", () =>
   Effect.gen(function* () {
-    const log: Array<string> = []
-    const states = yield* AdmissionStates
-    const both = yield* Effect.forkChild(
-      Effect.all([states.oneAtATime("p1", admission(log, "a")), states.oneAtATime("p2", admission(log, "b"))], { concurrency: "unbounded" })
-    )
+    const { log, both } = yield* admitBoth("p1", "p2")
     yield* TestClock.adjust("20 millis")
     yield* Fiber.join(both)
     assert.deepStrictEqual(log.slice(0, 2).sort(), ["a start", "b start"])

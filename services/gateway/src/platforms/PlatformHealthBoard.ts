@@ -4,9 +4,8 @@ import { defaultBreakerPolicy, type PlatformHealthView, viewPlatformHealth } fro
 import { PlatformHealthEvent, type PlatformHealthState } from "@mds/shared/domain/platform/PlatformHealthEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { ALL_PLATFORM_HEALTH_SUBJECT, PLATFORMS_STREAM, platformHealthSubject } from "@mds/shared/eventstore/Subjects"
-import { Followers } from "@mds/shared/nats/Followers"
-import { startFollower } from "@mds/shared/nats/StreamFollower"
 import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
+import { followEvents } from "../health/followEvents.ts"
 
 /** A request for a platform whose breaker is open: 503 platform_paused with Retry-After. */
 export class PlatformPausedNow extends Schema.TaggedError<PlatformPausedNow>()("PlatformPausedNow", {
@@ -32,7 +31,6 @@ export class PlatformHealthBoard extends Context.Service<
     PlatformHealthBoard,
     Effect.gen(function* () {
       const store = yield* EventStore
-      const followers = yield* Followers
       const states = new Map<string, { readonly seq: number; readonly state: PlatformHealthState }>()
       const remember = (platform: string, seq: number, state: PlatformHealthState) => {
         const known = states.get(platform)
@@ -40,17 +38,14 @@ export class PlatformHealthBoard extends Context.Service<
       }
 
       // Starts with each platform's last event, then follows.
-      const follower = yield* startFollower({
+      const follower = yield* followEvents({
         name: PLATFORMS_FOLLOWER,
         stream: PLATFORMS_STREAM.name,
         filterSubject: ALL_PLATFORM_HEALTH_SUBJECT,
         from: "last-per-subject",
-        onMessage: (message) => {
-          const event = decodeEvent(message.data)
-          if (Option.isSome(event)) remember(event.value.platform, message.seq, event.value.state)
-        }
+        decode: decodeEvent,
+        onEvent: (event, seq) => remember(event.platform, seq, event.state)
       })
-      followers.register(follower)
 
       /** From memory while the follower delivers; otherwise the platform's last event, read from the stream. */
       const current = (platform: string) =>

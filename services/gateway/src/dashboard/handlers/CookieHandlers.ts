@@ -3,60 +3,45 @@ import { CookiePlatform } from "@mds/shared/api/Requests"
 import { CookieVault } from "@mds/shared/cookies/CookieVault"
 import { Effect, Schema } from "effect"
 import { field } from "../DashboardForms.ts"
-import { type DashboardInput, type MemberProject, pageReply, requireMembership, requireSession, type SignedIn } from "../DashboardRoute.ts"
+import { type DashboardInput, type Member, pageReply, requireMember } from "../DashboardRoute.ts"
 import { cookiesPage } from "../pages/CookiePages.ts"
 
 const isPlatform = Schema.is(CookiePlatform)
 
-const member = (input: DashboardInput) =>
-  Effect.gen(function* () {
-    const signedIn = yield* requireSession(input)
-    const project = yield* requireMembership(input, signedIn)
-    return { signedIn, project }
-  })
-
-const render = Effect.fn("renderCookies")(function* (
-  signedIn: SignedIn,
-  project: MemberProject,
-  error: string | null,
-  notice: string | null
-) {
+const render = Effect.fn("renderCookies")(function* ({ signedIn, project }: Member, error: string | null, notice: string | null) {
   const jars = yield* (yield* CookieVault).list(project.projectId)
   return pageReply(cookiesPage({ viewer: signedIn.viewer, project, jars, error, notice }), error === null ? 200 : 400)
 })
 
 export const showCookies = Effect.fn("showCookies")(function* (input: DashboardInput) {
-  const { project, signedIn } = yield* member(input)
-  return yield* render(signedIn, project, null, null)
+  const member = yield* requireMember(input)
+  return yield* render(member, null, null)
 })
 
 export const storeCookies = Effect.fn("storeCookies")(function* (input: DashboardInput) {
-  const { project, signedIn } = yield* member(input)
+  const member = yield* requireMember(input)
+  const { project } = member
   const platform = field(input.body, "platform").trim()
-  if (!isPlatform(platform)) return yield* render(signedIn, project, "Give a platform id such as youtube or vimeo.", null)
+  if (!isPlatform(platform)) return yield* render(member, "Give a platform id such as youtube or vimeo.", null)
   const stored = yield* Effect.result((yield* CookieVault).store(project.projectId, platform, field(input.body, "cookies_txt"), "uploaded"))
   if (stored._tag === "Success") {
-    return yield* render(signedIn, project, null, `${stored.success.cookieCount} cookies stored for ${platform}.`)
+    return yield* render(member, null, `${stored.success.cookieCount} cookies stored for ${platform}.`)
   }
   switch (stored.failure._tag) {
     case "CookieFileInvalid":
-      return yield* render(signedIn, project, `This is not a Netscape cookies.txt: ${stored.failure.message}.`, null)
+      return yield* render(member, `This is not a Netscape cookies.txt: ${stored.failure.message}.`, null)
     case "CookiesNotConfigured":
-      return yield* render(signedIn, project, "This server cannot store cookies (no COOKIES_ENCRYPTION_KEY).", null)
+      return yield* render(member, "This server cannot store cookies (no COOKIES_ENCRYPTION_KEY).", null)
     default:
       return yield* Effect.fail(stored.failure)
   }
 })
 
 export const removeCookies = Effect.fn("removeDashboardCookies")(function* (input: DashboardInput) {
-  const { project, signedIn } = yield* member(input)
+  const member = yield* requireMember(input)
+  const { project } = member
   const platform = input.params["platform"] ?? ""
-  if (!isPlatform(platform)) return yield* render(signedIn, project, "Unknown platform.", null)
+  if (!isPlatform(platform)) return yield* render(member, "Unknown platform.", null)
   const removed = yield* (yield* CookieVault).remove(project.projectId, platform)
-  return yield* render(
-    signedIn,
-    project,
-    null,
-    removed ? `The cookies for ${platform} are removed.` : `No cookies were stored for ${platform}.`
-  )
+  return yield* render(member, null, removed ? `The cookies for ${platform} are removed.` : `No cookies were stored for ${platform}.`)
 })

@@ -11,28 +11,19 @@ import { decodeKeyForm, field, fields } from "../DashboardForms.ts"
 import {
   awaitProjection,
   type DashboardInput,
+  type Member,
   type MemberProject,
   pageReply,
   redirectReply,
-  requireMembership,
-  requireSession,
-  type SignedIn
+  requireMember
 } from "../DashboardRoute.ts"
 import { type KeyForm, keyCreatedPage, keysPage, revokePage, rotatePage } from "../pages/KeyPages.ts"
 
 const isKeyId = Schema.is(KeyId)
 const DEFAULT_FORM: KeyForm = { name: "", environment: "live", scopes: ALL_SCOPES }
 
-const member = (input: DashboardInput) =>
-  Effect.gen(function* () {
-    const signedIn = yield* requireSession(input)
-    const project = yield* requireMembership(input, signedIn)
-    return { signedIn, project }
-  })
-
 const renderKeys = Effect.fn("renderKeys")(function* (
-  signedIn: SignedIn,
-  project: MemberProject,
+  { signedIn, project }: Member,
   options: { readonly form: KeyForm; readonly error: string | null; readonly notice: string | null }
 ) {
   const keys = yield* (yield* KeyReadModel).listByProject(project.projectId)
@@ -70,54 +61,55 @@ const untilListed = (projectId: string, keyId: string, revoked: boolean) =>
   })
 
 export const listKeys = Effect.fn("listKeys")(function* (input: DashboardInput) {
-  const { project, signedIn } = yield* member(input)
-  return yield* renderKeys(signedIn, project, { form: DEFAULT_FORM, error: null, notice: null })
+  const member = yield* requireMember(input)
+  return yield* renderKeys(member, { form: DEFAULT_FORM, error: null, notice: null })
 })
 
 export const addKey = Effect.fn("addKey")(function* (input: DashboardInput) {
-  const { project, signedIn } = yield* member(input)
+  const member = yield* requireMember(input)
+  const { project, signedIn } = member
   const form = yield* Effect.result(decodeKeyForm(input.body))
   if (form._tag === "Failure") {
     const environment = field(input.body, "environment") === "test" ? "test" : "live"
     const typed: KeyForm = { name: field(input.body, "name"), environment, scopes: fields(input.body, "scopes") }
-    return yield* renderKeys(signedIn, project, { form: typed, error: (form.failure as InvalidForm).message, notice: null })
+    return yield* renderKeys(member, { form: typed, error: (form.failure as InvalidForm).message, notice: null })
   }
   const issued = yield* createKey({ projectId: project.projectId, ...form.success })
   yield* untilListed(project.projectId, issued.keyId, false)
   return pageReply(keyCreatedPage({ viewer: signedIn.viewer, project, name: form.success.name, secret: issued.secret, replaces: null }))
 })
 
-export const confirmRevoke = Effect.fn("confirmRevoke")(function* (input: DashboardInput) {
-  const { project, signedIn } = yield* member(input)
-  const key = yield* requireKey(input, project)
-  if (key.revokedAt !== null) return redirectReply(`/dashboard/projects/${project.projectId}/keys`)
-  return pageReply(revokePage({ viewer: signedIn.viewer, project, key }))
-})
+/** The page that asks to confirm an action on a live key; a revoked key sends the browser back to the key list. */
+const confirmKeyAction = (name: string, confirmPage: typeof revokePage | typeof rotatePage) =>
+  Effect.fn(name)(function* (input: DashboardInput) {
+    const { project, signedIn } = yield* requireMember(input)
+    const key = yield* requireKey(input, project)
+    if (key.revokedAt !== null) return redirectReply(`/dashboard/projects/${project.projectId}/keys`)
+    return pageReply(confirmPage({ viewer: signedIn.viewer, project, key }))
+  })
+
+export const confirmRevoke = confirmKeyAction("confirmRevoke", revokePage)
 
 export const revoke = Effect.fn("revoke")(function* (input: DashboardInput) {
-  const { project, signedIn } = yield* member(input)
+  const member = yield* requireMember(input)
+  const { project, signedIn } = member
   const key = yield* requireKey(input, project)
   // Without the confirmation field (a hand-made request), ask first.
   if (field(input.body, "confirm") !== "yes") return pageReply(revokePage({ viewer: signedIn.viewer, project, key }))
   yield* revokeKey(key.keyId, project.projectId)
   yield* untilListed(project.projectId, key.keyId, true)
-  return yield* renderKeys(signedIn, project, {
+  return yield* renderKeys(member, {
     form: DEFAULT_FORM,
     error: null,
     notice: `The key “${key.name}” (${key.prefix}…) is revoked: requests with it are now refused.`
   })
 })
 
-export const confirmRotate = Effect.fn("confirmRotate")(function* (input: DashboardInput) {
-  const { project, signedIn } = yield* member(input)
-  const key = yield* requireKey(input, project)
-  if (key.revokedAt !== null) return redirectReply(`/dashboard/projects/${project.projectId}/keys`)
-  return pageReply(rotatePage({ viewer: signedIn.viewer, project, key }))
-})
+export const confirmRotate = confirmKeyAction("confirmRotate", rotatePage)
 
 /** Step 1 of a rotation: a twin of the key (same name, environment, scopes), shown once, then the offer to revoke the old one. */
 export const rotate = Effect.fn("rotate")(function* (input: DashboardInput) {
-  const { project, signedIn } = yield* member(input)
+  const { project, signedIn } = yield* requireMember(input)
   const key = yield* requireKey(input, project)
   if (key.revokedAt !== null) return redirectReply(`/dashboard/projects/${project.projectId}/keys`)
   const issued = yield* createKey({ projectId: project.projectId, name: key.name, environment: key.environment, scopes: key.scopes })

@@ -10,24 +10,15 @@ import {
   awaitProjection,
   type DashboardInput,
   type DashboardReply,
-  type MemberProject,
+  type Member,
   pageReply,
   redirectReply,
-  requireMembership,
-  requireSession,
-  type SignedIn
+  requireMember
 } from "../DashboardRoute.ts"
 import { jobsPage, settingsPage, toJobRow } from "../pages/ProjectPages.ts"
 
 /** How many recent jobs the page lists. */
 const RECENT_JOBS = 50
-
-const member = (input: DashboardInput) =>
-  Effect.gen(function* () {
-    const signedIn = yield* requireSession(input)
-    const project = yield* requireMembership(input, signedIn)
-    return { signedIn, project }
-  })
 
 const recentRows = Effect.fn("recentRows")(function* (projectId: string) {
   const now = yield* Clock.currentTimeMillis
@@ -36,46 +27,48 @@ const recentRows = Effect.fn("recentRows")(function* (projectId: string) {
 })
 
 export const showProject = Effect.fn("showProject")(function* (input: DashboardInput) {
-  const { project } = yield* member(input)
+  const { project } = yield* requireMember(input)
   return redirectReply(`/dashboard/projects/${project.projectId}/keys`)
 })
 
 export const listJobs = Effect.fn("listJobs")(function* (input: DashboardInput) {
-  const { project, signedIn } = yield* member(input)
+  const { project, signedIn } = yield* requireMember(input)
   return pageReply(jobsPage({ viewer: signedIn.viewer, project, rows: yield* recentRows(project.projectId) }))
 })
 
 export const jobsJson = Effect.fn("jobsJson")(function* (input: DashboardInput) {
-  const { project } = yield* member(input)
+  const { project } = yield* requireMember(input)
   return { _tag: "Json", data: { jobs: yield* recentRows(project.projectId) } } satisfies DashboardReply
 })
 
-const renderSettings = (signedIn: SignedIn, project: MemberProject, error: string | null, notice: string | null) =>
+const renderSettings = ({ signedIn, project }: Member, error: string | null, notice: string | null) =>
   pageReply(settingsPage({ viewer: signedIn.viewer, project, error, notice }), error === null ? 200 : 400)
 
 export const showSettings = Effect.fn("showSettings")(function* (input: DashboardInput) {
-  const { project, signedIn } = yield* member(input)
-  return renderSettings(signedIn, project, null, null)
+  const member = yield* requireMember(input)
+  return renderSettings(member, null, null)
 })
 
 export const rename = Effect.fn("rename")(function* (input: DashboardInput) {
-  const { project, signedIn } = yield* member(input)
+  const member = yield* requireMember(input)
+  const { project } = member
   const form = yield* Effect.result(decodeProjectForm(input.body))
-  if (form._tag === "Failure") return renderSettings(signedIn, project, (form.failure as InvalidForm).message, null)
+  if (form._tag === "Failure") return renderSettings(member, (form.failure as InvalidForm).message, null)
   yield* renameProject(project.projectId, form.success.name)
   const projects = yield* ProjectReadModel
   yield* awaitProjection(Effect.map(projects.get(project.projectId), (v) => Option.isSome(v) && v.value.name === form.success.name))
-  return renderSettings(signedIn, { ...project, name: form.success.name }, null, "The project is renamed.")
+  return renderSettings({ ...member, project: { ...project, name: form.success.name } }, null, "The project is renamed.")
 })
 
 export const addMember = Effect.fn("addMember")(function* (input: DashboardInput) {
-  const { project, signedIn } = yield* member(input)
+  const member = yield* requireMember(input)
+  const { project } = member
   const form = yield* Effect.result(decodeMemberForm(input.body))
-  if (form._tag === "Failure") return renderSettings(signedIn, project, (form.failure as InvalidForm).message, null)
+  if (form._tag === "Failure") return renderSettings(member, (form.failure as InvalidForm).message, null)
   const added = yield* Effect.result(addProjectMember(project.projectId, form.success.email))
   if (added._tag === "Failure") {
     if ((added.failure as { _tag?: string })._tag === "UserNotFound") {
-      return renderSettings(signedIn, project, "No dashboard user has this email; the operator creates users.", null)
+      return renderSettings(member, "No dashboard user has this email; the operator creates users.", null)
     }
     return yield* Effect.fail(added.failure)
   }
@@ -83,5 +76,5 @@ export const addMember = Effect.fn("addMember")(function* (input: DashboardInput
   const members = project.members.some((m) => m.userId === user.userId)
     ? project.members
     : [...project.members, { userId: user.userId, email: user.email }]
-  return renderSettings(signedIn, { ...project, members }, null, `${user.email} is a member now.`)
+  return renderSettings({ ...member, project: { ...project, members } }, null, `${user.email} is a member now.`)
 })

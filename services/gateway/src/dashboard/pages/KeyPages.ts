@@ -1,7 +1,7 @@
 // API key pages: the list with the create form, the secret shown once, revoke confirmation and the guided rotation.
 import type { KeyView } from "@mds/shared/domain/account/AccountViews"
 import { formatTime } from "../html/Format.ts"
-import { html } from "../html/Html.ts"
+import { type Html, html } from "../html/Html.ts"
 import { alert, csrfField, page, projectHeader, type ProjectRef, type Viewer } from "../html/Layout.ts"
 
 const keyUrl = (project: ProjectRef, keyId: string) => `/dashboard/projects/${project.projectId}/keys/${keyId}`
@@ -126,44 +126,53 @@ ${
   })
 }
 
-export const revokePage = (options: { readonly viewer: Viewer; readonly project: ProjectRef; readonly key: KeyView }) => {
+type KeyPageOptions = { readonly viewer: Viewer; readonly project: ProjectRef; readonly key: KeyView }
+
+/** Asks to confirm an action on a key: what it will do, then a form posting to the key's `action` path, or Cancel. */
+const confirmKeyPage = (
+  options: KeyPageOptions,
+  confirm: { readonly action: "revoke" | "rotate"; readonly title: string; readonly explanation: Html; readonly submit: Html }
+) => {
   const { key, project } = options
   return page({
-    title: `Revoke ${key.name}`,
+    title: `${confirm.title} ${key.name}`,
     viewer: options.viewer,
     body: html`${projectHeader(project, "keys")}
-<section aria-labelledby="revoke-title">
-<h2 id="revoke-title">Revoke the key “${key.name}”?</h2>
-<p><code>${key.prefix}…</code> · ${key.scopes.join(", ")} · last used ${formatTime(key.lastUsedAt)}</p>
-<p>Every request with this key will be refused, on every gateway, within about a second. This cannot be undone.</p>
-<form method="post" action="${keyUrl(project, key.keyId)}/revoke" class="inline">
+<section aria-labelledby="${confirm.action}-title">
+${confirm.explanation}
+<form method="post" action="${keyUrl(project, key.keyId)}/${confirm.action}" class="inline">
   ${csrfField(options.viewer.csrfToken)}
-  <input type="hidden" name="confirm" value="yes">
-  <button type="submit" class="danger">Revoke key</button>
+  ${confirm.submit}
   <a href="/dashboard/projects/${project.projectId}/keys">Cancel</a>
 </form>
 </section>`
   })
 }
 
-export const rotatePage = (options: { readonly viewer: Viewer; readonly project: ProjectRef; readonly key: KeyView }) => {
-  const { key, project } = options
-  return page({
-    title: `Rotate ${key.name}`,
-    viewer: options.viewer,
-    body: html`${projectHeader(project, "keys")}
-<section aria-labelledby="rotate-title">
-<h2 id="rotate-title">Rotate the key “${key.name}”</h2>
+export const revokePage = (options: KeyPageOptions) => {
+  const { key } = options
+  return confirmKeyPage(options, {
+    action: "revoke",
+    title: "Revoke",
+    explanation: html`<h2 id="revoke-title">Revoke the key “${key.name}”?</h2>
+<p><code>${key.prefix}…</code> · ${key.scopes.join(", ")} · last used ${formatTime(key.lastUsedAt)}</p>
+<p>Every request with this key will be refused, on every gateway, within about a second. This cannot be undone.</p>`,
+    submit: html`<input type="hidden" name="confirm" value="yes">
+  <button type="submit" class="danger">Revoke key</button>`
+  })
+}
+
+export const rotatePage = (options: KeyPageOptions) => {
+  const { key } = options
+  return confirmKeyPage(options, {
+    action: "rotate",
+    title: "Rotate",
+    explanation: html`<h2 id="rotate-title">Rotate the key “${key.name}”</h2>
 <ol>
   <li>Create a replacement with the same name, environment and scopes (${key.scopes.join(", ")}).</li>
   <li>Switch your services to it and check that resolve and download work.</li>
   <li>Revoke the old key <code>${key.prefix}…</code>. Until you do, both keys work.</li>
-</ol>
-<form method="post" action="${keyUrl(project, key.keyId)}/rotate" class="inline">
-  ${csrfField(options.viewer.csrfToken)}
-  <button type="submit" class="primary">Step 1: create the replacement key</button>
-  <a href="/dashboard/projects/${project.projectId}/keys">Cancel</a>
-</form>
-</section>`
+</ol>`,
+    submit: html`<button type="submit" class="primary">Step 1: create the replacement key</button>`
   })
 }
