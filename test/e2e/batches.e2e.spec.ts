@@ -1,31 +1,17 @@
 // Extension end to end: a playlist downloaded as a batch, fed into the project's two slots, surviving a killed feeder.
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type MediaServer, podcastFeedEpisodes, startMediaServer } from "../support/MediaServer.ts"
-import { startServiceStack, type ServiceStack } from "../support/ServiceStack.ts"
-import { type ApiResponse, apiRequest, describeResponse } from "./ApiClient.ts"
+import { describe, expect, it } from "vitest"
+import { podcastFeedEpisodes } from "../support/MediaServer.ts"
+import { type ApiResponse, apiRequest } from "./ApiClient.ts"
+import { useMediaStack } from "./MediaStack.ts"
 
-let media: MediaServer
-let stack: ServiceStack
-let key: string
+const e2e = useMediaStack()
 
-beforeAll(async () => {
-  media = await startMediaServer()
-  stack = await startServiceStack({ env: { EGRESS_ALLOW: media.hostPort } })
-  key = (await stack.provisionKey()).key
-})
-
-afterAll(async () => {
-  await stack?.close()
-  await media?.close()
-})
-
-const context = (response: ApiResponse) => `${describeResponse(response)}\n${stack.logs()}`
 const call = (method: string, path: string, json?: unknown) =>
-  apiRequest(stack.baseUrl, method, path, json === undefined ? { key } : { key, json })
+  apiRequest(e2e.stack.baseUrl, method, path, json === undefined ? { key: e2e.key } : { key: e2e.key, json })
 
 const resolvePlaylist = async (rate: number) => {
-  const resolved = await call("POST", "/media/resolve", { url: `${media.urls.podcastFeed}?rate=${rate}`, playlist: {} })
-  expect(resolved.status, context(resolved)).toBe(200)
+  const resolved = await call("POST", "/media/resolve", { url: `${e2e.media.urls.podcastFeed}?rate=${rate}`, playlist: {} })
+  expect(resolved.status, e2e.context(resolved)).toBe(200)
   expect(resolved.body.data.entry_count).toBe(podcastFeedEpisodes)
   return resolved.body.data
 }
@@ -34,12 +20,12 @@ const batchUntil = async (batchId: string, done: (batch: any) => boolean, what: 
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
     const response = await call("GET", `/batches/${batchId}`)
-    expect(response.status, context(response)).toBe(200)
+    expect(response.status, e2e.context(response)).toBe(200)
     seen.push(response.body.data)
     if (done(response.body.data)) return response.body.data
     await new Promise((r) => setTimeout(r, 300))
   }
-  throw new Error(`batch ${batchId}: ${what} not reached; last ${JSON.stringify(seen.at(-1))}\n${stack.logs()}`)
+  throw new Error(`batch ${batchId}: ${what} not reached; last ${JSON.stringify(seen.at(-1))}\n${e2e.stack.logs()}`)
 }
 
 describe("batches", () => {
@@ -47,19 +33,19 @@ describe("batches", () => {
     // About 4 s per episode: slow enough to see the slots full.
     const playlist = await resolvePlaylist(8192)
     const created = await call("POST", "/batches", { media_id: playlist.id, format: "audio_m4a" })
-    expect(created.status, context(created)).toBe(202)
+    expect(created.status, e2e.context(created)).toBe(202)
     const batchId = created.body.data.id
     expect(created.body.data).toMatchObject({ status: "running", format: "audio_m4a", progress: { total: podcastFeedEpisodes } })
 
     const seen: Array<any> = []
     await batchUntil(batchId, (b) => b.progress.queued === 2, "two entries queued", seen)
     // The project's limit holds: a third job of the project is refused while the batch holds both slots.
-    const extra = await call("POST", "/media/download", { url: media.urls.audio, format: "audio_m4a" })
-    expect(extra.status, context(extra)).toBe(429)
+    const extra = await call("POST", "/media/download", { url: e2e.media.urls.audio, format: "audio_m4a" })
+    expect(extra.status, e2e.context(extra)).toBe(429)
 
-    await stack.stopProcess("aggregator", "SIGKILL")
+    await e2e.stack.stopProcess("aggregator", "SIGKILL")
     await new Promise((r) => setTimeout(r, 6_000))
-    await stack.startProcess("aggregator")
+    await e2e.stack.startProcess("aggregator")
 
     const done = await batchUntil(batchId, (b) => b.status === "completed", "completion", seen)
     expect(done.progress).toEqual({ total: podcastFeedEpisodes, pending: 0, queued: 0, completed: podcastFeedEpisodes, failed: 0 })
@@ -79,12 +65,12 @@ describe("batches", () => {
       format: "audio_m4a",
       entries: [playlist.entries[2].id, playlist.entries[0].id]
     })
-    expect(created.status, context(created)).toBe(202)
+    expect(created.status, e2e.context(created)).toBe(202)
     expect(created.body.data.entries.map((e: any) => e.title)).toEqual(["Episode 3", "Episode 1"])
     const batchId = created.body.data.id
     await batchUntil(batchId, (b) => b.progress.queued >= 1, "an entry queued")
     const canceled = await call("DELETE", `/batches/${batchId}`)
-    expect(canceled.status, context(canceled)).toBe(200)
+    expect(canceled.status, e2e.context(canceled)).toBe(200)
     expect(canceled.body.data.status).toBe("canceled")
     const settled = await batchUntil(batchId, (b) => b.progress.queued === 0, "the running jobs canceled")
     expect(settled.progress.completed).toBeLessThan(2)
@@ -101,7 +87,7 @@ describe("batches", () => {
 })
 
 function expectErrorCode(response: ApiResponse, status: number, code: string) {
-  expect(response.status, context(response)).toBe(status)
+  expect(response.status, e2e.context(response)).toBe(status)
   expect(response.body.error.code).toBe(code)
   expect(response.body.error.request_id).toMatch(/^req_[0-9a-f]{24}$/)
 }

@@ -4,27 +4,20 @@ import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type MediaServer, startMediaServer } from "../support/MediaServer.ts"
-import { REPO_ROOT, startServiceStack, type ServiceStack } from "../support/ServiceStack.ts"
+import { REPO_ROOT } from "../support/ServiceStack.ts"
 import { probeBytes } from "./MediaProbe.ts"
+import { useMediaStack } from "./MediaStack.ts"
 
 const CLI = join(REPO_ROOT, "packages", "client", "src", "cli", "main.ts")
 
-let media: MediaServer
-let stack: ServiceStack
-let key: string
+const e2e = useMediaStack({ throttleBytesPerSecond: 256 * 1024 })
 let workDir: string
 
 beforeAll(async () => {
-  media = await startMediaServer({ throttleBytesPerSecond: 256 * 1024 })
-  stack = await startServiceStack({ env: { EGRESS_ALLOW: media.hostPort } })
-  key = (await stack.provisionKey()).key
   workDir = await mkdtemp(join(tmpdir(), "mds-cli-e2e-"))
 })
 
 afterAll(async () => {
-  await stack?.close()
-  await media?.close()
   if (workDir !== undefined) await rm(workDir, { recursive: true, force: true })
 })
 
@@ -37,8 +30,8 @@ interface Run {
 const cliEnv = (extra: Record<string, string> = {}) => ({
   PATH: process.env["PATH"] ?? "",
   HOME: process.env["HOME"] ?? "",
-  MDS_URL: stack.baseUrl.replace(/\/v1$/, ""),
-  MDS_API_KEY: key,
+  MDS_URL: e2e.stack.baseUrl.replace(/\/v1$/, ""),
+  MDS_API_KEY: e2e.key,
   ...extra
 })
 
@@ -65,7 +58,7 @@ const shellQuote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`
 const mdsOnTerminal = (args: ReadonlyArray<string>) =>
   run("script", ["-q", "-e", "-c", [process.execPath, CLI, ...args].map(shellQuote).join(" "), "/dev/null"], cliEnv())
 
-const explain = (result: Run) => `code ${result.code}\nstdout: ${result.stdout}\nstderr: ${result.stderr}\n${stack.logs()}`
+const explain = (result: Run) => `code ${result.code}\nstdout: ${result.stdout}\nstderr: ${result.stderr}\n${e2e.stack.logs()}`
 
 describe("mds", () => {
   it("without MDS_API_KEY refuses to run and says how to set it (exit 2)", async () => {
@@ -84,7 +77,7 @@ describe("mds", () => {
   })
 
   it("resolve shows title, id and formats", async () => {
-    const result = await mds(["resolve", media.urls.page])
+    const result = await mds(["resolve", e2e.media.urls.page])
     expect(result.code, explain(result)).toBe(0)
     expect(result.stdout).toMatch(/^id: med_[a-z2-7]{24}$/m)
     expect(result.stdout).toMatch(/^\s+video_best\s+video/m)
@@ -93,7 +86,7 @@ describe("mds", () => {
 
   it("download with --progress plain: queued, rising progress, the file saved where -o says, its path on stdout", async () => {
     const output = join(workDir, "clip.mp4")
-    const result = await mds(["download", media.urls.slow, "--format", "video_best", "-o", output, "--progress", "plain"])
+    const result = await mds(["download", e2e.media.urls.slow, "--format", "video_best", "-o", output, "--progress", "plain"])
     expect(result.code, explain(result)).toBe(0)
     expect(result.stdout.trim()).toBe(output)
     const lines = result.stderr.trim().split("\n")
@@ -118,7 +111,7 @@ describe("mds", () => {
   })
 
   it("download on a terminal draws a bar redrawn in place, and saves under the service's file name by default", async () => {
-    const result = await mdsOnTerminal(["download", media.urls.mp4, "--format", "audio_m4a"])
+    const result = await mdsOnTerminal(["download", e2e.media.urls.mp4, "--format", "audio_m4a"])
     expect(result.code, explain(result)).toBe(0)
     // script merges the terminal's streams into its stdout.
     const screen = result.stdout
@@ -135,7 +128,7 @@ describe("mds", () => {
   })
 
   it("a job that fails is reported with its code and exit 1", async () => {
-    const result = await mds(["download", media.urls.notFound, "--format", "video_best", "--progress", "none"])
+    const result = await mds(["download", e2e.media.urls.notFound, "--format", "video_best", "--progress", "none"])
     expect(result.code, explain(result)).toBe(1)
     expect(result.stderr).toMatch(/failed: (media_unavailable|download_failed): /)
     expect(result.stdout).toBe("")
@@ -151,7 +144,7 @@ describe("mds", () => {
     const output = join(workDir, "section.mp4")
     const result = await mds([
       "download",
-      media.urls.slow,
+      e2e.media.urls.slow,
       "--format",
       "video_best",
       "--start",
@@ -172,7 +165,17 @@ describe("mds", () => {
   })
 
   it("download with an output preset: --container webm gives a VP9 webm named so", async () => {
-    const result = await mds(["download", media.urls.mp4, "--format", "video_best", "--container", "webm", "--mute", "--progress", "none"])
+    const result = await mds([
+      "download",
+      e2e.media.urls.mp4,
+      "--format",
+      "video_best",
+      "--container",
+      "webm",
+      "--mute",
+      "--progress",
+      "none"
+    ])
     expect(result.code, explain(result)).toBe(0)
     const saved = result.stdout.trim()
     expect(saved).toMatch(/\.webm$/)
@@ -181,19 +184,19 @@ describe("mds", () => {
   })
 
   it("flags the service refuses are reported with the field; flags without their partner are usage errors", async () => {
-    const refused = await mds(["download", media.urls.mp4, "--format", "audio_mp3", "--video-codec", "h264"])
+    const refused = await mds(["download", e2e.media.urls.mp4, "--format", "audio_mp3", "--video-codec", "h264"])
     expect(refused.code).toBe(1)
     expect(refused.stderr).toMatch(/^mds: invalid_options: .*video_codec/m)
-    const alone = await mds(["download", media.urls.mp4, "--format", "video_best", "--start", "5"])
+    const alone = await mds(["download", e2e.media.urls.mp4, "--format", "video_best", "--start", "5"])
     expect(alone.code).toBe(2)
     expect(alone.stderr).toContain("--start needs --end")
   })
 
   it("cancel JOB cancels a running job (exit 0, failed: canceled); a finished job is refused (exit 1)", async () => {
-    const queued = await fetch(`${stack.baseUrl}/media/download`, {
+    const queued = await fetch(`${e2e.stack.baseUrl}/media/download`, {
       method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": key },
-      body: JSON.stringify({ url: `${media.urls.slow}?rate=65536`, format: "video_best" })
+      headers: { "content-type": "application/json", "x-api-key": e2e.key },
+      body: JSON.stringify({ url: `${e2e.media.urls.slow}?rate=65536`, format: "video_best" })
     })
     const jobId = ((await queued.json()) as any).data.job_id
     const canceled = await mds(["cancel", jobId])
@@ -203,14 +206,14 @@ describe("mds", () => {
     const again = await mds(["cancel", jobId, "--json"])
     expect(JSON.parse(again.stdout).error.code).toBe("canceled")
 
-    const done = await mds(["download", media.urls.mp4, "--format", "audio_m4a", "--progress", "none", "--json"])
+    const done = await mds(["download", e2e.media.urls.mp4, "--format", "audio_m4a", "--progress", "none", "--json"])
     const finished = await mds(["cancel", JSON.parse(done.stdout).job.id])
     expect(finished.code).toBe(1)
     expect(finished.stderr).toMatch(/^mds: job_already_finished: /m)
   })
 
   it("batch PLAYLIST_URL --format audio_mp3 downloads every entry of a feed and lists their jobs", async () => {
-    const result = await mds(["batch", media.urls.podcastFeed, "--format", "audio_mp3", "--progress", "plain"])
+    const result = await mds(["batch", e2e.media.urls.podcastFeed, "--format", "audio_mp3", "--progress", "plain"])
     expect(result.code, explain(result)).toBe(0)
     expect(result.stderr).toMatch(/^batch bat_[a-z2-7]{24} of 3 entries$/m)
     expect(result.stdout).toMatch(/^bat_[a-z2-7]{24}: completed 3\/3 completed, 0 failed \(audio_mp3\)$/m)
@@ -218,7 +221,7 @@ describe("mds", () => {
     const batchId = /^(bat_[a-z2-7]{24})/m.exec(result.stdout)?.[1] ?? ""
     const shown = await mds(["batches", "get", batchId, "--json"])
     expect(JSON.parse(shown.stdout).progress).toMatchObject({ total: 3, completed: 3 })
-    const notPlaylist = await mds(["batch", media.urls.mp4, "--format", "audio_mp3"])
+    const notPlaylist = await mds(["batch", e2e.media.urls.mp4, "--format", "audio_mp3"])
     expect(notPlaylist.code).toBe(2)
     expect(notPlaylist.stderr).toContain("not a playlist")
   })

@@ -6,13 +6,12 @@
 import { jetstreamManager, type JetStreamManager } from "@nats-io/jetstream"
 import { connect, type NatsConnection } from "@nats-io/transport-node"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type MediaServer, startMediaServer } from "../support/MediaServer.ts"
 import { clusterAsNatsServer, type NatsCluster, type NatsClusterNode, startNatsCluster, waitUntilHealthy } from "../support/NatsCluster.ts"
-import { startServiceStack, type ServiceStack } from "../support/ServiceStack.ts"
-import { connectInspector, finishedEvent, type StackInspector } from "../support/StackInspector.ts"
+import { finishedEvent } from "../support/StackInspector.ts"
 import { eventuallyDespiteFailures } from "../support/Eventually.ts"
 import { apiFor, describeResponse } from "./ApiClient.ts"
 import { fetchFile, probeBytes } from "./MediaProbe.ts"
+import { useMediaStack } from "./MediaStack.ts"
 
 /** The issue's bound: a read reaches `completed` at most this long after the job's JobCompleted. */
 const READ_BOUND_MS = 10_000
@@ -20,10 +19,7 @@ const READ_BOUND_MS = 10_000
 const REVOCATION_BOUND_MS = 10_000
 const POLL_EVERY_MS = 500
 
-let media: MediaServer
 let cluster: NatsCluster
-let stack: ServiceStack
-let inspector: StackInspector
 let nc: NatsConnection
 let jsm: JetStreamManager
 let sourceDuration = 0
@@ -31,41 +27,48 @@ let sourceDuration = 0
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 beforeAll(async () => {
-  // 512 KiB/s: the 2.6 MB slow clip takes about five seconds, so jobs are in flight when a node dies.
-  media = await startMediaServer({ throttleBytesPerSecond: 512 * 1024 })
   cluster = await startNatsCluster(3)
-  stack = await startServiceStack({
+}, 120_000)
+
+afterAll(async () => {
+  await cluster?.close()
+})
+
+const e2e = useMediaStack({
+  // 512 KiB/s: the 2.6 MB slow clip takes about five seconds, so jobs are in flight when a node dies.
+  throttleBytesPerSecond: 512 * 1024,
+  stack: () => ({
     nats: clusterAsNatsServer(cluster),
     gateways: 2,
     extractors: 2,
     env: {
       NATS_REPLICAS: "3",
-      EGRESS_ALLOW: media.hostPort,
       WORK_ACK_WAIT_SECONDS: "4",
       WORKER_CONCURRENCY: "2",
       // The clients here poll every 500 ms, faster than the API's 2 s rule, to time what they see.
       API_MIN_POLL_INTERVAL_SECONDS: "0",
       API_RATE_LIMIT_PER_MINUTE: "0"
     }
-  })
-  inspector = await connectInspector(cluster.url)
+  }),
+  keys: 0,
+  inspect: true,
+  startTimeoutMs: 300_000
+})
+
+beforeAll(async () => {
   nc = await connect({ servers: cluster.nodes.map((n) => n.url), maxReconnectAttempts: -1, reconnectTimeWait: 250 })
   jsm = await jetstreamManager(nc)
-  const source = await fetchFile(`${media.urls.slow}?rate=1000000000`)
+  const source = await fetchFile(`${e2e.media.urls.slow}?rate=1000000000`)
   sourceDuration = (await probeBytes(source.bytes, ".mp4")).durationSeconds
-}, 300_000)
+})
 
 afterAll(async () => {
   await nc?.close()
-  await inspector?.close()
-  await stack?.close()
-  await cluster?.close()
-  await media?.close()
 })
 
 const waitFor = <A>(read: () => Promise<A>, done: (a: A) => boolean, what: string, timeoutMs = 90_000): Promise<A> =>
   // Reads fail while NATS restarts; they are simply tried again.
-  eventuallyDespiteFailures(read, done, () => `${what}\n${stack.logs().slice(-20_000)}`, timeoutMs)
+  eventuallyDespiteFailures(read, done, () => `${what}\n${e2e.stack.logs().slice(-20_000)}`, timeoutMs)
 
 /** How many of the streams (KV buckets included) each node leads now. */
 const streamLeaders = async () => {
@@ -103,7 +106,7 @@ interface Sighting {
 const pollUntilCompleted = (key: string, jobId: string, stop: { done: boolean }): { sighting: Sighting; finished: Promise<void> } => {
   const sighting: Sighting = { completedAt: new Map() }
   const finished = Promise.all(
-    stack.gatewayUrls.map(async (url) => {
+    e2e.stack.gatewayUrls.map(async (url) => {
       const api = apiFor(url, key)
       while (!stop.done && !sighting.completedAt.has(url)) {
         try {
@@ -150,7 +153,7 @@ const survives = async (fault: () => Promise<void>) => {
   await untilAvailable()
   const provision = () =>
     waitFor(
-      () => stack.provisionKey(),
+      () => e2e.stack.provisionKey(),
       () => true,
       "a project and key",
       60_000
@@ -158,21 +161,21 @@ const survives = async (fault: () => Promise<void>) => {
   const [a, b, racing] = await Promise.all([provision(), provision(), provision()])
   const doomed = await provision()
   const jobs = [
-    { ...a, jobId: await queue(stack.gatewayUrls[0] ?? "", a.key, media.urls.slow) },
-    { ...a, jobId: await queue(stack.gatewayUrls[1] ?? "", a.key, media.urls.slow) },
-    { ...b, jobId: await queue(stack.gatewayUrls[1] ?? "", b.key, media.urls.slow) },
-    { ...b, jobId: await queue(stack.gatewayUrls[0] ?? "", b.key, media.urls.slow) }
+    { ...a, jobId: await queue(e2e.stack.gatewayUrls[0] ?? "", a.key, e2e.media.urls.slow) },
+    { ...a, jobId: await queue(e2e.stack.gatewayUrls[1] ?? "", a.key, e2e.media.urls.slow) },
+    { ...b, jobId: await queue(e2e.stack.gatewayUrls[1] ?? "", b.key, e2e.media.urls.slow) },
+    { ...b, jobId: await queue(e2e.stack.gatewayUrls[0] ?? "", b.key, e2e.media.urls.slow) }
   ]
   const stop = { done: false }
   const polls = jobs.map((job) => ({ job, ...pollUntilCompleted(job.key, job.jobId, stop) }))
   // The doomed key works on both gateways before the fault (their directories hold it as valid).
-  for (const url of stack.gatewayUrls) {
+  for (const url of e2e.stack.gatewayUrls) {
     const warm = await apiFor(url, doomed.key).job("job_aaaaaaaaaaaaaaaaaaaaaaaa")
     expect(warm.status, describeResponse(warm)).toBe(404)
   }
   await waitFor(
     async () =>
-      (await Promise.all(jobs.map((j) => inspector.jobEvents(j.projectId, j.jobId)))).filter((e) =>
+      (await Promise.all(jobs.map((j) => e2e.inspector.jobEvents(j.projectId, j.jobId)))).filter((e) =>
         e.some((s) => s.event._tag === "JobStarted")
       ).length,
     (running) => running >= 2,
@@ -181,8 +184,8 @@ const survives = async (fault: () => Promise<void>) => {
 
   // Six admissions for one project race on both gateways while the fault happens: at most two may be accepted.
   const racers = Array.from({ length: 6 }, (_, i) =>
-    apiFor(stack.gatewayUrls[i % 2] ?? "", racing.key)
-      .download({ url: media.urls.mp4, format: "video_best" })
+    apiFor(e2e.stack.gatewayUrls[i % 2] ?? "", racing.key)
+      .download({ url: e2e.media.urls.mp4, format: "video_best" })
       .catch(() => null)
   )
   await fault()
@@ -197,13 +200,13 @@ const survives = async (fault: () => Promise<void>) => {
   // A key revoked during the failover is refused by every gateway within the bound.
   // The CLI is a fresh process: while a new meta leader is elected (about 10 s after the old one died) it is refused.
   await waitFor(
-    () => stack.cli(["key", "revoke", doomed.key]).then(() => true),
+    () => e2e.stack.cli(["key", "revoke", doomed.key]).then(() => true),
     (ok) => ok,
     "the revocation to be recorded",
     90_000
   )
   const revokedAt = Date.now()
-  for (const url of stack.gatewayUrls) {
+  for (const url of e2e.stack.gatewayUrls) {
     const refused = await waitFor(
       () => apiFor(url, doomed.key).job("job_aaaaaaaaaaaaaaaaaaaaaaaa"),
       (r) => r.status === 401,
@@ -219,7 +222,7 @@ const survives = async (fault: () => Promise<void>) => {
   const completedAt = new Map<string, number>()
   for (const job of all) {
     const events = await waitFor(
-      () => inspector.jobEvents(job.projectId, job.jobId),
+      () => e2e.inspector.jobEvents(job.projectId, job.jobId),
       (e) => finishedEvent(e) !== undefined,
       `job ${job.jobId} to finish`,
       180_000
@@ -233,10 +236,10 @@ const survives = async (fault: () => Promise<void>) => {
   await Promise.race([Promise.all(polls.map((p) => p.finished)), sleep(READ_BOUND_MS + 5_000)])
   stop.done = true
   for (const { job, sighting } of polls) {
-    for (const url of stack.gatewayUrls) {
+    for (const url of e2e.stack.gatewayUrls) {
       const seen = sighting.completedAt.get(url)
       const completed = completedAt.get(job.jobId) ?? 0
-      expect(seen, `${url} never answered completed for ${job.jobId}\n${stack.logs().slice(-10_000)}`).toBeDefined()
+      expect(seen, `${url} never answered completed for ${job.jobId}\n${e2e.stack.logs().slice(-10_000)}`).toBeDefined()
       expect((seen ?? Infinity) - completed, `${url} answered completed for ${job.jobId} late`).toBeLessThanOrEqual(READ_BOUND_MS)
     }
   }
@@ -246,7 +249,7 @@ const survives = async (fault: () => Promise<void>) => {
   for (const project of [a, b, racing]) {
     expect(
       await waitFor(
-        () => inspector.heldSlots(project.projectId),
+        () => e2e.inspector.heldSlots(project.projectId),
         (held) => held.length === 0,
         "the slots to be free",
         70_000
@@ -256,7 +259,7 @@ const survives = async (fault: () => Promise<void>) => {
 
   // Every completed file is whole.
   for (const job of jobs) {
-    const read = await apiFor(stack.gatewayUrls[0] ?? "", job.key).job(job.jobId)
+    const read = await apiFor(e2e.stack.gatewayUrls[0] ?? "", job.key).job(job.jobId)
     const file = await fetchFile(read.body.data.result.download_url)
     expect(file.status).toBe(200)
     expect((await probeBytes(file.bytes, ".mp4")).durationSeconds).toBeCloseTo(sourceDuration, 1)
@@ -271,20 +274,13 @@ describe("a 3-node NATS cluster, replicas 3, two gateways and two extractors", (
     for (const [name, count] of replicas) expect(count, name).toBe(3)
   })
 
-  it("SIGKILL of the node leading the most streams: nothing lost, reads and revocations keep up, slots exact", async () => {
+  it.each([
+    ["the node leading the most streams: nothing lost, reads and revocations keep up, slots exact", streamLeaders],
+    ["the node hosting the gateways' followers: they notice, recover on a live node, and reads keep up", followerHosts]
+  ])("SIGKILL of %s", async (_, countsPerNode) => {
     let victim: NatsClusterNode | undefined
     await survives(async () => {
-      victim = busiest(await streamLeaders())
-      await victim.kill()
-    })
-    await victim?.start()
-    await waitUntilHealthy(cluster.nodes, 60_000)
-  })
-
-  it("SIGKILL of the node hosting the gateways' followers: they notice, recover on a live node, and reads keep up", async () => {
-    let victim: NatsClusterNode | undefined
-    await survives(async () => {
-      victim = busiest(await followerHosts())
+      victim = busiest(await countsPerNode())
       await victim.kill()
     })
     await victim?.start()

@@ -2,18 +2,17 @@
 // watch a job's progress update on the page without a reload.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Browser, BrowserContext, Page } from "playwright-core"
-import { type MediaServer, startMediaServer } from "../support/MediaServer.ts"
-import { startServiceStack, type ServiceStack } from "../support/ServiceStack.ts"
 import { apiRequest, describeResponse } from "./ApiClient.ts"
 import { launchChromium, screenshot } from "./DashboardBrowser.ts"
+import { useMediaStack } from "./MediaStack.ts"
 
 // Functions given to page.evaluate run inside the page (serialized, no closure): there `globalThis` is the window.
 // This file is typechecked without the DOM library, hence `(globalThis as any)` in them.
 
 const EMAIL = "dev@example.org"
 
-let media: MediaServer
-let stack: ServiceStack
+// Slow enough that the page sees the slow clip mid-download for several refreshes.
+const e2e = useMediaStack({ throttleBytesPerSecond: 256 * 1024, stack: () => ({ env: { KEY_LAST_USED_FLUSH_SECONDS: "1" } }), keys: 0 })
 let browser: Browser
 let context: BrowserContext
 let page: Page
@@ -21,12 +20,9 @@ let origin: string
 let password: string
 
 beforeAll(async () => {
-  // Slow enough that the page sees the slow clip mid-download for several refreshes.
-  media = await startMediaServer({ throttleBytesPerSecond: 256 * 1024 })
-  stack = await startServiceStack({ env: { EGRESS_ALLOW: media.hostPort, KEY_LAST_USED_FLUSH_SECONDS: "1" } })
-  origin = new URL(stack.baseUrl).origin
+  origin = new URL(e2e.stack.baseUrl).origin
   // The first admin, made the documented way; without --password-stdin the CLI prints a generated password once.
-  password = await stack.cli(["user", "create", EMAIL])
+  password = await e2e.stack.cli(["user", "create", EMAIL])
   browser = await launchChromium()
   context = await browser.newContext({ viewport: { width: 1280, height: 860 } })
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin })
@@ -35,11 +31,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close()
-  await stack?.close()
-  await media?.close()
 })
 
-const platforms = (key: string) => apiRequest(stack.baseUrl, "GET", "/platforms", { key })
+const platforms = (key: string) => apiRequest(e2e.stack.baseUrl, "GET", "/platforms", { key })
 
 /** Polls the API until the key gets the expected status (revocation reaches the gateway asynchronously). */
 const untilStatus = async (key: string, status: number, timeoutMs = 3_000) => {
@@ -162,9 +156,9 @@ describe("developer dashboard in Chromium", () => {
   })
 
   it("updates a job's progress on the page without a reload", async () => {
-    const queued = await apiRequest(stack.baseUrl, "POST", "/media/download", {
+    const queued = await apiRequest(e2e.stack.baseUrl, "POST", "/media/download", {
       key: secondKey,
-      json: { url: media.urls.slow, format: "video_best" }
+      json: { url: e2e.media.urls.slow, format: "video_best" }
     })
     expect(queued.status, describeResponse(queued)).toBe(202)
     const jobId: string = queued.body.data.job_id
@@ -190,7 +184,7 @@ describe("developer dashboard in Chromium", () => {
       }
       await new Promise((r) => setTimeout(r, 250))
     }
-    expect(status, `snapshots ${seen.join(" ")}\n${stack.logs()}`).toBe("completed")
+    expect(status, `snapshots ${seen.join(" ")}\n${e2e.stack.logs()}`).toBe("completed")
     expect(await page.evaluate((): string => (globalThis as any).mdsMarker)).toBe("same page")
     const midway = seen.filter((s) => /^processing:([1-9]|[1-9]\d)%$/.test(s))
     expect(midway.length, `snapshots ${seen.join(" ")}`).toBeGreaterThanOrEqual(2)
@@ -212,7 +206,7 @@ describe("developer dashboard in Chromium", () => {
   })
 
   it("no secret or password ever reached a service's log", () => {
-    const logs = stack.logs()
+    const logs = e2e.stack.logs()
     for (const secret of [firstKey, secondKey, password]) expect(logs).not.toContain(secret)
   })
 

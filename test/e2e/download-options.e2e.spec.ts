@@ -1,33 +1,19 @@
 // The download extensions end to end on the running stack: clips (and, below, cancel), checked with ffprobe.
 import { readdir } from "node:fs/promises"
 import { join } from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { clipPage, type MediaServer, podcastFeedEpisodes, startMediaServer, subtitleCues } from "../support/MediaServer.ts"
-import { startServiceStack, type ServiceStack } from "../support/ServiceStack.ts"
+import { describe, expect, it } from "vitest"
+import { clipPage, podcastFeedEpisodes, subtitleCues } from "../support/MediaServer.ts"
 import { type ApiResponse, apiRequest, describeResponse } from "./ApiClient.ts"
 import { pollJobUntil, pollJobUntilFinished } from "./JobPolling.ts"
 import { fetchFile, probeBytes } from "./MediaProbe.ts"
+import { useMediaStack } from "./MediaStack.ts"
 
-let media: MediaServer
-let stack: ServiceStack
-let key: string
+const e2e = useMediaStack()
 
-beforeAll(async () => {
-  media = await startMediaServer()
-  stack = await startServiceStack({ env: { EGRESS_ALLOW: media.hostPort } })
-  key = (await stack.provisionKey()).key
-})
-
-afterAll(async () => {
-  await stack?.close()
-  await media?.close()
-})
-
-const context = (response: ApiResponse) => `${describeResponse(response)}\n${stack.logs()}`
-const download = (body: Record<string, unknown>) => apiRequest(stack.baseUrl, "POST", "/media/download", { key, json: body })
+const download = (body: Record<string, unknown>) => apiRequest(e2e.stack.baseUrl, "POST", "/media/download", { key: e2e.key, json: body })
 
 const expectError = (response: ApiResponse, status: number, code: string) => {
-  expect(response.status, context(response)).toBe(status)
+  expect(response.status, e2e.context(response)).toBe(status)
   expect(response.body.error.code).toBe(code)
   expect(response.body.error.request_id).toMatch(/^req_[0-9a-f]{24}$/)
   expect(response.body.error.request_id).toBe(response.headers.get("x-request-id"))
@@ -36,9 +22,9 @@ const expectError = (response: ApiResponse, status: number, code: string) => {
 /** Queues, waits for the end, and returns the completed job and its file's bytes. */
 const completedDownloadOf = async (body: Record<string, unknown>) => {
   const queued = await download(body)
-  expect(queued.status, context(queued)).toBe(202)
-  const { job } = await pollJobUntilFinished(stack.baseUrl, key, queued.body.data.job_id, { logs: stack.logs })
-  expect(job.status, `${JSON.stringify(job)}\n${stack.logs()}`).toBe("completed")
+  expect(queued.status, e2e.context(queued)).toBe(202)
+  const { job } = await pollJobUntilFinished(e2e.stack.baseUrl, e2e.key, queued.body.data.job_id, { logs: e2e.stack.logs })
+  expect(job.status, `${JSON.stringify(job)}\n${e2e.stack.logs()}`).toBe("completed")
   const file = await fetchFile(job.result.download_url)
   expect(file.status).toBe(200)
   return { job, bytes: file.bytes }
@@ -53,15 +39,15 @@ const completedDownload = async (body: Record<string, unknown>) => {
 describe("clips", () => {
   it("a precise clip lasts end - start within half a second, and the job shows its section", async () => {
     const section = { start: 5, end: 12, precise: true }
-    const { job, probed } = await completedDownload({ url: media.urls.slow, format: "video_best", section })
+    const { job, probed } = await completedDownload({ url: e2e.media.urls.slow, format: "video_best", section })
     expect(job.options).toEqual({ section })
     expect(Math.abs(probed.durationSeconds - 7), `duration ${probed.durationSeconds}`).toBeLessThanOrEqual(0.5)
     expect(job.result.mime_type).toBe("video/mp4")
   })
 
   it("a section beyond the resolved duration is a 422 section_out_of_range, and takes no slot", async () => {
-    const resolved = await apiRequest(stack.baseUrl, "POST", "/media/resolve", { key, json: { url: media.urls.page } })
-    expect(resolved.status, context(resolved)).toBe(200)
+    const resolved = await apiRequest(e2e.stack.baseUrl, "POST", "/media/resolve", { key: e2e.key, json: { url: e2e.media.urls.page } })
+    expect(resolved.status, e2e.context(resolved)).toBe(200)
     expect(resolved.body.data.duration).toBe(clipPage.durationSeconds)
     const mediaId = resolved.body.data.id
     const outside = await download({ media_id: mediaId, format: "video_best", section: { start: 10, end: 20 } })
@@ -71,11 +57,11 @@ describe("clips", () => {
     for (let i = 0; i < 2; i++)
       expectError(await download({ media_id: mediaId, format: "video_best", section: { start: 1, end: 60 } }), 422, "section_out_of_range")
     const inside = await download({ media_id: mediaId, format: "video_best", section: { start: 1, end: 3 } })
-    expect(inside.status, context(inside)).toBe(202)
+    expect(inside.status, e2e.context(inside)).toBe(202)
   })
 
   it("malformed sections are 400 invalid_request naming the field; an end not after the start is 422 invalid_options", async () => {
-    const backwards = await download({ url: media.urls.mp4, format: "video_best", section: { start: 5, end: 5 } })
+    const backwards = await download({ url: e2e.media.urls.mp4, format: "video_best", section: { start: 5, end: 5 } })
     expectError(backwards, 422, "invalid_options")
     expect(backwards.body.error.message).toContain("section.end")
     const cases: ReadonlyArray<[unknown, string]> = [
@@ -86,7 +72,7 @@ describe("clips", () => {
       ["30-45", "section"]
     ]
     for (const [section, field] of cases) {
-      const response = await download({ url: media.urls.mp4, format: "video_best", section })
+      const response = await download({ url: e2e.media.urls.mp4, format: "video_best", section })
       expectError(response, 400, "invalid_request")
       expect(response.body.error.message, JSON.stringify(section)).toContain(field)
     }
@@ -96,7 +82,7 @@ describe("clips", () => {
 describe("output presets", () => {
   it("the preset shows in the job, its mime_type and its filename", async () => {
     const { job, probed } = await completedDownload({
-      url: media.urls.mp4,
+      url: e2e.media.urls.mp4,
       format: "video_best",
       video_codec: "vp9",
       container: "webm",
@@ -109,7 +95,7 @@ describe("output presets", () => {
   })
 
   it("a download without extension fields has no options and stays h264 in mp4", async () => {
-    const { job, probed } = await completedDownload({ url: media.urls.mp4, format: "video_best" })
+    const { job, probed } = await completedDownload({ url: e2e.media.urls.mp4, format: "video_best" })
     expect(job).not.toHaveProperty("options")
     expect(job.result.mime_type).toBe("video/mp4")
     expect(probed.codecNames).toEqual(expect.arrayContaining(["h264", "aac"]))
@@ -129,7 +115,7 @@ describe("output presets", () => {
       [{ format: "video_best", mute: "yes" }, 400, "mute"]
     ]
     for (const [fields, status, field] of cases) {
-      const response = await download({ url: media.urls.mp4, ...fields })
+      const response = await download({ url: e2e.media.urls.mp4, ...fields })
       expectError(response, status, status === 422 ? "invalid_options" : "invalid_request")
       expect(response.body.error.message, JSON.stringify(fields)).toContain(field)
     }
@@ -137,17 +123,17 @@ describe("output presets", () => {
 })
 
 describe("cancel", () => {
-  const cancel = (jobId: string, withKey = key) => apiRequest(stack.baseUrl, "DELETE", `/jobs/${jobId}`, { key: withKey })
-  const slowUrl = () => `${media.urls.slow}?rate=65536&n=${Math.random()}`
+  const cancel = (jobId: string, withKey = e2e.key) => apiRequest(e2e.stack.baseUrl, "DELETE", `/jobs/${jobId}`, { key: withKey })
+  const slowUrl = () => `${e2e.media.urls.slow}?rate=65536&n=${Math.random()}`
 
   it("cancels a processing job: failed with error.code canceled, its slot and files freed at once", async () => {
     const queued = await download({ url: slowUrl(), format: "video_best" })
-    expect(queued.status, context(queued)).toBe(202)
+    expect(queued.status, e2e.context(queued)).toBe(202)
     const jobId = queued.body.data.job_id
-    await pollJobUntil(stack.baseUrl, key, jobId, (r) => r.body?.data?.status === "processing", { logs: stack.logs })
+    await pollJobUntil(e2e.stack.baseUrl, e2e.key, jobId, (r) => r.body?.data?.status === "processing", { logs: e2e.stack.logs })
 
     const canceled = await cancel(jobId)
-    expect(canceled.status, context(canceled)).toBe(200)
+    expect(canceled.status, e2e.context(canceled)).toBe(200)
     expect(canceled.body.data).toMatchObject({ id: jobId, status: "failed", error: { code: "canceled", retryable: true } })
     expect(canceled.body.data.completed_at).toEqual(expect.any(String))
 
@@ -158,11 +144,11 @@ describe("cancel", () => {
       more.map(describeResponse).join("\n")
     ).toEqual([202, 202])
 
-    const { job } = await pollJobUntilFinished(stack.baseUrl, key, jobId, { logs: stack.logs })
+    const { job } = await pollJobUntilFinished(e2e.stack.baseUrl, e2e.key, jobId, { logs: e2e.stack.logs })
     expect(job).toMatchObject({ status: "failed", error: { code: "canceled" } })
     expect(job).not.toHaveProperty("result")
     const workDirs = async () =>
-      (await readdir(join(stack.dataDir, "work")).catch(() => [] as Array<string>)).filter((d) => d.startsWith(jobId))
+      (await readdir(join(e2e.stack.dataDir, "work")).catch(() => [] as Array<string>)).filter((d) => d.startsWith(jobId))
     const deadline = Date.now() + 15_000
     while ((await workDirs()).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200))
     expect(await workDirs()).toEqual([])
@@ -175,29 +161,32 @@ describe("cancel", () => {
   })
 
   it("a finished job is a 409 job_already_finished; unknown, foreign and malformed ids are 404; the scope is media:download", async () => {
-    const { job } = await completedDownload({ url: media.urls.mp4, format: "audio_m4a" })
+    const { job } = await completedDownload({ url: e2e.media.urls.mp4, format: "audio_m4a" })
     const finished = await cancel(job.id)
     expectError(finished, 409, "job_already_finished")
     expect(finished.body.error.message).toContain("completed")
     // Still completed (after the 2 s polling interval since the last read).
     await new Promise((r) => setTimeout(r, 2_200))
-    expect((await apiRequest(stack.baseUrl, "GET", `/jobs/${job.id}`, { key })).body.data.status).toBe("completed")
+    expect((await apiRequest(e2e.stack.baseUrl, "GET", `/jobs/${job.id}`, { key: e2e.key })).body.data.status).toBe("completed")
 
     expectError(await cancel("job_aaaaaaaaaaaaaaaaaaaaaaaa"), 404, "job_not_found")
     expectError(await cancel("not-a-job"), 404, "job_not_found")
-    const other = await stack.provisionKey()
+    const other = await e2e.stack.provisionKey()
     expectError(await cancel(job.id, other.key), 404, "job_not_found")
-    const readOnly = await stack.provisionKey({ scopes: ["media:resolve"] })
+    const readOnly = await e2e.stack.provisionKey({ scopes: ["media:resolve"] })
     expectError(await cancel(job.id, readOnly.key), 403, "insufficient_scope")
-    const noKey = await apiRequest(stack.baseUrl, "DELETE", `/jobs/${job.id}`)
+    const noKey = await apiRequest(e2e.stack.baseUrl, "DELETE", `/jobs/${job.id}`)
     expectError(noKey, 401, "missing_api_key")
   })
 })
 
 describe("subtitles", () => {
   it("resolve lists them; a download embeds them or delivers one as .vtt; languages the media lacks are a 422", async () => {
-    const resolved = await apiRequest(stack.baseUrl, "POST", "/media/resolve", { key, json: { url: media.urls.subtitledPage } })
-    expect(resolved.status, context(resolved)).toBe(200)
+    const resolved = await apiRequest(e2e.stack.baseUrl, "POST", "/media/resolve", {
+      key: e2e.key,
+      json: { url: e2e.media.urls.subtitledPage }
+    })
+    expect(resolved.status, e2e.context(resolved)).toBe(200)
     expect(resolved.body.data.subtitles).toEqual([
       { language: "de", name: "de", automatic: false },
       { language: "en", name: "en", automatic: false }
@@ -224,28 +213,28 @@ describe("subtitles", () => {
 })
 
 describe("playlists", () => {
-  const resolve = (body: Record<string, unknown>) => apiRequest(stack.baseUrl, "POST", "/media/resolve", { key, json: body })
+  const resolve = (body: Record<string, unknown>) => apiRequest(e2e.stack.baseUrl, "POST", "/media/resolve", { key: e2e.key, json: body })
 
   it("a resolve that asks for playlists lists a feed's entries flat, a page at a time; without it, nothing changes", async () => {
-    const first = await resolve({ url: media.urls.podcastFeed, playlist: { limit: 2 } })
-    expect(first.status, context(first)).toBe(200)
+    const first = await resolve({ url: e2e.media.urls.podcastFeed, playlist: { limit: 2 } })
+    expect(first.status, e2e.context(first)).toBe(200)
     expect(first.body.data).toMatchObject({ type: "playlist", title: "MDS Test Feed", entry_count: podcastFeedEpisodes, next_offset: 2 })
     expect(first.body.data.entries.map((e: any) => e.title)).toEqual(["Episode 1", "Episode 2"])
     expect(first.body.data.entries[0]).toEqual({
       id: expect.stringMatching(/^ent_[0-9a-f]{16}$/),
-      url: `${media.urls.audio}?episode=1`,
+      url: `${e2e.media.urls.audio}?episode=1`,
       title: "Episode 1",
       duration: 4
     })
-    const second = await resolve({ url: media.urls.podcastFeed, playlist: { offset: 2, limit: 2 } })
+    const second = await resolve({ url: e2e.media.urls.podcastFeed, playlist: { offset: 2, limit: 2 } })
     expect(second.body.data.id).toBe(first.body.data.id)
     expect(second.body.data.entries.map((e: any) => e.title)).toEqual(["Episode 3"])
     expect(second.body.data.next_offset).toBeNull()
 
-    const plain = await resolve({ url: media.urls.mp4, playlist: {} })
+    const plain = await resolve({ url: e2e.media.urls.mp4, playlist: {} })
     expect(plain.body.data.type).toBe("video")
     expect(plain.body.data).not.toHaveProperty("entries")
-    expectError(await resolve({ url: media.urls.podcastFeed, playlist: { limit: 500 } }), 400, "invalid_request")
+    expectError(await resolve({ url: e2e.media.urls.podcastFeed, playlist: { limit: 500 } }), 400, "invalid_request")
 
     // An entry downloads by its url; the playlist itself is not a file.
     const { job } = await completedDownloadOf({ url: first.body.data.entries[1].url, format: "audio_m4a" })

@@ -1,38 +1,36 @@
 // The opt-in extensions end to end on the running stack: Idempotency-Key, the SSE job stream and signed webhooks.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type MediaServer, startMediaServer } from "../support/MediaServer.ts"
-import { startServiceStack, type ServiceStack } from "../support/ServiceStack.ts"
 import { startWebhookReceiver, verifyWithPython, type WebhookReceiver } from "../support/WebhookReceiver.ts"
 import { apiRequest, describeResponse } from "./ApiClient.ts"
+import { useMediaStack } from "./MediaStack.ts"
 
-let media: MediaServer
 let receiver: WebhookReceiver
-let stack: ServiceStack
-let key: string
-let projectId: string
 let secret: string
 
 beforeAll(async () => {
-  media = await startMediaServer({ throttleBytesPerSecond: 256 * 1024 })
   receiver = await startWebhookReceiver()
-  stack = await startServiceStack({ env: { EGRESS_ALLOW: `${media.hostPort},${receiver.hostPort}`, WEBHOOK_RETRY_BASE_MS: "500" } })
-  ;({ key, projectId } = await stack.provisionKey())
-  secret = await stack.cli(["webhook", "set", "--project", projectId, "--url", receiver.url])
 })
 
 afterAll(async () => {
-  await stack?.close()
   await receiver?.close()
-  await media?.close()
+})
+
+const e2e = useMediaStack({
+  throttleBytesPerSecond: 256 * 1024,
+  stack: (media) => ({ env: { EGRESS_ALLOW: `${media.hostPort},${receiver.hostPort}`, WEBHOOK_RETRY_BASE_MS: "500" } })
+})
+
+beforeAll(async () => {
+  secret = await e2e.stack.cli(["webhook", "set", "--project", e2e.projectId, "--url", receiver.url])
 })
 
 const download = (body: Record<string, string>, idempotencyKey: string) =>
-  apiRequest(stack.baseUrl, "POST", "/media/download", { key, json: body, headers: { "idempotency-key": idempotencyKey } })
+  apiRequest(e2e.stack.baseUrl, "POST", "/media/download", { key: e2e.key, json: body, headers: { "idempotency-key": idempotencyKey } })
 
 /** Every `job` event of the stream until the server ends it. */
 const readJobStream = async (jobId: string) => {
-  const response = await fetch(`${stack.baseUrl}/jobs/${jobId}/events`, {
-    headers: { "x-api-key": key },
+  const response = await fetch(`${e2e.stack.baseUrl}/jobs/${jobId}/events`, {
+    headers: { "x-api-key": e2e.key },
     signal: AbortSignal.timeout(120_000)
   })
   expect(response.status).toBe(200)
@@ -49,11 +47,11 @@ const readJobStream = async (jobId: string) => {
 
 describe("extensions", () => {
   it("Idempotency-Key, the live job stream and a signed job.completed webhook for one download", async () => {
-    const body = { url: media.urls.slow, format: "video_best" }
+    const body = { url: e2e.media.urls.slow, format: "video_best" }
     const first = await download(body, "e2e-order-1")
-    expect(first.status, `${describeResponse(first)}\n${stack.logs()}`).toBe(202)
+    expect(first.status, e2e.context(first)).toBe(202)
     const jobId: string = first.body.data.job_id
-    const replay = await download({ format: "video_best", url: media.urls.slow }, "e2e-order-1")
+    const replay = await download({ format: "video_best", url: e2e.media.urls.slow }, "e2e-order-1")
     expect(replay.status).toBe(202)
     expect(replay.body.data.job_id).toBe(jobId)
     expect(replay.headers.get("idempotent-replayed")).toBe("true")
@@ -70,18 +68,18 @@ describe("extensions", () => {
     ).toBe(true)
     for (let i = 1; i < events.length; i++) expect(events[i].progress, seen).toBeGreaterThanOrEqual(events[i - 1].progress)
     const last = events.at(-1)
-    expect(last.status, `${seen}\n${stack.logs()}`).toBe("completed")
+    expect(last.status, `${seen}\n${e2e.stack.logs()}`).toBe("completed")
     expect(last.result.download_url).toContain("/v1/files/")
 
     const [delivery] = await receiver.waitFor(1, 60_000)
     expect(delivery!.headers["mds-event"]).toBe("job.completed")
     expect(verifyWithPython(secret, delivery!)).toBe("valid")
     const payload = JSON.parse(delivery!.body)
-    const job = await apiRequest(stack.baseUrl, "GET", `/jobs/${jobId}`, { key })
+    const job = await apiRequest(e2e.stack.baseUrl, "GET", `/jobs/${jobId}`, { key: e2e.key })
     expect(payload.data.job).toEqual(job.body.data)
     expect(payload.data.job).toEqual(last)
 
-    const log = await apiRequest(stack.baseUrl, "GET", "/webhooks/deliveries", { key })
+    const log = await apiRequest(e2e.stack.baseUrl, "GET", "/webhooks/deliveries", { key: e2e.key })
     expect(log.status).toBe(200)
     expect(log.body.data[0]).toMatchObject({
       delivery_id: payload.id,
@@ -90,20 +88,20 @@ describe("extensions", () => {
       outcome: "delivered",
       attempt: 1
     })
-    const cliLog = (await stack.cli(["webhook", "deliveries", "--project", projectId])).split("\n").map((line) => JSON.parse(line))
+    const cliLog = (await e2e.stack.cli(["webhook", "deliveries", "--project", e2e.projectId])).split("\n").map((line) => JSON.parse(line))
     expect(cliLog[0]).toMatchObject({ delivery_id: payload.id, outcome: "delivered" })
   })
 
   it("a failed job is announced as job.failed, retried while the endpoint answers 500", async () => {
     receiver.answerWith([500])
     const before = receiver.received.length
-    const queued = await download({ url: media.urls.notFound, format: "video_best" }, "e2e-failing")
+    const queued = await download({ url: e2e.media.urls.notFound, format: "video_best" }, "e2e-failing")
     expect(queued.status).toBe(202)
     const deliveries = (await receiver.waitFor(before + 2, 60_000)).slice(before)
     expect(deliveries.map((d) => d.status)).toEqual([500, 204])
     expect(deliveries.map((d) => d.headers["mds-event"])).toEqual(["job.failed", "job.failed"])
     expect(JSON.parse(deliveries[1]!.body).data.job).toMatchObject({ id: queued.body.data.job_id, status: "failed" })
-    const log = await apiRequest(stack.baseUrl, "GET", "/webhooks/deliveries?limit=2", { key })
+    const log = await apiRequest(e2e.stack.baseUrl, "GET", "/webhooks/deliveries?limit=2", { key: e2e.key })
     expect(log.body.data.map((d: any) => [d.attempt, d.outcome])).toEqual([
       [2, "delivered"],
       [1, "will_retry"]
@@ -113,9 +111,9 @@ describe("extensions", () => {
   it("a canceled job is announced as job.failed with error.code canceled", async () => {
     receiver.answerWith([204])
     const before = receiver.received.length
-    const queued = await download({ url: `${media.urls.slow}?rate=65536`, format: "video_best" }, "e2e-canceled")
+    const queued = await download({ url: `${e2e.media.urls.slow}?rate=65536`, format: "video_best" }, "e2e-canceled")
     expect(queued.status).toBe(202)
-    const canceled = await apiRequest(stack.baseUrl, "DELETE", `/jobs/${queued.body.data.job_id}`, { key })
+    const canceled = await apiRequest(e2e.stack.baseUrl, "DELETE", `/jobs/${queued.body.data.job_id}`, { key: e2e.key })
     expect(canceled.status, describeResponse(canceled)).toBe(200)
     const [delivery] = (await receiver.waitFor(before + 1, 60_000)).slice(before)
     expect(delivery!.headers["mds-event"]).toBe("job.failed")

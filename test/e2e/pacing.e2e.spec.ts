@@ -1,40 +1,27 @@
 // Per-platform pacing across the fleet: with two extractor processes and PLATFORM_MAX_CONCURRENT generic=1 no two
 // generic downloads ever run at once, and PLATFORM_MAX_STARTS_PER_MINUTE generic=2 holds in every 60 s; jobs that
 // wait stay queued and all complete.
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import type { JobEvent } from "@mds/shared/domain/job/JobEvent"
-import { type MediaServer, startMediaServer } from "../support/MediaServer.ts"
-import { startServiceStack, type ServiceStack } from "../support/ServiceStack.ts"
-import { connectInspector, type StackInspector } from "../support/StackInspector.ts"
 import { apiRequest, describeResponse } from "./ApiClient.ts"
 import { pollJobUntilFinished } from "./JobPolling.ts"
+import { useMediaStack } from "./MediaStack.ts"
 
 const JOBS = 3
 
-let media: MediaServer
-let stack: ServiceStack
-let inspector: StackInspector
-
-beforeAll(async () => {
-  media = await startMediaServer()
-  stack = await startServiceStack({
+const e2e = useMediaStack({
+  stack: () => ({
     extractors: 2,
     env: {
-      EGRESS_ALLOW: media.hostPort,
       PLATFORM_MAX_CONCURRENT: "generic=1",
       PLATFORM_MAX_STARTS_PER_MINUTE: "generic=2",
       PACING_RETRY_SECONDS: "1",
       // Few runs allowed: a job handed back by pacing many times must still not count as attempts_exhausted.
       WORK_MAX_ATTEMPTS: "2"
     }
-  })
-  inspector = await connectInspector(stack.nats.url)
-})
-
-afterAll(async () => {
-  await inspector?.close()
-  await stack?.close()
-  await media?.close()
+  }),
+  keys: 0,
+  inspect: true
 })
 
 describe("platform pacing", () => {
@@ -42,10 +29,10 @@ describe("platform pacing", () => {
     // One project each: the per-project limit must not be what holds the jobs back. Each clip takes a few seconds.
     const jobs = await Promise.all(
       Array.from({ length: JOBS }, async (_, i) => {
-        const { key, projectId } = await stack.provisionKey()
-        const response = await apiRequest(stack.baseUrl, "POST", "/media/download", {
+        const { key, projectId } = await e2e.stack.provisionKey()
+        const response = await apiRequest(e2e.stack.baseUrl, "POST", "/media/download", {
           key,
-          json: { url: `${media.urls.mp4}?rate=${256 * 1024}&n=${i}`, format: "video_best" }
+          json: { url: `${e2e.media.urls.mp4}?rate=${256 * 1024}&n=${i}`, format: "video_best" }
         })
         expect(response.status, describeResponse(response)).toBe(202)
         return { key, projectId, jobId: response.body.data.job_id as string }
@@ -54,7 +41,7 @@ describe("platform pacing", () => {
 
     // Two run one after the other; the third then waits for the minute to pass, as a queued job (never failed).
     const statusOf = async (job: (typeof jobs)[number]) =>
-      (await apiRequest(stack.baseUrl, "GET", `/jobs/${job.jobId}`, { key: job.key })).body.data.status as string
+      (await apiRequest(e2e.stack.baseUrl, "GET", `/jobs/${job.jobId}`, { key: job.key })).body.data.status as string
     let statuses: Array<string> = []
     // Every 2 s at most: faster polling is refused (polling_too_fast).
     for (let i = 0; i < 60; i++) {
@@ -62,17 +49,17 @@ describe("platform pacing", () => {
       statuses = await Promise.all(jobs.map(statusOf))
       if (statuses.filter((s) => s === "completed").length >= 2) break
     }
-    expect(statuses.filter((s) => s === "completed").length, `${statuses}\n${stack.logs()}`).toBe(2)
+    expect(statuses.filter((s) => s === "completed").length, `${statuses}\n${e2e.stack.logs()}`).toBe(2)
     expect(statuses.filter((s) => s === "queued").length, `${statuses}`).toBe(1)
 
     for (const job of jobs) {
-      const outcome = await pollJobUntilFinished(stack.baseUrl, job.key, job.jobId, { timeoutMs: 150_000, logs: stack.logs })
-      expect(outcome.job?.status, `${JSON.stringify(outcome)}\n${stack.logs()}`).toBe("completed")
+      const outcome = await pollJobUntilFinished(e2e.stack.baseUrl, job.key, job.jobId, { timeoutMs: 150_000, logs: e2e.stack.logs })
+      expect(outcome.job?.status, `${JSON.stringify(outcome)}\n${e2e.stack.logs()}`).toBe("completed")
     }
 
     const runs = await Promise.all(
       jobs.map(async (job) => {
-        const events = (await inspector.jobEvents(job.projectId, job.jobId)).map((stored) => stored.event)
+        const events = (await e2e.inspector.jobEvents(job.projectId, job.jobId)).map((stored) => stored.event)
         const started = events.filter((e): e is Extract<JobEvent, { _tag: "JobStarted" }> => e._tag === "JobStarted")
         const completed = events.find((e) => e._tag === "JobCompleted")
         expect(started.length, JSON.stringify(events)).toBe(1)

@@ -1,40 +1,21 @@
 // End to end: resolve real media from a local server, download it through jobs, and fetch and probe the artifacts.
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { fixtureFacts } from "../support/MediaFixtures.ts"
-import { clipPage, type MediaServer, startMediaServer } from "../support/MediaServer.ts"
-import { startServiceStack, type ServiceStack } from "../support/ServiceStack.ts"
-import { type ApiResponse, apiFor, apiRequest, describeResponse } from "./ApiClient.ts"
+import { clipPage } from "../support/MediaServer.ts"
+import { apiRequest } from "./ApiClient.ts"
 import { pollJobUntilFinished } from "./JobPolling.ts"
 import { fetchFile, probeBytes } from "./MediaProbe.ts"
+import { useMediaStack } from "./MediaStack.ts"
 
 const FORMAT_ID = /^(video_best|video_[1-9][0-9]{1,3}p|audio_best|audio_mp3|audio_m4a)$/
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/
 
-let media: MediaServer
-let stack: ServiceStack
-let key: string
-let otherKey: string
-let api: ReturnType<typeof apiFor>
-
-beforeAll(async () => {
-  // Slow enough that a 2 s poll sees the slow clip mid-download.
-  media = await startMediaServer({ throttleBytesPerSecond: 256 * 1024 })
-  stack = await startServiceStack({ env: { EGRESS_ALLOW: media.hostPort } })
-  key = (await stack.provisionKey()).key
-  otherKey = (await stack.provisionKey()).key
-  api = apiFor(stack.baseUrl, key)
-})
-
-afterAll(async () => {
-  await stack?.close()
-  await media?.close()
-})
-
-const context = (response: ApiResponse) => `${describeResponse(response)}\n${stack.logs()}`
+// Slow enough that a 2 s poll sees the slow clip mid-download.
+const e2e = useMediaStack({ throttleBytesPerSecond: 256 * 1024, keys: 2 })
 
 const resolveOk = async (url: string) => {
-  const response = await api.resolve(url)
-  expect(response.status, context(response)).toBe(200)
+  const response = await e2e.api.resolve(url)
+  expect(response.status, e2e.context(response)).toBe(200)
   return response.body.data
 }
 
@@ -59,13 +40,13 @@ const expectResolvedShape = (data: any) => {
 
 /** Queues a download and checks the 202 body and read-your-writes on GET /jobs right after it. */
 const queue = async (body: Readonly<Record<string, string>>) => {
-  const response = await api.download(body)
-  expect(response.status, context(response)).toBe(202)
+  const response = await e2e.api.download(body)
+  expect(response.status, e2e.context(response)).toBe(202)
   expect(response.body.data.job_id).toMatch(/^job_[a-z2-7]{24}$/)
   expect(response.body.data.status).toBe("queued")
   const jobId: string = response.body.data.job_id
-  const immediately = await api.job(jobId)
-  expect(immediately.status, `read-your-writes: ${context(immediately)}`).toBe(200)
+  const immediately = await e2e.api.job(jobId)
+  expect(immediately.status, `read-your-writes: ${e2e.context(immediately)}`).toBe(200)
   expect(["queued", "processing", "completed"]).toContain(immediately.body.data.status)
   expect(immediately.body.data.id).toBe(jobId)
   expect(immediately.body.data.requested_format).toBe(body["format"])
@@ -74,9 +55,9 @@ const queue = async (body: Readonly<Record<string, string>>) => {
 
 /** Polls to the end and checks everything the spec says about a completed job. */
 const expectCompleted = async (jobId: string, format: string) => {
-  const { job, snapshots } = await pollJobUntilFinished(stack.baseUrl, key, jobId, { logs: stack.logs })
+  const { job, snapshots } = await pollJobUntilFinished(e2e.stack.baseUrl, e2e.key, jobId, { logs: e2e.stack.logs })
   const seen = snapshots.map((s) => `${s.status}:${s.progress}`).join(" ")
-  expect(job.status, `job ${jobId} ended ${JSON.stringify(job)}\n${stack.logs()}`).toBe("completed")
+  expect(job.status, `job ${jobId} ended ${JSON.stringify(job)}\n${e2e.stack.logs()}`).toBe("completed")
   const progress = snapshots.map((s) => s.progress)
   for (const value of progress) {
     expect(Number.isInteger(value), seen).toBe(true)
@@ -124,7 +105,7 @@ const fetchArtifact = async (result: any, extension: string) => {
 
 describe("resolve", () => {
   it("a direct mp4: every field, probed duration, video and audio formats", async () => {
-    const data = await resolveOk(media.urls.mp4)
+    const data = await resolveOk(e2e.media.urls.mp4)
     expectResolvedShape(data)
     expect(data.type).toBe("video")
     expect(data.duration).toBeGreaterThanOrEqual(fixtureFacts.clipSeconds - 1)
@@ -138,7 +119,7 @@ describe("resolve", () => {
   })
 
   it("a video without sound offers no audio formats", async () => {
-    const data = await resolveOk(media.urls.silentMp4)
+    const data = await resolveOk(e2e.media.urls.silentMp4)
     expectResolvedShape(data)
     const ids: Array<string> = data.formats.map((f: any) => f.id)
     expect(ids).toContain("video_best")
@@ -149,7 +130,7 @@ describe("resolve", () => {
   })
 
   it("an HTML5 page with JSON-LD: title and author from the page metadata", async () => {
-    const data = await resolveOk(media.urls.page)
+    const data = await resolveOk(e2e.media.urls.page)
     expectResolvedShape(data)
     expect(data.title).toBe(clipPage.title)
     expect(data.author.name, JSON.stringify(data.author)).toBe(clipPage.author)
@@ -159,32 +140,32 @@ describe("resolve", () => {
   })
 
   it("an HLS playlist: one format id per height", async () => {
-    const data = await resolveOk(media.urls.hls)
+    const data = await resolveOk(e2e.media.urls.hls)
     expectResolvedShape(data)
     const ids = data.formats.map((f: any) => f.id)
     expect(ids).toEqual(expect.arrayContaining(["video_best", "video_240p", "video_360p"]))
   })
 
   it.each([
-    ["404", () => media.urls.notFound],
-    ["410", () => media.urls.gone]
+    ["404", () => e2e.media.urls.notFound],
+    ["410", () => e2e.media.urls.gone]
   ])("a %s URL -> 422 media_unavailable", async (_, url) => {
-    const response = await api.resolve(url())
-    expect(response.status, context(response)).toBe(422)
+    const response = await e2e.api.resolve(url())
+    expect(response.status, e2e.context(response)).toBe(422)
     expect(response.body.error.code).toBe("media_unavailable")
     expect(response.body.error.request_id).toBe(response.headers.get("x-request-id"))
   })
 
   it("a redirect from an allowed host to a private address is refused", async () => {
-    const response = await api.resolve(media.urls.redirectTo("http://10.255.255.1/x.mp4"))
-    expect(response.body?.error?.code, context(response)).toBe("url_not_allowed")
+    const response = await e2e.api.resolve(e2e.media.urls.redirectTo("http://10.255.255.1/x.mp4"))
+    expect(response.body?.error?.code, e2e.context(response)).toBe("url_not_allowed")
     expect(response.status).toBe(422)
   })
 })
 
 describe("download", () => {
   it("by media_id in video_best and audio_mp3: real mp4 video and mp3 audio", async () => {
-    const resolved = await resolveOk(media.urls.mp4)
+    const resolved = await resolveOk(e2e.media.urls.mp4)
     const videoJob = await queue({ media_id: resolved.id, format: "video_best" })
     const audioJob = await queue({ media_id: resolved.id, format: "audio_mp3" })
 
@@ -203,15 +184,15 @@ describe("download", () => {
   })
 
   it("an unknown format for a resolved media -> 422 format_unavailable listing the ids", async () => {
-    const resolved = await resolveOk(media.urls.silentMp4)
-    const response = await api.download({ media_id: resolved.id, format: "audio_mp3" })
-    expect(response.status, context(response)).toBe(422)
+    const resolved = await resolveOk(e2e.media.urls.silentMp4)
+    const response = await e2e.api.download({ media_id: resolved.id, format: "audio_mp3" })
+    expect(response.status, e2e.context(response)).toBe(422)
     expect(response.body.error.code).toBe("format_unavailable")
     expect(response.body.error.message).toMatch(/video_best/)
   })
 
   it("by url directly, without resolving first", async () => {
-    const jobId = await queue({ url: media.urls.audio, format: "audio_m4a" })
+    const jobId = await queue({ url: e2e.media.urls.audio, format: "audio_m4a" })
     const { job } = await expectCompleted(jobId, "audio_m4a")
     const probe = await fetchArtifact(job.result, ".m4a")
     expect(probe.codecTypes).toEqual(["audio"])
@@ -219,23 +200,23 @@ describe("download", () => {
   })
 
   it("a job is invisible to another project's key", async () => {
-    const jobId = await queue({ url: media.urls.mp4, format: "video_best" })
-    const foreign = await apiRequest(stack.baseUrl, "GET", `/jobs/${jobId}`, { key: otherKey })
-    expect(foreign.status, context(foreign)).toBe(404)
+    const jobId = await queue({ url: e2e.media.urls.mp4, format: "video_best" })
+    const foreign = await apiRequest(e2e.stack.baseUrl, "GET", `/jobs/${jobId}`, { key: e2e.keyAt(1) })
+    expect(foreign.status, e2e.context(foreign)).toBe(404)
     expect(foreign.body.error.code).toBe("job_not_found")
     await expectCompleted(jobId, "video_best")
   })
 
   it("the slow clip shows progress strictly between 0 and 100 while processing", async () => {
-    const jobId = await queue({ url: media.urls.slow, format: "video_best" })
+    const jobId = await queue({ url: e2e.media.urls.slow, format: "video_best" })
     const { snapshots } = await expectCompleted(jobId, "video_best")
     const midway = snapshots.filter((s) => s.status === "processing" && s.progress > 0 && s.progress < 100)
     expect(midway.length, snapshots.map((s) => `${s.status}:${s.progress}`).join(" ")).toBeGreaterThan(0)
   })
 
   it("a job whose media has gone fails with an error object and no result", async () => {
-    const jobId = await queue({ url: media.urls.gone, format: "video_best" })
-    const { job } = await pollJobUntilFinished(stack.baseUrl, key, jobId, { logs: stack.logs })
+    const jobId = await queue({ url: e2e.media.urls.gone, format: "video_best" })
+    const { job } = await pollJobUntilFinished(e2e.stack.baseUrl, e2e.key, jobId, { logs: e2e.stack.logs })
     expect(job.status, JSON.stringify(job)).toBe("failed")
     expect(typeof job.error.code).toBe("string")
     expect(job.error.code).toBe("media_unavailable")
@@ -246,7 +227,7 @@ describe("download", () => {
   })
 
   it("a tampered download link is refused", async () => {
-    const jobId = await queue({ url: media.urls.mp4, format: "video_best" })
+    const jobId = await queue({ url: e2e.media.urls.mp4, format: "video_best" })
     const { job } = await expectCompleted(jobId, "video_best")
     const link = new URL(job.result.download_url)
     const signature = link.searchParams.get("signature") ?? ""

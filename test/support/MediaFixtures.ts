@@ -73,6 +73,32 @@ const TWO_HEIGHT_LADDER = [
   ...aac
 ]
 
+/** A 640x360 pattern with a tone, its streams mapped in `streams` order, encoded as the two-height ladder and muxed by `muxer` into `sub`. */
+const ladder = async (dir: string, sub: string, seconds: number, streams: ReadonlyArray<string>, muxer: ReadonlyArray<string>) => {
+  await mkdir(join(dir, sub))
+  await ffmpeg(
+    [...pattern(seconds, "640x360"), ...tone(seconds), ...streams.flatMap((stream) => ["-map", stream]), ...TWO_HEIGHT_LADDER, ...muxer],
+    join(dir, sub)
+  )
+}
+
+/** A VOD HLS muxer with 2 s segments: master.m3u8 and one `${prefix}N/` directory per entry of `varStreamMap`. */
+const hlsVod = (prefix: string, varStreamMap: string) => [
+  "-f",
+  "hls",
+  "-hls_time",
+  "2",
+  "-hls_playlist_type",
+  "vod",
+  "-hls_segment_filename",
+  `${prefix}%v/seg%d.ts`,
+  "-master_pl_name",
+  "master.m3u8",
+  "-var_stream_map",
+  varStreamMap,
+  `${prefix}%v/index.m3u8`
+]
+
 const generate = async (dir: string) => {
   const s = fixtureFacts.clipSeconds
   const size = `${fixtureFacts.clipWidth}x${fixtureFacts.clipHeight}`
@@ -106,38 +132,7 @@ const generate = async (dir: string) => {
     dir
   )
   // Keyframes every second so the 2 s segments cut cleanly in both variants.
-  const hls = fixtureFacts.hlsSeconds
-  await mkdir(join(dir, "hls"))
-  await ffmpeg(
-    [
-      ...pattern(hls, "640x360"),
-      ...tone(hls),
-      "-map",
-      "0:v",
-      "-map",
-      "1:a",
-      "-map",
-      "0:v",
-      "-map",
-      "1:a",
-      ...TWO_HEIGHT_LADDER,
-      "-f",
-      "hls",
-      "-hls_time",
-      "2",
-      "-hls_playlist_type",
-      "vod",
-      "-hls_segment_filename",
-      "v%v/seg%d.ts",
-      "-master_pl_name",
-      "master.m3u8",
-      "-var_stream_map",
-      "v:0,a:0 v:1,a:1",
-      "v%v/index.m3u8"
-    ],
-    join(dir, "hls")
-  )
-  await writeFile(join(dir, COMPLETE_MARKER), new Date().toISOString())
+  await ladder(dir, "hls", fixtureFacts.hlsSeconds, ["0:v", "1:a", "0:v", "1:a"], hlsVod("v", "v:0,a:0 v:1,a:1"))
 }
 
 const describe = (dir: string): MediaFixtures => ({
@@ -169,6 +164,7 @@ const buildOnce = async <F>(fixturesDir: string, generate: (dir: string) => Prom
       const work = await mkdtemp(`${fixturesDir}.build-`)
       try {
         await generate(work)
+        await writeFile(join(work, COMPLETE_MARKER), new Date().toISOString())
         // mkdtemp makes the directory private; other users of the machine reuse the fixtures too.
         await chmod(work, 0o755)
         // A half-built leftover from a killed run has no marker; clear it before taking its place.
@@ -192,18 +188,22 @@ const buildOnce = async <F>(fixturesDir: string, generate: (dir: string) => Prom
   throw new Error(`media fixtures were not ready in ${fixturesDir} within ${WAIT_TIMEOUT_MS} ms`)
 }
 
-let pending: Promise<MediaFixtures> | null = null
+/** One build per process shared by all callers; a failed build is forgotten so the next call tries again. */
+const sharedUntilFailure = <F>(build: () => Promise<F>): (() => Promise<F>) => {
+  let pending: Promise<F> | null = null
+  return () => {
+    if (pending === null) {
+      pending = build()
+      pending.catch(() => {
+        pending = null
+      })
+    }
+    return pending
+  }
+}
 
 /** Returns the fixture paths, generating them first if this machine has none yet. */
-export const ensureMediaFixtures = (): Promise<MediaFixtures> => {
-  if (pending === null) {
-    pending = buildOnce(fixturesDir, generate, describe)
-    pending.catch(() => {
-      pending = null
-    })
-  }
-  return pending
-}
+export const ensureMediaFixtures: () => Promise<MediaFixtures> = sharedUntilFailure(() => buildOnce(fixturesDir, generate, describe))
 
 /** Media shaped like real platforms serve it, in a cache directory of their own (bump its suffix with the recipes). */
 export const streamingFixturesDir = join(tmpdir(), "mds-fixtures-streaming-v1")
@@ -232,18 +232,12 @@ export const streamingFacts = {
 
 const generateStreaming = async (dir: string) => {
   const s = streamingFacts.seconds
-  await mkdir(join(dir, "dash"))
-  await ffmpeg(
+  await ladder(
+    dir,
+    "dash",
+    s,
+    ["0:v", "0:v", "1:a"],
     [
-      ...pattern(s, "640x360"),
-      ...tone(s),
-      "-map",
-      "0:v",
-      "-map",
-      "0:v",
-      "-map",
-      "1:a",
-      ...TWO_HEIGHT_LADDER,
       "-f",
       "dash",
       "-seg_duration",
@@ -255,36 +249,14 @@ const generateStreaming = async (dir: string) => {
       "-adaptation_sets",
       "id=0,streams=v id=1,streams=a",
       "manifest.mpd"
-    ],
-    join(dir, "dash")
+    ]
   )
-  await mkdir(join(dir, "hls-audio"))
-  await ffmpeg(
-    [
-      ...pattern(s, "640x360"),
-      ...tone(s),
-      "-map",
-      "0:v",
-      "-map",
-      "0:v",
-      "-map",
-      "1:a",
-      ...TWO_HEIGHT_LADDER,
-      "-f",
-      "hls",
-      "-hls_time",
-      "2",
-      "-hls_playlist_type",
-      "vod",
-      "-hls_segment_filename",
-      "s%v/seg%d.ts",
-      "-master_pl_name",
-      "master.m3u8",
-      "-var_stream_map",
-      "a:0,agroup:aud,default:yes,name:audio v:0,agroup:aud,name:240 v:1,agroup:aud,name:360",
-      "s%v/index.m3u8"
-    ],
-    join(dir, "hls-audio")
+  await ladder(
+    dir,
+    "hls-audio",
+    s,
+    ["0:v", "0:v", "1:a"],
+    hlsVod("s", "a:0,agroup:aud,default:yes,name:audio v:0,agroup:aud,name:240 v:1,agroup:aud,name:360")
   )
   const w = streamingFacts.webmSeconds
   await ffmpeg(
@@ -337,7 +309,6 @@ const generateStreaming = async (dir: string) => {
     ],
     dir
   )
-  await writeFile(join(dir, COMPLETE_MARKER), new Date().toISOString())
 }
 
 const describeStreaming = (dir: string): StreamingFixtures => ({
@@ -348,15 +319,7 @@ const describeStreaming = (dir: string): StreamingFixtures => ({
   episodeMp3: join(dir, "episode.mp3")
 })
 
-let pendingStreaming: Promise<StreamingFixtures> | null = null
-
 /** Returns the streaming fixture paths, generating them first if this machine has none yet. */
-export const ensureStreamingFixtures = (): Promise<StreamingFixtures> => {
-  if (pendingStreaming === null) {
-    pendingStreaming = buildOnce(streamingFixturesDir, generateStreaming, describeStreaming)
-    pendingStreaming.catch(() => {
-      pendingStreaming = null
-    })
-  }
-  return pendingStreaming
-}
+export const ensureStreamingFixtures: () => Promise<StreamingFixtures> = sharedUntilFailure(() =>
+  buildOnce(streamingFixturesDir, generateStreaming, describeStreaming)
+)

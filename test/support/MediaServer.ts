@@ -356,6 +356,15 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
     else res.end(part)
   }
 
+  const sendPage = (req: IncomingMessage, res: ServerResponse, html: string) =>
+    sendBody(req, res, Buffer.from(html), contentTypes[".html"] ?? "text/html", false)
+
+  /** The clip, unthrottled. */
+  const sendClip = async (req: IncomingMessage, res: ServerResponse) => {
+    const body = await load(fixtures.clipMp4)
+    return body === null ? sendStatus(res, 500, "fixture missing") : sendBody(req, res, body, "video/mp4", false)
+  }
+
   /** Shaped like the page Cloudflare answers a suspected bot with. */
   const sendChallenge = (res: ServerResponse) => {
     const body =
@@ -402,8 +411,7 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
         flakyCounts.set(key, seen)
         const failures = Number(url.searchParams.get("fail") ?? "0")
         if (seen <= failures) return sendStatus(res, Number(url.searchParams.get("status") ?? "503"), "try again later")
-        const body = await load(fixtures.clipMp4)
-        return body === null ? sendStatus(res, 500, "fixture missing") : sendBody(req, res, body, "video/mp4", false)
+        return sendClip(req, res)
       }
       case "/feeds/podcast.xml":
         return sendBody(
@@ -414,7 +422,7 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
           false
         )
       case "/watch/subtitled.html":
-        return sendBody(req, res, Buffer.from(subtitledPage(origin)), contentTypes[".html"] ?? "text/html", false)
+        return sendPage(req, res, subtitledPage(origin))
       case "/subs/clip.en.vtt":
       case "/subs/clip.de.vtt": {
         const language = url.pathname.endsWith(".en.vtt") ? "en" : "de"
@@ -425,7 +433,7 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
         if (sent !== memberSession) return sendStatus(res, 403, "Sign in to confirm your age. This video requires authentication.")
         memberSession = randomBytes(12).toString("hex")
         res.setHeader("Set-Cookie", `mds_session=${memberSession}; Path=/; Max-Age=86400`)
-        return sendBody(req, res, Buffer.from(watchPage(origin, clipPage.durationSeconds)), contentTypes[".html"] ?? "text/html", false)
+        return sendPage(req, res, watchPage(origin, clipPage.durationSeconds))
       }
       case "/antibot/clip.html":
         // ?always=1: a wall that impersonation does not pass either.
@@ -433,34 +441,27 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
           challenged.push(`${url.pathname}${url.search}`)
           return sendChallenge(res)
         }
-        return sendBody(req, res, Buffer.from(watchPage(origin, clipPage.durationSeconds)), contentTypes[".html"] ?? "text/html", false)
+        return sendPage(req, res, watchPage(origin, clipPage.durationSeconds))
       case "/podcast/episode.html":
-        return sendBody(req, res, Buffer.from(podcastEpisodePage(origin)), contentTypes[".html"] ?? "text/html", false)
+        return sendPage(req, res, podcastEpisodePage(origin))
       case "/watch/html5.html":
-        return sendBody(req, res, Buffer.from(html5VideoPage(origin)), contentTypes[".html"] ?? "text/html", false)
+        return sendPage(req, res, html5VideoPage(origin))
       case "/signed/watch.html": {
         const issued = Date.now()
         const expires = `${issued + Number(url.searchParams.get("ttl") ?? "60000")}.${issued}`
         const mediaUrl = `${origin}/signed/clip.mp4?expires=${expires}&sig=${sign(expires)}`
-        return sendBody(req, res, Buffer.from(signedWatchPage(mediaUrl)), contentTypes[".html"] ?? "text/html", false)
+        return sendPage(req, res, signedWatchPage(mediaUrl))
       }
       case "/signed/clip.mp4": {
         const expires = url.searchParams.get("expires") ?? ""
         if (url.searchParams.get("sig") !== sign(expires)) return sendStatus(res, 403, "bad signature")
         const [until = "0", issued = "0"] = expires.split(".")
         if (!(Number(until) > Date.now()) || Number(issued) < signedNotBefore) return sendStatus(res, 403, "Signature expired")
-        const body = await load(fixtures.clipMp4)
-        return body === null ? sendStatus(res, 500, "fixture missing") : sendBody(req, res, body, "video/mp4", false)
+        return sendClip(req, res)
       }
       case "/watch/clip.html":
         // ?duration=<seconds> makes the page announce another duration than the clip's (the limits judge the announcement).
-        return sendBody(
-          req,
-          res,
-          Buffer.from(watchPage(origin, Number(url.searchParams.get("duration") ?? clipPage.durationSeconds))),
-          contentTypes[".html"] ?? "text/html",
-          false
-        )
+        return sendPage(req, res, watchPage(origin, Number(url.searchParams.get("duration") ?? clipPage.durationSeconds)))
     }
     const file = resolveFile(url.pathname)
     const body = file === null ? null : await load(file)

@@ -4,28 +4,22 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { freePort, type NatsServer, natsServerBinary, waitUntilListening } from "./NatsServer.ts"
+import { freePort, type NatsProcess, type NatsServer, natsServerBinary, waitUntilListening } from "./NatsServer.ts"
 
-export interface NatsClusterNode {
+/** A node of the cluster: `stop` and `start` are a rolling restart's steps. */
+export interface NatsClusterNode extends NatsProcess {
   /** Server name (`n1`, `n2`, ...): what JetStream reports as a stream's or consumer's leader. */
   readonly name: string
-  readonly url: string
-  readonly port: number
   /** Monitoring port (HTTP: /healthz, /jsz). */
   readonly monitorPort: number
   /** SIGKILL: no shutdown at all, as when a machine dies. Resolves once the process is gone. */
   kill(): Promise<void>
-  /** SIGTERM, waiting for a clean exit (a rolling restart's stop). */
-  stop(): Promise<void>
-  /** Starts it again on the same ports and store. */
-  start(): Promise<void>
   /** SIGSTOP / SIGCONT: a node that is alive but answers nothing (a stalled machine), then carries on. */
   pause(): void
   resume(): void
   /** Whether JetStream on this node answers healthy (it knows a meta leader and its streams are current). */
   healthy(): Promise<boolean>
   running(): boolean
-  pid(): number | null
 }
 
 export interface NatsCluster {

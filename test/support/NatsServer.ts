@@ -6,18 +6,22 @@ import { createServer, connect as tcpConnect } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 
-export interface NatsServer {
+/** One nats-server process on loopback (a server alone, or a cluster's node). */
+export interface NatsProcess {
   readonly url: string
   readonly port: number
-  readonly storeDir: string
-  /** Stops the server (SIGTERM) and waits for it to exit; the store is kept, so `start` resumes it. */
+  /** Stops the server (SIGTERM) and waits for a clean exit; the store is kept, so `start` resumes it. */
   stop(): Promise<void>
-  /** Starts it again on the same port and store. */
+  /** Starts it again on the same ports and store. */
   start(): Promise<void>
-  /** Stops it and deletes the store. */
-  close(): Promise<void>
   /** Process id while running (benchmarks read its CPU time), else null. */
   pid(): number | null
+}
+
+export interface NatsServer extends NatsProcess {
+  readonly storeDir: string
+  /** Stops it and deletes the store. */
+  close(): Promise<void>
 }
 
 /**

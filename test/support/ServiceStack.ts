@@ -166,7 +166,7 @@ const runCli = (args: ReadonlyArray<string>, env: Record<string, string>) =>
 
 const defaultYtDlpPath = () => process.env["YT_DLP_PATH"] ?? join(REPO_ROOT, ".tools", "venv", "bin", "yt-dlp")
 
-export const startServiceStack = async (options?: {
+export interface ServiceStackOptions {
   readonly env?: Readonly<Record<string, string>>
   /** Settings for one kind of service only (e.g. a METRICS_PORT each), on top of `env`. */
   readonly serviceEnv?: Partial<Record<ServiceName, Readonly<Record<string, string>>>>
@@ -175,7 +175,9 @@ export const startServiceStack = async (options?: {
   readonly extractors?: number
   /** A NATS the caller owns (e.g. a cluster, see NatsCluster.ts): the stack neither starts nor closes it. */
   readonly nats?: NatsServer
-}): Promise<ServiceStack> => {
+}
+
+export const startServiceStack = async (options?: ServiceStackOptions): Promise<ServiceStack> => {
   const gatewayCount = options?.gateways ?? 1
   const extractorCount = options?.extractors ?? 1
   const nats = options?.nats ?? (await startNatsServer())

@@ -7,7 +7,16 @@ import { Health, Job, JobAccepted, Media, Platform } from "./Responses.ts"
 import { WebhookDelivery } from "./WebhookDeliveries.ts"
 import { Batch, CreateBatchRequest } from "./Batches.ts"
 import { Schema } from "effect"
-import { type Endpoint, keyed, PUBLIC } from "./Endpoint.ts"
+import { type Endpoint, keyed, type Parameter, PUBLIC } from "./Endpoint.ts"
+
+const JOB_ID: Parameter = {
+  name: "jobId",
+  in: "path",
+  required: true,
+  description: "job_id from POST /media/download.",
+  schema: Schema.String
+}
+const BATCH_ID: Parameter = { name: "batchId", in: "path", required: true, description: "id from POST /batches.", schema: Schema.String }
 
 export const V1 = {
   getHealth: {
@@ -107,7 +116,7 @@ export const V1 = {
     summary: "A job's status, progress and result",
     description: "Poll every 2 to 5 seconds, not faster.",
     access: keyed(null),
-    parameters: [{ name: "jobId", in: "path", required: true, description: "job_id from POST /media/download.", schema: Schema.String }],
+    parameters: [JOB_ID],
     success: { status: 200, description: "The job.", data: Job },
     errors: ["job_not_found", "polling_too_fast", "service_unavailable"]
   },
@@ -121,7 +130,7 @@ export const V1 = {
       "slot frees. The answer is the job as GET /jobs/{jobId} shows it: failed, error.code canceled. Canceling a " +
       "canceled job answers the same again; a job that completed or failed otherwise is 409 job_already_finished.",
     access: keyed("media:download"),
-    parameters: [{ name: "jobId", in: "path", required: true, description: "job_id from POST /media/download.", schema: Schema.String }],
+    parameters: [JOB_ID],
     success: { status: 200, description: "The canceled job.", data: Job },
     errors: ["job_not_found", "job_already_finished", "service_unavailable"]
   },
@@ -144,7 +153,7 @@ export const V1 = {
     tag: "Batches",
     summary: "Extension: a batch's progress and each entry's job",
     access: keyed(null),
-    parameters: [{ name: "batchId", in: "path", required: true, description: "id from POST /batches.", schema: Schema.String }],
+    parameters: [BATCH_ID],
     success: { status: 200, description: "The batch.", data: Batch },
     errors: ["batch_not_found", "service_unavailable"]
   },
@@ -155,7 +164,7 @@ export const V1 = {
     summary: "Extension: cancel a batch",
     description: "No further entry starts; the entries' queued or processing jobs are canceled.",
     access: keyed("media:download"),
-    parameters: [{ name: "batchId", in: "path", required: true, description: "id from POST /batches.", schema: Schema.String }],
+    parameters: [BATCH_ID],
     success: { status: 200, description: "The canceled batch.", data: Batch },
     errors: ["batch_not_found", "batch_already_finished", "service_unavailable"]
   },
@@ -168,7 +177,7 @@ export const V1 = {
       "A `job` event (data: the Job object of GET /jobs/{jobId}, id: its event sequence) now and after every " +
       "change of status or progress; the stream ends after the job completes or fails. Comment lines every 15 s keep it open.",
     access: keyed(null),
-    parameters: [{ name: "jobId", in: "path", required: true, description: "job_id from POST /media/download.", schema: Schema.String }],
+    parameters: [JOB_ID],
     success: { status: 200, description: "The event stream.", data: "events" },
     errors: ["job_not_found", "service_unavailable"]
   },

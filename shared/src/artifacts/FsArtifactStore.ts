@@ -19,6 +19,12 @@ export const isSafeArtifactKey = (key: string): boolean => {
   return key.split("/").every((segment) => segment !== "" && segment !== "." && segment !== "..")
 }
 
+/** Every store refuses an unsafe key before it touches anything (reads answer ArtifactNotFound instead). */
+export const checkArtifactKey = (operation: string, key: string) =>
+  isSafeArtifactKey(key)
+    ? Effect.void
+    : Effect.fail(new ArtifactStoreError({ operation, message: `unsafe artifact key ${JSON.stringify(key)}` }))
+
 const failure = (operation: string) => (cause: unknown) =>
   new ArtifactStoreError({ operation, message: cause instanceof Error ? cause.message : String(cause) })
 
@@ -41,14 +47,9 @@ export const makeFsArtifactStore = (root: string, signer: DownloadLinkSigner["Se
   const filePath = (key: string) => join(root, "files", ...key.split("/"))
   const metaPath = (key: string) => join(root, "meta", ...key.split("/")) + ".json"
 
-  const checkKey = (operation: string, key: string) =>
-    isSafeArtifactKey(key)
-      ? Effect.void
-      : Effect.fail(new ArtifactStoreError({ operation, message: `unsafe artifact key ${JSON.stringify(key)}` }))
-
   return ArtifactStore.of({
     putFile: Effect.fn("FsArtifactStore.putFile")(function* (key: string, path: string, contentType: string) {
-      yield* checkKey("putFile", key)
+      yield* checkArtifactKey("putFile", key)
       return yield* Effect.tryPromise({
         try: async () => {
           const target = filePath(key)
@@ -82,12 +83,12 @@ export const makeFsArtifactStore = (root: string, signer: DownloadLinkSigner["Se
       key: string,
       options: { readonly expiresAt: number; readonly filename: string }
     ) {
-      yield* checkKey("presign", key)
+      yield* checkArtifactKey("presign", key)
       return signer.url(key, options.expiresAt, options.filename)
     }),
 
     remove: Effect.fn("FsArtifactStore.remove")(function* (key: string) {
-      yield* checkKey("remove", key)
+      yield* checkArtifactKey("remove", key)
       yield* Effect.tryPromise({
         try: async () => {
           await rm(filePath(key), { force: true })

@@ -5,7 +5,7 @@ import { Client } from "minio"
 import { Clock, Config, Effect, Layer, Option, Redacted } from "effect"
 import { ArtifactNotFound, ArtifactStore, ArtifactStoreError } from "./ArtifactStore.ts"
 import { contentDisposition } from "./ContentDisposition.ts"
-import { isSafeArtifactKey } from "./FsArtifactStore.ts"
+import { checkArtifactKey, isSafeArtifactKey } from "./FsArtifactStore.ts"
 
 /** S3 signs a presigned URL for at most seven days (SigV4). */
 export const MAX_PRESIGN_SECONDS = 7 * 24 * 3600
@@ -78,14 +78,9 @@ export const makeS3ArtifactStore = Effect.fn("makeS3ArtifactStore")(function* (s
     catch: failure(`ensure bucket ${bucket}`)
   })
 
-  const checkKey = (operation: string, key: string) =>
-    isSafeArtifactKey(key)
-      ? Effect.void
-      : Effect.fail(new ArtifactStoreError({ operation, message: `unsafe artifact key ${JSON.stringify(key)}` }))
-
   return ArtifactStore.of({
     putFile: Effect.fn("S3ArtifactStore.putFile")(function* (key: string, path: string, contentType: string) {
-      yield* checkKey("putFile", key)
+      yield* checkArtifactKey("putFile", key)
       const sizeBytes = yield* Effect.tryPromise({
         try: async () => {
           const { size } = await stat(path)
@@ -117,7 +112,7 @@ export const makeS3ArtifactStore = Effect.fn("makeS3ArtifactStore")(function* (s
       key: string,
       options: { readonly expiresAt: number; readonly filename: string }
     ) {
-      yield* checkKey("presign", key)
+      yield* checkArtifactKey("presign", key)
       const window = presignedWindow(options.expiresAt, yield* Clock.currentTimeMillis)
       if (window.tooFar) {
         return yield* new ArtifactStoreError({
@@ -139,7 +134,7 @@ export const makeS3ArtifactStore = Effect.fn("makeS3ArtifactStore")(function* (s
     }),
 
     remove: Effect.fn("S3ArtifactStore.remove")(function* (key: string) {
-      yield* checkKey("remove", key)
+      yield* checkArtifactKey("remove", key)
       yield* Effect.tryPromise({ try: () => client.removeObject(bucket, key), catch: failure(`remove ${key}`) })
     })
   })

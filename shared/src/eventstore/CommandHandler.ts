@@ -129,3 +129,14 @@ export const commandHandler =
       ...(options?.known === undefined ? {} : { known: options.known })
     })
   }
+
+/** The handler of one aggregate instance, its subject named by `subjectOf`: `commands(...ids)(command, options)`. */
+export const forSubject =
+  <Ids extends ReadonlyArray<string>, Command, Event, State, Rejection>(
+    handle: BoundCommandHandler<Command, Event, State, Rejection>,
+    subjectOf: (...ids: Ids) => string
+  ) =>
+  (...ids: Ids) => {
+    const subject = subjectOf(...ids)
+    return (command: Command, options?: CommandCallOptions<State>) => handle(subject, command, options)
+  }

@@ -7,7 +7,7 @@ import { ReadModelStores } from "./ReadModelStores.ts"
 export const POINTER_REFRESH_MS = 1_000
 
 // Ports are records of methods returning Effects; that is all the delegation needs to know about them.
-type PortShape = { readonly [method: string]: (...args: ReadonlyArray<never>) => Effect.Effect<unknown, unknown> }
+export type PortShape = { readonly [method: string]: (...args: ReadonlyArray<never>) => Effect.Effect<unknown, unknown> }
 
 export interface FollowedStoreOptions<S, R> {
   /** Logical name, the key in ReadModelStores ("jobs", "media", "projects", "keys"). */

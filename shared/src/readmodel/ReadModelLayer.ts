@@ -1,12 +1,13 @@
 // Chooses the read-model backend in one place: MongoDB when MONGO_URL is set, NATS KV (the embedded default) otherwise.
-import { Config, Effect, Layer, Option } from "effect"
-import { followStore } from "./FollowedStore.ts"
+import { Config, type Context, Effect, Layer, Option } from "effect"
+import { followStore, type PortShape } from "./FollowedStore.ts"
 import { JobReadModel } from "./JobReadModel.ts"
 import { KeyReadModel } from "./KeyReadModel.ts"
 import { MediaReadModel } from "./MediaReadModel.ts"
 import { MONGO_URL } from "./mongo/MongoSettings.ts"
 import { ProjectReadModel } from "./ProjectReadModel.ts"
-import { ReadModelBackend, type ReadModelBackendKind } from "./ReadModelBackend.ts"
+import { ReadModelBackend, type ReadModelBackendKind, type ReadModelBackendShape, type ReadModelName } from "./ReadModelBackend.ts"
+import type { ReadModelError } from "./ReadModelError.ts"
 import { ReadModelStores } from "./ReadModelStores.ts"
 
 /** Which backend the configuration selects. */
@@ -28,32 +29,23 @@ export const backendLayer = (kind: ReadModelBackendKind) =>
 /** The backend the configuration selects. */
 export const ConfiguredBackend = Layer.unwrap(Effect.map(configuredBackend, backendLayer))
 
+/** One read model, following its store pointer on the backend (its default store until a rebuild switched it). */
+const following = <I, S extends PortShape>(
+  service: Context.Key<I, S>,
+  readModel: ReadModelName,
+  open: (backend: ReadModelBackendShape) => (store: string) => Effect.Effect<S, ReadModelError>
+) =>
+  Layer.effect(
+    service,
+    Effect.flatMap(ReadModelBackend, (backend) => followStore({ readModel, fallback: backend.defaults[readModel], open: open(backend) }))
+  )
+
 /** Every read model of a backend, each following its store pointer so a rebuild's switch reaches this process. */
 export const FollowingReadModels = Layer.mergeAll(
-  Layer.effect(
-    JobReadModel,
-    Effect.flatMap(ReadModelBackend, (backend) =>
-      followStore({ readModel: "jobs", fallback: backend.defaults.jobs, open: backend.openJobs })
-    )
-  ),
-  Layer.effect(
-    MediaReadModel,
-    Effect.flatMap(ReadModelBackend, (backend) =>
-      followStore({ readModel: "media", fallback: backend.defaults.media, open: backend.openMedia })
-    )
-  ),
-  Layer.effect(
-    ProjectReadModel,
-    Effect.flatMap(ReadModelBackend, (backend) =>
-      followStore({ readModel: "projects", fallback: backend.defaults.projects, open: backend.openProjects })
-    )
-  ),
-  Layer.effect(
-    KeyReadModel,
-    Effect.flatMap(ReadModelBackend, (backend) =>
-      followStore({ readModel: "keys", fallback: backend.defaults.keys, open: backend.openKeys })
-    )
-  )
+  following(JobReadModel, "jobs", (backend) => backend.openJobs),
+  following(MediaReadModel, "media", (backend) => backend.openMedia),
+  following(ProjectReadModel, "projects", (backend) => backend.openProjects),
+  following(KeyReadModel, "keys", (backend) => backend.openKeys)
 ).pipe(
   Layer.provideMerge(
     Layer.effect(

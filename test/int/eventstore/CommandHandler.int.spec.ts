@@ -31,6 +31,9 @@ const queueJob = (projectId: string, jobId: string, isNew = false) =>
     { isNew }
   )
 
+/** The store, and the ids of a job no test has used yet. */
+const freshJob = Effect.map(EventStore, (store) => ({ store, projectId: newId("prj"), jobId: newId("job") }))
+
 layer(JetStreamEventStore.pipe(Layer.provideMerge(TestNats)), { timeout: 60_000 })("handleCommand", (it) => {
   it.effect("10 concurrent claims with a limit of 2: exactly 2 succeed, 8 are over the limit", () =>
     Effect.gen(function* () {
@@ -59,9 +62,7 @@ layer(JetStreamEventStore.pipe(Layer.provideMerge(TestNats)), { timeout: 60_000 
 
   it.effect("a rejected job command appends nothing and a replayed command is deduplicated", () =>
     Effect.gen(function* () {
-      const store = yield* EventStore
-      const projectId = newId("prj")
-      const jobId = newId("job")
+      const { store, projectId, jobId } = yield* freshJob
       const subject = jobSubject(projectId, jobId)
       const queue = queueJob(projectId, jobId)
       const first = yield* queue
@@ -99,9 +100,7 @@ layer(JetStreamEventStore.pipe(Layer.provideMerge(TestNats)), { timeout: 60_000 
 
   it.effect("hydrate new appends to an empty subject without reading it; on an existing subject it decides on a fresh read", () =>
     Effect.gen(function* () {
-      const store = yield* EventStore
-      const projectId = newId("prj")
-      const jobId = newId("job")
+      const { store, projectId, jobId } = yield* freshJob
       const subject = jobSubject(projectId, jobId)
       const first = yield* queueJob(projectId, jobId, true)
       assert.strictEqual(first.events.length, 1)
@@ -126,9 +125,7 @@ layer(JetStreamEventStore.pipe(Layer.provideMerge(TestNats)), { timeout: 60_000 
 
   it.effect("a slot is released once whoever releases it (worker, gateway, sweeper): one SlotReleased", () =>
     Effect.gen(function* () {
-      const store = yield* EventStore
-      const projectId = newId("prj")
-      const jobId = newId("job")
+      const { store, projectId, jobId } = yield* freshJob
       yield* claim(projectId, jobId, Date.now())
       const first = yield* releaseSlot(projectId, jobId, "completed")
       const second = yield* releaseSlot(projectId, jobId, "expired")
@@ -147,9 +144,7 @@ layer(JetStreamEventStore.pipe(Layer.provideMerge(TestNats)), { timeout: 60_000 
 
   it.effect("job events are named by the job's one rule: progress per percentage, a start per attempt", () =>
     Effect.gen(function* () {
-      const store = yield* EventStore
-      const projectId = newId("prj")
-      const jobId = newId("job")
+      const { store, projectId, jobId } = yield* freshJob
       const job = jobCommands(projectId, jobId)
       yield* queueJob(projectId, jobId, true)
       yield* job({ _tag: "StartJob", jobId, workerId: "w1", now: 1_100 })

@@ -47,29 +47,38 @@ const startServices = (url: string, replicas: string) =>
     })
   )
 
-describe("NATS_REPLICAS on a 3-node cluster", () => {
-  let cluster: NatsCluster
+/** A 3-node cluster of its own for the enclosing describe's tests. */
+const clusterForTheseTests = () => {
+  let cluster: NatsCluster | undefined
   beforeAll(async () => {
     cluster = await startNatsCluster(3)
   }, 60_000)
   afterAll(() => cluster?.close())
+  return () => {
+    if (cluster === undefined) throw new Error("the cluster is not started")
+    return cluster
+  }
+}
+
+describe("NATS_REPLICAS on a 3-node cluster", () => {
+  const cluster = clusterForTheseTests()
 
   it("creates with one replica by default, raises every stream and bucket to NATS_REPLICAS, and never lowers it", async () => {
     const everything = [...streamNames, "KV_mds_jobs_test", "KV_mds_readmodels_test"]
-    await startServices(cluster.url, "1")
-    for (const stream of everything) expect(await replicasOf(cluster.url, stream), stream).toBe(1)
+    await startServices(cluster().url, "1")
+    for (const stream of everything) expect(await replicasOf(cluster().url, stream), stream).toBe(1)
 
-    await startServices(cluster.url, "3")
-    for (const stream of everything) expect(await replicasOf(cluster.url, stream), stream).toBe(3)
+    await startServices(cluster().url, "3")
+    for (const stream of everything) expect(await replicasOf(cluster().url, stream), stream).toBe(3)
 
     // A service started with a smaller setting (a forgotten default) leaves what is there.
-    await startServices(cluster.url, "1")
-    for (const stream of everything) expect(await replicasOf(cluster.url, stream), stream).toBe(3)
+    await startServices(cluster().url, "1")
+    for (const stream of everything) expect(await replicasOf(cluster().url, stream), stream).toBe(3)
   }, 120_000)
 
   it("keeps a replica count an operator raised by hand above NATS_REPLICAS", async () => {
     await asService(
-      { NATS_URL: cluster.url },
+      { NATS_URL: cluster().url },
       Effect.flatMap(NatsClient, ({ jsm }) =>
         Effect.promise(async () => {
           await jsm.streams.add({
@@ -85,29 +94,25 @@ describe("NATS_REPLICAS on a 3-node cluster", () => {
         })
       )
     )
-    await asService({ NATS_URL: cluster.url, NATS_REPLICAS: "2" }, openKvBucket("mds_by_hand", 0))
-    expect(await replicasOf(cluster.url, "KV_mds_by_hand")).toBe(3)
+    await asService({ NATS_URL: cluster().url, NATS_REPLICAS: "2" }, openKvBucket("mds_by_hand", 0))
+    expect(await replicasOf(cluster().url, "KV_mds_by_hand")).toBe(3)
   }, 60_000)
 })
 
 describe("the event store on a 3-node cluster with 3 replicas", () => {
-  let cluster: NatsCluster
-  beforeAll(async () => {
-    cluster = await startNatsCluster(3)
-  }, 60_000)
-  afterAll(() => cluster?.close())
+  const cluster = clusterForTheseTests()
 
   it("reads every append it was acknowledged, through a node that does not lead the stream", async () => {
-    await startServices(cluster.url, "3")
+    await startServices(cluster().url, "3")
     const leader = await asService(
-      { NATS_URL: cluster.url },
+      { NATS_URL: cluster().url },
       Effect.flatMap(NatsClient, ({ jsm }) => Effect.promise(() => jsm.streams.info(JOBS_STREAM.name)))
     ).then((info) => info.cluster?.leader)
-    const metaLeader = await fetch(`http://127.0.0.1:${cluster.nodes[0]?.monitorPort}/jsz`)
+    const metaLeader = await fetch(`http://127.0.0.1:${cluster().nodes[0]?.monitorPort}/jsz`)
       .then((r) => r.json() as Promise<{ meta_cluster?: { leader?: string } }>)
       .then((jsz) => jsz.meta_cluster?.leader)
     // The stalled node must lead neither the stream nor JetStream's meta group (the API would stop answering).
-    const followers = cluster.nodes.filter((n) => n.name !== leader)
+    const followers = cluster().nodes.filter((n) => n.name !== leader)
     const stalled = followers.find((n) => n.name !== metaLeader)
     const follower = followers.find((n) => n !== stalled)
     if (follower === undefined || stalled === undefined) throw new Error("no followers")

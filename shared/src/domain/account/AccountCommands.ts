@@ -1,10 +1,10 @@
 // The account aggregates' command handlers (project, key, user), each bound once with its deduplication rule.
-import { commandHandler } from "../../eventstore/CommandHandler.ts"
+import { commandHandler, forSubject } from "../../eventstore/CommandHandler.ts"
 import { keySubject, projectSubject, userSubject } from "../../eventstore/Subjects.ts"
 import { KeyEvent, ProjectEvent, UserEvent } from "./AccountEvent.ts"
-import { type KeyCommand, KeyDecider } from "./KeyDecider.ts"
-import { type ProjectCommand, ProjectDecider } from "./ProjectDecider.ts"
-import { type UserCommand, UserDecider } from "./UserDecider.ts"
+import { KeyDecider } from "./KeyDecider.ts"
+import { ProjectDecider } from "./ProjectDecider.ts"
+import { UserDecider } from "./UserDecider.ts"
 
 /** Created once, renamed at a time, a member added once. */
 const handleProject = commandHandler({
@@ -32,6 +32,6 @@ const handleUser = commandHandler({
   msgId: (event) => (event._tag === "UserCreated" ? `${event._tag}:${event.userId}` : `${event._tag}:${event.userId}:${event.at}`)
 })
 
-export const projectCommands = (projectId: string) => (command: ProjectCommand) => handleProject(projectSubject(projectId), command)
-export const keyCommands = (keyId: string) => (command: KeyCommand) => handleKey(keySubject(keyId), command)
-export const userCommands = (userId: string) => (command: UserCommand) => handleUser(userSubject(userId), command)
+export const projectCommands = forSubject(handleProject, projectSubject)
+export const keyCommands = forSubject(handleKey, keySubject)
+export const userCommands = forSubject(handleUser, userSubject)

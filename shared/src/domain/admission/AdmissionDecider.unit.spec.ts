@@ -18,6 +18,12 @@ const claimed = (jobId: string, held: ReadonlyArray<readonly [string, number]>, 
   held: held.map(([id, until]) => ({ jobId: id, expiresAt: until }))
 })
 
+/** Both slots held: job_1's claim, then job_2's, each until 1_000. */
+const bothHeld = claimed("job_2", [
+  ["job_1", 1_000],
+  ["job_2", 1_000]
+])
+
 describe("AdmissionDecider", () => {
   it("claims a slot in an empty project", () =>
     given([])
@@ -27,32 +33,11 @@ describe("AdmissionDecider", () => {
   it("claims the second slot", () =>
     given([claimed("job_1", [["job_1", 1_000]])])
       .when(claim("job_2"))
-      .then([
-        claimed("job_2", [
-          ["job_1", 1_000],
-          ["job_2", 1_000]
-        ])
-      ]))
+      .then([bothHeld]))
 
-  it("rejects a third job while two are held", () =>
-    given([
-      claimed("job_2", [
-        ["job_1", 1_000],
-        ["job_2", 1_000]
-      ])
-    ])
-      .when(claim("job_3"))
-      .thenRejects("ConcurrencyLimitExceeded"))
+  it("rejects a third job while two are held", () => given([bothHeld]).when(claim("job_3")).thenRejects("ConcurrencyLimitExceeded"))
 
-  it("is idempotent for a job that already holds a slot", () =>
-    given([
-      claimed("job_2", [
-        ["job_1", 1_000],
-        ["job_2", 1_000]
-      ])
-    ])
-      .when(claim("job_2"))
-      .thenNothing())
+  it("is idempotent for a job that already holds a slot", () => given([bothHeld]).when(claim("job_2")).thenNothing())
 
   it("frees slots whose job lifetime has ended", () =>
     given([
@@ -75,12 +60,7 @@ describe("AdmissionDecider", () => {
       ]))
 
   it("releases a held slot", () =>
-    given([
-      claimed("job_2", [
-        ["job_1", 1_000],
-        ["job_2", 1_000]
-      ])
-    ])
+    given([bothHeld])
       .when(release("job_1"))
       .then([
         {
@@ -101,10 +81,7 @@ describe("AdmissionDecider", () => {
 
   it("after a release a new job fits again", () =>
     given([
-      claimed("job_2", [
-        ["job_1", 1_000],
-        ["job_2", 1_000]
-      ]),
+      bothHeld,
       { _tag: "SlotReleased", v: 1, projectId, jobId: "job_1", reason: "failed", at: 150, held: [{ jobId: "job_2", expiresAt: 1_000 }] }
     ])
       .when(claim("job_3", 160))

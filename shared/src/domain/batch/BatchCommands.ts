@@ -1,9 +1,8 @@
 // Extension: the batch aggregate's command handler, bound once: `batchCommands(projectId, batchId)(command)`.
-import { type CommandCallOptions, commandHandler } from "../../eventstore/CommandHandler.ts"
+import { commandHandler, forSubject } from "../../eventstore/CommandHandler.ts"
 import { batchSubject } from "../../eventstore/Subjects.ts"
-import { type BatchCommand, BatchDecider } from "./BatchDecider.ts"
+import { BatchDecider } from "./BatchDecider.ts"
 import { BatchEvent } from "./BatchEvent.ts"
-import type { BatchState } from "./BatchState.ts"
 
 /** An entry is queued once and finishes once; the batch is created and canceled once: the event names its append. */
 const batchEventId = (event: BatchEvent): string => {
@@ -18,7 +17,4 @@ const batchEventId = (event: BatchEvent): string => {
 
 const handleBatch = commandHandler({ decider: BatchDecider, codec: BatchEvent, msgId: batchEventId })
 
-export const batchCommands = (projectId: string, batchId: string) => {
-  const subject = batchSubject(projectId, batchId)
-  return (command: BatchCommand, options?: CommandCallOptions<BatchState>) => handleBatch(subject, command, options)
-}
+export const batchCommands = forSubject(handleBatch, batchSubject)

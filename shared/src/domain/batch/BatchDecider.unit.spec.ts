@@ -11,18 +11,9 @@ const batchId = "bat_a"
 const T0 = 1_000
 const LIFETIME = 10_000
 const entries = ["e1", "e2", "e3"].map((entryId) => ({ entryId, url: `https://example.com/${entryId}.mp3`, title: entryId }))
-const created: BatchEvent = {
-  _tag: "BatchCreated",
-  v: 1,
-  batchId,
-  projectId: "prj_a",
-  mediaId: "med_a",
-  platform: "generic",
-  format: "audio_mp3",
-  entries,
-  createdAt: T0,
-  expiresAt: T0 + LIFETIME
-}
+/** What the creation command carries and its event records. */
+const batch = { batchId, projectId: "prj_a", mediaId: "med_a", platform: "generic", format: "audio_mp3", entries } as const
+const created: BatchEvent = { _tag: "BatchCreated", v: 1, ...batch, createdAt: T0, expiresAt: T0 + LIFETIME }
 const queued = (entryId: string, jobId: string): BatchEvent => ({ _tag: "BatchEntryQueued", v: 1, batchId, entryId, jobId, at: T0 + 1 })
 const finished = (entryId: string, jobId: string, outcome: "completed" | "failed" = "completed"): BatchEvent => ({
   _tag: "BatchEntryFinished",
@@ -37,17 +28,7 @@ const canceled: BatchEvent = { _tag: "BatchCanceled", v: 1, batchId, at: T0 + 3 
 const state = (events: ReadonlyArray<BatchEvent>) => foldEvents(BatchDecider, events)
 
 describe("BatchDecider", () => {
-  const create = {
-    _tag: "CreateBatch",
-    batchId,
-    projectId: "prj_a",
-    mediaId: "med_a",
-    platform: "generic",
-    format: "audio_mp3",
-    entries,
-    now: T0,
-    lifetimeMs: LIFETIME
-  } as const
+  const create = { _tag: "CreateBatch", ...batch, now: T0, lifetimeMs: LIFETIME } as const
   it("creates a batch with its entries in order", () => given([]).when(create).then([created]))
   it("refuses a second creation and an empty batch", () => {
     given([created]).when(create).thenRejects("BatchAlreadyExists")

@@ -1,7 +1,7 @@
 // The Idempotency-Key aggregate's command handler, bound once: claim, bind and release one key of one project.
-import { commandHandler } from "../../eventstore/CommandHandler.ts"
+import { commandHandler, forSubject } from "../../eventstore/CommandHandler.ts"
 import { idempotencySubject } from "../../eventstore/Subjects.ts"
-import { type IdempotencyCommand, IdempotencyDecider } from "./IdempotencyDecider.ts"
+import { IdempotencyDecider } from "./IdempotencyDecider.ts"
 import { IdempotencyEvent } from "./IdempotencyEvent.ts"
 
 /** A key is claimed, bound and released again and again with the same events: each command gets its own id. */
@@ -12,7 +12,4 @@ const handleIdempotency = commandHandler({
 })
 
 /** `keyHash` is a digest of the client's key (keys may hold characters that subjects cannot). */
-export const idempotencyCommands = (projectId: string, keyHash: string) => {
-  const subject = idempotencySubject(projectId, keyHash)
-  return (command: IdempotencyCommand) => handleIdempotency(subject, command)
-}
+export const idempotencyCommands = forSubject(handleIdempotency, idempotencySubject)

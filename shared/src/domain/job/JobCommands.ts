@@ -1,8 +1,7 @@
 // The job aggregate's command handler, bound once: every job command goes through it, with one deduplication rule.
-import { commandHandler, type CommandCallOptions } from "../../eventstore/CommandHandler.ts"
+import { commandHandler, forSubject } from "../../eventstore/CommandHandler.ts"
 import { jobSubject } from "../../eventstore/Subjects.ts"
-import { type JobCommand, JobDecider } from "./JobDecider.ts"
-import type { JobState } from "./JobState.ts"
+import { JobDecider } from "./JobDecider.ts"
 import { JobEvent } from "./JobEvent.ts"
 
 /**
@@ -23,7 +22,4 @@ export const jobEventId = (event: JobEvent): string => {
 const handleJob = commandHandler({ decider: JobDecider, codec: JobEvent, msgId: jobEventId })
 
 /** The handler of one job's commands: `jobCommands(projectId, jobId)(command)`. */
-export const jobCommands = (projectId: string, jobId: string) => {
-  const subject = jobSubject(projectId, jobId)
-  return (command: JobCommand, options?: CommandCallOptions<JobState>) => handleJob(subject, command, options)
-}
+export const jobCommands = forSubject(handleJob, jobSubject)

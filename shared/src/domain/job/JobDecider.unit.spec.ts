@@ -27,6 +27,11 @@ const artifact: JobArtifact = {
 const completed: JobEvent = { _tag: "JobCompleted", v: 1, jobId, artifact, at: T0 + 30 }
 const failure = { code: "download_failed", message: "boom", retryable: false } as const
 const failed: JobEvent = { _tag: "JobFailed", v: 1, jobId, error: failure, at: T0 + 30 }
+/** A job's two ways of finishing, by name. */
+const FINISHED = [
+  ["completed", completed],
+  ["failed", failed]
+] as const
 const expired: JobEvent = { _tag: "JobExpired", v: 1, jobId, at: T0 + LIFETIME }
 
 describe("JobDecider", () => {
@@ -70,30 +75,24 @@ describe("JobDecider", () => {
         .when(start(T0 + LIFETIME))
         .then([{ _tag: "JobExpired", v: 1, jobId, at: T0 + LIFETIME }]))
     it("rejects starting an unknown job", () => given([]).when(start()).thenRejects("InvalidJobTransition"))
-    it("rejects starting a completed job", () =>
-      given([queued, started(1), completed])
+    it.each(FINISHED)("rejects starting a %s job", (_, finished) => {
+      given([queued, started(1), finished])
         .when(start())
-        .thenRejects("InvalidJobTransition"))
-    it("rejects starting a failed job", () =>
-      given([queued, started(1), failed])
-        .when(start())
-        .thenRejects("InvalidJobTransition"))
+        .thenRejects("InvalidJobTransition")
+    })
   })
 
   describe("ReportProgress", () => {
     const report = (percent: number) => ({ _tag: "ReportProgress", jobId, percent, now: T0 + 20 }) as const
-    it("records progress of a processing job", () =>
+    it.each([
+      ["records progress of a processing job", 30, 30],
+      ["floors fractional percents", 30.9, 30],
+      ["clamps above 100", 250, 100]
+    ])("%s", (_, reported, recorded) => {
       given([queued, started(1)])
-        .when(report(30))
-        .then([progressed(30)]))
-    it("floors fractional percents", () =>
-      given([queued, started(1)])
-        .when(report(30.9))
-        .then([progressed(30)]))
-    it("clamps above 100", () =>
-      given([queued, started(1)])
-        .when(report(250))
-        .then([progressed(100)]))
+        .when(report(reported))
+        .then([progressed(recorded)])
+    })
     it("ignores negative progress (clamped to 0, not news)", () =>
       given([queued, started(1)])
         .when(report(-5))
@@ -185,14 +184,11 @@ describe("JobDecider", () => {
       given([queued, started(1), canceled])
         .when(cancel(T0 + 50))
         .thenNothing())
-    it("refuses a completed job as already finished", () =>
-      given([queued, started(1), completed])
+    it.each(FINISHED)("refuses a %s job as already finished", (_, finished) => {
+      given([queued, started(1), finished])
         .when(cancel())
-        .thenRejects("JobAlreadyFinished"))
-    it("refuses a failed job as already finished", () =>
-      given([queued, started(1), failed])
-        .when(cancel())
-        .thenRejects("JobAlreadyFinished"))
+        .thenRejects("JobAlreadyFinished")
+    })
     it("does not find an unknown job", () => given([]).when(cancel()).thenRejects("JobNotFound"))
     it("does not find an expired job", () =>
       given([queued, expired])

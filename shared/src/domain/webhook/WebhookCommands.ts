@@ -1,7 +1,7 @@
 // The webhook-endpoint aggregate's command handler, bound once: configure and remove a project's endpoint.
-import { commandHandler } from "../../eventstore/CommandHandler.ts"
+import { commandHandler, forSubject } from "../../eventstore/CommandHandler.ts"
 import { webhookConfigSubject } from "../../eventstore/Subjects.ts"
-import { type WebhookCommand, WebhookDecider } from "./WebhookDecider.ts"
+import { WebhookDecider } from "./WebhookDecider.ts"
 import { WebhookConfigEvent } from "./WebhookEvent.ts"
 
 /** Every configuration has its own webhook id; a removal is told apart by its time. */
@@ -14,7 +14,4 @@ const handleWebhook = commandHandler({
     event._tag === "WebhookConfigured" ? `${event._tag}:${event.webhookId}` : `${event._tag}:${event.projectId}:${event.at}`
 })
 
-export const webhookCommands = (projectId: string) => {
-  const subject = webhookConfigSubject(projectId)
-  return (command: WebhookCommand) => handleWebhook(subject, command)
-}
+export const webhookCommands = forSubject(handleWebhook, webhookConfigSubject)

@@ -1,11 +1,15 @@
 // The MongoDB database of the read models (MONGO_URL, e.g. mongodb://mongodb:27017/mds), as a scoped service.
-import { type Db, MongoClient, MongoServerError } from "mongodb"
+import { type Collection, type Db, type Filter, MongoClient, MongoServerError } from "mongodb"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { MONGO_URL } from "./MongoSettings.ts"
 import { ReadModelError } from "../ReadModelError.ts"
 
 export const mongoError = (operation: string) => (cause: unknown) =>
   new ReadModelError({ operation, message: cause instanceof Error ? cause.message : String(cause) })
+
+/** The document stored under `id`, or null; a failure is a ReadModelError naming `get <id>`. */
+export const findById = <D extends { _id: string }>(collection: Collection<D>, id: string) =>
+  Effect.tryPromise({ try: () => collection.findOne({ _id: id } as Filter<D>), catch: mongoError(`get ${id}`) })
 
 /** E11000: an upsert whose filter did not match found the _id taken. */
 export const isDuplicateKey = (cause: unknown) => cause instanceof MongoServerError && cause.code === 11000

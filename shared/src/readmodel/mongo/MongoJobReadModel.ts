@@ -4,7 +4,7 @@ import { Clock, Effect, Layer, Option, Schema } from "effect"
 import { Lifetimes } from "../../config/Lifetimes.ts"
 import { JobView } from "../../domain/job/JobView.ts"
 import { JobReadModel, type JobViewWrite, type VersionedJobView } from "../JobReadModel.ts"
-import { isDuplicateKey, MongoDatabase, mongoError } from "./MongoDatabase.ts"
+import { findById, isDuplicateKey, MongoDatabase, mongoError } from "./MongoDatabase.ts"
 
 export const JOBS_COLLECTION = "jobs"
 /** Same lifetime as the KV bucket: past the job's and its link's lifetime, counted from the last write. */
@@ -69,21 +69,13 @@ export const makeMongoJobReadModel = Effect.fn("makeMongoJobReadModel")(function
   })
 
   return JobReadModel.of({
-    get: (projectId, jobId) =>
-      Effect.tryPromise({
-        try: () => jobs.findOne({ _id: idOf(projectId, jobId) }),
-        catch: mongoError(`get ${idOf(projectId, jobId)}`)
-      }).pipe(Effect.flatMap(toView)),
+    get: (projectId, jobId) => findById(jobs, idOf(projectId, jobId)).pipe(Effect.flatMap(toView)),
 
     put,
     // The conditional upsert is one step already.
     putNew: put,
 
-    getVersioned: (projectId, jobId) =>
-      Effect.tryPromise({
-        try: () => jobs.findOne({ _id: idOf(projectId, jobId) }),
-        catch: mongoError(`get ${idOf(projectId, jobId)}`)
-      }).pipe(Effect.flatMap(toVersioned)),
+    getVersioned: (projectId, jobId) => findById(jobs, idOf(projectId, jobId)).pipe(Effect.flatMap(toVersioned)),
 
     putAt: Effect.fn("MongoJobReadModel.putAt")(function* (view, revision) {
       const _id = idOf(view.projectId, view.id)

@@ -4,7 +4,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { KeyRecord, type KeyView } from "../../domain/account/AccountViews.ts"
 import { KeyReadModel } from "../KeyReadModel.ts"
 import { setUnlessLater, type SequencedDocument } from "./MongoConditionalWrite.ts"
-import { isDuplicateKey, MongoDatabase, mongoError } from "./MongoDatabase.ts"
+import { findById, isDuplicateKey, MongoDatabase, mongoError } from "./MongoDatabase.ts"
 
 export const KEYS_COLLECTION = "keys"
 
@@ -34,11 +34,7 @@ export const makeMongoKeyReadModel = Effect.fn("makeMongoKeyReadModel")(function
   })
 
   return KeyReadModel.of({
-    get: (projectId, keyId) =>
-      Effect.tryPromise({
-        try: () => keys.findOne({ _id: idOf(projectId, keyId) }),
-        catch: mongoError(`get ${idOf(projectId, keyId)}`)
-      }).pipe(Effect.flatMap(toView)),
+    get: (projectId, keyId) => findById(keys, idOf(projectId, keyId)).pipe(Effect.flatMap(toView)),
 
     put: Effect.fn("MongoKeyReadModel.put")(function* (record) {
       const _id = idOf(record.projectId, record.keyId)

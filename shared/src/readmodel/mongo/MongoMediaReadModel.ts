@@ -4,7 +4,7 @@ import { Clock, Effect, Layer, Option, Schema } from "effect"
 import { Lifetimes } from "../../config/Lifetimes.ts"
 import { MediaResolved } from "../../domain/media/MediaEvent.ts"
 import { MediaReadModel } from "../MediaReadModel.ts"
-import { MongoDatabase, mongoError } from "./MongoDatabase.ts"
+import { findById, MongoDatabase, mongoError } from "./MongoDatabase.ts"
 
 export const MEDIA_COLLECTION = "media"
 const MARGIN_MS = 3_600_000
@@ -39,8 +39,7 @@ export const makeMongoMediaReadModel = Effect.fn("makeMongoMediaReadModel")(func
   })
 
   return MediaReadModel.of({
-    get: (mediaId) =>
-      Effect.tryPromise({ try: () => media.findOne({ _id: mediaId }), catch: mongoError(`get ${mediaId}`) }).pipe(Effect.flatMap(toMedia)),
+    get: (mediaId) => findById(media, mediaId).pipe(Effect.flatMap(toMedia)),
 
     findByUrl: (url) =>
       Effect.tryPromise({

@@ -3,7 +3,7 @@ import type { Collection } from "mongodb"
 import { Effect, Layer, Option, Schema } from "effect"
 import { ProjectView } from "../../domain/account/AccountViews.ts"
 import { setUnlessLater, type SequencedDocument } from "./MongoConditionalWrite.ts"
-import { MongoDatabase, mongoError } from "./MongoDatabase.ts"
+import { findById, MongoDatabase, mongoError } from "./MongoDatabase.ts"
 import { byProjectName, ProjectReadModel } from "../ProjectReadModel.ts"
 
 export const PROJECTS_COLLECTION = "projects"
@@ -28,7 +28,7 @@ export const makeMongoProjectReadModel = Effect.fn("makeMongoProjectReadModel")(
 
   return ProjectReadModel.of({
     get: (projectId) =>
-      Effect.tryPromise({ try: () => projects.findOne({ _id: projectId }), catch: mongoError(`get ${projectId}`) }).pipe(
+      findById(projects, projectId).pipe(
         Effect.flatMap((doc) => (doc === null ? Effect.succeed(Option.none<ProjectView>()) : Effect.map(toView(doc), Option.some)))
       ),
 
