@@ -1,7 +1,8 @@
 // Resolve once, download by media id from the stored info: only media bytes are fetched, formats applied as by URL,
 // and stored URLs that stopped working fall back to exactly one fresh extraction.
 import { execFile } from "node:child_process"
-import { mkdtemp, readFile, writeFile } from "node:fs/promises"
+import { mkdtempSync, writeFileSync } from "node:fs"
+import { readFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
@@ -150,23 +151,14 @@ describe("the platform of a media and a job", () => {
 })
 
 describe("the finished file of a download by media id", () => {
-  let counted: ExtractorHarness
-  let starts: string
-
-  beforeAll(async () => {
-    // An ffprobe that notes each start in a file (the confined children get an allow-listed environment, so the path
-    // is written into the script).
-    const dir = await mkdtemp(join(tmpdir(), "mds-ffprobe-count-"))
-    starts = join(dir, "starts")
-    await writeFile(starts, "")
-    const wrapper = join(dir, "ffprobe")
-    await writeFile(wrapper, `#!/bin/sh\necho start >> '${starts}'\nexec ffprobe "$@"\n`, { mode: 0o755 })
-    counted = await startExtractorHarness({ EGRESS_ALLOW: media.hostPort, FFPROBE_PATH: wrapper })
-  })
-
-  afterAll(async () => {
-    await counted?.close()
-  })
+  // An ffprobe that notes each start in a file (the confined children get an allow-listed environment, so the path is
+  // written into the script).
+  const dir = mkdtempSync(join(tmpdir(), "mds-ffprobe-count-"))
+  const starts = join(dir, "starts")
+  const wrapper = join(dir, "ffprobe")
+  writeFileSync(starts, "")
+  writeFileSync(wrapper, `#!/bin/sh\necho start >> '${starts}'\nexec ffprobe "$@"\n`, { mode: 0o755 })
+  const counted = mediaAndExtractor({ FFPROBE_PATH: wrapper })
 
   const probesDuring = async <A>(during: () => Promise<A>) => {
     const before = (await readFile(starts, "utf8")).length
@@ -181,18 +173,19 @@ describe("the finished file of a download by media id", () => {
   }
 
   it("is not probed again: the resolve's probe of a direct file travels in the stored info", async () => {
-    const { result: m, probes: atResolve } = await probesDuring(() => counted.resolved(media.urls.mp4))
+    const h = counted.harness
+    const { result: m, probes: atResolve } = await probesDuring(() => h.resolved(counted.media.urls.mp4))
     expect(atResolve).toBeGreaterThan(0)
     const { result: byMedia, probes: atDownload } = await probesDuring(async () => {
-      const { projectId, jobId } = await counted.queueJob(m.url, "video_best", m.mediaId)
-      return counted.waitForEnd(projectId, jobId)
+      const { projectId, jobId } = await h.queueJob(m.url, "video_best", m.mediaId)
+      return h.waitForEnd(projectId, jobId)
     })
     expect(byMedia.at(-1)?._tag).toBe("JobCompleted")
     expect(atDownload).toBe(0)
     // By url the direct file's streams are unknown until it is here: it is probed once, after the download.
     const { result: byUrl, probes: byUrlProbes } = await probesDuring(async () => {
-      const { projectId, jobId } = await counted.queueJob(m.url, "video_best", undefined)
-      return counted.waitForEnd(projectId, jobId)
+      const { projectId, jobId } = await h.queueJob(m.url, "video_best", undefined)
+      return h.waitForEnd(projectId, jobId)
     })
     expect(byUrl.at(-1)?._tag).toBe("JobCompleted")
     expect(byUrlProbes).toBe(1)
