@@ -8,7 +8,7 @@ import { connect, type NatsConnection } from "@nats-io/transport-node"
 import { ConfigProvider, Effect, Layer, ManagedRuntime, Option, References, Schema } from "effect"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { AdmissionEvent } from "@mds/shared/domain/admission/AdmissionEvent"
-import { sendDownloadWork } from "@mds/shared/domain/job/DownloadWork"
+import { type QueuedJob, queueJob, sendDownloadWork } from "@mds/shared/domain/job/DownloadWork"
 import type { DownloadOptions } from "@mds/shared/domain/job/DownloadOptions"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import type { MediaResolved } from "@mds/shared/domain/media/MediaEvent"
@@ -129,25 +129,21 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
     queueJob: async (url, format, mediaId, platform = "generic", projectId = newId("prj"), options) => {
       const jobId = newId("job")
       const now = Date.now()
-      const extensions = options === undefined ? {} : { options }
+      const job: QueuedJob = {
+        jobId,
+        projectId,
+        platform,
+        format,
+        source: { url, mediaId: mediaId ?? null },
+        now,
+        lifetimeMs: 3_600_000,
+        ...(options === undefined ? {} : { options })
+      }
       await run(
         Effect.gen(function* () {
-          yield* jobCommands(
-            projectId,
-            jobId
-          )({
-            _tag: "QueueJob",
-            jobId,
-            projectId,
-            platform,
-            format,
-            source: { url, mediaId: mediaId ?? null },
-            now,
-            lifetimeMs: 3_600_000,
-            ...extensions
-          })
+          yield* queueJob(job)
           yield* claimSlot({ projectId, jobId, limit: 2, now, expiresAt: now + 3_600_000 })
-          yield* sendDownloadWork({ jobId, projectId, url, mediaId: mediaId ?? null, format, platform, ...extensions })
+          yield* sendDownloadWork(job)
         })
       )
       return { projectId, jobId }

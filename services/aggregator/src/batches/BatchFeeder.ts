@@ -7,7 +7,7 @@ import { batchCommands } from "@mds/shared/domain/batch/BatchCommands"
 import { BatchDecider, nextEntries } from "@mds/shared/domain/batch/BatchDecider"
 import { BatchEvent } from "@mds/shared/domain/batch/BatchEvent"
 import { progressOf } from "@mds/shared/domain/batch/BatchState"
-import { sendDownloadWork } from "@mds/shared/domain/job/DownloadWork"
+import { type QueuedJob, queueJob, sendDownloadWork } from "@mds/shared/domain/job/DownloadWork"
 import { jobCommands } from "@mds/shared/domain/job/JobCommands"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
@@ -82,11 +82,7 @@ export const BatchFeeder = Layer.effectDiscard(
         )
         // The project is full: the next job that ends (a job event) feeds the batch again.
         if (!claimed) return
-        yield* jobCommands(
-          projectId,
-          jobId
-        )({
-          _tag: "QueueJob",
+        const job: QueuedJob = {
           jobId,
           projectId,
           platform: created.platform,
@@ -96,16 +92,10 @@ export const BatchFeeder = Layer.effectDiscard(
           lifetimeMs: lifetimes.jobMs,
           ...(created.options === undefined ? {} : { options: created.options }),
           batch: { batchId, entryId: entry.entryId }
-        }).pipe(Effect.catchTag("JobAlreadyExists", () => Effect.void))
-        yield* sendDownloadWork({
-          jobId,
-          projectId,
-          url: entry.url,
-          mediaId: null,
-          format: created.format,
-          platform: created.platform,
-          ...(created.options === undefined ? {} : { options: created.options })
-        })
+        }
+        // Fed again (a redelivered batch event): the job is queued already, and its work message is deduplicated.
+        yield* queueJob(job).pipe(Effect.catchTag("JobAlreadyExists", () => Effect.void))
+        yield* sendDownloadWork(job)
         yield* batchCommands(projectId, batchId)({ _tag: "RecordEntryQueued", batchId, entryId: entry.entryId, jobId, now })
       }
     }, provide)

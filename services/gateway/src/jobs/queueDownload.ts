@@ -3,7 +3,7 @@ import { DownloadRequest } from "@mds/shared/api/Requests"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { FormatUnavailable, MediaNotFound, SubtitlesUnavailable } from "@mds/shared/domain/DomainErrors"
 import { parseSubtitleFormatId } from "@mds/shared/domain/media/SubtitleTrack"
-import { sendDownloadWork } from "@mds/shared/domain/job/DownloadWork"
+import { type QueuedJob, queueJob, sendDownloadWork } from "@mds/shared/domain/job/DownloadWork"
 import { jobCommands } from "@mds/shared/domain/job/JobCommands"
 import type { JobSource } from "@mds/shared/domain/job/JobEvent"
 import { evolveJobView } from "@mds/shared/domain/job/JobView"
@@ -95,33 +95,14 @@ const chooseTarget = Effect.fn("chooseTarget")(function* (body: typeof DownloadB
 const recordJob = Effect.fn("recordJob")(function* (projectId: string, jobId: string, target: Target, options: DownloadOptions) {
   const lifetimes = yield* Lifetimes
   const now = yield* Clock.currentTimeMillis
-  const queued = yield* jobCommands(projectId, jobId)(
-    {
-      _tag: "QueueJob",
-      jobId,
-      projectId,
-      platform: target.platform,
-      format: target.format,
-      source: target.source,
-      now,
-      lifetimeMs: lifetimes.jobMs,
-      options
-    },
-    { isNew: true }
-  ) // The job id was generated for this request: nothing to read.
+  const { platform, format, source } = target
+  const job: QueuedJob = { jobId, projectId, platform, format, source, now, lifetimeMs: lifetimes.jobMs, options }
+  const queued = yield* queueJob(job, { isNew: true }) // The job id was generated for this request: nothing to read.
   // Read-your-writes from memory: the first poll after the 202 needs neither the read model nor the stream.
   const [event] = queued.events
   const view = event === undefined ? null : evolveJobView(null, event, queued.lastSeq)
   if (view !== null) (yield* JobViewCache).seed(view)
-  yield* sendDownloadWork({
-    jobId,
-    projectId,
-    url: target.source.url,
-    mediaId: target.source.mediaId,
-    format: target.format,
-    platform: target.platform,
-    ...(Object.keys(options).length === 0 ? {} : { options })
-  })
+  yield* sendDownloadWork(job)
 })
 
 /** Retried while NATS cannot take the write (a failover takes a few seconds); a rejection by the decider is final. */
