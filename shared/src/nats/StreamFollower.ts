@@ -1,6 +1,6 @@
 // Follows a stream (or a KV bucket's stream) in memory with an ordered consumer, and notices when it stops delivering.
 import { type Consumer, type ConsumerMessages, DeliverPolicy } from "@nats-io/jetstream"
-import { Duration, Effect, type Scope } from "effect"
+import { Duration, Effect, Option, type Scope } from "effect"
 import { NatsClient } from "./NatsClient.ts"
 
 export interface FollowedMessage {
@@ -159,3 +159,20 @@ export const startFollower = (spec: FollowerSpec): Effect.Effect<Follower, never
       silentForMs: () => Date.now() - lastAlive
     }
   })
+
+/** A follower that hands on the events it decodes; messages that do not decode (another shape, a newer version) are skipped. */
+export const followDecoded = <A>(
+  spec: Omit<FollowerSpec, "onMessage"> & {
+    readonly decode: (data: string) => Option.Option<A>
+    readonly onEvent: (event: A, message: FollowedMessage) => void
+  }
+): Effect.Effect<Follower, never, NatsClient | Scope.Scope> => {
+  const { decode, onEvent, ...followed } = spec
+  return startFollower({
+    ...followed,
+    onMessage: (message) => {
+      const event = decode(message.data)
+      if (Option.isSome(event)) onEvent(event.value, message)
+    }
+  })
+}

@@ -4,14 +4,15 @@ import { secondsAsMs } from "@mds/shared/config/Seconds"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { releaseSlot } from "@mds/shared/domain/admission/AdmissionCommands"
 import { jobCommands } from "@mds/shared/domain/job/JobCommands"
-import { decodeJobEventJson } from "@mds/shared/domain/job/JobEvent"
+import type { JobEvent } from "@mds/shared/domain/job/JobEvent"
+import { followJobEvents } from "@mds/shared/domain/job/JobEventFollower"
 import { evolveJobView, type JobView } from "@mds/shared/domain/job/JobView"
 import { MediaEvent } from "@mds/shared/domain/media/MediaEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { ALL_JOBS_SUBJECT, JOBS_STREAM, MEDIA_STREAM } from "@mds/shared/eventstore/Subjects"
+import { MEDIA_STREAM } from "@mds/shared/eventstore/Subjects"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
 import { dueSweepActions, isFullySwept, nothingSwept, type SweepAction, type SweepProgress } from "./SweepActions.ts"
-import { type FollowedMessage, startFollower } from "@mds/shared/nats/StreamFollower"
+import { type FollowedMessage, followDecoded } from "@mds/shared/nats/StreamFollower"
 
 const decodeMediaEvent = Schema.decodeUnknownOption(Schema.fromJsonString(MediaEvent))
 
@@ -42,20 +43,15 @@ export const ExpirySweeper = Layer.effectDiscard(
     const jobs = new Map<string, Tracked>()
     const thumbnails = new Map<string, number>()
 
-    const onJobMessage = ({ subject, seq, data }: FollowedMessage) => {
-      const event = decodeJobEventJson(data)
-      if (Option.isNone(event)) return
+    const onJobEvent = (event: JobEvent, { subject, seq }: FollowedMessage) => {
       const tracked = jobs.get(subject)
-      const view = evolveJobView(tracked?.view ?? null, event.value, seq)
+      const view = evolveJobView(tracked?.view ?? null, event, seq)
       if (view === null) return
       if (tracked === undefined) jobs.set(subject, { view, progress: nothingSwept })
       else tracked.view = view
     }
 
-    const onMediaMessage = ({ data }: FollowedMessage) => {
-      const event = decodeMediaEvent(data)
-      if (Option.isNone(event)) return
-      const media = event.value
+    const onMediaEvent = (media: MediaEvent) => {
       if (media.thumbnail.includes(`/files/${thumbnailKey(media.mediaId)}`)) thumbnails.set(media.mediaId, media.expiresAt)
     }
 
@@ -109,19 +105,14 @@ export const ExpirySweeper = Layer.effectDiscard(
 
     // Each follower notices when its consumer stops delivering (its server gone) and resumes on a live one.
     const followers = [
-      yield* startFollower({
-        name: "expiry_jobs",
-        stream: JOBS_STREAM.name,
-        filterSubject: ALL_JOBS_SUBJECT,
-        from: "all",
-        onMessage: onJobMessage
-      }),
-      yield* startFollower({
+      yield* followJobEvents("expiry_jobs", onJobEvent),
+      yield* followDecoded({
         name: "expiry_media",
         stream: MEDIA_STREAM.name,
         filterSubject: MEDIA_STREAM.subjects[0] ?? "mds.media.>",
         from: "all",
-        onMessage: onMediaMessage
+        decode: decodeMediaEvent,
+        onEvent: onMediaEvent
       })
     ]
     // A sweep over views that stopped following would act late or on old states: wait until both deliver again.
