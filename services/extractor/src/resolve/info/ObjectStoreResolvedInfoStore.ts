@@ -4,7 +4,7 @@ import { nanos } from "@nats-io/transport-node"
 import { Effect, Layer, Option } from "effect"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
-import { replicasOnStart } from "@mds/shared/nats/StreamReplicas"
+import { alignBucketStream } from "@mds/shared/nats/StreamReplicas"
 import { ResolvedInfoStore, ResolvedInfoStoreError } from "./ResolvedInfoStore.ts"
 
 export const RESOLVED_INFO_BUCKET = "mds_resolved_info"
@@ -22,13 +22,7 @@ const openBucket = Effect.fn("ResolvedInfoStore.openBucket")(function* (maxAgeMs
         replicas,
         description: "yt-dlp info JSON of resolved media, read by downloads by media_id"
       })
-      const stream = `OBJ_${RESOLVED_INFO_BUCKET}`
-      const info = await jsm.streams.info(stream)
-      // NATS_REPLICAS raises an existing bucket's replicas, never lowers them (as for every stream and KV bucket).
-      const wantedReplicas = replicasOnStart(info.config.num_replicas, replicas)
-      if (info.config.max_age !== nanos(maxAgeMs) || info.config.num_replicas !== wantedReplicas) {
-        await jsm.streams.update(stream, { ...info.config, max_age: nanos(maxAgeMs), num_replicas: wantedReplicas })
-      }
+      await alignBucketStream(jsm, `OBJ_${RESOLVED_INFO_BUCKET}`, maxAgeMs, replicas)
       return bucket
     },
     catch: storeError("open bucket")
