@@ -7,27 +7,30 @@ const isUrl = Schema.is(HttpUrlString)
 const isDownload = Schema.is(DownloadRequest)
 
 describe("HttpUrlString", () => {
-  it("accepts http(s) URLs with any valid port, path and query", () => {
-    for (const url of [
-      "https://vimeo.com/76979871",
-      "http://127.0.0.1:34567/media/clip.mp4",
-      "HTTPS://a.example:65535/x?y=1#z",
-      "http://h",
-      "http://[::1]/x.mp4",
-      "http://[2001:db8::8a2e:370:7334]:8080/"
-    ]) {
-      expect(isUrl(url), url).toBe(true)
-    }
-  })
-
-  it("lets odd spellings of a host through to the egress guard, which answers them url_not_allowed", () => {
-    for (const url of [
-      "https://user:pw@a.example/",
-      "http://[::ffff:127.0.0.1]/x",
-      "http://\uff11\uff12\uff17.0.0.1/",
-      "http://127.0.\t0.1/",
-      "http://169.254.169.254\\latest"
-    ]) {
+  it.each([
+    [
+      "accepts http(s) URLs with any valid port, path and query",
+      [
+        "https://vimeo.com/76979871",
+        "http://127.0.0.1:34567/media/clip.mp4",
+        "HTTPS://a.example:65535/x?y=1#z",
+        "http://h",
+        "http://[::1]/x.mp4",
+        "http://[2001:db8::8a2e:370:7334]:8080/"
+      ]
+    ],
+    [
+      "lets odd spellings of a host through to the egress guard, which answers them url_not_allowed",
+      [
+        "https://user:pw@a.example/",
+        "http://[::ffff:127.0.0.1]/x",
+        "http://\uff11\uff12\uff17.0.0.1/",
+        "http://127.0.\t0.1/",
+        "http://169.254.169.254\\latest"
+      ]
+    ]
+  ])("%s", (_title, urls) => {
+    for (const url of urls) {
       expect(isUrl(url), url).toBe(true)
     }
   })
