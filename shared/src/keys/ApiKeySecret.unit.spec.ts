@@ -1,6 +1,7 @@
 // API key secrets: format and entropy, the peppered hash, the key id derived from it and constant-time comparison.
+import { createHmac } from "node:crypto"
 import { describe, expect, it } from "vitest"
-import { displayPrefix, generateSecret, hashesEqual, hashSecret, keyIdFromHash, SECRET_PATTERN } from "./ApiKeySecret.ts"
+import { displayPrefix, generateSecret, hashesEqual, hashSecret, keyIdFromHash, SECRET_PATTERN, secretHasher } from "./ApiKeySecret.ts"
 
 describe("ApiKeySecret", () => {
   it("secrets carry their environment and 40 base62 characters, and never repeat", () => {
@@ -25,6 +26,21 @@ describe("ApiKeySecret", () => {
     expect(hashSecret("pepper-1", secret)).toBe(hashSecret("pepper-1", secret))
     expect(hashSecret("pepper-2", secret)).not.toBe(hashSecret("pepper-1", secret))
     expect(hashSecret("pepper-1", `${secret}x`)).not.toBe(hashSecret("pepper-1", secret))
+  })
+
+  it("gives exactly node's HMAC-SHA256, for peppers shorter and longer than a block and for any secret length", () => {
+    const peppers = ["p", "pepper-1", "x".repeat(64), "y".repeat(65), "z".repeat(200), "pfeffer-ß-ü-€"]
+    const secrets = ["", "a", generateSecret("live"), "é".repeat(100), "s".repeat(256), "t".repeat(257), "u".repeat(1000)]
+    for (const pepper of peppers) {
+      const hasher = secretHasher(pepper)
+      for (const secret of secrets) {
+        const expected = createHmac("sha256", pepper).update(secret).digest("hex")
+        // Twice: the reused buffers must not carry anything from one call into the next.
+        expect(hasher(secret)).toBe(expected)
+        expect(hasher(secret)).toBe(expected)
+        expect(hashSecret(pepper, secret)).toBe(expected)
+      }
+    }
   })
 
   it("the key id is derived from the hash, so a presented secret names its key's subject", () => {

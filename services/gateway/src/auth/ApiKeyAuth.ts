@@ -1,7 +1,7 @@
 // Authenticates a request's API key against the key directory and checks the route's scope.
 import type { Scope } from "@mds/shared/domain/account/AccountEvent"
 import type { EventStoreError } from "@mds/shared/eventstore/EventStore"
-import { hashesEqual, hashSecret, keyIdFromHash, SECRET_PATTERN } from "@mds/shared/keys/ApiKeySecret"
+import { hashesEqual, keyIdFromHash, SECRET_PATTERN, secretHasher } from "@mds/shared/keys/ApiKeySecret"
 import { Clock, Config, Context, Effect, Layer, Option, Redacted, Result } from "effect"
 import { InsufficientScope, InvalidApiKey, type MissingApiKey, RevokedApiKey } from "../http/GatewayErrors.ts"
 import type { KeyState } from "@mds/shared/domain/account/KeyDecider"
@@ -37,6 +37,7 @@ export class ApiKeyAuth extends Context.Service<
     ApiKeyAuth,
     Effect.gen(function* () {
       const pepper = yield* Config.Redacted("API_KEY_PEPPER")
+      const hashOf = secretHasher(Redacted.value(pepper))
       const directory = yield* KeyDirectory
       const usage = yield* KeyUsageRecorder
       const failuresPerMinute = yield* Config.Int("API_KEY_FAILURES_PER_MINUTE").pipe(Config.withDefault(30))
@@ -65,7 +66,7 @@ export class ApiKeyAuth extends Context.Service<
         if (Result.isFailure(presented)) return presented.failure
         const secret = presented.success
         if (!SECRET_PATTERN.test(secret)) return unknownKey
-        const hash = hashSecret(Redacted.value(pepper), secret)
+        const hash = hashOf(secret)
         return { hash, keyId: keyIdFromHash(hash) }
       }
 
