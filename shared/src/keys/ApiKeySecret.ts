@@ -27,7 +27,7 @@ const MESSAGE_ROOM_BYTES = 256
  * HMAC-SHA256 (RFC 2104) with a server-side pepper: fast, and useless to anyone holding the stored hashes but not the
  * pepper. Computed as two one-shot SHA-256 digests over pads made once per pepper, which gives the same bytes as
  * `createHmac("sha256", pepper)` without a key object and an OpenSSL HMAC context per call: every keyed request hashes
- * the key it presents, and in the gateway under job-read load this took 1.7 µs off a read (docs/performance.md).
+ * the key it presents, and under load a request hashing this way cost 4–7 µs less (docs/performance.md).
  */
 export const secretHasher = (pepper: string): ((secret: string) => string) => {
   const key = Buffer.from(pepper, "utf8")
