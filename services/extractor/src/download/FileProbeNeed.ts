@@ -1,9 +1,8 @@
 // Whether a finished file must be opened with ffprobe: only when yt-dlp's announcement left its streams or length open.
 import type { FormatSpec } from "@mds/shared/domain/media/FormatId"
+import { known } from "../ytdlp/describeMedia.ts"
 import type { AnnouncedMedia } from "../ytdlp/InfoLine.ts"
 import type { JobLimits } from "./JobLimits.ts"
-
-const present = (codec: string | null) => codec !== null && codec !== "" && codec !== "none"
 
 /**
  * The file is probed to refuse a format the media lacks (a direct file's `b` takes audio for video_best) and to judge
@@ -14,6 +13,6 @@ const present = (codec: string | null) => codec !== null && codec !== "" && code
 export const needsFileProbe = (spec: FormatSpec, announced: AnnouncedMedia | null, limits: JobLimits): boolean => {
   if (announced === null) return true
   const stream = spec.kind === "video" ? announced.videoCodec : announced.audioCodec
-  if (!present(stream)) return true
+  if (!known(stream)) return true
   return limits.maxDurationSeconds > 0 && announced.durationSeconds === null
 }

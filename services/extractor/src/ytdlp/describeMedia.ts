@@ -20,7 +20,8 @@ export interface MediaDescription {
 
 const AUDIO_EXTENSIONS = new Set(["m4a", "mp3", "aac", "ogg", "oga", "opus", "flac", "wav", "weba"])
 
-const known = (codec: string | null | undefined) => typeof codec === "string" && codec !== "" && codec !== "none"
+/** A codec yt-dlp named: not missing, and not its "none" for a stream the format lacks. */
+export const known = (codec: string | null | undefined) => typeof codec === "string" && codec !== "" && codec !== "none"
 const absent = (codec: string | null | undefined) => codec === "none"
 const text = (value: string | null | undefined) => (typeof value === "string" && value.trim() !== "" ? value.trim() : null)
 
