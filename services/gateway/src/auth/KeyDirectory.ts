@@ -46,7 +46,7 @@ export class KeyDirectory extends Context.Service<
         filterSubject: ALL_KEYS_SUBJECT,
         from: "all",
         decode: decodeKeyEvent,
-        onEvent: (event, seq) => fold(event.keyId, seq, event)
+        onEvent: (event, { seq }) => fold(event.keyId, seq, event)
       })
 
       // Untraced: runs from memory on every request; the request's span covers it (a traced call costs ~6 µs).

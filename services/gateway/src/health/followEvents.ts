@@ -1,18 +1,12 @@
 // A stream follower that hands on the events it decodes, listed among the followers /v1/health reports.
 import { Followers } from "@mds/shared/nats/Followers"
-import { followDecoded, type FollowerSpec } from "@mds/shared/nats/StreamFollower"
-import { Effect, type Option } from "effect"
+import { followDecoded } from "@mds/shared/nats/StreamFollower"
+import { Effect } from "effect"
 
-/** Messages that do not decode (another event's shape, a newer version) are skipped. */
-export const followEvents = <A>(
-  spec: Omit<FollowerSpec, "onMessage"> & {
-    readonly decode: (data: string) => Option.Option<A>
-    readonly onEvent: (event: A, seq: number) => void
-  }
-) =>
+/** `followDecoded`, registered for /v1/health: messages that do not decode are skipped. */
+export const followEvents = <A>(spec: Parameters<typeof followDecoded<A>>[0]) =>
   Effect.gen(function* () {
-    const { onEvent, ...followed } = spec
-    const follower = yield* followDecoded({ ...followed, onEvent: (event, message) => onEvent(event, message.seq) })
+    const follower = yield* followDecoded(spec)
     ;(yield* Followers).register(follower)
     return follower
   })

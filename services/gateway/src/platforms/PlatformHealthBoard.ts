@@ -44,7 +44,7 @@ export class PlatformHealthBoard extends Context.Service<
         filterSubject: ALL_PLATFORM_HEALTH_SUBJECT,
         from: "last-per-subject",
         decode: decodeEvent,
-        onEvent: (event, seq) => remember(event.platform, seq, event.state)
+        onEvent: (event, { seq }) => remember(event.platform, seq, event.state)
       })
 
       /** From memory while the follower delivers; otherwise the platform's last event, read from the stream. */
