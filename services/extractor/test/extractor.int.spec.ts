@@ -6,11 +6,16 @@ import { promisify } from "node:util"
 import { Effect, Option } from "effect"
 import { describe, expect, it } from "vitest"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
+import { claimSlot } from "@mds/shared/domain/admission/AdmissionCommands"
+import { type QueuedJob, queueJob, sendDownloadWork } from "@mds/shared/domain/job/DownloadWork"
+import { jobCommands } from "@mds/shared/domain/job/JobCommands"
 import { MediaEvent } from "@mds/shared/domain/media/MediaEvent"
 import type { ResolveReply } from "@mds/shared/domain/media/ResolveRpc"
 import { ExtractorCatalogPublished } from "@mds/shared/domain/platform/CatalogEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { EXTRACTOR_CATALOG_SUBJECT, mediaSubject } from "@mds/shared/eventstore/Subjects"
+import { newId } from "@mds/shared/ids/Ids"
+import { eventually } from "../../../test/support/Eventually.ts"
 import { fixtureFacts } from "../../../test/support/MediaFixtures.ts"
 import { mediaAndExtractor } from "./ExtractorHarness.ts"
 
@@ -164,5 +169,48 @@ describe("download worker", () => {
     const events = await stack.harness.waitForEnd(projectId, jobId)
     const failed = events.at(-1)
     expect(failed?._tag === "JobFailed" && failed.error.code).toBe("url_not_allowed")
+  })
+
+  it("frees the slot of a job that ended before its worker could free it, when the work is delivered again", async () => {
+    // A run recorded JobCompleted, then lost NATS before releasing the slot: the work message comes back.
+    const projectId = newId("prj")
+    const jobId = newId("job")
+    const now = Date.now()
+    const job: QueuedJob = {
+      jobId,
+      projectId,
+      platform: "generic",
+      format: "video_best",
+      source: { url: stack.media.urls.mp4, mediaId: null },
+      now,
+      lifetimeMs: 3_600_000
+    }
+    const artifact = {
+      key: `jobs/${projectId}/${jobId}/clip.mp4`,
+      filename: "clip.mp4",
+      mimeType: "video/mp4",
+      sizeBytes: 1,
+      availableUntil: now + 3_600_000
+    }
+    await stack.harness.run(
+      Effect.gen(function* () {
+        yield* queueJob(job)
+        yield* claimSlot({ projectId, jobId, limit: 2, now, expiresAt: now + 3_600_000 })
+        const commands = jobCommands(projectId, jobId)
+        yield* commands({ _tag: "StartJob", jobId, workerId: "a-worker-that-died", now })
+        yield* commands({ _tag: "CompleteJob", jobId, artifact, now })
+      })
+    )
+    expect((await stack.harness.lastAdmission(projectId))._tag).toBe("SlotClaimed")
+    await stack.harness.run(sendDownloadWork(job))
+    const released = await eventually(
+      () => stack.harness.lastAdmission(projectId),
+      (event) => event._tag === "SlotReleased",
+      "the redelivered work to free the slot"
+    )
+    expect(released._tag === "SlotReleased" && released.reason).toBe("completed")
+    expect(released.held).toEqual([])
+    // The job was not run again.
+    expect((await stack.harness.jobEvents(projectId, jobId)).map((e) => e._tag)).toEqual(["JobQueued", "JobStarted", "JobCompleted"])
   })
 })

@@ -2,11 +2,11 @@
 import { randomBytes } from "node:crypto"
 import { mkdir, rm } from "node:fs/promises"
 import { extname, join } from "node:path"
-import { Clock, Context, Effect, Layer, Option, Schedule } from "effect"
+import { Clock, Context, Effect, Layer, Option, Schedule, Schema } from "effect"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { releaseSlot } from "@mds/shared/domain/admission/AdmissionCommands"
-import type { SlotReleaseReason } from "@mds/shared/domain/admission/AdmissionEvent"
+import { SlotReleaseReason } from "@mds/shared/domain/admission/AdmissionEvent"
 import type { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
 import { jobCommands } from "@mds/shared/domain/job/JobCommands"
 import type { JobCommand } from "@mds/shared/domain/job/JobDecider"
@@ -36,6 +36,9 @@ export interface Delivery {
 
 /** "ack" once the job reached an end (or needs nothing more); "retry" when infrastructure failed on the way. */
 export type DownloadOutcome = "ack" | "retry"
+
+/** A job's end status, which is also why its slot is freed. */
+const isSlotReleaseReason = Schema.is(SlotReleaseReason)
 
 export class DownloadJob extends Context.Service<
   DownloadJob,
@@ -167,9 +170,15 @@ export class DownloadJob extends Context.Service<
           jobId: command.jobId,
           workerId: config.workerId,
           now: yield* Clock.currentTimeMillis
-        }).pipe(Effect.catchTag("InvalidJobTransition", () => Effect.succeed(null)))
-        if (started === null) {
-          yield* Effect.logInfo("job is not runnable (finished or unknown); skipping")
+        }).pipe(Effect.catchTag("InvalidJobTransition", (refused) => Effect.succeed(refused.status)))
+        if (typeof started === "string") {
+          // A job that already ended may still hold its slot: a run that recorded the end and then lost NATS before
+          // freeing it is redelivered to do exactly that (freeing is a no-op for a job that holds none).
+          if (isSlotReleaseReason(started)) {
+            yield* Effect.logInfo("job already ended; freeing its slot", { status: started })
+            return yield* finish(command, started)
+          }
+          yield* Effect.logInfo("job is not runnable (unknown); skipping")
           return "ack" as const
         }
         if (started.events.some((event) => event._tag === "JobExpired")) {
