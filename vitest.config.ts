@@ -1,6 +1,8 @@
 // Test tiers by file name: *.unit.spec.ts beside the code, test/int/*.int.spec.ts and test/e2e/*.e2e.spec.ts.
 import { defineConfig } from "vitest/config"
 
+const CLUSTER_FAILOVER = "test/e2e/cluster-failover.e2e.spec.ts"
+
 export default defineConfig({
   test: {
     projects: [
@@ -23,10 +25,22 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["test/e2e/**/*.e2e.spec.ts"],
+          exclude: [CLUSTER_FAILOVER],
           testTimeout: 180_000,
           hookTimeout: 180_000,
           // The end-to-end suites each start a whole stack; two at once is what two cores can carry.
           maxWorkers: 2
+        }
+      },
+      {
+        test: {
+          name: "e2e-cluster",
+          include: [CLUSTER_FAILOVER],
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+          // Last and alone: it bounds how fast reads recover after a node dies (10 s), which measures the cluster's
+          // failover only when no other whole stack competes for the two cores.
+          sequence: { groupOrder: 1 }
         }
       }
     ]

@@ -5,7 +5,7 @@
 // and admissions racing on both gateways while the node dies never exceed the project's 2 slots.
 import { jetstreamManager, type JetStreamManager } from "@nats-io/jetstream"
 import { connect, type NatsConnection } from "@nats-io/transport-node"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { clusterAsNatsServer, type NatsCluster, type NatsClusterNode, startNatsCluster, waitUntilHealthy } from "../support/NatsCluster.ts"
 import { finishedEvent } from "../support/StackInspector.ts"
 import { eventuallyDespiteFailures } from "../support/Eventually.ts"
@@ -267,6 +267,12 @@ const survives = async (fault: () => Promise<void>) => {
 }
 
 describe("a 3-node NATS cluster, replicas 3, two gateways and two extractors", () => {
+  // Each case starts from the whole cluster: a case that failed with a node down does not take the next ones with it.
+  beforeEach(async () => {
+    for (const node of cluster.nodes) if (!node.running()) await node.start()
+    await waitUntilHealthy(cluster.nodes, 60_000)
+  }, 90_000)
+
   it("every stream and KV bucket has 3 replicas", async () => {
     const replicas = new Map<string, number>()
     for await (const info of jsm.streams.list()) replicas.set(info.config.name, info.config.num_replicas)
