@@ -38,8 +38,9 @@ export default defineConfig({
           include: [CLUSTER_FAILOVER],
           testTimeout: 180_000,
           hookTimeout: 180_000,
-          // Last and alone: it bounds how fast reads recover after a node dies (10 s), which measures the cluster's
-          // failover only when no other whole stack competes for the two cores.
+          // Alone, in a group of its own after the other end-to-end suites (vitest runs groups one after another): it
+          // bounds how fast reads recover after a node dies (10 s), which measures the cluster's failover only when no
+          // other whole stack competes for the two cores.
           sequence: { groupOrder: 1 }
         }
       }
