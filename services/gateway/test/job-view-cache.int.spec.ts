@@ -4,7 +4,7 @@ import { assert, layer } from "@effect/vitest"
 import type { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { JobEvent as JobEventCodec } from "@mds/shared/domain/job/JobEvent"
 import { evolveJobView, type JobView } from "@mds/shared/domain/job/JobView"
-import { EventStore } from "@mds/shared/eventstore/EventStore"
+import { EventStore, EventStoreError } from "@mds/shared/eventstore/EventStore"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
 import { jobSubject } from "@mds/shared/eventstore/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
@@ -37,10 +37,44 @@ const CountingReadModel = Layer.effect(
 
 const Counts = Layer.sync(ReadCount, () => ({ value: 0 }))
 
+/** When set, what a replica still catching up answers: an older read-model document, and event reads that fail. */
+class Lagging extends Context.Service<Lagging, { document: JobView | null }>()("mds/test/Lagging") {}
+
+const LaggingReplica = Layer.sync(Lagging, () => ({ document: null }))
+
+const LaggingReadModel = Layer.effect(
+  JobReadModel,
+  Effect.gen(function* () {
+    const inner = yield* JobReadModel
+    const lagging = yield* Lagging
+    return JobReadModel.of({
+      ...inner,
+      get: (projectId, jobId) => (lagging.document === null ? inner.get(projectId, jobId) : Effect.succeed(Option.some(lagging.document)))
+    })
+  })
+)
+
+const LaggingEvents = Layer.effect(
+  EventStore,
+  Effect.gen(function* () {
+    const inner = yield* EventStore
+    const lagging = yield* Lagging
+    return EventStore.of({
+      ...inner,
+      readSubject: (codec, subject, afterSeq) =>
+        lagging.document === null
+          ? inner.readSubject(codec, subject, afterSeq)
+          : Effect.fail(new EventStoreError({ operation: "readSubject", message: "timeout" }))
+    })
+  })
+)
+
 const TestLayer = JobViewCache.layer.pipe(
+  Layer.provideMerge(LaggingReadModel),
   Layer.provideMerge(CountingReadModel),
   Layer.provideMerge(KvReadModels),
-  Layer.provideMerge(Layer.mergeAll(JetStreamEventStore, Counts, Followers.layer)),
+  Layer.provideMerge(LaggingEvents),
+  Layer.provideMerge(Layer.mergeAll(JetStreamEventStore, Counts, Followers.layer, LaggingReplica)),
   Layer.provideMerge(TestNats)
 )
 
@@ -223,6 +257,40 @@ layer(TestLayer, { timeout: 60_000, excludeTestServices: true })("JobViewCache",
         const view = yield* eventually(jobId, (v) => v?.status === "processing")
         assert.deepStrictEqual(view, yield* folded(jobId))
         assert.strictEqual(cache.peek(projectId, jobId)?.status, "processing")
+      }),
+    60_000
+  )
+  it.effect(
+    "a job read while the mirror recovers never goes back: an older document from a replica behind, with its events unreadable, leaves the newer view",
+    () =>
+      Effect.gen(function* () {
+        const cache = yield* JobViewCache
+        const server = yield* TestNatsServer
+        const followers = yield* Followers
+        const lagging = yield* Lagging
+        const jobId = newId("job")
+        yield* mirrorFollowing
+        const first = yield* append(jobId, queued(jobId), 0)
+        yield* project(jobId)
+        yield* appendAndProject(jobId, started(jobId), 1)
+        yield* appendAndProject(jobId, progressed(jobId, 40), 2)
+        assert.strictEqual((yield* eventually(jobId, (v) => v?.progress === 40))?.progress, 40)
+
+        yield* Effect.promise(() => server.stop())
+        for (let i = 0; i < 200 && followers.snapshot()["job_views"] !== "recovering"; i++) yield* Effect.sleep("50 millis")
+        assert.strictEqual(followers.snapshot()["job_views"], "recovering")
+        lagging.document = evolveJobView(null, queued(jobId), first.seq)
+        const read = yield* Effect.ensuring(
+          cache.get(projectId, jobId),
+          Effect.sync(() => {
+            lagging.document = null
+          })
+        )
+        assert.strictEqual(Option.getOrNull(read)?.progress, 40, "the view this gateway already knew, not the replica's older one")
+
+        yield* Effect.promise(() => server.start())
+        yield* mirrorFollowing
+        assert.deepStrictEqual(yield* eventually(jobId, (v) => v?.progress === 40), yield* folded(jobId))
       }),
     60_000
   )

@@ -161,8 +161,19 @@ export class JobViewCache extends Context.Service<
         const hit = peek(projectId, jobId)
         if (hit !== undefined) return Option.some(hit)
         const key = keyOf(projectId, jobId)
-        // Not mirrored (starting, recovering, MongoDB) or already being loaded by another request: read without caching.
-        if (!following() || pending.has(key)) return Option.fromNullishOr(yield* load(projectId, jobId))
+        // Not mirrored (starting, recovering, MongoDB) or already being loaded by another request: read, and keep the
+        // newest of what was read and what this gateway knew. A job never goes back: a replica still catching up (a
+        // node restarting) can serve an older document, and the newer events then fail to read as often as not.
+        if (!following() || pending.has(key)) {
+          const startedIn = generation
+          const loaded = yield* load(projectId, jobId)
+          const known = views.peek(key)
+          if (loaded === null || (known !== undefined && !newer(known, loaded))) return Option.fromNullishOr(known)
+          // Kept while the mirror recovers: its consumer resumes after the last write it delivered, so later writes
+          // still reach this entry.
+          if (startedIn === generation && known !== undefined) remember(key, loaded)
+          return Option.some(loaded)
+        }
         const startedIn = generation
         const buffer: Array<JobView> = []
         pending.set(key, buffer)
