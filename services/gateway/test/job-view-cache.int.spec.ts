@@ -19,22 +19,6 @@ import { jobProgressed, jobQueued, jobStarted } from "../../../test/support/JobE
 /** Counts read-model reads, to tell a cache hit from a round trip. */
 class ReadCount extends Context.Service<ReadCount, { value: number }>()("mds/test/ReadCount") {}
 
-const CountingReadModel = Layer.effect(
-  JobReadModel,
-  Effect.gen(function* () {
-    const inner = yield* JobReadModel
-    const count = yield* ReadCount
-    return JobReadModel.of({
-      ...inner,
-      get: (projectId, jobId) =>
-        Effect.suspend(() => {
-          count.value++
-          return inner.get(projectId, jobId)
-        })
-    })
-  })
-)
-
 const Counts = Layer.sync(ReadCount, () => ({ value: 0 }))
 
 /** When set, what a replica still catching up answers: an older read-model document, and event reads that fail. */
@@ -42,14 +26,20 @@ class Lagging extends Context.Service<Lagging, { document: JobView | null }>()("
 
 const LaggingReplica = Layer.sync(Lagging, () => ({ document: null }))
 
-const LaggingReadModel = Layer.effect(
+/** The real read model, its reads counted, answering the lagging document when one is set. */
+const TestReadModel = Layer.effect(
   JobReadModel,
   Effect.gen(function* () {
     const inner = yield* JobReadModel
+    const count = yield* ReadCount
     const lagging = yield* Lagging
     return JobReadModel.of({
       ...inner,
-      get: (projectId, jobId) => (lagging.document === null ? inner.get(projectId, jobId) : Effect.succeed(Option.some(lagging.document)))
+      get: (projectId, jobId) =>
+        Effect.suspend(() => {
+          count.value++
+          return lagging.document === null ? inner.get(projectId, jobId) : Effect.succeed(Option.some(lagging.document))
+        })
     })
   })
 )
@@ -70,8 +60,7 @@ const LaggingEvents = Layer.effect(
 )
 
 const TestLayer = JobViewCache.layer.pipe(
-  Layer.provideMerge(LaggingReadModel),
-  Layer.provideMerge(CountingReadModel),
+  Layer.provideMerge(TestReadModel),
   Layer.provideMerge(KvReadModels),
   Layer.provideMerge(LaggingEvents),
   Layer.provideMerge(Layer.mergeAll(JetStreamEventStore, Counts, Followers.layer, LaggingReplica)),
