@@ -47,6 +47,23 @@ const startServices = (url: string, replicas: string) =>
     })
   )
 
+/**
+ * startServices on a cluster that formed a moment ago: until every server's first stats reach the meta leader, a
+ * 3-replica stream can be refused with "no suitable peers for placement, peer offline" (seen once in CI). That answer
+ * alone is retried, for up to 20 s; a service would be restarted by its supervisor the same way.
+ */
+const startServicesOnCluster = async (url: string, replicas: string) => {
+  const deadline = Date.now() + 20_000
+  while (true) {
+    try {
+      return await startServices(url, replicas)
+    } catch (error) {
+      if (!String(error).includes("no suitable peers for placement") || Date.now() > deadline) throw error
+      await new Promise((resolve) => setTimeout(resolve, 250))
+    }
+  }
+}
+
 /** A 3-node cluster of its own for the enclosing describe's tests. */
 const clusterForTheseTests = () => {
   let cluster: NatsCluster | undefined
@@ -65,14 +82,14 @@ describe("NATS_REPLICAS on a 3-node cluster", () => {
 
   it("creates with one replica by default, raises every stream and bucket to NATS_REPLICAS, and never lowers it", async () => {
     const everything = [...streamNames, "KV_mds_jobs_test", "KV_mds_readmodels_test"]
-    await startServices(cluster().url, "1")
+    await startServicesOnCluster(cluster().url, "1")
     for (const stream of everything) expect(await replicasOf(cluster().url, stream), stream).toBe(1)
 
-    await startServices(cluster().url, "3")
+    await startServicesOnCluster(cluster().url, "3")
     for (const stream of everything) expect(await replicasOf(cluster().url, stream), stream).toBe(3)
 
     // A service started with a smaller setting (a forgotten default) leaves what is there.
-    await startServices(cluster().url, "1")
+    await startServicesOnCluster(cluster().url, "1")
     for (const stream of everything) expect(await replicasOf(cluster().url, stream), stream).toBe(3)
   }, 120_000)
 
@@ -103,7 +120,7 @@ describe("the event store on a 3-node cluster with 3 replicas", () => {
   const cluster = clusterForTheseTests()
 
   it("reads every append it was acknowledged, through a node that does not lead the stream", async () => {
-    await startServices(cluster().url, "3")
+    await startServicesOnCluster(cluster().url, "3")
     const leader = await asService(
       { NATS_URL: cluster().url },
       Effect.flatMap(NatsClient, ({ jsm }) => Effect.promise(() => jsm.streams.info(JOBS_STREAM.name)))
