@@ -1,7 +1,7 @@
 // ResolvedInfoStore on a NATS Object Store bucket whose max age is the media lifetime, reachable by every replica.
 import { type ObjectStore, Objm } from "@nats-io/obj"
 import { nanos } from "@nats-io/transport-node"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, Schedule } from "effect"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { alignBucketStream } from "@mds/shared/nats/StreamReplicas"
@@ -26,7 +26,11 @@ const openBucket = Effect.fn("ResolvedInfoStore.openBucket")(function* (maxAgeMs
       return bucket
     },
     catch: storeError("open bucket")
-  })
+  }).pipe(
+    // On a cluster that is still forming, or when extractors start together and race to create the bucket, the first
+    // attempt can time out: retried for about 10 s before the start fails.
+    Effect.retry({ schedule: Schedule.spaced("1 second"), times: 10 })
+  )
 })
 
 const encoder = new TextEncoder()
