@@ -72,6 +72,10 @@ export class JobViewCache extends Context.Service<
 
       const newer = (current: JobView | undefined, next: JobView) => current === undefined || next.lastSeq > current.lastSeq
 
+      /** The later of two views of one job (by the last event folded in); either may be missing. */
+      const newest = (current: JobView | undefined, next: JobView | undefined) =>
+        next !== undefined && newer(current, next) ? next : current
+
       const onWrite = (prefixLength: number) => (message: FollowedMessage) => {
         const key = message.subject.slice(prefixLength)
         const cached = views.peek(key)
@@ -161,20 +165,19 @@ export class JobViewCache extends Context.Service<
         const hit = peek(projectId, jobId)
         if (hit !== undefined) return Option.some(hit)
         const key = keyOf(projectId, jobId)
-        // Not mirrored (starting, recovering, MongoDB) or already being loaded by another request: read, and keep the
+        const startedIn = generation
+        // Not mirrored (starting, recovering, MongoDB) or already being loaded by another request: read, and answer the
         // newest of what was read and what this gateway knew. A job never goes back: a replica still catching up (a
         // node restarting) can serve an older document, and the newer events then fail to read as often as not.
         if (!following() || pending.has(key)) {
-          const startedIn = generation
-          const loaded = yield* load(projectId, jobId)
+          const loaded = (yield* load(projectId, jobId)) ?? undefined
           const known = views.peek(key)
-          if (loaded === null || (known !== undefined && !newer(known, loaded))) return Option.fromNullishOr(known)
-          // Kept while the mirror recovers: its consumer resumes after the last write it delivered, so later writes
-          // still reach this entry.
-          if (startedIn === generation && known !== undefined) remember(key, loaded)
-          return Option.some(loaded)
+          const answer = newest(known, loaded)
+          // A known entry moves forward while the mirror recovers: its consumer resumes after the last write it
+          // delivered, so later writes still reach the entry.
+          if (known !== undefined && answer !== undefined && answer !== known && startedIn === generation) remember(key, answer)
+          return Option.fromNullishOr(answer)
         }
-        const startedIn = generation
         const buffer: Array<JobView> = []
         pending.set(key, buffer)
         const view = yield* load(projectId, jobId).pipe(
@@ -183,8 +186,7 @@ export class JobViewCache extends Context.Service<
             pending.delete(key)
             // The newest of what was loaded, written meanwhile, or seeded meanwhile by this gateway.
             let current = loaded ?? undefined
-            for (const candidate of [...buffer, views.peek(key)])
-              if (candidate !== undefined && newer(current, candidate)) current = candidate
+            for (const candidate of [...buffer, views.peek(key)]) current = newest(current, candidate)
             if (current !== undefined && startedIn === generation && following()) remember(key, current)
             return current ?? null
           }),
