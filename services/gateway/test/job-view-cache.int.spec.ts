@@ -90,11 +90,22 @@ const project = (jobId: string) =>
 /** An event appended and then projected, as in production (the mirror sees the read model, not the events). */
 const appendAndProject = (jobId: string, event: JobEvent, n: number) => Effect.andThen(append(jobId, event, n), project(jobId))
 
+/** Waits (up to 10 s) until the mirror's watch is in `state`, and fails the test if it is not. */
+const mirrorIs = (state: "following" | "recovering") =>
+  Effect.gen(function* () {
+    const followers = yield* Followers
+    for (let i = 0; i < 200 && followers.snapshot()["job_views"] !== state; i++) yield* Effect.sleep("50 millis")
+    assert.strictEqual(followers.snapshot()["job_views"], state)
+  })
+
 /** Waits until the mirror's watch delivers (it starts "recovering" and turns "following" within about a second). */
-const mirrorFollowing = Effect.gen(function* () {
-  const followers = yield* Followers
-  for (let i = 0; i < 200 && followers.snapshot()["job_views"] !== "following"; i++) yield* Effect.sleep("50 millis")
-  assert.strictEqual(followers.snapshot()["job_views"], "following")
+const mirrorFollowing = mirrorIs("following")
+
+/** Stops the nats-server and waits until the mirror notices that its watch cannot deliver. */
+const natsDown = Effect.gen(function* () {
+  const server = yield* TestNatsServer
+  yield* Effect.promise(() => server.stop())
+  yield* mirrorIs("recovering")
 })
 
 /** The view folded from the job's stream, as the truth to compare the cache against. */
@@ -227,16 +238,13 @@ layer(TestLayer, { timeout: 60_000, excludeTestServices: true })("JobViewCache",
       Effect.gen(function* () {
         const cache = yield* JobViewCache
         const server = yield* TestNatsServer
-        const followers = yield* Followers
         const jobId = newId("job")
         yield* mirrorFollowing
         yield* appendAndProject(jobId, queued(jobId), 0)
         yield* cache.get(projectId, jobId)
         assert.strictEqual(cache.peek(projectId, jobId)?.status, "queued")
 
-        yield* Effect.promise(() => server.stop())
-        for (let i = 0; i < 200 && followers.snapshot()["job_views"] !== "recovering"; i++) yield* Effect.sleep("50 millis")
-        assert.strictEqual(followers.snapshot()["job_views"], "recovering")
+        yield* natsDown
         assert.strictEqual(cache.peek(projectId, jobId), undefined, "no answer from a mirror that stopped")
 
         yield* Effect.promise(() => server.start())
@@ -255,7 +263,6 @@ layer(TestLayer, { timeout: 60_000, excludeTestServices: true })("JobViewCache",
       Effect.gen(function* () {
         const cache = yield* JobViewCache
         const server = yield* TestNatsServer
-        const followers = yield* Followers
         const lagging = yield* Lagging
         const jobId = newId("job")
         yield* mirrorFollowing
@@ -265,9 +272,7 @@ layer(TestLayer, { timeout: 60_000, excludeTestServices: true })("JobViewCache",
         yield* appendAndProject(jobId, progressed(jobId, 40), 2)
         assert.strictEqual((yield* eventually(jobId, (v) => v?.progress === 40))?.progress, 40)
 
-        yield* Effect.promise(() => server.stop())
-        for (let i = 0; i < 200 && followers.snapshot()["job_views"] !== "recovering"; i++) yield* Effect.sleep("50 millis")
-        assert.strictEqual(followers.snapshot()["job_views"], "recovering")
+        yield* natsDown
         lagging.document = evolveJobView(null, queued(jobId), first.seq)
         const read = yield* Effect.ensuring(
           cache.get(projectId, jobId),
