@@ -108,6 +108,13 @@ const natsDown = Effect.gen(function* () {
   yield* mirrorIs("recovering")
 })
 
+/** Starts the nats-server again and waits until the mirror's re-created watch delivers. */
+const natsUp = Effect.gen(function* () {
+  const server = yield* TestNatsServer
+  yield* Effect.promise(() => server.start())
+  yield* mirrorFollowing
+})
+
 /** The view folded from the job's stream, as the truth to compare the cache against. */
 const folded = (jobId: string) =>
   Effect.gen(function* () {
@@ -237,7 +244,6 @@ layer(TestLayer, { timeout: 60_000, excludeTestServices: true })("JobViewCache",
     () =>
       Effect.gen(function* () {
         const cache = yield* JobViewCache
-        const server = yield* TestNatsServer
         const jobId = newId("job")
         yield* mirrorFollowing
         yield* appendAndProject(jobId, queued(jobId), 0)
@@ -247,8 +253,7 @@ layer(TestLayer, { timeout: 60_000, excludeTestServices: true })("JobViewCache",
         yield* natsDown
         assert.strictEqual(cache.peek(projectId, jobId), undefined, "no answer from a mirror that stopped")
 
-        yield* Effect.promise(() => server.start())
-        yield* mirrorFollowing
+        yield* natsUp
         // Written after the restart: it reaches the view kept from before, through the re-created watch.
         yield* appendAndProject(jobId, started(jobId), 1)
         const view = yield* eventually(jobId, (v) => v?.status === "processing")
@@ -257,12 +262,12 @@ layer(TestLayer, { timeout: 60_000, excludeTestServices: true })("JobViewCache",
       }),
     60_000
   )
+
   it.effect(
     "a job read while the mirror recovers never goes back: an older document from a replica behind, with its events unreadable, leaves the newer view",
     () =>
       Effect.gen(function* () {
         const cache = yield* JobViewCache
-        const server = yield* TestNatsServer
         const lagging = yield* Lagging
         const jobId = newId("job")
         yield* mirrorFollowing
@@ -282,8 +287,7 @@ layer(TestLayer, { timeout: 60_000, excludeTestServices: true })("JobViewCache",
         )
         assert.strictEqual(Option.getOrNull(read)?.progress, 40, "the view this gateway already knew, not the replica's older one")
 
-        yield* Effect.promise(() => server.start())
-        yield* mirrorFollowing
+        yield* natsUp
         assert.deepStrictEqual(yield* eventually(jobId, (v) => v?.progress === 40), yield* folded(jobId))
       }),
     60_000
