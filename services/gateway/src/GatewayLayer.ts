@@ -6,6 +6,7 @@ import { CookieVault } from "@mds/shared/cookies/CookieVault"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
 import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
+import { JobStates } from "@mds/shared/jobs/JobStates"
 import { Followers } from "@mds/shared/nats/Followers"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { CachedMediaReadModel } from "@mds/shared/readmodel/CachedMediaReadModel"
@@ -38,7 +39,7 @@ const StreamsReady = Layer.effectDiscard(ensureStreams)
  */
 const ReadModels = Layer.mergeAll(
   CachedMediaReadModel.layer,
-  JobViewCache.layer,
+  JobViewCache.layer.pipe(Layer.provideMerge(JobStates.layer)),
   Layer.effect(JobReadModel, JobReadModel),
   Layer.effect(ProjectReadModel, ProjectReadModel),
   Layer.effect(KeyReadModel, KeyReadModel)

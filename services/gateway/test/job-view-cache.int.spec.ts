@@ -13,6 +13,7 @@ import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
 import { KvReadModels } from "@mds/shared/readmodel/ReadModelLayer"
 import { Context, Effect, Layer, Option } from "effect"
 import { TestNats, TestNatsServer } from "../../../test/int/support/TestNats.ts"
+import { JobStates } from "@mds/shared/jobs/JobStates"
 import { JobViewCache } from "../src/jobs/JobViewCache.ts"
 import { jobProgressed, jobQueued, jobStarted } from "../../../test/support/JobEvents.ts"
 
@@ -60,6 +61,7 @@ const LaggingEvents = Layer.effect(
 )
 
 const TestLayer = JobViewCache.layer.pipe(
+  Layer.provideMerge(JobStates.layer),
   Layer.provideMerge(TestReadModel),
   Layer.provideMerge(KvReadModels),
   Layer.provideMerge(LaggingEvents),

@@ -185,7 +185,10 @@ export class DownloadJob extends Context.Service<
           yield* Effect.logInfo("job expired before it started")
           return yield* finish(command, "expired")
         }
-        yield* Effect.logInfo("job started", { attempt: started.state.attempt })
+        // A StartJob that appended leaves a queued job's document; null only for a job never queued, refused above.
+        const job = started.state
+        if (job === null) return "ack" as const
+        yield* Effect.logInfo("job started", { attempt: job.attempt })
         yield* Effect.sync(delivery.working).pipe(Effect.repeat(Schedule.spaced(heartbeatMs)), Effect.forkScoped)
 
         const workDir = workDirOf(command, delivery)
@@ -198,9 +201,7 @@ export class DownloadJob extends Context.Service<
           ),
           Effect.result,
           // At the end of the job's lifetime nobody can read the result any more: stop (killing yt-dlp) and free the slot.
-          Effect.raceFirst(
-            Effect.sleep(Math.max(0, started.state.expiresAt - (yield* Clock.currentTimeMillis))).pipe(Effect.as("expired" as const))
-          ),
+          Effect.raceFirst(Effect.sleep(Math.max(0, job.expiresAt - (yield* Clock.currentTimeMillis))).pipe(Effect.as("expired" as const))),
           // A client canceled the job: stop at once (killing yt-dlp and its ffmpeg); its partial files go with workDir.
           Effect.raceFirst(canceled.wait.pipe(Effect.as("canceled" as const))),
           Effect.ensuring(Effect.promise(() => rm(workDir, { recursive: true, force: true })))

@@ -2,6 +2,7 @@
 import { Context, Deferred, Effect, Layer, Schema, type Scope } from "effect"
 import { JobDecider } from "@mds/shared/domain/job/JobDecider"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
+import { jobStatus } from "@mds/shared/domain/job/JobState"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { jobSubject } from "@mds/shared/eventstore/Subjects"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
@@ -37,7 +38,7 @@ export class JobCancelWatch extends Context.Service<
       const isCanceled = (subject: string) =>
         store.readSubject(JobEvent, subject).pipe(
           Effect.map((stored) => stored.reduce((state, item) => JobDecider.evolve(state, item.event), JobDecider.initialState())),
-          Effect.map((state) => state.status === "canceled"),
+          Effect.map((state) => jobStatus(state) === "canceled"),
           Effect.orElseSucceed(() => false)
         )
 

@@ -1,13 +1,11 @@
 // In-process mirror of the job read model for GET /v1/jobs: a miss reads the read model plus the job's newer events;
 // a watch of the read model's KV bucket keeps hits current, and the gateway seeds the views it just wrote.
-import { JobEvent } from "@mds/shared/domain/job/JobEvent"
-import { evolveJobView, JobView } from "@mds/shared/domain/job/JobView"
-import { EventStore, type EventStoreError } from "@mds/shared/eventstore/EventStore"
-import { jobSubject } from "@mds/shared/eventstore/Subjects"
+import { JobView } from "@mds/shared/domain/job/JobView"
+import type { EventStoreError } from "@mds/shared/eventstore/EventStore"
+import { JobStates } from "@mds/shared/jobs/JobStates"
 import { Followers } from "@mds/shared/nats/Followers"
 import type { NatsClient } from "@mds/shared/nats/NatsClient"
 import { type Follower, type FollowedMessage, startFollower } from "@mds/shared/nats/StreamFollower"
-import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
 import { JOBS_BUCKET } from "@mds/shared/readmodel/kv/KvJobReadModel"
 import type { ReadModelError } from "@mds/shared/readmodel/ReadModelError"
 import { configuredBackend } from "@mds/shared/readmodel/ReadModelLayer"
@@ -55,8 +53,7 @@ export class JobViewCache extends Context.Service<
   static readonly layer = Layer.effect(
     JobViewCache,
     Effect.gen(function* () {
-      const store = yield* EventStore
-      const readModel = yield* JobReadModel
+      const jobStates = yield* JobStates
       const followers = yield* Followers
       /** By "<projectId>.<jobId>"; the least recently read (or written) dropped first beyond the size. */
       const views = new LRUCache<string, JobView>({ max: JOB_VIEW_CACHE_SIZE })
@@ -135,18 +132,8 @@ export class JobViewCache extends Context.Service<
         yield* Deferred.await(firstWatch).pipe(Effect.timeout("5 seconds"), Effect.ignore)
       }
 
-      /** The projected view and the job's events after it (all of them when it is not projected yet). */
-      const load = Effect.fn("JobViewCache.load")(function* (projectId: string, jobId: string) {
-        const subject = jobSubject(projectId, jobId)
-        const projected = Option.getOrNull(yield* readModel.get(projectId, jobId))
-        const events = yield* store.readSubject(JobEvent, subject, projected?.lastSeq ?? 0).pipe(
-          // With a projected view in hand, an unreadable newer event only costs freshness (the aggregator steps over it too).
-          projected === null ? (self) => self : Effect.orElseSucceed(() => [])
-        )
-        let view = projected
-        for (const stored of events) view = evolveJobView(view, stored.event, stored.seq)
-        return view
-      })
+      /** The job's state now: the projected view and the job's events after it. */
+      const load = (projectId: string, jobId: string) => Effect.map(jobStates.current(projectId, jobId), (job) => job.state)
 
       // Untraced: runs from memory on every request; the request's span covers it (a traced call costs ~6 µs).
       const peek = (projectId: string, jobId: string): JobView | undefined => {

@@ -4,7 +4,7 @@ import type { Decider } from "../Decider.ts"
 import { InvalidJobTransition, JobAlreadyExists, JobAlreadyFinished, JobNotFound } from "../DomainErrors.ts"
 import { type DownloadOptions, hasOptions } from "./DownloadOptions.ts"
 import type { JobArtifact, JobError, JobEvent, JobSource } from "./JobEvent.ts"
-import { evolveJob, initialJobState, isTerminal, type JobState } from "./JobState.ts"
+import { evolveJob, initialJobState, isTerminal, type JobState, type JobStatus, jobStatus } from "./JobState.ts"
 
 export type JobCommand =
   | {
@@ -39,15 +39,16 @@ type Decision = Result.Result<ReadonlyArray<JobEvent>, JobRejection>
 
 const none: Decision = Result.succeed([])
 const emit = (...events: ReadonlyArray<JobEvent>): Decision => Result.succeed(events)
-const reject = (state: JobState, command: JobCommand): Decision =>
-  Result.fail(new InvalidJobTransition({ jobId: command.jobId, status: state.status, command: command._tag }))
+const reject = (status: JobStatus, command: JobCommand): Decision =>
+  Result.fail(new InvalidJobTransition({ jobId: command.jobId, status, command: command._tag }))
 
-const isOverdue = (state: JobState, now: number) => state.status !== "none" && now >= state.expiresAt
+const isOverdue = (state: JobState, now: number) => state !== null && now >= state.expiresAt
 
 export const decideJob = (command: JobCommand, state: JobState): Decision => {
+  const status = jobStatus(state)
   switch (command._tag) {
     case "QueueJob":
-      if (state.status !== "none") return Result.fail(new JobAlreadyExists({ jobId: command.jobId }))
+      if (status !== "none") return Result.fail(new JobAlreadyExists({ jobId: command.jobId }))
       return emit({
         _tag: "JobQueued",
         v: 1,
@@ -62,7 +63,7 @@ export const decideJob = (command: JobCommand, state: JobState): Decision => {
         ...(command.batch === undefined ? {} : { batch: command.batch })
       })
     case "StartJob":
-      if (state.status === "none" || isTerminal(state.status)) return reject(state, command)
+      if (state === null || isTerminal(status)) return reject(status, command)
       if (isOverdue(state, command.now)) return emit({ _tag: "JobExpired", v: 1, jobId: command.jobId, at: command.now })
       // A redelivered job starts again with the next attempt number.
       return emit({
@@ -74,15 +75,15 @@ export const decideJob = (command: JobCommand, state: JobState): Decision => {
         at: command.now
       })
     case "ReportProgress": {
-      if (state.status !== "processing") return none
+      if (state === null || status !== "processing") return none
       const percent = Math.min(100, Math.max(0, Math.floor(command.percent)))
       // Progress only moves forward; a repeated or smaller value is not news.
       if (percent <= state.progress) return none
       return emit({ _tag: "JobProgressed", v: 1, jobId: command.jobId, percent, at: command.now })
     }
     case "CompleteJob":
-      if (state.status === "completed") return none
-      if (state.status !== "processing") return reject(state, command)
+      if (status === "completed") return none
+      if (status !== "processing") return reject(status, command)
       return emit({
         _tag: "JobCompleted",
         v: 1,
@@ -92,19 +93,19 @@ export const decideJob = (command: JobCommand, state: JobState): Decision => {
         at: command.now
       })
     case "FailJob":
-      if (isTerminal(state.status)) return none
-      if (state.status === "none") return reject(state, command)
+      if (isTerminal(status)) return none
+      if (status === "none") return reject(status, command)
       return emit({ _tag: "JobFailed", v: 1, jobId: command.jobId, error: command.error, at: command.now })
     case "ExpireJob":
-      if (state.status === "none" || isTerminal(state.status) || !isOverdue(state, command.now)) return none
+      if (status === "none" || isTerminal(status) || !isOverdue(state, command.now)) return none
       return emit({ _tag: "JobExpired", v: 1, jobId: command.jobId, at: command.now })
     case "CancelJob":
       // A job past its lifetime is not found, as GET /jobs says; canceling twice changes nothing.
-      if (state.status === "none" || state.status === "expired" || isOverdue(state, command.now)) {
+      if (status === "none" || status === "expired" || isOverdue(state, command.now)) {
         return Result.fail(new JobNotFound({ jobId: command.jobId }))
       }
-      if (state.status === "canceled") return none
-      if (isTerminal(state.status)) return Result.fail(new JobAlreadyFinished({ jobId: command.jobId, status: state.status }))
+      if (status === "canceled") return none
+      if (isTerminal(status)) return Result.fail(new JobAlreadyFinished({ jobId: command.jobId, status }))
       return emit({ _tag: "JobCanceled", v: 1, jobId: command.jobId, at: command.now })
   }
 }

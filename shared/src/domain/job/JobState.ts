@@ -1,52 +1,82 @@
-// The job aggregate's state and evolve: what the decider needs to know, folded from JobEvents.
-import type { JobEvent } from "./JobEvent.ts"
+// The job aggregate's one state and its one evolve: the job's document (null before JobQueued), folded from JobEvents.
+// The decider, the read-model projection and every reader or reactor that needs a job's state use this fold.
+import { CANCELED_ERROR, type JobEvent } from "./JobEvent.ts"
+import type { JobView } from "./JobView.ts"
 
+/** The job's document as of its last folded event; null while nothing was queued. */
+export type JobState = JobView | null
+
+/** What a decision or a reactor asks of a job: the document's status, with "none" and "canceled" told apart. */
 export type JobStatus = "none" | "queued" | "processing" | "completed" | "failed" | "expired" | "canceled"
 
-export interface JobState {
-  readonly status: JobStatus
-  readonly jobId: string | null
-  readonly projectId: string | null
-  readonly attempt: number
-  readonly progress: number
-  readonly expiresAt: number
-}
+export const initialJobState = (): JobState => null
 
-export const initialJobState = (): JobState => ({
-  status: "none",
-  jobId: null,
-  projectId: null,
-  attempt: 0,
-  progress: 0,
-  expiresAt: 0
-})
+/** A failed job whose error is the cancel's is canceled (the API answers it as failed with the code `canceled`). */
+export const jobStatus = (state: JobState): JobStatus => {
+  if (state === null) return "none"
+  if (state.status === "failed" && state.error?.code === CANCELED_ERROR.code) return "canceled"
+  return state.status
+}
 
 export const isTerminal = (status: JobStatus): boolean =>
   status === "completed" || status === "failed" || status === "expired" || status === "canceled"
 
-/** Terminal states absorb every later event, so a late or duplicated event never reopens a job. */
+/** The job reached an end: nothing runs for it any more and no later event changes it. */
+export const hasEnded = (state: JobState): boolean => isTerminal(jobStatus(state))
+
+/**
+ * Terminal states absorb every later event, so a late or duplicated event never reopens a job. Events of a job whose
+ * JobQueued was never seen (trimmed by retention) have nothing to attach to. `lastSeq` is left as it was: the
+ * projection (`evolveJobView`) sets it from the event's stream sequence.
+ */
 export const evolveJob = (state: JobState, event: JobEvent): JobState => {
-  if (isTerminal(state.status)) return state
+  if (event._tag === "JobQueued") {
+    if (state !== null) return state
+    return {
+      id: event.jobId,
+      projectId: event.projectId,
+      status: "queued",
+      progress: 0,
+      platform: event.platform,
+      requestedFormat: event.format,
+      source: event.source,
+      attempt: 0,
+      createdAt: event.createdAt,
+      expiresAt: event.expiresAt,
+      startedAt: null,
+      completedAt: null,
+      artifact: null,
+      error: null,
+      downloadUrl: null,
+      lastSeq: 0,
+      ...(event.options === undefined ? {} : { options: event.options })
+    }
+  }
+  if (state === null || hasEnded(state)) return state
   switch (event._tag) {
-    case "JobQueued":
+    case "JobStarted":
       return {
         ...state,
-        status: "queued",
-        jobId: event.jobId,
-        projectId: event.projectId,
-        expiresAt: event.expiresAt
+        status: "processing",
+        attempt: Math.max(state.attempt, event.attempt),
+        startedAt: state.startedAt ?? event.at
       }
-    case "JobStarted":
-      return { ...state, status: "processing", attempt: Math.max(state.attempt, event.attempt) }
     case "JobProgressed":
       return { ...state, progress: Math.max(state.progress, event.percent) }
     case "JobCompleted":
-      return { ...state, status: "completed", progress: 100 }
+      return {
+        ...state,
+        status: "completed",
+        progress: 100,
+        completedAt: event.at,
+        artifact: event.artifact,
+        ...(event.platform === undefined ? {} : { platform: event.platform })
+      }
     case "JobFailed":
-      return { ...state, status: "failed" }
+      return { ...state, status: "failed", completedAt: event.at, error: event.error }
     case "JobExpired":
-      return { ...state, status: "expired" }
+      return { ...state, status: "expired", completedAt: event.at }
     case "JobCanceled":
-      return { ...state, status: "canceled" }
+      return { ...state, status: "failed", completedAt: event.at, error: CANCELED_ERROR }
   }
 }

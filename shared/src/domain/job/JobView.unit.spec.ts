@@ -78,9 +78,9 @@ describe("evolveJobView", () => {
     expect(project([started, progressed(10), completed])).toBeNull()
   })
 
-  it("ignores a second JobQueued", () => {
+  it("ignores a second JobQueued (only its sequence is recorded as folded)", () => {
     const doc = project([queued, started])
-    expect(evolveJobView(doc, { ...queued, format: "video_best" } as JobEvent, 3)).toBe(doc)
+    expect(evolveJobView(doc, { ...queued, format: "video_best" } as JobEvent, 3)).toEqual({ ...doc, lastSeq: 3 })
   })
 
   it("records an expiry as terminal", () => {
