@@ -9,12 +9,15 @@ import { backendLayer, configuredBackend } from "@mds/shared/readmodel/ReadModel
 import { makeProgressBar } from "../rebuild/ProgressBar.ts"
 import { rebuildReadModel } from "../rebuild/ProjectionRebuild.ts"
 import { parseRebuildCommand } from "../rebuild/RebuildCommand.ts"
+import { exitQuietlyWhenOutputCloses } from "@mds/shared/runtime/ClosedOutput"
 
 /** Five pointer refreshes: every live process has followed the switch well before the old store is dropped. */
 const GRACE_MS = 5 * POINTER_REFRESH_MS
 
 const rebuildLayer = (kind: ReadModelBackendKind) =>
   Layer.mergeAll(backendLayer(kind), ArtifactStoreLayer).pipe(Layer.provideMerge(Lifetimes.layer), Layer.provideMerge(NatsClient.layer))
+
+exitQuietlyWhenOutputCloses()
 
 const program = Effect.gen(function* () {
   const command = yield* parseRebuildCommand(process.argv.slice(2))

@@ -6,6 +6,7 @@ import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { Cause, Effect, Exit, Layer, Option } from "effect"
 import { parseAdminCommand } from "./AdminCommand.ts"
 import { runAdminCommand } from "./runAdminCommand.ts"
+import { exitQuietlyWhenOutputCloses } from "@mds/shared/runtime/ClosedOutput"
 
 const CliLayer = Layer.mergeAll(JetStreamEventStore, Lifetimes.layer).pipe(Layer.provideMerge(NatsClient.layerFailFast))
 
@@ -35,6 +36,8 @@ const describeFailure = (failure: { readonly _tag: string } & Record<string, unk
       return `${failure._tag}: ${String(failure["message"] ?? "")}`
   }
 }
+
+exitQuietlyWhenOutputCloses()
 
 const program = Effect.gen(function* () {
   const command = yield* parseAdminCommand(process.argv.slice(2))
