@@ -1,45 +1,27 @@
-// Jobs by state, folded from job events: what the mds_jobs gauge reports. Pure.
+// Jobs by state, from each job's one state (the job domain's evolve): what the mds_jobs gauge reports. Pure.
 import type { JobEvent } from "@mds/shared/domain/job/JobEvent"
+import { evolveJob, type JobState } from "@mds/shared/domain/job/JobState"
 
 export type TalliedState = "queued" | "processing" | "completed" | "failed"
 export const TALLIED_STATES: ReadonlyArray<TalliedState> = ["queued", "processing", "completed", "failed"]
 
-interface Entry {
-  readonly state: TalliedState
-  readonly expiresAt: number
-}
-
-/** Job subject -> its state; entries past their lifetime are dropped when counted. */
-export type JobStateTally = Map<string, Entry>
+/** Job subject -> the job's state; jobs past their lifetime (or expired) are dropped when counted. */
+export type JobStateTally = Map<string, JobState>
 
 export const applyToTally = (tally: JobStateTally, subject: string, event: JobEvent): void => {
-  const current = tally.get(subject)
-  switch (event._tag) {
-    case "JobQueued":
-      if (current === undefined) tally.set(subject, { state: "queued", expiresAt: event.expiresAt })
-      return
-    case "JobStarted":
-      if (current?.state === "queued" || current?.state === "processing") tally.set(subject, { ...current, state: "processing" })
-      return
-    case "JobProgressed":
-      return
-    case "JobCompleted":
-      if (current !== undefined) tally.set(subject, { ...current, state: "completed" })
-      return
-    case "JobFailed":
-    case "JobCanceled":
-      if (current !== undefined) tally.set(subject, { ...current, state: "failed" })
-      return
-    case "JobExpired":
-      tally.delete(subject)
-  }
+  const state = evolveJob(tally.get(subject) ?? null, event)
+  if (state !== null) tally.set(subject, state)
 }
+
+/** A canceled job is answered as failed, and counted so. */
+const talliedAs = (state: NonNullable<JobState>): TalliedState | null => (state.status === "expired" ? null : state.status)
 
 export const countTally = (tally: JobStateTally, now: number): Record<TalliedState, number> => {
   const counts: Record<TalliedState, number> = { queued: 0, processing: 0, completed: 0, failed: 0 }
-  for (const [subject, entry] of tally) {
-    if (entry.expiresAt <= now) tally.delete(subject)
-    else counts[entry.state]++
+  for (const [subject, state] of tally) {
+    const tallied = state === null || state.expiresAt <= now ? null : talliedAs(state)
+    if (tallied === null) tally.delete(subject)
+    else counts[tallied]++
   }
   return counts
 }

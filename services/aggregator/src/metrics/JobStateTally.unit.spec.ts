@@ -28,7 +28,15 @@ describe("JobStateTally", () => {
     applyToTally(tally, "a", failed("a"))
     applyToTally(tally, "a", started("a"))
     expect(countTally(tally, 10)).toEqual({ queued: 0, processing: 0, completed: 0, failed: 1 })
-    applyToTally(tally, "a", { _tag: "JobExpired", v: 1, jobId: "a", at: 3 })
-    expect(countTally(tally, 10)).toEqual({ queued: 0, processing: 0, completed: 0, failed: 0 })
+    applyToTally(tally, "b", queued("b"))
+    applyToTally(tally, "b", { _tag: "JobExpired", v: 1, jobId: "b", at: 3 })
+    expect(countTally(tally, 10)).toEqual({ queued: 0, processing: 0, completed: 0, failed: 1 })
+  })
+
+  it("a canceled job counts as failed, as the API answers it", () => {
+    const tally: JobStateTally = new Map()
+    applyToTally(tally, "a", queued("a"))
+    applyToTally(tally, "a", { _tag: "JobCanceled", v: 1, jobId: "a", at: 2 })
+    expect(countTally(tally, 10)).toEqual({ queued: 0, processing: 0, completed: 0, failed: 1 })
   })
 })
