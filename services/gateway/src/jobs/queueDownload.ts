@@ -6,7 +6,6 @@ import { parseSubtitleFormatId } from "@mds/shared/domain/media/SubtitleTrack"
 import { type QueuedJob, queueJob, sendDownloadWork } from "@mds/shared/domain/job/DownloadWork"
 import { jobCommands } from "@mds/shared/domain/job/JobCommands"
 import type { JobSource } from "@mds/shared/domain/job/JobEvent"
-import { evolveJobView } from "@mds/shared/domain/job/JobView"
 import { MediaEvent } from "@mds/shared/domain/media/MediaEvent"
 import { parseFormatId } from "@mds/shared/domain/media/FormatId"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
@@ -99,9 +98,8 @@ const recordJob = Effect.fn("recordJob")(function* (projectId: string, jobId: st
   const job: QueuedJob = { jobId, projectId, platform, format, source, now, lifetimeMs: lifetimes.jobMs, options }
   const queued = yield* queueJob(job, { isNew: true }) // The job id was generated for this request: nothing to read.
   // Read-your-writes from memory: the first poll after the 202 needs neither the read model nor the stream.
-  const [event] = queued.events
-  const view = event === undefined ? null : evolveJobView(null, event, queued.lastSeq)
-  if (view !== null) (yield* JobViewCache).seed(view)
+  // The command's resulting state is the job's document (the job's one state), as of the sequence it appended.
+  if (queued.state !== null) (yield* JobViewCache).seed({ ...queued.state, lastSeq: queued.lastSeq })
   yield* sendDownloadWork(job)
 })
 
