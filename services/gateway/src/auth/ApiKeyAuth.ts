@@ -82,7 +82,7 @@ export class ApiKeyAuth extends Context.Service<
         if (!hashesEqual(presented.hash, key.hash)) return unknownKey
         if (revokedAt !== null) return new RevokedApiKey({ keyId: presented.keyId })
         if (scope !== null && !key.scopes.includes(scope)) return new InsufficientScope({ scope })
-        usage.touchNow({ keyId: presented.keyId, projectId: key.projectId, at: now })
+        usage.touch({ keyId: presented.keyId, projectId: key.projectId, at: now })
         return { keyId: presented.keyId, projectId: key.projectId, scopes: key.scopes }
       }
 

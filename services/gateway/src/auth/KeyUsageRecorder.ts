@@ -8,10 +8,8 @@ import { makeUsageLedger, type PendingUse } from "./UsageLedger.ts"
 export class KeyUsageRecorder extends Context.Service<
   KeyUsageRecorder,
   {
-    /** Notes that the key authenticated a request at `at`; never fails and never waits for I/O. */
-    touch(use: PendingUse): Effect.Effect<void>
-    /** touch, synchronously. */
-    touchNow(use: PendingUse): void
+    /** Notes that the key authenticated a request at `at`: synchronous, never fails and never waits for I/O. */
+    touch(use: PendingUse): void
     /** Appends one KeyUsed per key used since the last flush; returns how many were appended. */
     readonly flush: Effect.Effect<number>
   }
@@ -52,7 +50,7 @@ export class KeyUsageRecorder extends Context.Service<
       // What was used since the last tick is written on the way out (a clean stop, not a crash).
       yield* Effect.addFinalizer(() => Effect.asVoid(flush))
 
-      return KeyUsageRecorder.of({ touch: (use) => Effect.sync(() => ledger.touch(use)), touchNow: (use) => ledger.touch(use), flush })
+      return KeyUsageRecorder.of({ touch: ledger.touch, flush })
     })
   )
 }
