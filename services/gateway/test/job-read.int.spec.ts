@@ -126,7 +126,7 @@ describe("GET /v1/jobs/:jobId", () => {
     expect(refused.body.error.code).toBe("revoked_api_key")
   })
 
-  it("with traces exported, a read is one server span, and the load of a view not in memory is a child of it", async () => {
+  it("with traces exported, a read is one server span, and the read of a job state not in memory is a child of it", async () => {
     const mine = await h.provisionKey()
     const done = await appendJob(mine.projectId, (jobId, now) => completedJob(mine.projectId, jobId, now))
     const traceId = "4bf92f3577b34da6a3ce929d0e0e4736"
@@ -138,14 +138,14 @@ describe("GET /v1/jobs/:jobId", () => {
     expect(answer.statusCode).toBe(200)
     const spans = await eventually(
       async () => collector.spans.filter((span) => span.traceId === traceId),
-      (found) => found.some((span) => span.name === "JobViewCache.load"),
+      (found) => found.some((span) => span.name === "JobStates.current"),
       "the job read's spans"
     )
     const server = spans.find((span) => span.name === "GET /v1/jobs/:jobId")
     expect(server, JSON.stringify(spans)).toBeDefined()
     expect(server!.parentSpanId).toBe("00f067aa0ba902b7")
     expect(server!.attributes["http.response.status_code"]).toBe(200)
-    const load = spans.find((span) => span.name === "JobViewCache.load")!
+    const load = spans.find((span) => span.name === "JobStates.current")!
     expect(load.parentSpanId).toBe(server!.spanId)
   })
 })

@@ -9,7 +9,7 @@ import { answerClientError } from "./ClientErrors.ts"
 import { InvalidJson, MethodNotAllowed, PayloadTooLarge, RouteNotFound, UnsupportedMediaType } from "./GatewayErrors.ts"
 import { endLiveStreams } from "./LiveStreams.ts"
 import { newRequestId } from "./RequestIds.ts"
-import { recordRequestDuration, withRequestTelemetry } from "./RequestTelemetry.ts"
+import { closeRequestSpan, openRequestSpan, recordRequestDuration } from "./RequestTelemetry.ts"
 import type { Answer, Io, RouteInput, RouteReply, Step } from "./Route.ts"
 import { type GatewayServices, v1Routes } from "./v1Routes.ts"
 import type { DashboardServices } from "../dashboard/DashboardRoutes.ts"
@@ -171,7 +171,7 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
 
   const services = runtime.runSync(Effect.context<GatewayServices>())
   const clock = runtime.runSync(Clock.Clock)
-  // With traces exported, each request runs inside its server span; the steps are the same either way.
+  // With traces exported, each request has its server span; the steps are the same either way.
   const tracing = runtime.runSync(References.TracerEnabled)
 
   /** I/O of one request: log lines name the request, and spans hang under its span when there is one. */
@@ -214,19 +214,13 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
           address: request.ip
         }
         const now = clock.currentTimeMillisUnsafe()
-        if (!tracing) {
-          const answer = serve(input, ioFor(request.id, undefined), now)
-          return answer instanceof Promise
-            ? answer.then((settled) => sendAnswer(request, reply, settled))
-            : sendAnswer(request, reply, answer)
+        const span = openRequestSpan(runtime, tracing, request, route.path)
+        const settle = (settled: Answer) => {
+          closeRequestSpan(span, settled, clock.currentTimeNanosUnsafe())
+          return sendAnswer(request, reply, settled)
         }
-        const traced = Effect.flatMap(Effect.orDie(Effect.currentSpan), (span) => {
-          const answer: Step<Answer> = serve(input, ioFor(request.id, span), now)
-          return answer instanceof Promise ? Effect.flatten(Effect.promise(() => answer)) : answer
-        })
-        return runtime
-          .runPromiseExit(withRequestTelemetry(request, route.path)(traced))
-          .then((answer) => sendAnswer(request, reply, answer))
+        const answer = serve(input, ioFor(request.id, span), now)
+        return answer instanceof Promise ? answer.then(settle) : settle(answer)
       }
     })
   }
