@@ -10,7 +10,7 @@ import { InvalidJson, MethodNotAllowed, PayloadTooLarge, RouteNotFound, Unsuppor
 import { endLiveStreams } from "./LiveStreams.ts"
 import { newRequestId } from "./RequestIds.ts"
 import { closeRequestSpan, openRequestSpan, recordRequestDuration } from "./RequestTelemetry.ts"
-import type { Answer, Io, RouteInput, RouteReply, Step } from "./Route.ts"
+import type { Answer, Io, RouteInput, RouteReply } from "./Route.ts"
 import { type GatewayServices, v1Routes } from "./v1Routes.ts"
 import type { DashboardServices } from "../dashboard/DashboardRoutes.ts"
 import { registerDashboard } from "../dashboard/DashboardHttp.ts"
