@@ -8,13 +8,17 @@ import { JobEvent } from "../domain/job/JobEvent.ts"
 import { MediaEvent } from "../domain/media/MediaEvent.ts"
 import { ResolveReply, ResolveRequest } from "../domain/media/ResolveRpc.ts"
 import { IdempotencyEvent } from "../domain/idempotency/IdempotencyEvent.ts"
+import { ArchiveEvent } from "../domain/archive/ArchiveEvent.ts"
 import { BatchEvent } from "../domain/batch/BatchEvent.ts"
+import { SubscriptionEvent } from "../domain/subscription/SubscriptionEvent.ts"
 import { ExtractorCatalogPublished } from "../domain/platform/CatalogEvent.ts"
 import { PlatformHealthEvent } from "../domain/platform/PlatformHealthEvent.ts"
 import { YtDlpReleaseChosen, YtDlpWorkerEvent } from "../domain/release/YtDlpReleaseEvent.ts"
 import { WebhookConfigEvent, WebhookDeliveryAttempted } from "../domain/webhook/WebhookEvent.ts"
 import {
   ACCOUNTS_STREAM,
+  ARCHIVE_STREAM,
+  SUBSCRIPTIONS_STREAM,
   COOKIES_STREAM,
   BATCHES_STREAM,
   ADMISSION_STREAM,
@@ -92,6 +96,13 @@ export const EVENT_CATALOG: ReadonlyArray<CatalogEntry> = [
     schema: PlatformHealthEvent
   },
   { subject: "mds.batch.<projectId>.<batchId>", stream: BATCHES_STREAM.name, title: "BatchEvent (extension)", schema: BatchEvent },
+  {
+    subject: "mds.subscription.<projectId>.<subscriptionId>",
+    stream: SUBSCRIPTIONS_STREAM.name,
+    title: "SubscriptionEvent (extension)",
+    schema: SubscriptionEvent
+  },
+  { subject: "mds.archive.<projectId>.<keyHash>", stream: ARCHIVE_STREAM.name, title: "ArchiveEvent (extension)", schema: ArchiveEvent },
   { subject: DOWNLOAD_WORK_SUBJECT, stream: WORK_STREAM.name, title: "DownloadMedia (command)", schema: DownloadMedia },
   {
     subject: `${RESOLVE_RPC_SUBJECT} (request)`,

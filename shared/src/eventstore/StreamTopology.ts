@@ -18,6 +18,8 @@ import {
   BATCHES_STREAM,
   COOKIES_STREAM,
   type StreamDef,
+  ARCHIVE_STREAM,
+  SUBSCRIPTIONS_STREAM,
   WEBHOOKS_STREAM,
   WORK_STREAM
 } from "./Subjects.ts"
@@ -63,7 +65,11 @@ export const streamConfigs = (
     // A batch lives as long as a job (its entries are fed within that time) plus an hour to read its outcome.
     base(BATCHES_STREAM, lifetimes.jobMs + HOUR_MS),
     // Only each cookie file's latest metadata matters (rotations can be frequent).
-    { ...base(COOKIES_STREAM, 0), max_msgs_per_subject: 4 }
+    { ...base(COOKIES_STREAM, 0), max_msgs_per_subject: 4 },
+    // Subscriptions live until removed; their history is their checks (the seen keys, the counts).
+    base(SUBSCRIPTIONS_STREAM, 0),
+    // The archive is kept for good, as yt-dlp's archive file: an entry is never queued twice. One event per entry.
+    { ...base(ARCHIVE_STREAM, 0), max_msgs_per_subject: 1 }
   ]
 }
 

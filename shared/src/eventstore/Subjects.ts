@@ -23,6 +23,10 @@ export const PLATFORMS_STREAM: StreamDef = { name: "MDS_PLATFORMS", subjects: ["
 export const BATCHES_STREAM: StreamDef = { name: "MDS_BATCHES", subjects: ["mds.batch.>"] }
 /** Extension: metadata of projects' stored cookie files (the files themselves are in the cookie vault, encrypted). */
 export const COOKIES_STREAM: StreamDef = { name: "MDS_COOKIES", subjects: ["mds.cookies.>"] }
+/** Extension: subscriptions (follow a playlist, channel or feed), one subject per subscription. */
+export const SUBSCRIPTIONS_STREAM: StreamDef = { name: "MDS_SUBSCRIPTIONS", subjects: ["mds.subscription.>"] }
+/** Extension: each project's download archive, one subject per entry ever queued by a subscription. */
+export const ARCHIVE_STREAM: StreamDef = { name: "MDS_ARCHIVE", subjects: ["mds.archive.>"] }
 /** Work queue of download commands; each message is taken by one extractor worker. */
 export const WORK_STREAM: StreamDef = { name: "MDS_WORK", subjects: ["mds.work.>"] }
 
@@ -55,6 +59,11 @@ export const webhookDeliverySubject = (projectId: string) => `mds.webhook.delive
 /** `keyHash` is a digest of the client's key: keys may hold characters that subjects cannot. */
 export const idempotencySubject = (projectId: string, keyHash: string) => `mds.idempotency.${projectId}.${keyHash}`
 
+export const subscriptionSubject = (projectId: string, subscriptionId: string) => `mds.subscription.${projectId}.${subscriptionId}`
+export const projectSubscriptionsSubject = (projectId: string) => `mds.subscription.${projectId}.*`
+/** `keyHash` is a digest of the archive key (it holds spaces and URLs, which subjects cannot). */
+export const archiveSubject = (projectId: string, keyHash: string) => `mds.archive.${projectId}.${keyHash}`
+
 export const cookieJarSubject = (projectId: string, platform: string) => `mds.cookies.${projectId}.${platform}`
 export const projectCookieJarsSubject = (projectId: string) => `mds.cookies.${projectId}.*`
 /** Core NATS request/reply subject on which extractor workers (queue group "extractor") resolve URLs. */
@@ -72,7 +81,9 @@ const STREAMS = [
   WEBHOOKS_STREAM,
   PLATFORMS_STREAM,
   COOKIES_STREAM,
-  BATCHES_STREAM
+  BATCHES_STREAM,
+  SUBSCRIPTIONS_STREAM,
+  ARCHIVE_STREAM
 ]
 
 export const streamOf = (subject: string): StreamDef => {
