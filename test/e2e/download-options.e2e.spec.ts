@@ -134,7 +134,7 @@ describe("cancel", () => {
 
     const canceled = await cancel(jobId)
     expect(canceled.status, e2e.context(canceled)).toBe(200)
-    expect(canceled.body.data).toMatchObject({ id: jobId, status: "failed", error: { code: "canceled", retryable: true } })
+    expect(canceled.body.data).toMatchObject({ id: jobId, status: "failed", error: { code: "canceled", retryable: false } })
     expect(canceled.body.data.completed_at).toEqual(expect.any(String))
 
     // The project's two slots are free again right away: two more jobs are admitted, not 429.

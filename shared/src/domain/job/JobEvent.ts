@@ -125,7 +125,8 @@ export type JobCanceled = typeof JobCanceled.Type
 export const CANCELED_ERROR: JobError = {
   code: "canceled",
   message: "The job was canceled by a client of its project.",
-  retryable: true
+  // A client's decision: nothing retries it (JobFailures.ts); the client queues the download again if it changes its mind.
+  retryable: false
 }
 
 export const JobEvent = Schema.Union([JobQueued, JobStarted, JobProgressed, JobCompleted, JobFailed, JobExpired, JobCanceled])

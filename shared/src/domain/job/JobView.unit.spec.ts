@@ -106,7 +106,7 @@ describe("evolveJobView", () => {
     const canceled: JobEvent = { _tag: "JobCanceled", v: 1, jobId, at: 350 }
     const doc = project([queued, started, progressed(30), canceled, completed])
     expect(doc).toMatchObject({ status: "failed", progress: 30, completedAt: 350, artifact: null, lastSeq: 5 })
-    expect(doc?.error).toEqual({ code: "canceled", message: expect.any(String), retryable: true })
+    expect(doc?.error).toEqual({ code: "canceled", message: expect.any(String), retryable: false })
   })
 
   it("carries the options of JobQueued, and has none for a plain download", () => {
