@@ -80,6 +80,15 @@ describe("per-project cookies", () => {
     ).toContain("JobCompleted")
   })
 
+  it("looks the cookies up under the URL's platform, whichever extractor handled the media", async () => {
+    // A job by media id carries its media's platform: the extractor that handled it, here one without a curated id
+    // (what yt-dlp's Mediasite extractor is mapped to). The cookies were uploaded under the platform of the URL's host.
+    const { projectId, jobId } = await harness.queueJob(media.urls.members, "video_best", newId("med"), "mediasite", owner)
+    const events = await harness.waitForEnd(projectId, jobId, 120_000)
+    expect(events.at(-1)?._tag, JSON.stringify(events)).toBe("JobCompleted")
+    expect(await withVault((v) => v.list(owner))).toMatchObject([{ platform: "generic", change: "rotated" }])
+  })
+
   it("never shares them: another project is refused the same page", async () => {
     expect(await harness.resolveFor(media.urls.members, other)).toMatchObject({ _tag: "ResolveRejected" })
     const { projectId, jobId } = await harness.queueJob(media.urls.members, "video_best", undefined, undefined, other)

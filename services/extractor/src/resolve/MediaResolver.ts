@@ -82,7 +82,7 @@ export class MediaResolver extends Context.Service<
           Effect.promise(() => mkdir(config.workRoot, { recursive: true }).then(() => mkdtemp(join(config.workRoot, "resolve-cookies-")))),
           (dir) => Effect.promise(() => rm(dir, { recursive: true, force: true }))
         )
-        const cookies = projectId === null ? { flags: {}, used: false } : yield* runCookies.forRun(projectId, platform, cookieDir)
+        const cookies = projectId === null ? { flags: {}, used: false } : yield* runCookies.forRun(projectId, url.href, cookieDir)
         const refused = () => proxy.refusals.length > 0
         const refusalMessage = () => `a request was refused: ${proxy.refusals[0]?.message ?? "private address"}`
 
