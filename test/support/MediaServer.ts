@@ -37,6 +37,8 @@ export interface MediaServer {
      * answer (Set-Cookie), so a client that does not keep the rotated cookie is refused next time.
      */
     readonly members: string
+    /** The podcast feed behind the same members-only session as `members` (checked and rotated alike). */
+    readonly membersFeed: string
     redirectTo(target: string): string
     /** clip.mp4, after the first `failures` requests of this exact URL were answered with `status` (a flaky platform). */
     flaky(name: string, failures: number, status?: number): string
@@ -428,11 +430,15 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
         const language = url.pathname.endsWith(".en.vtt") ? "en" : "de"
         return sendBody(req, res, Buffer.from(webVtt(subtitleCues[language])), "text/vtt; charset=utf-8", false)
       }
-      case "/members/clip.html": {
+      case "/members/clip.html":
+      case "/members/feed.xml": {
         const sent = /(?:^|;\s*)mds_session=([^;]*)/.exec(req.headers.cookie ?? "")?.[1]
         if (sent !== memberSession) return sendStatus(res, 403, "Sign in to confirm your age. This video requires authentication.")
         memberSession = randomBytes(12).toString("hex")
         res.setHeader("Set-Cookie", `mds_session=${memberSession}; Path=/; Max-Age=86400`)
+        if (url.pathname === "/members/feed.xml") {
+          return sendBody(req, res, Buffer.from(podcastFeed(origin, null)), "application/rss+xml; charset=utf-8", false)
+        }
         return sendPage(req, res, watchPage(origin, clipPage.durationSeconds))
       }
       case "/antibot/clip.html":
@@ -502,6 +508,7 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
       subtitledPage: `${origin}/watch/subtitled.html`,
       podcastFeed: `${origin}/feeds/podcast.xml`,
       members: `${origin}/members/clip.html`,
+      membersFeed: `${origin}/members/feed.xml`,
       antiBot: (name: string, always = false) => `${origin}/antibot/clip.html?name=${encodeURIComponent(name)}${always ? "&always=1" : ""}`,
       redirectTo: (target: string) => `${origin}/redirect?to=${encodeURIComponent(target)}`,
       flaky: (name: string, failures: number, status = 503) =>

@@ -47,8 +47,8 @@ export interface ExtractorHarness {
     projectId?: string,
     options?: DownloadOptions
   ): Promise<{ readonly projectId: string; readonly jobId: string }>
-  /** Asks the resolve RPC for a project, as the gateway does for a key of that project. */
-  resolveFor(url: string, projectId: string): Promise<ResolveReply>
+  /** Asks the resolve RPC for a project, as the gateway does for a key of that project (`playlist`: a playlist resolve). */
+  resolveFor(url: string, projectId: string, options?: { readonly playlist?: boolean }): Promise<ResolveReply>
   /** The job's events once it completed or failed (throws after `timeoutMs`). */
   waitForEnd(projectId: string, jobId: string, timeoutMs?: number): Promise<ReadonlyArray<JobEvent>>
   lastAdmission(projectId: string): Promise<AdmissionEvent>
@@ -111,8 +111,12 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
       })
     )
   /** Without a project, as before any project asked; JSON leaves an undefined projectId out. */
-  const resolve = async (url: string, projectId?: string) =>
-    decodeReply((await client.request(RESOLVE_RPC_SUBJECT, JSON.stringify({ url, projectId }), { timeout: 90_000 })).string())
+  const resolve = async (url: string, projectId?: string, options?: { readonly playlist?: boolean }) =>
+    decodeReply(
+      (
+        await client.request(RESOLVE_RPC_SUBJECT, JSON.stringify({ url, projectId, playlist: options?.playlist }), { timeout: 90_000 })
+      ).string()
+    )
 
   return {
     nats,

@@ -12,7 +12,7 @@ import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
 import { projectCookieJarsSubject } from "@mds/shared/eventstore/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
-import { type MediaServer, startMediaServer } from "../../../test/support/MediaServer.ts"
+import { type MediaServer, podcastFeedEpisodes, startMediaServer } from "../../../test/support/MediaServer.ts"
 import { type ExtractorHarness, startExtractorHarness } from "./ExtractorHarness.ts"
 
 const KEY = randomBytes(32).toString("hex")
@@ -80,8 +80,27 @@ describe("per-project cookies", () => {
     ).toContain("JobCompleted")
   })
 
+  it("records a playlist resolved with the project's cookies as the project's, like a single media", async () => {
+    const reply = await harness.resolveFor(media.urls.membersFeed, owner, { playlist: true })
+    expect(reply._tag, JSON.stringify(reply)).toBe("ResolveSucceeded")
+    const playlist = reply._tag === "ResolveSucceeded" ? reply.media : null
+    expect(playlist?.type).toBe("playlist")
+    expect(playlist?.entries).toHaveLength(podcastFeedEpisodes)
+    expect(playlist?.projectId).toBe(owner)
+  })
+
+  it("looks the cookies up under the URL's platform, whichever extractor handled the media", async () => {
+    // A job by media id carries its media's platform: the extractor that handled it, here one without a curated id
+    // (what yt-dlp's Mediasite extractor is mapped to). The cookies were uploaded under the platform of the URL's host.
+    const { projectId, jobId } = await harness.queueJob(media.urls.members, "video_best", newId("med"), "mediasite", owner)
+    const events = await harness.waitForEnd(projectId, jobId, 120_000)
+    expect(events.at(-1)?._tag, JSON.stringify(events)).toBe("JobCompleted")
+    expect(await withVault((v) => v.list(owner))).toMatchObject([{ platform: "generic", change: "rotated" }])
+  })
+
   it("never shares them: another project is refused the same page", async () => {
     expect(await harness.resolveFor(media.urls.members, other)).toMatchObject({ _tag: "ResolveRejected" })
+    expect(await harness.resolveFor(media.urls.membersFeed, other, { playlist: true })).toMatchObject({ _tag: "ResolveRejected" })
     const { projectId, jobId } = await harness.queueJob(media.urls.members, "video_best", undefined, undefined, other)
     const events = await harness.waitForEnd(projectId, jobId, 120_000)
     expect(events.at(-1)?._tag, JSON.stringify(events)).toBe("JobFailed")

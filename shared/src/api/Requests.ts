@@ -1,6 +1,7 @@
 // The /v1 request bodies: the gateway decodes with these schemas and the OpenAPI document is generated from them.
 import { Schema } from "effect"
 import { LanguageCode } from "../domain/media/SubtitleTrack.ts"
+import { COOKIE_PLATFORM_IDS, isCookiePlatform } from "../domain/platform/cookiePlatform.ts"
 
 export const MAX_URL_LENGTH = 2048
 /** The longest position a clip section may name: a day, beyond any media this service downloads. */
@@ -139,9 +140,23 @@ export const CookiePlatform = Schema.String.check(
   Schema.isPattern(/^[a-z0-9_-]{1,64}$/u, { message: "must be a platform id from GET /platforms" })
 )
 
+/**
+ * Extension: a platform id cookies can be kept under: one a URL's host is classified as (cookiePlatform.ts), the id
+ * every run looks its cookies up by. GET /platforms marks these with `cookies: true`.
+ */
+export const CookieUploadPlatform = CookiePlatform.check(
+  Schema.makeFilter((platform: string) =>
+    isCookiePlatform(platform)
+      ? undefined
+      : "takes cookies only under a platform GET /platforms lists with cookies: true (the platform of the URL's host; generic for any host without a curated platform)"
+  )
+)
+
 /** Extension: a Netscape cookies.txt for one platform, replacing the project's previous one. */
 export const CookiesUpload = Schema.Struct({
-  platform: CookiePlatform.annotate({ description: "The platform id (GET /platforms) the cookies are for." }),
+  platform: CookieUploadPlatform.annotate({
+    description: `The platform the cookies are for: the platform of the URL's host, one of ${COOKIE_PLATFORM_IDS.join(", ")} (GET /platforms lists them with cookies: true; a site without a curated platform is generic).`
+  }),
   cookies_txt: Schema.String.check(Schema.isMinLength(1, { message: "must not be empty" })).annotate({
     description: "The file in Netscape format (7 tab-separated fields per line), as browser export add-ons write it."
   })

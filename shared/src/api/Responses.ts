@@ -52,6 +52,10 @@ export const Platform = Schema.Struct({
   name: Schema.String,
   capabilities: Schema.Array(Capability),
   source: Schema.String.annotate({ description: "Provenance of the extractor; currently always yt-dlp." }),
+  cookies: Schema.Boolean.annotate({
+    description:
+      "Extension: whether POST /cookies takes this id. Runs look cookies up under the platform of the URL's host (a curated platform, else generic), so a platform derived from an extractor, having no host of its own, takes none: its cookies go under its URLs' host platform."
+  }),
   health: PlatformHealth
 }).annotate({ identifier: "Platform" })
 export type Platform = typeof Platform.Type

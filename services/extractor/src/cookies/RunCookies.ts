@@ -1,14 +1,15 @@
-// Gives one yt-dlp run its own copy of the project's cookies for the platform, and keeps what the run wrote back.
+// Gives one yt-dlp run its own copy of the project's cookies for the URL's platform, and keeps what the run wrote back.
 import { randomBytes } from "node:crypto"
 import { readFile, rm, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { Context, Effect, Layer, Option, type Scope } from "effect"
 import { CookieVault } from "@mds/shared/cookies/CookieVault"
 import { cookieLinesOf } from "@mds/shared/domain/cookies/NetscapeCookies"
+import { cookiePlatformOfUrl } from "@mds/shared/domain/platform/cookiePlatform"
 import type { YtDlpFlags } from "../ytdlp/YtDlpFlags.ts"
 
 export interface RunCookieFlags {
-  /** `--cookies <file>` when the project has cookies for the platform, else nothing. */
+  /** `--cookies <file>` when the project has cookies for the URL's platform, else nothing. */
   readonly flags: YtDlpFlags
   readonly used: boolean
 }
@@ -19,9 +20,11 @@ export class RunCookies extends Context.Service<
     /**
      * The copy lives in `dir` (readable by the service user alone) until the scope closes; then, if yt-dlp rewrote it
      * with other cookies (a platform rotating its session), those replace the stored file, and the copy is deleted.
-     * Never fails the run: a vault that cannot be read means a run without cookies, logged.
+     * Never fails the run: a vault that cannot be read means a run without cookies, logged. The platform is the one
+     * the URL's host classifies as (cookiePlatformOfUrl), never the extractor that handled a media: resolve and
+     * download of one URL find the same file, under the id it was uploaded with.
      */
-    forRun(projectId: string, platform: string, dir: string): Effect.Effect<RunCookieFlags, never, Scope.Scope>
+    forRun(projectId: string, url: string, dir: string): Effect.Effect<RunCookieFlags, never, Scope.Scope>
   }
 >()("mds/extractor/RunCookies") {
   static readonly layer = Layer.effect(
@@ -40,8 +43,10 @@ export class RunCookies extends Context.Service<
           Effect.ensuring(Effect.promise(() => rm(path, { force: true })))
         )
 
-      const forRun = (projectId: string, platform: string, dir: string) =>
+      const forRun = (projectId: string, url: string, dir: string) =>
         Effect.gen(function* () {
+          const platform = cookiePlatformOfUrl(url)
+          if (platform === null) return { flags: {}, used: false }
           const text = yield* vault
             .load(projectId, platform)
             .pipe(

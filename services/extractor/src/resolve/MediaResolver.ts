@@ -5,6 +5,7 @@ import { Context, Deferred, Effect, Layer, Option, Result, Schema } from "effect
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { type MediaResolved, MediaEvent } from "@mds/shared/domain/media/MediaEvent"
+import { mediaOwnerOf } from "@mds/shared/domain/media/MediaVisibility"
 import { ResolveFailureCode } from "@mds/shared/domain/media/ResolveRpc"
 import { classifyUrl } from "@mds/shared/domain/platform/classifyUrl"
 import { isBlockedExtractor, platformIdOf } from "@mds/shared/domain/platform/platformIdOf"
@@ -82,7 +83,8 @@ export class MediaResolver extends Context.Service<
           Effect.promise(() => mkdir(config.workRoot, { recursive: true }).then(() => mkdtemp(join(config.workRoot, "resolve-cookies-")))),
           (dir) => Effect.promise(() => rm(dir, { recursive: true, force: true }))
         )
-        const cookies = projectId === null ? { flags: {}, used: false } : yield* runCookies.forRun(projectId, platform, cookieDir)
+        const cookies = projectId === null ? { flags: {}, used: false } : yield* runCookies.forRun(projectId, url.href, cookieDir)
+        const owner = mediaOwnerOf(projectId, cookies.used)
         const refused = () => proxy.refusals.length > 0
         const refusalMessage = () => `a request was refused: ${proxy.refusals[0]?.message ?? "private address"}`
 
@@ -111,7 +113,7 @@ export class MediaResolver extends Context.Service<
           Effect.mapError(() => failWith("extraction_failed", "the extractor returned unreadable metadata"))
         )
         const entries = playlist ? playlistEntries(info, config.playlistMaxEntries) : null
-        if (entries !== null) return yield* recordPlaylist(url, platform, info, entries)
+        if (entries !== null) return yield* recordPlaylist(url, platform, info, entries, owner)
         const entry = mediaEntry(info)
         // The platform is the extractor that handled the media: a page embedding a YouTube video is YouTube's.
         const extractorKey = entry.extractor_key ?? info.extractor_key ?? null
@@ -152,7 +154,7 @@ export class MediaResolver extends Context.Service<
           resolvedAt: now,
           expiresAt,
           ...subtitlesOf(info),
-          ...(cookies.used && projectId !== null ? { projectId } : {})
+          ...owner
         }
         yield* store
           .append(MediaEvent, mediaSubject(mediaId), media, { msgId: mediaId })
@@ -160,12 +162,16 @@ export class MediaResolver extends Context.Service<
         return media
       }, Effect.scoped)
 
-      /** Extension: a playlist is recorded as media of type "playlist" with its entries and the format grammar. */
+      /**
+       * Extension: a playlist is recorded as media of type "playlist" with its entries and the format grammar; read
+       * with a project's cookies, it is that project's like any media (its entries are what the cookies showed).
+       */
       const recordPlaylist = Effect.fn("MediaResolver.recordPlaylist")(function* (
         url: URL,
         platform: string,
         info: Parameters<typeof mediaEntry>[0],
-        entries: NonNullable<ReturnType<typeof playlistEntries>>
+        entries: NonNullable<ReturnType<typeof playlistEntries>>,
+        owner: ReturnType<typeof mediaOwnerOf>
       ) {
         const now = Date.now()
         const mediaId = newId("med")
@@ -184,7 +190,8 @@ export class MediaResolver extends Context.Service<
           formats: FORMAT_GRAMMAR_FORMATS,
           resolvedAt: now,
           expiresAt: now + lifetimes.mediaMs,
-          entries
+          entries,
+          ...owner
         }
         yield* store
           .append(MediaEvent, mediaSubject(mediaId), media, { msgId: mediaId })

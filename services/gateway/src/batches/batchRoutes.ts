@@ -1,40 +1,33 @@
 // Extension: POST /v1/batches, GET and DELETE /v1/batches/:batchId: record a batch; the aggregator's feeder runs it.
 import { CreateBatchRequest } from "@mds/shared/api/Batches"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
-import { FormatUnavailable, MediaNotFound } from "@mds/shared/domain/DomainErrors"
+import { FormatUnavailable } from "@mds/shared/domain/DomainErrors"
 import { batchCommands } from "@mds/shared/domain/batch/BatchCommands"
 import { BatchNotFound } from "@mds/shared/domain/batch/BatchDecider"
-import { MediaEvent } from "@mds/shared/domain/media/MediaEvent"
 import { parseFormatId } from "@mds/shared/domain/media/FormatId"
-import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { mediaSubject } from "@mds/shared/eventstore/Subjects"
-import { BatchId, MediaId, newId } from "@mds/shared/ids/Ids"
-import { MediaReadModel } from "@mds/shared/readmodel/MediaReadModel"
+import { BatchId, newId } from "@mds/shared/ids/Ids"
 import { Clock, Effect, Option, Schema } from "effect"
 import type { Principal } from "../auth/ApiKeyAuth.ts"
 import { InvalidOptions } from "../http/GatewayErrors.ts"
 import { decodeBody } from "../http/RequestBody.ts"
 import { json, type RouteInput } from "../http/Route.ts"
+import { visibleMedia } from "../media/visibleMedia.ts"
 import { loadBatchView } from "./BatchView.ts"
 
-const isMediaId = Schema.is(MediaId)
 const isBatchId = Schema.is(BatchId)
 
-const playlistOf = Effect.fn("playlistOf")(function* (mediaId: string) {
-  if (!isMediaId(mediaId)) return yield* new MediaNotFound({ mediaId })
-  const now = yield* Clock.currentTimeMillis
-  let media = yield* (yield* MediaReadModel).get(mediaId)
-  if (Option.isNone(media)) media = Option.map(yield* (yield* EventStore).readLast(MediaEvent, mediaSubject(mediaId)), (s) => s.event)
-  if (Option.isNone(media) || media.value.expiresAt <= now) return yield* new MediaNotFound({ mediaId })
-  if (media.value.entries === undefined) {
+/** A batch is made only of a playlist the project may see (visibleMedia): another project's is 404 like an unknown one. */
+const playlistOf = Effect.fn("playlistOf")(function* (mediaId: string, projectId: string) {
+  const media = yield* visibleMedia(mediaId, projectId)
+  if (media.entries === undefined) {
     return yield* new InvalidOptions({ message: 'media_id: not a playlist; resolve the URL with "playlist": {} first.' })
   }
-  return { ...media.value, entries: media.value.entries }
+  return { ...media, entries: media.entries }
 })
 
 export const createBatch = Effect.fn("createBatch")(function* (input: RouteInput, principal: Principal) {
   const body = yield* decodeBody(CreateBatchRequest, input.body)
-  const playlist = yield* playlistOf(body.media_id)
+  const playlist = yield* playlistOf(body.media_id, principal.projectId)
   if (Option.isNone(parseFormatId(body.format))) {
     return yield* new FormatUnavailable({ format: body.format, available: playlist.formats.map((f) => f.id) })
   }

@@ -1,23 +1,20 @@
 // POST /v1/media/download: pick the media and format, claim a project slot, record JobQueued, hand the job to a worker.
 import { DownloadRequest } from "@mds/shared/api/Requests"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
-import { FormatUnavailable, MediaNotFound, SubtitlesUnavailable } from "@mds/shared/domain/DomainErrors"
+import { FormatUnavailable, SubtitlesUnavailable } from "@mds/shared/domain/DomainErrors"
 import { parseSubtitleFormatId } from "@mds/shared/domain/media/SubtitleTrack"
 import { type QueuedJob, queueJob, sendDownloadWork } from "@mds/shared/domain/job/DownloadWork"
 import { jobCommands } from "@mds/shared/domain/job/JobCommands"
 import type { JobSource } from "@mds/shared/domain/job/JobEvent"
-import { MediaEvent } from "@mds/shared/domain/media/MediaEvent"
 import { parseFormatId } from "@mds/shared/domain/media/FormatId"
-import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { mediaSubject } from "@mds/shared/eventstore/Subjects"
-import { MediaId, newId } from "@mds/shared/ids/Ids"
-import { MediaReadModel } from "@mds/shared/readmodel/MediaReadModel"
-import { Clock, Effect, Option, Schedule, Schema } from "effect"
+import { newId } from "@mds/shared/ids/Ids"
+import { Clock, Effect, Option, Schedule } from "effect"
 import type { Principal } from "../auth/ApiKeyAuth.ts"
 import { decodeBody } from "../http/RequestBody.ts"
 import { InvalidOptions } from "../http/GatewayErrors.ts"
 import { json, type RouteInput } from "../http/Route.ts"
 import { vetMediaUrl } from "../media/resolveMedia.ts"
+import { visibleMedia } from "../media/visibleMedia.ts"
 import { PlatformHealthBoard } from "../platforms/PlatformHealthBoard.ts"
 import { admitJob, releaseAdmittedSlot } from "./admitJob.ts"
 import { checkOptions, requestedOptions } from "./requestedOptions.ts"
@@ -37,39 +34,27 @@ interface Target {
   readonly subtitleLanguages: ReadonlyArray<string> | null
 }
 
-const isMediaId = Schema.is(MediaId)
-
-/** Media resolved with a project's cookies (`projectId` set) is that project's alone: to others it does not exist. */
+/** By `media_id`: only media the project may see (visibleMedia), with a format it offers. */
 const targetFromMedia = Effect.fn("targetFromMedia")(function* (mediaId: string, format: string, projectId: string) {
-  if (!isMediaId(mediaId)) return yield* new MediaNotFound({ mediaId })
-  const now = yield* Clock.currentTimeMillis
-  const readModel = yield* MediaReadModel
-  let media = yield* readModel.get(mediaId)
-  if (Option.isNone(media)) {
-    // Read-your-writes: the media was resolved a moment ago and is not projected yet.
-    const store = yield* EventStore
-    media = Option.map(yield* store.readLast(MediaEvent, mediaSubject(mediaId)), (stored) => stored.event)
-  }
-  if (Option.isNone(media) || media.value.expiresAt <= now) return yield* new MediaNotFound({ mediaId })
-  if (media.value.projectId !== undefined && media.value.projectId !== projectId) return yield* new MediaNotFound({ mediaId })
-  if (media.value.type === "playlist") {
+  const media = yield* visibleMedia(mediaId, projectId)
+  if (media.type === "playlist") {
     return yield* new InvalidOptions({ message: "media_id: this media is a playlist; download its entries by their url." })
   }
-  const subtitleLanguages = (media.value.subtitles ?? []).map((track) => track.language)
+  const subtitleLanguages = (media.subtitles ?? []).map((track) => track.language)
   const subtitleFormat = parseSubtitleFormatId(format)
   if (Option.isSome(subtitleFormat)) {
     if (!subtitleLanguages.includes(subtitleFormat.value)) {
       return yield* new SubtitlesUnavailable({ missing: [subtitleFormat.value], available: subtitleLanguages })
     }
   } else {
-    const available = media.value.formats.map((f) => f.id)
+    const available = media.formats.map((f) => f.id)
     if (!available.includes(format)) return yield* new FormatUnavailable({ format, available })
   }
   return {
-    source: { url: media.value.url, mediaId },
-    platform: media.value.platform,
+    source: { url: media.url, mediaId },
+    platform: media.platform,
     format,
-    durationSeconds: media.value.duration,
+    durationSeconds: media.duration,
     subtitleLanguages
   }
 })

@@ -4,6 +4,7 @@ import { RESOLVE_RPC_SUBJECT } from "@mds/shared/eventstore/Subjects"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { MediaUnavailable, UnsupportedPlatform, UrlNotAllowed } from "@mds/shared/domain/DomainErrors"
 import type { MediaResolved } from "@mds/shared/domain/media/MediaEvent"
+import { isMediaVisibleTo } from "@mds/shared/domain/media/MediaVisibility"
 import { ResolveReply, ResolveRequest } from "@mds/shared/domain/media/ResolveRpc"
 import { classifyUrl } from "@mds/shared/domain/platform/classifyUrl"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
@@ -82,15 +83,13 @@ export const resolveMedia = Effect.fn("resolveMedia")(function* (input: RouteInp
   const now = yield* Clock.currentTimeMillis
   const readModel = yield* MediaReadModel
   const cached = yield* readModel.findByUrl(url.href)
-  // Media another project resolved with its cookies is never served from the cache to anyone else. Extension: a
-  // playlist resolve and a media resolve of one URL answer differently, so each uses only its own kind.
+  // Media or a playlist another project resolved with its cookies is never served from the cache to anyone else
+  // (every page of a playlist is served from here): the project gets a fresh extraction, with its own cookies if it
+  // has any. Extension: a playlist resolve and a media resolve of one URL answer differently, so each uses only its kind.
   const playlist = body.playlist !== undefined
   const usable = Option.filter(
     cached,
-    (media) =>
-      media.expiresAt > now &&
-      (media.projectId === undefined || media.projectId === principal.projectId) &&
-      (!playlist ? media.type !== "playlist" : media.entries !== undefined)
+    (media) => isMediaVisibleTo(media, principal.projectId, now) && (!playlist ? media.type !== "playlist" : media.entries !== undefined)
   )
   const media: MediaResolved = Option.isSome(usable) ? usable.value : yield* requestResolution(url.href, principal.projectId, playlist)
   return json(200, toMediaResponse(media, { offset: body.playlist?.offset ?? 0, limit: body.playlist?.limit ?? 50 }))

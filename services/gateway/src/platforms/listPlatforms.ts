@@ -1,6 +1,7 @@
 // GET /v1/platforms: every working extractor of the installed yt-dlp but YouTube's (latest published catalog), with health.
 import { catalogExtractors, ExtractorCatalogPublished } from "@mds/shared/domain/platform/CatalogEvent"
 import { availablePlatforms } from "@mds/shared/domain/platform/availablePlatforms"
+import { isCookiePlatform } from "@mds/shared/domain/platform/cookiePlatform"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { EXTRACTOR_CATALOG_SUBJECT } from "@mds/shared/eventstore/Subjects"
 import type { Platform } from "@mds/shared/api/Responses"
@@ -27,6 +28,7 @@ export const listPlatforms = Effect.fn("listPlatforms")(function* () {
         name: entry.name,
         capabilities: entry.capabilities,
         source: SOURCE,
+        cookies: isCookiePlatform(entry.id),
         health: {
           status: health.status,
           success_rate: health.successRate,

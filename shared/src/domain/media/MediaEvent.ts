@@ -51,8 +51,8 @@ export const MediaResolved = Schema.TaggedStruct("MediaResolved", {
   /** Extension: the entries of a playlist (type "playlist"), at most PLAYLIST_MAX_ENTRIES of them. */
   entries: Schema.optionalKey(Schema.Array(PlaylistEntry)),
   /**
-   * Extension: set when the media was resolved with this project's cookies. Such media is the project's alone: no
-   * other project gets it from the resolve cache or by media_id.
+   * Extension: set when the media or playlist was resolved with this project's cookies. Such media is the project's
+   * alone (isMediaVisibleTo): no other project gets it from the resolve cache, by media_id or in a batch.
    */
   projectId: Schema.optionalKey(Schema.String)
 })

@@ -1,5 +1,6 @@
 // A project's platform cookies in the dashboard: list (metadata), upload a cookies.txt, remove; the same vault as /v1/cookies.
-import { CookiePlatform } from "@mds/shared/api/Requests"
+import { CookiePlatform, CookieUploadPlatform } from "@mds/shared/api/Requests"
+import { COOKIE_PLATFORM_IDS } from "@mds/shared/domain/platform/cookiePlatform"
 import { CookieVault } from "@mds/shared/cookies/CookieVault"
 import { Effect, Schema } from "effect"
 import { field } from "../DashboardForms.ts"
@@ -7,6 +8,7 @@ import { type DashboardInput, type Member, pageReply, requireMember } from "../D
 import { cookiesPage } from "../pages/CookiePages.ts"
 
 const isPlatform = Schema.is(CookiePlatform)
+const takesCookies = Schema.is(CookieUploadPlatform)
 
 const render = Effect.fn("renderCookies")(function* ({ signedIn, project }: Member, error: string | null, notice: string | null) {
   const jars = yield* (yield* CookieVault).list(project.projectId)
@@ -22,7 +24,13 @@ export const storeCookies = Effect.fn("storeCookies")(function* (input: Dashboar
   const member = yield* requireMember(input)
   const { project } = member
   const platform = field(input.body, "platform").trim()
-  if (!isPlatform(platform)) return yield* render(member, "Give a platform id such as youtube or vimeo.", null)
+  if (!takesCookies(platform)) {
+    return yield* render(
+      member,
+      `Give the platform of the site's host: one of ${COOKIE_PLATFORM_IDS.join(", ")} (generic for any other site).`,
+      null
+    )
+  }
   const stored = yield* Effect.result((yield* CookieVault).store(project.projectId, platform, field(input.body, "cookies_txt"), "uploaded"))
   if (stored._tag === "Success") {
     return yield* render(member, null, `${stored.success.cookieCount} cookies stored for ${platform}.`)

@@ -44,7 +44,7 @@ resolves and downloads of that platform. Cookies are never shown again, only wha
 <h2 id="upload-title">Upload a cookies.txt</h2>
 <form method="post" action="${base}">
   ${csrfField(options.viewer.csrfToken)}
-  <label for="cookie-platform">Platform id (as GET /v1/platforms lists it)</label>
+  <label for="cookie-platform">Platform id of the site's host (GET /v1/platforms lists them with cookies: true; generic for any other site)</label>
   <input id="cookie-platform" name="platform" required maxlength="64" pattern="[a-z0-9_\\-]+" autocomplete="off">
   <label for="cookie-file">Netscape cookies.txt (replaces the platform's stored file)</label>
   <textarea id="cookie-file" name="cookies_txt" required rows="8" spellcheck="false" autocomplete="off"></textarea>
