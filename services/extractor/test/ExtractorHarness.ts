@@ -1,6 +1,8 @@
 // Runs the extractor in-process on a throwaway nats-server with the pinned yt-dlp, and drives it like the gateway does.
 import { claimSlot } from "@mds/shared/domain/admission/AdmissionCommands"
 import { jobCommands } from "@mds/shared/domain/job/JobCommands"
+import { slotReleaseOf } from "@mds/shared/domain/job/JobSlot"
+import { releaseSlot } from "@mds/shared/domain/admission/AdmissionCommands"
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -14,11 +16,14 @@ import { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import type { MediaResolved } from "@mds/shared/domain/media/MediaEvent"
 import { ResolveReply } from "@mds/shared/domain/media/ResolveRpc"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
+import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
+import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { admissionSubject, jobSubject, RESOLVE_RPC_SUBJECT } from "@mds/shared/eventstore/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { afterAll, beforeAll, expect } from "vitest"
 import { type MediaServer, startMediaServer } from "../../../test/support/MediaServer.ts"
 import { type NatsServer, startNatsServer } from "../../../test/support/NatsServer.ts"
+import { startTcpRelay, type TcpRelay } from "../../../test/support/TcpRelay.ts"
 import { ExtractorLayer } from "../src/ExtractorLayer.ts"
 
 export const YT_DLP = join(import.meta.dirname, "..", "..", "..", ".tools", "venv", "bin", "yt-dlp")
@@ -27,6 +32,8 @@ type Services = EventStore | ArtifactStore
 
 export interface ExtractorHarness {
   readonly nats: NatsServer
+  /** The extractor reaches NATS through this relay: `cut` takes its connection away (the test's own reads stay). */
+  readonly relay: TcpRelay
   readonly dataDir: string
   readonly client: NatsConnection
   run<A, E>(effect: Effect.Effect<A, E, Services>): Promise<A>
@@ -56,7 +63,10 @@ export interface ExtractorHarness {
   artifactBytes(key: string): Promise<Buffer>
   /** The job's events so far. */
   jobEvents(projectId: string, jobId: string): Promise<ReadonlyArray<JobEvent>>
-  /** Cancels the job as DELETE /v1/jobs does (the decider's CancelJob). */
+  /**
+   * Cancels the job as DELETE /v1/jobs does: the decider's CancelJob, and the slot freed only if no run started
+   * (slotReleaseOf); over the test's own connection, so it works while the relay is cut.
+   */
   cancelJob(projectId: string, jobId: string): Promise<void>
   close(): Promise<void>
 }
@@ -82,13 +92,14 @@ const decodeReply = Schema.decodeUnknownSync(Schema.fromJsonString(ResolveReply)
 
 export const startExtractorHarness = async (env: Readonly<Record<string, string>>): Promise<ExtractorHarness> => {
   const nats = await startNatsServer()
+  const relay = await startTcpRelay(nats.port)
   const dataDir = await mkdtemp(join(tmpdir(), "mds-extractor-"))
   const runtime = ManagedRuntime.make(
     ExtractorLayer.pipe(
       Layer.provideMerge(
         ConfigProvider.layer(
           ConfigProvider.fromEnvRecord({
-            NATS_URL: nats.url,
+            NATS_URL: relay.url,
             DATA_DIR: dataDir,
             DOWNLOAD_URL_SECRET: "test-secret",
             PUBLIC_BASE_URL: "http://gateway.test",
@@ -104,8 +115,16 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
   await runtime.runPromise(Effect.void)
   const client = await connect({ servers: nats.url })
   const run = <A, E>(effect: Effect.Effect<A, E, Services>) => runtime.runPromise(effect)
+  // What the test reads and records goes over its own connection, like the gateway's and aggregator's.
+  const direct = ManagedRuntime.make(
+    JetStreamEventStore.pipe(
+      Layer.provideMerge(NatsClient.layer),
+      Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord({ NATS_URL: nats.url }))),
+      Layer.orDie
+    )
+  )
   const readJob = (projectId: string, jobId: string) =>
-    run(
+    direct.runPromise(
       Effect.gen(function* () {
         return yield* (yield* EventStore).readSubject(JobEvent, jobSubject(projectId, jobId))
       })
@@ -120,6 +139,7 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
 
   return {
     nats,
+    relay,
     dataDir,
     client,
     run,
@@ -164,7 +184,7 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
     },
     lastAdmission: async (projectId) =>
       Option.getOrThrow(
-        await run(
+        await direct.runPromise(
           Effect.gen(function* () {
             return yield* (yield* EventStore).readLast(AdmissionEvent, admissionSubject(projectId))
           })
@@ -183,11 +203,19 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
       ),
     jobEvents: async (projectId, jobId) => (await readJob(projectId, jobId)).map((stored) => stored.event),
     cancelJob: async (projectId, jobId) => {
-      await run(jobCommands(projectId, jobId)({ _tag: "CancelJob", jobId, now: Date.now() }))
+      await direct.runPromise(
+        Effect.gen(function* () {
+          const { state } = yield* jobCommands(projectId, jobId)({ _tag: "CancelJob", jobId, now: Date.now() })
+          const reason = slotReleaseOf(state)
+          if (reason !== null) yield* releaseSlot(projectId, jobId, reason)
+        })
+      )
     },
     close: async () => {
       await client.drain().catch(() => undefined)
       await runtime.dispose()
+      await direct.dispose()
+      await relay.close()
       await nats.close()
       await rm(dataDir, { recursive: true, force: true })
     }

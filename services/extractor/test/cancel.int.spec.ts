@@ -74,6 +74,40 @@ describe("cancel", () => {
     expect(events.at(-1)?._tag).toBe("JobCanceled")
   })
 
+  it("a cancel whose message the worker never got is seen from the job's stream; the slot stays held until the run stopped", async () => {
+    // 2.6 MB at 32 KiB/s: about 80 s, far beyond the waits below, so only a seen cancel ends the run in time.
+    const { projectId, jobId } = await stack.harness.queueJob(`${stack.media.urls.slow}?rate=32768`, "video_best")
+    await waitUntil(
+      () => stack.harness.jobEvents(projectId, jobId),
+      (events) => events.some((e) => e._tag === "JobProgressed"),
+      "progress"
+    )
+    // The worker's connection drops (as in a failover): the cancel's message on the job's subject never reaches it.
+    stack.harness.relay.cut()
+    try {
+      await stack.harness.cancelJob(projectId, jobId)
+      expect((await processesOf(jobId)).length, "the run goes on while its worker cannot know").toBeGreaterThan(0)
+      expect(await stack.harness.lastAdmission(projectId), "a started run keeps its slot").toMatchObject({
+        _tag: "SlotClaimed",
+        held: [{ jobId }]
+      })
+    } finally {
+      stack.harness.relay.restore()
+    }
+
+    // Back on NATS, the worker reads the job's state (every second) and stops the run; only then is the slot freed.
+    const admission = await waitUntil(
+      () => stack.harness.lastAdmission(projectId),
+      (e) => e._tag === "SlotReleased",
+      "the slot release",
+      15_000
+    )
+    expect(await processesOf(jobId), "no process of the run is left once its slot is free").toEqual([])
+    expect(admission).toMatchObject({ _tag: "SlotReleased", jobId, reason: "canceled", held: [] })
+    await untilCleanedUp(jobId, "the job's processes")
+    expect((await stack.harness.jobEvents(projectId, jobId)).at(-1)?._tag).toBe("JobCanceled")
+  })
+
   it("stops the ffmpeg that cuts a clip too", async () => {
     const { projectId, jobId } = await stack.harness.queueJob(
       `${stack.media.urls.slow}?rate=65536`,

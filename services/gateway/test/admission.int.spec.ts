@@ -1,5 +1,6 @@
 // The per-project limit under concurrent POSTs, on one and on two gateway instances sharing a nats-server.
 import { releaseSlot } from "@mds/shared/domain/admission/AdmissionCommands"
+import { jobCommands } from "@mds/shared/domain/job/JobCommands"
 import type { LightMyRequestResponse } from "fastify"
 import { describe, expect, it } from "vitest"
 import { type GatewayInstance, useHarness } from "./GatewayHarness.ts"
@@ -39,6 +40,13 @@ const completeJob = async (projectId: string, jobId: string, release: boolean) =
   })
   if (release) await file.h.gateway.run(releaseSlot(projectId, jobId, "completed"))
 }
+
+const cancel = (gateway: GatewayInstance, key: string, jobId: string) =>
+  gateway.app.inject({ method: "DELETE", url: `/v1/jobs/${jobId}`, headers: { "x-api-key": key } })
+
+/** A worker takes the job: JobStarted, as DownloadJob records it before running yt-dlp. */
+const startJob = (projectId: string, jobId: string) =>
+  file.h.gateway.run(jobCommands(projectId, jobId)({ _tag: "StartJob", jobId, workerId: "w1", now: Date.now() }))
 
 describe("concurrency limit", () => {
   it("10 simultaneous POSTs for one project -> exactly two 202 and eight 429; another project is unaffected", async () => {
@@ -81,5 +89,29 @@ describe("concurrency limit", () => {
     const next = await download(file.h.gateway, key)
     expect(next.statusCode, next.body).toBe(202)
     expect((await download(file.h.gateway, key)).statusCode).toBe(429)
+  })
+
+  it("a job canceled while queued frees its slot at once", async () => {
+    const { key } = await file.h.provisionKey()
+    const [a] = split(await Promise.all([download(file.h.gateway, key), download(file.h.gateway, key)])).accepted
+    expect((await cancel(file.h.gateway, key, a ?? "")).statusCode).toBe(200)
+    const next = await download(file.second, key)
+    expect(next.statusCode, next.body).toBe(202)
+  })
+
+  it("a job canceled while its run goes on keeps its slot until the worker stopped the run and freed it", async () => {
+    const { key, projectId } = await file.h.provisionKey()
+    const [a] = split(await Promise.all([download(file.h.gateway, key), download(file.h.gateway, key)])).accepted
+    await startJob(projectId, a ?? "")
+    const canceled = await cancel(file.h.gateway, key, a ?? "")
+    expect(canceled.statusCode, canceled.body).toBe(200)
+    expect(canceled.json().data.error.code).toBe("canceled")
+    // The run may still be downloading: a third job would run beside it. Neither gateway frees it on its own.
+    expect((await download(file.h.gateway, key)).statusCode).toBe(429)
+    expect((await download(file.second, key)).statusCode).toBe(429)
+    // The worker killed yt-dlp, removed its files and frees the slot (DownloadJob).
+    await file.h.gateway.run(releaseSlot(projectId, a ?? "", "canceled"))
+    const next = await download(file.second, key)
+    expect(next.statusCode, next.body).toBe(202)
   })
 })

@@ -9,6 +9,7 @@ import { BatchEvent } from "@mds/shared/domain/batch/BatchEvent"
 import { progressOf } from "@mds/shared/domain/batch/BatchState"
 import { type QueuedJob, queueJob, sendDownloadWork } from "@mds/shared/domain/job/DownloadWork"
 import { jobCommands } from "@mds/shared/domain/job/JobCommands"
+import { slotReleaseOf } from "@mds/shared/domain/job/JobSlot"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { BATCHES_STREAM, batchSubject, JOBS_STREAM, jobSubject, projectBatchesSubject } from "@mds/shared/eventstore/Subjects"
@@ -63,8 +64,16 @@ export const BatchFeeder = Layer.effectDiscard(
         for (const entry of state.entries) {
           const progress = progressOf(state, entry.entryId)
           if (progress._tag !== "Queued") continue
-          yield* jobCommands(projectId, progress.jobId)({ _tag: "CancelJob", jobId: progress.jobId, now }).pipe(Effect.ignore)
-          yield* releaseSlot(projectId, progress.jobId, "canceled")
+          const canceled = yield* jobCommands(
+            projectId,
+            progress.jobId
+          )({ _tag: "CancelJob", jobId: progress.jobId, now }).pipe(
+            Effect.map((handled) => handled.state),
+            Effect.orElseSucceed(() => null)
+          )
+          // A job a worker had started keeps its slot until that worker stopped the run (slotReleaseOf).
+          const reason = slotReleaseOf(canceled)
+          if (reason !== null) yield* releaseSlot(projectId, progress.jobId, reason)
         }
         return
       }

@@ -10,12 +10,10 @@ import { SlotReleaseReason } from "@mds/shared/domain/admission/AdmissionEvent"
 import type { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
 import { jobCommands } from "@mds/shared/domain/job/JobCommands"
 import type { JobCommand } from "@mds/shared/domain/job/JobDecider"
-import { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { parseFormatId } from "@mds/shared/domain/media/FormatId"
 import { parseSubtitleFormatId } from "@mds/shared/domain/media/SubtitleTrack"
 import { isBlockedExtractor, platformIdOf } from "@mds/shared/domain/platform/platformIdOf"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { jobSubject } from "@mds/shared/eventstore/Subjects"
 import { countOne, extractionFailures } from "@mds/shared/observability/Metrics"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
 import { PlatformOutcomes } from "../health/PlatformOutcomes.ts"
@@ -24,9 +22,15 @@ import { mimeTypeOf, safeFileName } from "./ArtifactFile.ts"
 import { type DownloadFailed, jobFailure } from "./DownloadFailed.ts"
 import { FetchMedia } from "./FetchMedia.ts"
 import { JobCancelWatch } from "./JobCancelWatch.ts"
+import { readJobState } from "./JobStateRead.ts"
 import { initialProgressThrottle, nextProgressReport } from "./ProgressThrottle.ts"
 
 export { DownloadFailed } from "./DownloadFailed.ts"
+
+/** The key of the file a run put into the artifact store, once it is there. */
+interface StoredByRun {
+  key: string | null
+}
 
 export interface Delivery {
   readonly deliveryCount: number
@@ -93,14 +97,25 @@ export class DownloadJob extends Context.Service<
         return { file, kind: spec?.kind ?? ("video" as const) }
       }, Effect.scoped)
 
-      const store_ = Effect.fn("DownloadJob.store")(function* (command: DownloadMedia, file: DownloadedFile, kind: "video" | "audio") {
+      /**
+       * Storing is not interruptible: an upload (or a file move) goes on after its fiber is interrupted, so a cancel
+       * or the job's end arriving meanwhile waits for it, and the run then removes what it stored (`put.key`).
+       */
+      const store_ = Effect.fn("DownloadJob.store")(function* (
+        command: DownloadMedia,
+        file: DownloadedFile,
+        kind: "video" | "audio",
+        put: StoredByRun
+      ) {
         const ext = (file.ext ?? extname(file.filepath).slice(1)) || "bin"
         const filename = safeFileName(file.title ?? "media", ext)
         const mimeType = mimeTypeOf(ext, kind)
         const key = `jobs/${command.projectId}/${command.jobId}/${filename}`
-        const stored = yield* artifacts
-          .putFile(key, file.filepath, mimeType)
-          .pipe(Effect.mapError((error) => jobFailure("internal_error", `storing the file failed: ${error.message}`)))
+        const stored = yield* artifacts.putFile(key, file.filepath, mimeType).pipe(
+          Effect.tap(() => Effect.sync(() => (put.key = key))),
+          Effect.uninterruptible,
+          Effect.mapError((error) => jobFailure("internal_error", `storing the file failed: ${error.message}`))
+        )
         return {
           key,
           filename,
@@ -145,10 +160,15 @@ export class DownloadJob extends Context.Service<
       const workDirOf = (command: DownloadMedia, delivery: Delivery) =>
         join(config.workRoot, `${command.jobId}-${delivery.deliveryCount}-${randomBytes(4).toString("hex")}`)
 
+      /** Runs started so far: the attempt the job's state holds (each JobStarted raises it by one). */
       const startedRuns = (command: DownloadMedia) =>
-        store
-          .readSubject(JobEvent, jobSubject(command.projectId, command.jobId))
-          .pipe(Effect.map((events) => events.filter((stored) => stored.event._tag === "JobStarted").length))
+        readJobState(command.projectId, command.jobId).pipe(
+          provideStore,
+          Effect.map(({ state }) => state?.attempt ?? 0)
+        )
+
+      /** A file this run stored for a job that ended otherwise: nobody can fetch it, so it is not kept. */
+      const discardStored = (put: StoredByRun) => (put.key === null ? Effect.void : artifacts.remove(put.key).pipe(Effect.ignore))
 
       const attempt = Effect.fn("DownloadJob.attempt")(function* (command: DownloadMedia, delivery: Delivery) {
         // A job whose every allowed run ended without a verdict (its worker was killed, or lost NATS) is given up on.
@@ -192,11 +212,12 @@ export class DownloadJob extends Context.Service<
         yield* Effect.sync(delivery.working).pipe(Effect.repeat(Schedule.spaced(heartbeatMs)), Effect.forkScoped)
 
         const workDir = workDirOf(command, delivery)
+        const put: StoredByRun = { key: null }
         const outcome = yield* Effect.promise(() => mkdir(workDir, { recursive: true })).pipe(
           Effect.andThen(download(command, workDir)),
           Effect.flatMap(({ file, kind }) =>
             handledByOf(command, file).pipe(
-              Effect.flatMap((handledBy) => Effect.map(store_(command, file, kind), (artifact) => ({ artifact, handledBy })))
+              Effect.flatMap((handledBy) => Effect.map(store_(command, file, kind, put), (artifact) => ({ artifact, handledBy })))
             )
           ),
           Effect.result,
@@ -206,11 +227,14 @@ export class DownloadJob extends Context.Service<
           Effect.raceFirst(canceled.wait.pipe(Effect.as("canceled" as const))),
           Effect.ensuring(Effect.promise(() => rm(workDir, { recursive: true, force: true })))
         )
+        // Reached once the run stopped: the race waits for the interrupted side (yt-dlp killed, storing finished).
         if (outcome === "canceled") {
+          yield* discardStored(put)
           yield* Effect.logInfo("job canceled while processing; stopped")
           return yield* finish(command, "canceled")
         }
         if (outcome === "expired") {
+          yield* discardStored(put)
           yield* jobCommand(command, { _tag: "ExpireJob", jobId: command.jobId, now: yield* Clock.currentTimeMillis })
           yield* Effect.logInfo("job expired while processing; stopped")
           return yield* finish(command, "expired")
@@ -228,12 +252,12 @@ export class DownloadJob extends Context.Service<
           artifact,
           now: yield* Clock.currentTimeMillis,
           ...(handledBy === command.platform ? {} : { platform: handledBy })
-        }).pipe(Effect.catchTag("InvalidJobTransition", () => Effect.succeed(null)))
-        if (completed === null) {
+        }).pipe(Effect.catchTag("InvalidJobTransition", (refused) => Effect.succeed(refused.status)))
+        if (typeof completed === "string") {
           // The job ended meanwhile (expired or canceled): nobody can fetch the file, so it is not kept.
-          yield* artifacts.remove(artifact.key).pipe(Effect.ignore)
-          yield* Effect.logInfo("job ended before completion; artifact discarded")
-          return yield* finish(command, canceled.isCanceled() ? "canceled" : "expired")
+          yield* discardStored(put)
+          yield* Effect.logInfo("job ended before completion; artifact discarded", { status: completed })
+          return yield* finish(command, isSlotReleaseReason(completed) ? completed : "expired")
         }
         yield* Effect.logInfo("job completed", { key: artifact.key, sizeBytes: artifact.sizeBytes })
         yield* outcomes.record(handledBy, null)

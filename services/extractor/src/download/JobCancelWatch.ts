@@ -1,18 +1,22 @@
-// Tells a running download that its job was canceled: a core NATS subscription on the job's subject, confirmed by the stream.
-import { Context, Deferred, Effect, Layer, Schema, type Scope } from "effect"
-import { JobDecider } from "@mds/shared/domain/job/JobDecider"
-import { JobEvent } from "@mds/shared/domain/job/JobEvent"
-import { jobStatus } from "@mds/shared/domain/job/JobState"
+// Tells a running download that its job was canceled: it reads the job's state from its stream every second, and at
+// once when a message on the job's subject says the stream moved.
+import { Context, Deferred, Effect, Layer, Queue, type Scope } from "effect"
+import { hasEnded, jobStatus } from "@mds/shared/domain/job/JobState"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { jobSubject } from "@mds/shared/eventstore/Subjects"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
+import { noJobYet, readJobState } from "./JobStateRead.ts"
 
-const decodeEvent = Schema.decodeUnknownOption(Schema.fromJsonString(JobEvent))
+/**
+ * How often the job's state is read. The message on the subject is only a shortcut: it is lost while the connection
+ * is down or moving to another node, and a read right after it may reach a replica that has not stored the cancel
+ * yet. The next read (at most this much later) is what makes the cancel certain to be seen.
+ */
+export const CANCEL_POLL_MS = 1_000
 
 export interface CancelSignal {
   /** Completes when the job is canceled. */
   readonly wait: Effect.Effect<void>
-  readonly isCanceled: () => boolean
 }
 
 export class JobCancelWatch extends Context.Service<
@@ -31,44 +35,37 @@ export class JobCancelWatch extends Context.Service<
       const { connection } = yield* NatsClient
       const store = yield* EventStore
 
-      /**
-       * Every append is also a core NATS message on the subject, even one the stream refused (a conflicting
-       * expected sequence): the stream's fold is what says whether the job really was canceled.
-       */
-      const isCanceled = (subject: string) =>
-        store.readSubject(JobEvent, subject).pipe(
-          Effect.map((stored) => stored.reduce((state, item) => JobDecider.evolve(state, item.event), JobDecider.initialState())),
-          Effect.map((state) => jobStatus(state) === "canceled"),
-          Effect.orElseSucceed(() => false)
-        )
-
       const watch = (projectId: string, jobId: string) =>
         Effect.gen(function* () {
-          const subject = jobSubject(projectId, jobId)
           const canceled = yield* Deferred.make<void>()
-          let seen = false
-          const confirm = (services: Context.Context<never>) =>
-            Effect.runForkWith(services)(
-              isCanceled(subject).pipe(
-                Effect.flatMap((yes) =>
-                  yes ? Effect.sync(() => (seen = true)).pipe(Effect.andThen(Deferred.succeed(canceled, undefined))) : Effect.void
-                )
-              )
-            )
-          const services = yield* Effect.context<never>()
+          // Any message on the subject (even an append the stream refused) only asks for a read now.
+          const moved = yield* Queue.sliding<void>(1)
           yield* Effect.acquireRelease(
             Effect.sync(() =>
-              connection.subscribe(subject, {
-                callback: (error, msg) => {
-                  if (error !== null) return
-                  const event = decodeEvent(msg.string())
-                  if (event._tag === "Some" && event.value._tag === "JobCanceled") confirm(services)
+              connection.subscribe(jobSubject(projectId, jobId), {
+                callback: (error) => {
+                  if (error === null) Queue.offerUnsafe(moved, undefined)
                 }
               })
             ),
             (subscription) => Effect.sync(() => subscription.unsubscribe())
           )
-          return { wait: Deferred.await(canceled), isCanceled: () => seen } satisfies CancelSignal
+          let known = noJobYet
+          const readOnce = Effect.suspend(() => readJobState(projectId, jobId, known)).pipe(
+            Effect.provideService(EventStore, store),
+            Effect.tap((current) => Effect.sync(() => (known = current))),
+            Effect.catchCause((cause) => Effect.logDebug("reading the job's state failed; read again shortly", cause))
+          )
+          const nextRead = Effect.raceFirst(Queue.take(moved), Effect.sleep(CANCEL_POLL_MS))
+          yield* Effect.gen(function* () {
+            // A terminal state never changes again: a job that ended otherwise needs no more reads.
+            while (!hasEnded(known.state)) {
+              yield* readOnce
+              if (!hasEnded(known.state)) yield* nextRead
+            }
+            if (jobStatus(known.state) === "canceled") yield* Deferred.succeed(canceled, undefined)
+          }).pipe(Effect.forkScoped)
+          return { wait: Deferred.await(canceled) } satisfies CancelSignal
         })
 
       return JobCancelWatch.of({ watch })

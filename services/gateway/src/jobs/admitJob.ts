@@ -3,6 +3,7 @@ import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { claimSlot, releaseSlot } from "@mds/shared/domain/admission/AdmissionCommands"
 import { AdmissionDecider, liveSlots } from "@mds/shared/domain/admission/AdmissionDecider"
 import { AdmissionEvent, type SlotReleaseReason } from "@mds/shared/domain/admission/AdmissionEvent"
+import { slotReleaseOf } from "@mds/shared/domain/job/JobSlot"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { admissionSubject } from "@mds/shared/eventstore/Subjects"
 import { Clock, Effect, Option } from "effect"
@@ -50,8 +51,9 @@ const finishedReason = Effect.fn("finishedReason")(function* (projectId: string,
     const claimedAt = expiresAt - lifetimes.jobMs
     return now - claimedAt > ORPHAN_GRACE_MS ? ("failed" as const) : null
   }
-  const { status } = view.value
-  if (status === "completed" || status === "failed" || status === "expired") return status
+  // A job canceled after its run started is not finished for its slot: its worker frees it once the run stopped.
+  const reason = slotReleaseOf(view.value)
+  if (reason !== null) return reason
   return now >= view.value.expiresAt ? ("expired" as const) : null
 })
 
