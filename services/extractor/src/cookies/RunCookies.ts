@@ -6,6 +6,7 @@ import { Context, Effect, Layer, Option, type Scope } from "effect"
 import { CookieVault } from "@mds/shared/cookies/CookieVault"
 import { cookieLinesOf } from "@mds/shared/domain/cookies/NetscapeCookies"
 import type { YtDlpFlags } from "../ytdlp/YtDlpFlags.ts"
+import { CookieCopies } from "./CookieCopies.ts"
 
 export interface RunCookieFlags {
   /** `--cookies <file>` when the project has cookies for the platform, else nothing. */
@@ -17,17 +18,19 @@ export class RunCookies extends Context.Service<
   RunCookies,
   {
     /**
-     * The copy lives in `dir` (readable by the service user alone) until the scope closes; then, if yt-dlp rewrote it
+     * The copy lives in this extractor's folder of CookieCopies (readable by the service user alone; swept once the
+     * extractor is gone, even after kill -9) until the scope closes; then, if yt-dlp rewrote it
      * with other cookies (a platform rotating its session), those replace the stored file, and the copy is deleted.
      * Never fails the run: a vault that cannot be read means a run without cookies, logged.
      */
-    forRun(projectId: string, platform: string, dir: string): Effect.Effect<RunCookieFlags, never, Scope.Scope>
+    forRun(projectId: string, platform: string): Effect.Effect<RunCookieFlags, never, Scope.Scope>
   }
 >()("mds/extractor/RunCookies") {
   static readonly layer = Layer.effect(
     RunCookies,
     Effect.gen(function* () {
       const vault = yield* CookieVault
+      const { dir } = yield* CookieCopies
 
       const keepRotated = (projectId: string, platform: string, path: string, original: string) =>
         Effect.gen(function* () {
@@ -40,7 +43,7 @@ export class RunCookies extends Context.Service<
           Effect.ensuring(Effect.promise(() => rm(path, { force: true })))
         )
 
-      const forRun = (projectId: string, platform: string, dir: string) =>
+      const forRun = (projectId: string, platform: string) =>
         Effect.gen(function* () {
           const text = yield* vault
             .load(projectId, platform)
