@@ -9,6 +9,7 @@ import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { Impersonation } from "./antibot/Impersonation.ts"
 import { UpstreamProxies } from "./egress/UpstreamProxies.ts"
+import { CookieCopies } from "./cookies/CookieCopies.ts"
 import { RunCookies } from "./cookies/RunCookies.ts"
 import { CatalogPublisher } from "./catalog/CatalogPublisher.ts"
 import { DownloadJob } from "./download/DownloadJob.ts"
@@ -56,7 +57,13 @@ const Workers = Layer.mergeAll(ResolveRpcServer, DownloadWorker).pipe(
     )
   ),
   // One memory of which platforms need a browser's fingerprint, shared by resolves and downloads.
-  Layer.provide(Layer.mergeAll(Impersonation.layer, UpstreamProxies.layer, RunCookies.layer.pipe(Layer.provide(CookieVault.layer)))),
+  Layer.provide(
+    Layer.mergeAll(
+      Impersonation.layer,
+      UpstreamProxies.layer,
+      RunCookies.layer.pipe(Layer.provide(Layer.merge(CookieVault.layer, CookieCopies.layer)))
+    )
+  ),
   Layer.provide(Layer.mergeAll(PlatformOutcomes.layer, ObjectStoreResolvedInfoStore.layer))
 )
 

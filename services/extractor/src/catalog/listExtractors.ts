@@ -2,7 +2,7 @@
 import { readFile } from "node:fs/promises"
 import { Effect, Schema } from "effect"
 import { catalogExtractors, ExtractorInfo } from "@mds/shared/domain/platform/CatalogEvent"
-import type { ConfinementShape } from "../sandbox/Confinement.ts"
+import { type ConfinementShape, killRunTree } from "../sandbox/Confinement.ts"
 import type { YtDlpShape } from "../ytdlp/YtDlp.ts"
 
 const SCRIPT = [
@@ -42,7 +42,7 @@ const runPython = (confinement: ConfinementShape, python: string) =>
     child.stdin.end()
     child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk))
     child.stderr.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString("utf8")).slice(-2000)))
-    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000)
+    const timer = setTimeout(() => killRunTree(child), 60_000)
     child.once("error", (error) => {
       clearTimeout(timer)
       resume(Effect.fail(error))
@@ -55,7 +55,7 @@ const runPython = (confinement: ConfinementShape, python: string) =>
     })
     return Effect.sync(() => {
       clearTimeout(timer)
-      if (child.exitCode === null) child.kill("SIGKILL")
+      killRunTree(child)
     })
   })
 

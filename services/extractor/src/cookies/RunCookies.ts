@@ -7,6 +7,7 @@ import { CookieVault } from "@mds/shared/cookies/CookieVault"
 import { cookieLinesOf } from "@mds/shared/domain/cookies/NetscapeCookies"
 import { cookiePlatformOfUrl } from "@mds/shared/domain/platform/cookiePlatform"
 import type { YtDlpFlags } from "../ytdlp/YtDlpFlags.ts"
+import { CookieCopies } from "./CookieCopies.ts"
 
 export interface RunCookieFlags {
   /** `--cookies <file>` when the project has cookies for the URL's platform, else nothing. */
@@ -18,19 +19,21 @@ export class RunCookies extends Context.Service<
   RunCookies,
   {
     /**
-     * The copy lives in `dir` (readable by the service user alone) until the scope closes; then, if yt-dlp rewrote it
+     * The copy lives in this extractor's folder of CookieCopies (readable by the service user alone; swept once the
+     * extractor is gone, even after kill -9) until the scope closes; then, if yt-dlp rewrote it
      * with other cookies (a platform rotating its session), those replace the stored file, and the copy is deleted.
      * Never fails the run: a vault that cannot be read means a run without cookies, logged. The platform is the one
      * the URL's host classifies as (cookiePlatformOfUrl), never the extractor that handled a media: resolve and
      * download of one URL find the same file, under the id it was uploaded with.
      */
-    forRun(projectId: string, url: string, dir: string): Effect.Effect<RunCookieFlags, never, Scope.Scope>
+    forRun(projectId: string, url: string): Effect.Effect<RunCookieFlags, never, Scope.Scope>
   }
 >()("mds/extractor/RunCookies") {
   static readonly layer = Layer.effect(
     RunCookies,
     Effect.gen(function* () {
       const vault = yield* CookieVault
+      const { dir } = yield* CookieCopies
 
       const keepRotated = (projectId: string, platform: string, path: string, original: string) =>
         Effect.gen(function* () {
@@ -43,7 +46,7 @@ export class RunCookies extends Context.Service<
           Effect.ensuring(Effect.promise(() => rm(path, { force: true })))
         )
 
-      const forRun = (projectId: string, url: string, dir: string) =>
+      const forRun = (projectId: string, url: string) =>
         Effect.gen(function* () {
           const platform = cookiePlatformOfUrl(url)
           if (platform === null) return { flags: {}, used: false }

@@ -114,7 +114,7 @@ export class FetchMedia extends Context.Service<
           judge({ bytes: meter.bytes })
         }
 
-        const cookies = yield* runCookies.forRun(options.projectId, command.url, options.workDir)
+        const cookies = yield* runCookies.forRun(options.projectId, command.url)
         const flags = {
           ...downloadFlags(spec, options.workDir, proxy.url, config.ffmpegPath),
           ...cookies.flags,
@@ -282,7 +282,7 @@ export class FetchMedia extends Context.Service<
         })
         yield* policy.check(url).pipe(Effect.mapError((error) => jobFailure("url_not_allowed", error.message)))
         const proxy = yield* egressProxy(policy, upstreams.forPlatform(command.platform))
-        const cookies = yield* runCookies.forRun(options.projectId, command.url, options.workDir)
+        const cookies = yield* runCookies.forRun(options.projectId, command.url)
         let title: string | null = null
         const onLine = (line: string) => {
           title = parseSubtitleTitle(line) ?? title

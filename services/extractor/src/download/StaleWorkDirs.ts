@@ -14,8 +14,9 @@ export const removeStaleWorkDirs = Effect.gen(function* () {
     const names = await readdir(workRoot).catch(() => [] as Array<string>)
     let count = 0
     for (const name of names) {
-      // job_<id>-<delivery>-<random> of download runs, resolve-med_<id> of thumbnail generation.
-      if (!/^(job_[a-z2-7]{24}-[0-9]+-[0-9a-f]+|resolve-med_[a-z2-7]{24})$/.test(name)) continue
+      // job_<id>-<delivery>-<random> of download runs, resolve-med_<id> of thumbnail generation; resolve-cookies-<random>
+      // of earlier versions, which kept a resolve's cookie copy there (copies now live in cookies/, see CookieCopies).
+      if (!/^(job_[a-z2-7]{24}-[0-9]+-[0-9a-f]+|resolve-med_[a-z2-7]{24}|resolve-cookies-[A-Za-z0-9]{6})$/.test(name)) continue
       const path = join(workRoot, name)
       const modified = await stat(path).then(
         (s) => s.mtimeMs,

@@ -1,7 +1,7 @@
 // ffprobe and ffmpeg on remote media, confined to the egress proxy: stream facts and generated thumbnails.
 import { Config, Context, Effect, Layer, Schema } from "effect"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
-import { Confinement, type ConfinementShape } from "../sandbox/Confinement.ts"
+import { Confinement, type ConfinementShape, killRunTree } from "../sandbox/Confinement.ts"
 import { FfprobeOutput, type MediaProbeResult, summarizeProbe } from "../ytdlp/MediaProbeResult.ts"
 
 export class FfmpegFailed extends Schema.TaggedError<FfmpegFailed>()("FfmpegFailed", {
@@ -34,13 +34,13 @@ const run = (confinement: ConfinementShape, tool: string, args: ReadonlyArray<st
     child.stdin.end()
     child.stdout.on("data", (chunk: Buffer) => {
       stdoutBytes += chunk.length
-      if (stdoutBytes > OUTPUT_LIMIT) child.kill("SIGKILL")
+      if (stdoutBytes > OUTPUT_LIMIT) killRunTree(child)
       else stdout.push(chunk)
     })
     child.stderr.on("data", (chunk: Buffer) => {
       stderr = (stderr + chunk.toString("utf8")).slice(-2000)
     })
-    const timer = setTimeout(() => child.kill("SIGKILL"), TIMEOUT_MS)
+    const timer = setTimeout(() => killRunTree(child), TIMEOUT_MS)
     child.once("error", (error) => {
       clearTimeout(timer)
       resume(Effect.fail(new FfmpegFailed({ tool, message: error.message })))
@@ -52,7 +52,7 @@ const run = (confinement: ConfinementShape, tool: string, args: ReadonlyArray<st
     })
     return Effect.sync(() => {
       clearTimeout(timer)
-      if (child.exitCode === null) child.kill("SIGKILL")
+      killRunTree(child)
     })
   })
 

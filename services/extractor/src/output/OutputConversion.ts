@@ -3,7 +3,7 @@ import { join } from "node:path"
 import { Config, Context, Effect, Layer, Schema } from "effect"
 import type { DownloadOptions } from "@mds/shared/domain/job/DownloadOptions"
 import type { DownloadedFile } from "../ytdlp/ResultLine.ts"
-import { Confinement, type ConfinementShape } from "../sandbox/Confinement.ts"
+import { Confinement, type ConfinementShape, killRunTree } from "../sandbox/Confinement.ts"
 import { planConversion, type ProducedStreams } from "./ConversionPlan.ts"
 
 export class ConversionFailed extends Schema.TaggedError<ConversionFailed>()("ConversionFailed", {
@@ -43,7 +43,7 @@ const runTool = (confinement: ConfinementShape, tool: string, args: ReadonlyArra
     child.stdin.end()
     child.stdout.on("data", (chunk: Buffer) => {
       stdout += chunk.toString("utf8")
-      if (stdout.length > OUTPUT_LIMIT) child.kill("SIGKILL")
+      if (stdout.length > OUTPUT_LIMIT) killRunTree(child)
     })
     child.stderr.on("data", (chunk: Buffer) => {
       stderr = (stderr + chunk.toString("utf8")).slice(-1000)
@@ -55,7 +55,7 @@ const runTool = (confinement: ConfinementShape, tool: string, args: ReadonlyArra
     })
     // A canceled or timed-out job stops its conversion at once.
     return Effect.sync(() => {
-      if (child.exitCode === null) child.kill("SIGKILL")
+      killRunTree(child)
     })
   })
 

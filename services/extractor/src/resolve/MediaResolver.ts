@@ -1,5 +1,5 @@
 // Resolves a URL into MediaResolved: platform check, egress check, yt-dlp -J through the proxy, probing, thumbnail, append.
-import { mkdir, mkdtemp, rm } from "node:fs/promises"
+import { mkdir, rm } from "node:fs/promises"
 import { join } from "node:path"
 import { Context, Deferred, Effect, Layer, Option, Result, Schema } from "effect"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
@@ -79,11 +79,7 @@ export class MediaResolver extends Context.Service<
         playlist: boolean
       ) {
         const proxy = yield* egressProxy(policy, upstreams.forPlatform(platform))
-        const cookieDir = yield* Effect.acquireRelease(
-          Effect.promise(() => mkdir(config.workRoot, { recursive: true }).then(() => mkdtemp(join(config.workRoot, "resolve-cookies-")))),
-          (dir) => Effect.promise(() => rm(dir, { recursive: true, force: true }))
-        )
-        const cookies = projectId === null ? { flags: {}, used: false } : yield* runCookies.forRun(projectId, url.href, cookieDir)
+        const cookies = projectId === null ? { flags: {}, used: false } : yield* runCookies.forRun(projectId, url.href)
         const owner = mediaOwnerOf(projectId, cookies.used)
         const refused = () => proxy.refusals.length > 0
         const refusalMessage = () => `a request was refused: ${proxy.refusals[0]?.message ?? "private address"}`

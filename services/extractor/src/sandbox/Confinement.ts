@@ -1,5 +1,5 @@
 // The one way the extractor starts yt-dlp, ffmpeg and ffprobe: each run in its own network namespace whose only way out is its egress proxy.
-import { type ChildProcessWithoutNullStreams, execFile, spawn } from "node:child_process"
+import { type ChildProcess, type ChildProcessWithoutNullStreams, execFile, spawn } from "node:child_process"
 import { existsSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { Config, Context, Effect, Layer, Schema } from "effect"
@@ -28,7 +28,10 @@ export interface ConfinedSpawnOptions {
 export interface ConfinementShape {
   /** How runs are confined, for the startup log: e.g. "network namespace (user namespace, unprivileged)". */
   readonly description: string
-  /** Same shape as node's `spawn`; throws when `proxyUrl` is not a proxy this process has open. */
+  /**
+   * Same shape as node's `spawn`; throws when `proxyUrl` is not a proxy this process has open. The child leads its own
+   * process group: stop it with `killRunTree`, never `child.kill` (which reaches the tool only).
+   */
   spawn(command: string, args: ReadonlyArray<string>, options: ConfinedSpawnOptions): ChildProcessWithoutNullStreams
 }
 
@@ -65,6 +68,22 @@ const whyUnavailable = (attempts: ReadonlyArray<string>) =>
   "EGRESS_CONFINEMENT=network-policy if a network policy already limits this process's egress. The extractor does not " +
   "start without one of them."
 
+/**
+ * Kills a run and every process it started (yt-dlp's ffmpeg, a relay): runs are spawned detached, so each leads its
+ * own process group, and the whole group gets SIGKILL. The group outlives its leader while a member lives, so this
+ * also reaches an ffmpeg whose yt-dlp already exited. The namespace mode's PID namespace would take them down anyway;
+ * the network-policy mode has nothing else.
+ */
+export const killRunTree = (child: ChildProcess): void => {
+  if (child.pid === undefined) return
+  try {
+    process.kill(-child.pid, "SIGKILL")
+  } catch {
+    // The group is gone already (ESRCH): only the leader may still need reaping.
+    child.kill("SIGKILL")
+  }
+}
+
 const makeSpawn =
   (prefix: ReadonlyArray<string> | null) =>
   (command: string, args: ReadonlyArray<string>, options: ConfinedSpawnOptions): ChildProcessWithoutNullStreams => {
@@ -72,9 +91,10 @@ const makeSpawn =
     if (socketPath === undefined) throw new Error(`refusing to start ${command}: ${options.proxyUrl} is not an open egress proxy`)
     // The children inherit a filtered copy of the process environment: not configuration, so not read through Config.
     const env = childEnvironment(process.env, options.proxyUrl)
-    if (prefix === null) return spawn(command, [...args], { cwd: options.cwd, env })
+    // Detached: the run leads its own process group, which killRunTree ends as a whole.
+    if (prefix === null) return spawn(command, [...args], { cwd: options.cwd, env, detached: true })
     const port = options.proxyUrl === null ? "0" : new URL(options.proxyUrl).port
-    return spawn("unshare", [...prefix, socketPath ?? "-", port, command, ...args], { cwd: options.cwd, env })
+    return spawn("unshare", [...prefix, socketPath ?? "-", port, command, ...args], { cwd: options.cwd, env, detached: true })
   }
 
 export class Confinement extends Context.Service<Confinement, ConfinementShape>()("mds/extractor/Confinement") {

@@ -2,7 +2,7 @@
 import youtubeDlExec from "youtube-dl-exec"
 import { Config, Context, Effect, Layer, Schema } from "effect"
 import { ActiveRelease } from "../releases/ActiveRelease.ts"
-import { Confinement, type ConfinementShape } from "../sandbox/Confinement.ts"
+import { Confinement, type ConfinementShape, killRunTree } from "../sandbox/Confinement.ts"
 import type { YtDlpFlags } from "./YtDlpFlags.ts"
 
 export class YtDlpFailed extends Schema.TaggedError<YtDlpFailed>()("YtDlpFailed", {
@@ -88,7 +88,7 @@ export const makeYtDlp = (binaryPath: string | (() => string), confinement: Conf
         else resume(Effect.fail(new YtDlpFailed({ exitCode, stderr })))
       })
       return Effect.sync(() => {
-        if (child.exitCode === null) child.kill("SIGKILL")
+        killRunTree(child)
       })
     })
 
