@@ -34,7 +34,12 @@ export const Batch = Schema.Struct({
       title: Schema.String,
       url: Schema.String,
       status: BatchEntryStatus.annotate({ description: "queued: its job is queued or processing (see GET /jobs/{job_id})." }),
-      job_id: Schema.optionalKey(Schema.String)
+      job_id: Schema.optionalKey(Schema.String),
+      error: Schema.optionalKey(
+        Schema.Struct({ code: Schema.Literals(["expired"]), message: Schema.String }).annotate({
+          description: "Why a failed entry without a job failed: expired, the batch ended before the entry could start."
+        })
+      )
     })
   )
 }).annotate({ identifier: "Batch", description: "Extension: a batch and each entry's job." })
