@@ -12,6 +12,7 @@ import { batchCommands } from "@mds/shared/domain/batch/BatchCommands"
 import { BatchDecider } from "@mds/shared/domain/batch/BatchDecider"
 import { BatchEvent } from "@mds/shared/domain/batch/BatchEvent"
 import { isBatchDone, progressOf } from "@mds/shared/domain/batch/BatchState"
+import type { DownloadOptions } from "@mds/shared/domain/job/DownloadOptions"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { jobStatus } from "@mds/shared/domain/job/JobState"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
@@ -67,11 +68,12 @@ afterAll(async () => {
 })
 
 const LIMIT = 2
+const CLIP: DownloadOptions = { section: { start: 5, end: 10, precise: false }, container: "mkv", subtitles: ["en"] }
 const HOUR = 3_600_000
 const entries = (n: number) =>
   Array.from({ length: n }, (_, i) => ({ entryId: `e${i + 1}`, url: `https://example.com/${i + 1}.mp3`, title: `Episode ${i + 1}` }))
 
-const createBatch = (projectId: string, batchId: string, count: number, at = Date.now(), lifetimeMs = HOUR) =>
+const createBatch = (projectId: string, batchId: string, count: number, at = Date.now(), lifetimeMs = HOUR, options?: DownloadOptions) =>
   run(
     batchCommands(
       projectId,
@@ -85,7 +87,8 @@ const createBatch = (projectId: string, batchId: string, count: number, at = Dat
       format: "audio_m4a",
       entries: entries(count),
       now: at,
-      lifetimeMs
+      lifetimeMs,
+      ...(options === undefined ? {} : { options })
     })
   )
 
@@ -161,7 +164,7 @@ describe("batch feeder", () => {
     // The project is full with two downloads of its own.
     await claim(projectId, running)
     await claim(projectId, ending)
-    await createBatch(projectId, batchId, 1)
+    await createBatch(projectId, batchId, 1, Date.now(), HOUR, CLIP)
     await handled(BATCHES_STREAM.name, BATCH_EVENTS_DURABLE, await lastSeq(BATCHES_STREAM.name, batchSubject(projectId, batchId)))
     expect((await entryProgress(projectId, batchId, "e1"))._tag).toBe("Pending")
 
@@ -183,7 +186,10 @@ describe("batch feeder", () => {
     )
     expect(progress).toEqual({ _tag: "Queued", jobId: entryJobId(batchId, "e1") })
     expect(await heldSlots(projectId)).toEqual([running, entryJobId(batchId, "e1")])
-    expect(jobStatus(await jobState(projectId, entryJobId(batchId, "e1")))).toBe("queued")
+    const job = await jobState(projectId, entryJobId(batchId, "e1"))
+    expect(jobStatus(job)).toBe("queued")
+    // Queued with the batch's options, as a single download with them would be.
+    expect(job?.options).toEqual(CLIP)
   })
 
   it("an entry whose job ended before its record was stored finishes with the job, and holds no slot", async () => {

@@ -1,5 +1,6 @@
 // Extension: the /v1 request and answer bodies of batches (a format for chosen entries of a resolved playlist).
 import { Schema } from "effect"
+import { downloadExtensions } from "./Requests.ts"
 
 export const CreateBatchRequest = Schema.Struct({
   media_id: Schema.String.annotate({ description: "data.id of a resolve that answered type playlist." }),
@@ -8,7 +9,9 @@ export const CreateBatchRequest = Schema.Struct({
   }),
   entries: Schema.optionalKey(Schema.Array(Schema.String).check(Schema.isMinLength(1), Schema.isMaxLength(1000))).annotate({
     description: "Entry ids (entries[].id of the resolve) in the order to download them; default: every entry."
-  })
+  }),
+  // The same opt-in fields as POST /media/download, applied to every entry's job.
+  ...downloadExtensions
 }).annotate({ identifier: "CreateBatchRequest" })
 export type CreateBatchRequest = typeof CreateBatchRequest.Type
 
