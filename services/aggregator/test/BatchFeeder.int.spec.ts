@@ -201,6 +201,8 @@ describe("batch feeder", () => {
     await appendJob(projectId, jobId, jobQueued(projectId, jobId, now, { batch: { batchId, entryId: "e1" } }))
     await appendJob(projectId, jobId, jobStarted(jobId, now + 1))
     await appendJob(projectId, jobId, jobCompleted(projectId, jobId, now + 2))
+    // The retried feed's claim came after the worker had freed the slot: the ended job holds one again.
+    await claim(projectId, jobId)
     await createBatch(projectId, batchId, 1)
 
     const progress = await eventually(
@@ -210,7 +212,13 @@ describe("batch feeder", () => {
       10_000
     )
     expect(progress).toMatchObject({ _tag: "Finished", jobId, outcome: "completed" })
-    expect(await heldSlots(projectId)).toEqual([])
+    expect(
+      await eventually(
+        () => heldSlots(projectId),
+        (held) => held.length === 0,
+        "the ended job's slot freed"
+      )
+    ).toEqual([])
   })
 
   it("a job recorded for an entry after its batch was canceled is canceled too", async () => {

@@ -52,7 +52,7 @@ const load = Effect.fn("BatchFeeder.load")(function* (projectId: string, batchId
     }),
     now
   ).map((slot) => slot.jobId)
-  const lookUp = new Set(entriesToLookUp(batch, maxConcurrentJobs))
+  const lookUp = new Set(entriesToLookUp(batch, held, maxConcurrentJobs))
   if (entryId !== null && batch.entries.some((entry) => entry.entryId === entryId)) lookUp.add(entryId)
   const jobs = yield* Effect.forEach(
     [...lookUp],

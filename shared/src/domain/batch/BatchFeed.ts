@@ -53,11 +53,16 @@ const outcomeOf = (status: JobStatus): BatchEntryOutcome => (status === "complet
 const releaseReasonOf = (status: JobStatus): SlotReleaseReason =>
   status === "completed" || status === "expired" || status === "canceled" ? status : "failed"
 
-/** Entries whose job may exist though the batch does not say so: the first `limit` not yet queued, in order. */
-export const entriesToLookUp = (batch: BatchState, limit: number): ReadonlyArray<string> => {
-  const queued = batch.entries.filter((entry) => progressOf(batch, entry.entryId)._tag === "Queued")
-  const pending = batch.entries.filter((entry) => progressOf(batch, entry.entryId)._tag === "Pending")
-  return [...queued, ...pending.slice(0, Math.max(limit, 0))].map((entry) => entry.entryId)
+/**
+ * The entries whose job the reaction needs: the queued ones, the first `limit` not yet queued (their job may exist
+ * though the batch does not say so), and the finished ones whose job still holds a slot.
+ */
+export const entriesToLookUp = (batch: BatchState, held: ReadonlyArray<string>, limit: number): ReadonlyArray<string> => {
+  const withProgress = batch.entries.map((entry) => ({ entryId: entry.entryId, progress: progressOf(batch, entry.entryId) }))
+  const queued = withProgress.filter(({ progress }) => progress._tag === "Queued")
+  const pending = withProgress.filter(({ progress }) => progress._tag === "Pending")
+  const holding = withProgress.filter(({ progress }) => progress._tag === "Finished" && held.includes(progress.jobId))
+  return [...queued, ...pending.slice(0, Math.max(limit, 0)), ...holding].map((entry) => entry.entryId)
 }
 
 export const react = (state: FeedState, trigger: FeedTrigger): ReadonlyArray<FeedCommand> => {

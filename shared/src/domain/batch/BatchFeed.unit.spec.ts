@@ -166,10 +166,12 @@ describe("BatchFeed.react", () => {
 })
 
 describe("entriesToLookUp", () => {
-  it("the queued entries, and the first pending ones that could hold a slot", () => {
+  it("the queued entries, the first pending ones that could hold a slot, and finished ones still holding one", () => {
     const batch = foldEvents(BatchDecider, [created, queued("e2")])
-    expect(entriesToLookUp(batch, 2)).toEqual(["e2", "e1", "e3"])
-    expect(entriesToLookUp(batch, 1)).toEqual(["e2", "e1"])
-    expect(entriesToLookUp(foldEvents(BatchDecider, [created, queued("e1"), finished("e1")]), 2)).toEqual(["e2", "e3"])
+    expect(entriesToLookUp(batch, [], 2)).toEqual(["e2", "e1", "e3"])
+    expect(entriesToLookUp(batch, [], 1)).toEqual(["e2", "e1"])
+    const oneFinished = foldEvents(BatchDecider, [created, queued("e1"), finished("e1")])
+    expect(entriesToLookUp(oneFinished, [], 2)).toEqual(["e2", "e3"])
+    expect(entriesToLookUp(oneFinished, ["job_e1"], 1)).toEqual(["e2", "e1"])
   })
 })
