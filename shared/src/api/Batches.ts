@@ -1,5 +1,6 @@
 // Extension: the /v1 request and answer bodies of batches (a format for chosen entries of a resolved playlist).
 import { Schema } from "effect"
+import { downloadExtensions } from "./Requests.ts"
 
 export const CreateBatchRequest = Schema.Struct({
   media_id: Schema.String.annotate({ description: "data.id of a resolve that answered type playlist." }),
@@ -8,7 +9,9 @@ export const CreateBatchRequest = Schema.Struct({
   }),
   entries: Schema.optionalKey(Schema.Array(Schema.String).check(Schema.isMinLength(1), Schema.isMaxLength(1000))).annotate({
     description: "Entry ids (entries[].id of the resolve) in the order to download them; default: every entry."
-  })
+  }),
+  // The same opt-in fields as POST /media/download, applied to every entry's job.
+  ...downloadExtensions
 }).annotate({ identifier: "CreateBatchRequest" })
 export type CreateBatchRequest = typeof CreateBatchRequest.Type
 
@@ -34,7 +37,12 @@ export const Batch = Schema.Struct({
       title: Schema.String,
       url: Schema.String,
       status: BatchEntryStatus.annotate({ description: "queued: its job is queued or processing (see GET /jobs/{job_id})." }),
-      job_id: Schema.optionalKey(Schema.String)
+      job_id: Schema.optionalKey(Schema.String),
+      error: Schema.optionalKey(
+        Schema.Struct({ code: Schema.Literals(["expired"]), message: Schema.String }).annotate({
+          description: "Why a failed entry without a job failed: expired, the batch ended before the entry could start."
+        })
+      )
     })
   )
 }).annotate({ identifier: "Batch", description: "Extension: a batch and each entry's job." })

@@ -85,8 +85,8 @@ export const SectionRequest = Schema.Struct({
 })
 export type SectionRequest = typeof SectionRequest.Type
 
-/** The opt-in fields of a download (extensions); a client that sends none of them gets today's download. */
-const downloadExtensions = {
+/** The opt-in fields of a download (extensions); a client that sends none of them gets today's download. A batch takes them too. */
+export const downloadExtensions = {
   section: Schema.optionalKey(SectionRequest),
   video_codec: Schema.optionalKey(Schema.Literals(["h264", "vp9", "av1", "any"])).annotate({
     description:
@@ -134,6 +134,9 @@ export type DownloadRequest = typeof DownloadRequest.Type
 
 /** The opt-in fields of a download, as a client sends them beside format and media_id/url. */
 export type DownloadExtensions = Omit<typeof DownloadByUrl.Type, "format" | "url">
+
+/** A request with a format and the opt-in fields: a download or a batch. */
+export type FormatWithExtensions = DownloadExtensions & { readonly format: string }
 
 /** Extension: a platform id as GET /platforms lists it. */
 export const CookiePlatform = Schema.String.check(

@@ -1,182 +1,162 @@
-// Extension: the batch process manager: feeds batch entries into the project's job slots as they free, from events only.
-import type { JsMsg } from "@nats-io/jetstream"
-import { Clock, Effect, Layer, Option, Schema } from "effect"
-import { Lifetimes } from "@mds/shared/config/Lifetimes"
-import { claimSlot, releaseSlot } from "@mds/shared/domain/admission/AdmissionCommands"
-import { batchCommands } from "@mds/shared/domain/batch/BatchCommands"
-import { BatchDecider, nextEntries } from "@mds/shared/domain/batch/BatchDecider"
+// Extension: the batch process manager: feeds batch entries into the project's job slots as they free.
+import { DeliverPolicy, type JsMsg } from "@nats-io/jetstream"
+import { Config, Effect, Layer, Option, Schedule, Schema, Semaphore } from "effect"
+import { secondsAsMs } from "@mds/shared/config/Seconds"
+import { AdmissionEvent } from "@mds/shared/domain/admission/AdmissionEvent"
 import { BatchEvent } from "@mds/shared/domain/batch/BatchEvent"
-import { progressOf } from "@mds/shared/domain/batch/BatchState"
-import { type QueuedJob, queueJob, sendDownloadWork } from "@mds/shared/domain/job/DownloadWork"
-import { jobCommands } from "@mds/shared/domain/job/JobCommands"
-import { slotReleaseOf } from "@mds/shared/domain/job/JobSlot"
+import type { FeedTrigger } from "@mds/shared/domain/batch/BatchFeed"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
-import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { BATCHES_STREAM, batchSubject, JOBS_STREAM, jobSubject, projectBatchesSubject } from "@mds/shared/eventstore/Subjects"
-import { derivedId } from "@mds/shared/ids/Ids"
+import { endsJob } from "@mds/shared/domain/job/JobState"
+import { ADMISSION_STREAM, BATCHES_STREAM, batchSubject, JOBS_STREAM } from "@mds/shared/eventstore/Subjects"
+import { JobStates } from "@mds/shared/jobs/JobStates"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { type DurableConsumerOptions, ensureDurableConsumer, runDurableConsumer, type Verdict } from "../consumers/DurableConsumer.ts"
+import { feedBatch } from "./FeedRound.ts"
+
+export { entryJobId } from "./FeedRound.ts"
 
 export const BATCH_EVENTS_DURABLE = "aggregator-batches"
 export const BATCH_JOB_EVENTS_DURABLE = "aggregator-batch-jobs"
+export const BATCH_SLOT_EVENTS_DURABLE = "aggregator-batch-slots"
+
+export const BatchFeederConfig = Config.all({
+  /** How often every open batch is looked at again, for what no event announced (its end) or a lost wake-up hid. */
+  reconcileMs: secondsAsMs("BATCH_RECONCILE_INTERVAL_SECONDS", 30)
+})
 
 const decodeBatchEvent = Schema.decodeUnknownOption(Schema.fromJsonString(BatchEvent))
 const decodeJobEvent = Schema.decodeUnknownOption(Schema.fromJsonString(JobEvent))
+const decodeAdmissionEvent = Schema.decodeUnknownOption(Schema.fromJsonString(AdmissionEvent))
 const ack: Verdict = { _tag: "Ack" }
+const retryLater = (cause: unknown): Verdict => ({ _tag: "Nak", delayMs: 1_000, reason: String(cause) })
 
-/** The job of a batch entry: the same id however often the entry is fed, so a repeated feed queues nothing twice. */
-export const entryJobId = (batchId: string, entryId: string) => derivedId("job", `${batchId}:${entryId}`)
-
-const terminalOutcome = (event: JobEvent): "completed" | "failed" | null => {
-  switch (event._tag) {
-    case "JobCompleted":
-      return "completed"
-    case "JobFailed":
-    case "JobExpired":
-    case "JobCanceled":
-      return "failed"
-    default:
-      return null
-  }
+/** `mds.batch.<projectId>.<batchId>` */
+const idsOf = (subject: string) => {
+  const [, , projectId = "", batchId = ""] = subject.split(".")
+  return { projectId, batchId }
 }
 
-export const BatchFeeder = Layer.effectDiscard(
-  Effect.gen(function* () {
-    const store = yield* EventStore
-    const lifetimes = yield* Lifetimes
-    const { jsm } = yield* NatsClient
-    const provide = Effect.provideService(EventStore, store)
+/**
+ * A reactor (a durable consumer of what it needs, a pure `react`, idempotent commands, a reconcile): woken by its
+ * batch's events, by the end of an entry's job, by any slot of the project freed (every releaser frees it after the
+ * job's end, so the end alone may find the project still full), and at start and on a timer for every open batch.
+ */
+const makeBatchFeeder = Effect.gen(function* () {
+  const { jsm } = yield* NatsClient
+  const jobStates = yield* JobStates
+  const { reconcileMs } = yield* BatchFeederConfig
+  const context = yield* Effect.context<Effect.Services<ReturnType<typeof feedBatch>>>()
+  /** Batches over for good, passed by on slot releases and reconciles (their own events still wake them). */
+  const over = new Set<string>()
+  /** One wake-up at a time per batch: two rounds racing would only do twice what repeats as nothing, but cost reads. */
+  const locks = new Map<string, Semaphore.Semaphore>()
 
-    const loadBatch = (projectId: string, batchId: string) =>
-      store.readSubject(BatchEvent, batchSubject(projectId, batchId)).pipe(
-        Effect.map((stored) => ({
-          state: stored.reduce((state, item) => BatchDecider.evolve(state, item.event), BatchDecider.initialState()),
-          created: stored.find((item) => item.event._tag === "BatchCreated")?.event
-        }))
-      )
-
-    /** Queues pending entries while the project has free slots; cancels the running entries of a canceled batch. */
-    const feed = Effect.fn("BatchFeeder.feed")(function* (projectId: string, batchId: string) {
-      const { state, created } = yield* loadBatch(projectId, batchId)
-      if (created === undefined || created._tag !== "BatchCreated") return
-      const now = yield* Clock.currentTimeMillis
-      if (state.status === "canceled") {
-        for (const entry of state.entries) {
-          const progress = progressOf(state, entry.entryId)
-          if (progress._tag !== "Queued") continue
-          const canceled = yield* jobCommands(
-            projectId,
-            progress.jobId
-          )({ _tag: "CancelJob", jobId: progress.jobId, now }).pipe(
-            Effect.map((handled) => handled.state),
-            Effect.orElseSucceed(() => null)
-          )
-          // A job a worker had started keeps its slot until that worker stopped the run (slotReleaseOf).
-          const reason = slotReleaseOf(canceled)
-          if (reason !== null) yield* releaseSlot(projectId, progress.jobId, reason)
-        }
-        return
-      }
-      for (const entry of nextEntries(state, Number.MAX_SAFE_INTEGER, now)) {
-        const jobId = entryJobId(batchId, entry.entryId)
-        const claimed = yield* claimSlot({
-          projectId,
-          jobId,
-          limit: lifetimes.maxConcurrentJobs,
-          now,
-          expiresAt: now + lifetimes.jobMs
-        }).pipe(
-          Effect.as(true),
-          Effect.catchTag("ConcurrencyLimitExceeded", () => Effect.succeed(false))
-        )
-        // The project is full: the next job that ends (a job event) feeds the batch again.
-        if (!claimed) return
-        const job: QueuedJob = {
-          jobId,
-          projectId,
-          platform: created.platform,
-          format: created.format,
-          source: { url: entry.url, mediaId: null },
-          now,
-          lifetimeMs: lifetimes.jobMs,
-          ...(created.options === undefined ? {} : { options: created.options }),
-          batch: { batchId, entryId: entry.entryId }
-        }
-        // Fed again (a redelivered batch event): the job is queued already, and its work message is deduplicated.
-        yield* queueJob(job).pipe(Effect.catchTag("JobAlreadyExists", () => Effect.void))
-        yield* sendDownloadWork(job)
-        yield* batchCommands(projectId, batchId)({ _tag: "RecordEntryQueued", batchId, entryId: entry.entryId, jobId, now })
-      }
-    }, provide)
-
-    /** The project's batches (their subjects), to feed when one of its slots frees. */
-    const batchesOf = (projectId: string) =>
-      Effect.tryPromise(() => jsm.streams.info(BATCHES_STREAM.name, { subjects_filter: projectBatchesSubject(projectId) })).pipe(
-        Effect.map((info) =>
-          Object.keys(info.state.subjects ?? {})
-            .map((subject) => subject.split(".")[3] ?? "")
-            .filter((id) => id !== "")
-        ),
-        Effect.orElseSucceed(() => [] as Array<string>)
-      )
-
-    const onBatchEvent = (msg: JsMsg): Effect.Effect<Verdict> => {
-      const event = decodeBatchEvent(msg.string())
-      if (Option.isNone(event)) return Effect.succeed({ _tag: "Term", reason: "undecodable batch event" })
-      const [, , projectId = ""] = msg.subject.split(".")
-      if (event.value._tag !== "BatchCreated" && event.value._tag !== "BatchCanceled") return Effect.succeed(ack)
-      return feed(projectId, event.value.batchId).pipe(
-        Effect.as(ack),
-        Effect.catchCause((cause) => Effect.succeed<Verdict>({ _tag: "Nak", delayMs: 1_000, reason: String(cause) }))
-      )
+  const wake = (projectId: string, batchId: string, trigger: FeedTrigger["_tag"], entryId: string | null = null) => {
+    const subject = batchSubject(projectId, batchId)
+    let lock = locks.get(subject)
+    if (lock === undefined) {
+      lock = Semaphore.makeUnsafe(1)
+      locks.set(subject, lock)
     }
+    return feedBatch(projectId, batchId, trigger, entryId).pipe(
+      Effect.tap((isOver) =>
+        Effect.sync(() => {
+          if (!isOver) return
+          over.add(subject)
+          locks.delete(subject)
+        })
+      ),
+      lock.withPermits(1),
+      Effect.provideContext(context)
+    )
+  }
 
-    /** A job ended: its entry (if a batch queued it) is finished, and a slot of its project is free for every batch. */
-    const onJobEvent = (msg: JsMsg): Effect.Effect<Verdict> => {
-      const event = decodeJobEvent(msg.string())
-      if (Option.isNone(event)) return Effect.succeed(ack)
-      const outcome = terminalOutcome(event.value)
-      if (outcome === null) return Effect.succeed(ack)
-      const [, , projectId = "", jobId = ""] = msg.subject.split(".")
-      return Effect.gen(function* () {
-        const events = yield* store.readSubject(JobEvent, jobSubject(projectId, jobId))
-        const queued = events.find((item) => item.event._tag === "JobQueued")?.event
-        const batch = queued?._tag === "JobQueued" ? queued.batch : undefined
-        const now = yield* Clock.currentTimeMillis
-        if (batch !== undefined) {
-          yield* batchCommands(
-            projectId,
-            batch.batchId
-          )({ _tag: "RecordEntryFinished", batchId: batch.batchId, jobId, outcome, now }).pipe(
-            Effect.catchTag("BatchNotFound", () => Effect.void),
-            provide
-          )
-        }
-        for (const batchId of yield* batchesOf(projectId)) yield* feed(projectId, batchId)
-        return ack
-      }).pipe(Effect.catchCause((cause) => Effect.succeed<Verdict>({ _tag: "Nak", delayMs: 1_000, reason: String(cause) })))
+  /** The open batches' ids, of one project or of all. */
+  const openBatches = (projectId: string | null) =>
+    Effect.tryPromise(() =>
+      jsm.streams.info(BATCHES_STREAM.name, { subjects_filter: projectId === null ? "mds.batch.>" : `mds.batch.${projectId}.*` })
+    ).pipe(Effect.map((info) => Object.keys(info.state.subjects ?? {}).filter((subject) => !over.has(subject))))
+
+  const wakeAll = (projectId: string | null, trigger: FeedTrigger["_tag"]) =>
+    Effect.flatMap(openBatches(projectId), (subjects) =>
+      Effect.forEach(
+        subjects,
+        (subject) => {
+          const ids = idsOf(subject)
+          return wake(ids.projectId, ids.batchId, trigger)
+        },
+        { discard: true }
+      )
+    )
+
+  const onBatchEvent = (msg: JsMsg): Effect.Effect<Verdict> => {
+    if (Option.isNone(decodeBatchEvent(msg.string()))) return Effect.succeed({ _tag: "Term", reason: "undecodable batch event" })
+    const { projectId, batchId } = idsOf(msg.subject)
+    return wake(projectId, batchId, "BatchRecorded").pipe(
+      Effect.as(ack),
+      Effect.catchCause((cause) => Effect.succeed(retryLater(cause)))
+    )
+  }
+
+  /** An entry's job ended: its batch finishes the entry (the job's state says which batch and entry). */
+  const onJobEvent = (msg: JsMsg): Effect.Effect<Verdict> => {
+    const event = decodeJobEvent(msg.string())
+    if (Option.isNone(event) || !endsJob(event.value)) return Effect.succeed(ack)
+    const [, , projectId = "", jobId = ""] = msg.subject.split(".")
+    return Effect.gen(function* () {
+      const { state } = yield* jobStates.current(projectId, jobId)
+      const batch = state?.batch
+      if (batch !== undefined) yield* wake(projectId, batch.batchId, "JobEnded", batch.entryId)
+      return ack
+    }).pipe(Effect.catchCause((cause) => Effect.succeed(retryLater(cause))))
+  }
+
+  /** A slot of the project freed: each of its open batches may take it. */
+  const onAdmissionEvent = (msg: JsMsg): Effect.Effect<Verdict> => {
+    const event = decodeAdmissionEvent(msg.string())
+    if (Option.isNone(event) || event.value._tag !== "SlotReleased") return Effect.succeed(ack)
+    return wakeAll(event.value.projectId, "SlotReleased").pipe(
+      Effect.as(ack),
+      Effect.catchCause((cause) => Effect.succeed(retryLater(cause)))
+    )
+  }
+
+  const consumers: ReadonlyArray<DurableConsumerOptions> = [
+    {
+      stream: BATCHES_STREAM.name,
+      durable: BATCH_EVENTS_DURABLE,
+      filterSubject: "mds.batch.>",
+      lanes: 4,
+      ackWaitMs: 30_000,
+      handle: onBatchEvent
+    },
+    {
+      stream: JOBS_STREAM.name,
+      durable: BATCH_JOB_EVENTS_DURABLE,
+      filterSubject: "mds.job.>",
+      lanes: 4,
+      ackWaitMs: 30_000,
+      handle: onJobEvent
+    },
+    {
+      stream: ADMISSION_STREAM.name,
+      durable: BATCH_SLOT_EVENTS_DURABLE,
+      filterSubject: ADMISSION_STREAM.subjects[0] ?? "mds.admission.>",
+      lanes: 4,
+      ackWaitMs: 30_000,
+      // Releases from before this consumer existed are the start's reconcile's to make up for.
+      deliverPolicy: DeliverPolicy.New,
+      handle: onAdmissionEvent
     }
+  ]
+  for (const consumer of consumers) yield* ensureDurableConsumer(consumer)
+  for (const consumer of consumers) yield* Effect.forkScoped(runDurableConsumer(consumer))
 
-    const consumers: ReadonlyArray<DurableConsumerOptions> = [
-      {
-        stream: BATCHES_STREAM.name,
-        durable: BATCH_EVENTS_DURABLE,
-        filterSubject: "mds.batch.>",
-        lanes: 4,
-        ackWaitMs: 30_000,
-        handle: onBatchEvent
-      },
-      {
-        stream: JOBS_STREAM.name,
-        durable: BATCH_JOB_EVENTS_DURABLE,
-        filterSubject: "mds.job.>",
-        lanes: 4,
-        ackWaitMs: 30_000,
-        handle: onJobEvent
-      }
-    ]
-    for (const consumer of consumers) yield* ensureDurableConsumer(consumer)
-    for (const consumer of consumers) yield* Effect.forkScoped(runDurableConsumer(consumer))
-    yield* Effect.logInfo("batch feeder consuming")
-  })
-)
+  const reconcile = wakeAll(null, "Reconcile").pipe(
+    Effect.catchCause((cause) => Effect.logWarning("batch reconcile failed; tried again next time", cause))
+  )
+  yield* reconcile.pipe(Effect.repeat(Schedule.spaced(reconcileMs)), Effect.forkScoped)
+  yield* Effect.logInfo("batch feeder consuming", { reconcileMs })
+})
+
+export const BatchFeeder = Layer.effectDiscard(makeBatchFeeder).pipe(Layer.provide(JobStates.layer))

@@ -10,6 +10,8 @@ import { Effect } from "effect"
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
+const ENTRY_EXPIRED = { code: "expired", message: "The batch ended (expires_at) before this entry could be started." } as const
+
 export const loadBatchView = Effect.fn("loadBatchView")(function* (projectId: string, batchId: string) {
   const stored = yield* (yield* EventStore).readSubject(BatchEvent, batchSubject(projectId, batchId))
   const created = stored.find((item) => item.event._tag === "BatchCreated")?.event
@@ -17,13 +19,16 @@ export const loadBatchView = Effect.fn("loadBatchView")(function* (projectId: st
   const state = stored.reduce((s, item) => BatchDecider.evolve(s, item.event), BatchDecider.initialState())
   const entries = state.entries.map((entry) => {
     const progress = progressOf(state, entry.entryId)
-    const status = progress._tag === "Pending" ? ("pending" as const) : progress._tag === "Queued" ? ("queued" as const) : progress.outcome
-    return {
-      id: entry.entryId,
-      title: entry.title,
-      url: entry.url,
-      status,
-      ...(progress._tag === "Pending" ? {} : { job_id: progress.jobId })
+    const shown = { id: entry.entryId, title: entry.title, url: entry.url }
+    switch (progress._tag) {
+      case "Pending":
+        return { ...shown, status: "pending" as const }
+      case "Queued":
+        return { ...shown, status: "queued" as const, job_id: progress.jobId }
+      case "Finished":
+        return { ...shown, status: progress.outcome, job_id: progress.jobId }
+      case "Expired":
+        return { ...shown, status: "failed" as const, error: ENTRY_EXPIRED }
     }
   })
   const count = (status: string) => entries.filter((entry) => entry.status === status).length

@@ -9,6 +9,7 @@ import { BatchId, newId } from "@mds/shared/ids/Ids"
 import { Clock, Effect, Option, Schema } from "effect"
 import type { Principal } from "../auth/ApiKeyAuth.ts"
 import { InvalidOptions } from "../http/GatewayErrors.ts"
+import { requestedOptions } from "../jobs/requestedOptions.ts"
 import { decodeBody } from "../http/RequestBody.ts"
 import { json, type RouteInput } from "../http/Route.ts"
 import { visibleMedia } from "../media/visibleMedia.ts"
@@ -31,6 +32,8 @@ export const createBatch = Effect.fn("createBatch")(function* (input: RouteInput
   if (Option.isNone(parseFormatId(body.format))) {
     return yield* new FormatUnavailable({ format: body.format, available: playlist.formats.map((f) => f.id) })
   }
+  // As a single download's; whether a section fits or subtitles exist is known per entry only: its job fails if not.
+  const options = yield* requestedOptions(body)
   const chosen = body.entries === undefined ? playlist.entries : body.entries.map((id) => playlist.entries.find((entry) => entry.id === id))
   const unknown = (body.entries ?? []).filter((_, i) => chosen[i] === undefined)
   if (unknown.length > 0) return yield* new InvalidOptions({ message: `entries: not in the playlist: ${unknown.slice(0, 5).join(", ")}.` })
@@ -45,6 +48,7 @@ export const createBatch = Effect.fn("createBatch")(function* (input: RouteInput
       mediaId: playlist.mediaId,
       platform: playlist.platform,
       format: body.format,
+      options,
       entries: [
         ...new Map(
           chosen.flatMap((entry) => (entry === undefined ? [] : [[entry.id, { entryId: entry.id, url: entry.url, title: entry.title }]]))

@@ -1,5 +1,5 @@
-// Extension: the download request's opt-in fields as the job's DownloadOptions, judged against the format and the media.
-import type { DownloadRequest } from "@mds/shared/api/Requests"
+// Extension: a download's (or batch's) opt-in fields as the job's DownloadOptions, judged against the format and the media.
+import { downloadExtensions, type FormatWithExtensions } from "@mds/shared/api/Requests"
 import { SectionOutOfRange, SubtitlesUnavailable } from "@mds/shared/domain/DomainErrors"
 import { CONTAINERS_OF, type DownloadOptions, sectionOutOfRange } from "@mds/shared/domain/job/DownloadOptions"
 import { parseFormatId } from "@mds/shared/domain/media/FormatId"
@@ -10,7 +10,7 @@ import { InvalidOptions } from "../http/GatewayErrors.ts"
 const invalid = (message: string) => Effect.fail(new InvalidOptions({ message: `Options that do not fit: ${message}.` }))
 
 /** Only what the client sent: a plain download has no options at all. */
-const optionsOf = (body: DownloadRequest): DownloadOptions => ({
+const optionsOf = (body: FormatWithExtensions): DownloadOptions => ({
   ...(body.section === undefined
     ? {}
     : { section: { start: body.section.start, end: body.section.end, precise: body.section.precise ?? false } }),
@@ -28,14 +28,14 @@ const optionsOf = (body: DownloadRequest): DownloadOptions => ({
  * format, audio_bitrate with a converting audio format, a codec the container can hold, a thumbnail where yt-dlp can
  * embed one. Each field is valid on its own (the schema said so), so a misfit is 422 invalid_options naming the field.
  */
-export const requestedOptions = Effect.fnUntraced(function* (body: DownloadRequest) {
+export const requestedOptions = Effect.fnUntraced(function* (body: FormatWithExtensions) {
   const options = optionsOf(body)
   if (body.section !== undefined && !(body.section.end > body.section.start)) {
     return yield* invalid(`section.end: must be greater than start (${body.section.start})`)
   }
   if (Option.isSome(parseSubtitleFormatId(body.format))) {
     // A subtitles_<lang> download is one WebVTT file: nothing to cut, convert or embed.
-    const extra = Object.keys(body).filter((field) => !["format", "url", "media_id"].includes(field))
+    const extra = Object.keys(body).filter((field) => field in downloadExtensions)
     if (extra.length > 0) return yield* invalid(`${extra[0]}: not with a subtitles format (${body.format})`)
     return options
   }

@@ -1,4 +1,4 @@
-// Extension: commands of the batch aggregate and the pure decide function; which entries go next is nextEntries.
+// Extension: commands of the batch aggregate and the pure decide function (what the feeder does next is BatchFeed).
 import { Result, Schema } from "effect"
 import type { Decider } from "../Decider.ts"
 import type { DownloadOptions } from "../job/DownloadOptions.ts"
@@ -44,6 +44,8 @@ export type BatchCommand =
       readonly now: number
     }
   | { readonly _tag: "CancelBatch"; readonly batchId: string; readonly now: number }
+  /** The batch's end passed: its entries never fed fail (expired); nothing before the end, nothing once canceled. */
+  | { readonly _tag: "ExpireEntries"; readonly batchId: string; readonly now: number }
 
 export type BatchRejection = BatchAlreadyExists | BatchNotFound | BatchAlreadyFinished | BatchWithoutEntries
 
@@ -72,8 +74,11 @@ export const decideBatch = (command: BatchCommand, state: BatchState): Decision 
       })
     case "RecordEntryQueued": {
       const known = state.entries.some((entry) => entry.entryId === command.entryId)
-      // A job queued for an entry that is no longer pending (a retried feed) changes nothing: one job per entry.
-      if (!known || progressOf(state, command.entryId)._tag !== "Pending") return none
+      // A job queued for an entry that already has one (a retried feed) changes nothing: one job per entry. An entry
+      // that expired unfed while its job was being queued, or a batch canceled meanwhile, still records the job:
+      // it exists, and the feeder lets it finish or cancels it.
+      const progress = progressOf(state, command.entryId)._tag
+      if (!known || (progress !== "Pending" && progress !== "Expired")) return none
       return emit({
         _tag: "BatchEntryQueued",
         v: 1,
@@ -103,13 +108,13 @@ export const decideBatch = (command: BatchCommand, state: BatchState): Decision 
       if (state.status === "canceled") return none
       if (isBatchDone(state)) return Result.fail(new BatchAlreadyFinished({ batchId: command.batchId }))
       return emit({ _tag: "BatchCanceled", v: 1, batchId: command.batchId, at: command.now })
+    case "ExpireEntries": {
+      if (state.status !== "running" || command.now < state.expiresAt) return none
+      const unfed = state.entries.filter((entry) => progressOf(state, entry.entryId)._tag === "Pending").map((entry) => entry.entryId)
+      if (unfed.length === 0) return none
+      return emit({ _tag: "BatchEntriesExpired", v: 1, batchId: command.batchId, entryIds: unfed, at: command.now })
+    }
   }
-}
-
-/** The entries to queue now, in order, given how many of the project's slots are free: none once canceled or over. */
-export const nextEntries = (state: BatchState, freeSlots: number, now: number): ReadonlyArray<BatchEntry> => {
-  if (state.status !== "running" || now >= state.expiresAt || freeSlots <= 0) return []
-  return state.entries.filter((entry) => progressOf(state, entry.entryId)._tag === "Pending").slice(0, freeSlots)
 }
 
 export const BatchDecider: Decider<BatchCommand, BatchEvent, BatchState, BatchRejection> = {

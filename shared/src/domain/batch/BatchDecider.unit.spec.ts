@@ -1,10 +1,10 @@
-// Specifications of the batch aggregate: creation, one job per entry, finishing by job, cancel, and what to feed next.
+// Specifications of the batch aggregate: creation, one job per entry, finishing by job, cancel, expiry, and when it is done.
 import { describe, expect, it } from "vitest"
 import { foldEvents } from "../Decider.ts"
 import { DeciderSpecification } from "../DeciderSpecification.ts"
-import { BatchDecider, nextEntries } from "./BatchDecider.ts"
+import { BatchDecider } from "./BatchDecider.ts"
 import type { BatchEvent } from "./BatchEvent.ts"
-import { isBatchDone } from "./BatchState.ts"
+import { isBatchDone, progressOf } from "./BatchState.ts"
 
 const given = DeciderSpecification.for(BatchDecider)
 const batchId = "bat_a"
@@ -14,7 +14,14 @@ const entries = ["e1", "e2", "e3"].map((entryId) => ({ entryId, url: `https://ex
 /** What the creation command carries and its event records. */
 const batch = { batchId, projectId: "prj_a", mediaId: "med_a", platform: "generic", format: "audio_mp3", entries } as const
 const created: BatchEvent = { _tag: "BatchCreated", v: 1, ...batch, createdAt: T0, expiresAt: T0 + LIFETIME }
-const queued = (entryId: string, jobId: string): BatchEvent => ({ _tag: "BatchEntryQueued", v: 1, batchId, entryId, jobId, at: T0 + 1 })
+const queued = (entryId: string, jobId: string, at = T0 + 1): BatchEvent => ({
+  _tag: "BatchEntryQueued",
+  v: 1,
+  batchId,
+  entryId,
+  jobId,
+  at
+})
 const finished = (entryId: string, jobId: string, outcome: "completed" | "failed" = "completed"): BatchEvent => ({
   _tag: "BatchEntryFinished",
   v: 1,
@@ -71,20 +78,48 @@ describe("BatchDecider", () => {
   })
 })
 
-describe("nextEntries (what the feeder queues as slots free)", () => {
-  it("feeds pending entries in order, as many as slots are free", () => {
-    expect(nextEntries(state([created]), 2, T0 + 5).map((e) => e.entryId)).toEqual(["e1", "e2"])
-    expect(nextEntries(state([created, queued("e1", "job_1"), queued("e2", "job_2")]), 0, T0 + 5)).toEqual([])
-    expect(nextEntries(state([created, queued("e1", "job_1"), finished("e1", "job_1")]), 1, T0 + 5).map((e) => e.entryId)).toEqual(["e2"])
+describe("expiry and done", () => {
+  const expire = { _tag: "ExpireEntries", batchId, now: T0 + LIFETIME } as const
+  const expired = (...entryIds: ReadonlyArray<string>): BatchEvent => ({
+    _tag: "BatchEntriesExpired",
+    v: 1,
+    batchId,
+    entryIds,
+    at: T0 + LIFETIME
   })
-  it("feeds nothing once canceled or past the batch's lifetime", () => {
-    expect(nextEntries(state([created, canceled]), 2, T0 + 5)).toEqual([])
-    expect(nextEntries(state([created]), 2, T0 + LIFETIME)).toEqual([])
+  it("at its end, the entries never fed expire; the queued and finished ones are left to their jobs", () => {
+    given([created, queued("e1", "job_1"), finished("e1", "job_1"), queued("e2", "job_2")])
+      .when(expire)
+      .then([expired("e3")])
+    given([created])
+      .when(expire)
+      .then([expired("e1", "e2", "e3")])
   })
-  it("is done when every entry finished, or when canceled and nothing runs", () => {
+  it("expires nothing before the end, twice, or once canceled", () => {
+    given([created])
+      .when({ ...expire, now: T0 + LIFETIME - 1 })
+      .thenNothing()
+    given([created, expired("e1", "e2", "e3")])
+      .when(expire)
+      .thenNothing()
+    given([created, canceled]).when(expire).thenNothing()
+  })
+  it("records a job queued for an entry that expired meanwhile, or after the batch was canceled: the job exists", () => {
+    const record = { _tag: "RecordEntryQueued", batchId, entryId: "e3", jobId: "job_3", now: T0 + LIFETIME } as const
+    given([created, expired("e3")])
+      .when(record)
+      .then([queued("e3", "job_3", T0 + LIFETIME)])
+    given([created, canceled])
+      .when(record)
+      .then([queued("e3", "job_3", T0 + LIFETIME)])
+  })
+  it("is done when every entry finished or expired, or when canceled and nothing runs", () => {
     expect(isBatchDone(state([created, queued("e1", "job_1"), canceled]))).toBe(false)
     expect(isBatchDone(state([created, queued("e1", "job_1"), canceled, finished("e1", "job_1", "failed")]))).toBe(true)
     const all = entries.flatMap((e, i) => [queued(e.entryId, `job_${i}`), finished(e.entryId, `job_${i}`)])
     expect(isBatchDone(state([created, ...all]))).toBe(true)
+    expect(isBatchDone(state([created, queued("e1", "job_1"), expired("e2", "e3")]))).toBe(false)
+    expect(isBatchDone(state([created, queued("e1", "job_1"), expired("e2", "e3"), finished("e1", "job_1")]))).toBe(true)
+    expect(progressOf(state([created, expired("e2", "e3")]), "e2")).toEqual({ _tag: "Expired" })
   })
 })

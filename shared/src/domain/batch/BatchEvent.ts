@@ -59,5 +59,17 @@ export const BatchCanceled = Schema.TaggedStruct("BatchCanceled", {
 })
 export type BatchCanceled = typeof BatchCanceled.Type
 
-export const BatchEvent = Schema.Union([BatchCreated, BatchEntryQueued, BatchEntryFinished, BatchCanceled])
+/**
+ * The batch ended (its expiresAt passed) with these entries never fed: they fail with the code `expired`. A job
+ * queued for one of them after all (a feed that raced the end) still counts: its BatchEntryQueued follows.
+ */
+export const BatchEntriesExpired = Schema.TaggedStruct("BatchEntriesExpired", {
+  v: V1,
+  batchId: Schema.String,
+  entryIds: Schema.Array(Schema.String),
+  at: Schema.Number
+})
+export type BatchEntriesExpired = typeof BatchEntriesExpired.Type
+
+export const BatchEvent = Schema.Union([BatchCreated, BatchEntryQueued, BatchEntryFinished, BatchCanceled, BatchEntriesExpired])
 export type BatchEvent = typeof BatchEvent.Type

@@ -5,6 +5,8 @@ export type EntryProgress =
   | { readonly _tag: "Pending" }
   | { readonly _tag: "Queued"; readonly jobId: string }
   | { readonly _tag: "Finished"; readonly jobId: string; readonly outcome: BatchEntryOutcome }
+  /** Never fed before the batch's end: failed with the code `expired`, without a job. */
+  | { readonly _tag: "Expired" }
 
 export interface BatchState {
   readonly status: "none" | "running" | "canceled"
@@ -28,12 +30,14 @@ const PENDING: EntryProgress = { _tag: "Pending" }
 
 export const progressOf = (state: BatchState, entryId: string): EntryProgress => state.progress[entryId] ?? PENDING
 
-/** Every entry has a finished job, or none can start any more (canceled) and none is running. */
+const EXPIRED: EntryProgress = { _tag: "Expired" }
+
+/** Every entry has a finished job or expired unfed, or none can start any more (canceled) and none is running. */
 export const isBatchDone = (state: BatchState): boolean =>
   state.status !== "none" &&
   state.entries.every((entry) => {
     const progress = progressOf(state, entry.entryId)._tag
-    return progress === "Finished" || (state.status === "canceled" && progress === "Pending")
+    return progress === "Finished" || progress === "Expired" || (state.status === "canceled" && progress === "Pending")
   })
 
 export const evolveBatch = (state: BatchState, event: BatchEvent): BatchState => {
@@ -48,9 +52,12 @@ export const evolveBatch = (state: BatchState, event: BatchEvent): BatchState =>
         entries: event.entries,
         progress: {}
       }
-    case "BatchEntryQueued":
-      if (progressOf(state, event.entryId)._tag !== "Pending") return state
+    case "BatchEntryQueued": {
+      // An entry expired unfed whose job was queued after all (a feed that raced the end) is that job's.
+      const progress = progressOf(state, event.entryId)._tag
+      if (progress !== "Pending" && progress !== "Expired") return state
       return { ...state, progress: { ...state.progress, [event.entryId]: { _tag: "Queued", jobId: event.jobId } } }
+    }
     case "BatchEntryFinished":
       if (progressOf(state, event.entryId)._tag === "Finished") return state
       return {
@@ -59,5 +66,10 @@ export const evolveBatch = (state: BatchState, event: BatchEvent): BatchState =>
       }
     case "BatchCanceled":
       return state.status === "running" ? { ...state, status: "canceled" } : state
+    case "BatchEntriesExpired": {
+      const progress = { ...state.progress }
+      for (const entryId of event.entryIds) if (progressOf(state, entryId)._tag === "Pending") progress[entryId] = EXPIRED
+      return { ...state, progress }
+    }
   }
 }

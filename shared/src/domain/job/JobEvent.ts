@@ -54,6 +54,10 @@ export const JobArtifact = Schema.Struct({
 })
 export type JobArtifact = typeof JobArtifact.Type
 
+/** Extension: the batch entry a job downloads, when a batch queued it. */
+export const JobBatchEntry = Schema.Struct({ batchId: Schema.String, entryId: Schema.String })
+export type JobBatchEntry = typeof JobBatchEntry.Type
+
 export const JobQueued = Schema.TaggedStruct("JobQueued", {
   v: V1,
   jobId: Schema.String,
@@ -66,7 +70,7 @@ export const JobQueued = Schema.TaggedStruct("JobQueued", {
   /** Extension: present only when the client asked for a clip or an output preset. */
   options: Schema.optionalKey(DownloadOptions),
   /** Extension: the batch entry this job downloads, when a batch queued it. */
-  batch: Schema.optionalKey(Schema.Struct({ batchId: Schema.String, entryId: Schema.String }))
+  batch: Schema.optionalKey(JobBatchEntry)
 })
 export type JobQueued = typeof JobQueued.Type
 

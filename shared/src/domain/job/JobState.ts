@@ -24,6 +24,29 @@ export const isTerminal = (status: JobStatus): boolean =>
 /** The job reached an end: nothing runs for it any more and no later event changes it. */
 export const hasEnded = (state: JobState): boolean => isTerminal(jobStatus(state))
 
+/** A job that is waiting: what `endsJob` folds an event into. */
+const LIVE_JOB: JobView = {
+  id: "",
+  projectId: "",
+  status: "queued",
+  progress: 0,
+  platform: "",
+  requestedFormat: "",
+  source: { url: "", mediaId: null },
+  attempt: 0,
+  createdAt: 0,
+  expiresAt: Number.MAX_SAFE_INTEGER,
+  startedAt: null,
+  completedAt: null,
+  artifact: null,
+  error: null,
+  downloadUrl: null,
+  lastSeq: 0
+}
+
+/** The event ends whatever live job it is folded into: what a reactor that waits for jobs' ends listens for. */
+export const endsJob = (event: JobEvent): boolean => hasEnded(evolveJob(LIVE_JOB, event))
+
 /**
  * Terminal states absorb every later event, so a late or duplicated event never reopens a job. Events of a job whose
  * JobQueued was never seen (trimmed by retention) have nothing to attach to. `lastSeq` is left as it was: the
@@ -49,7 +72,8 @@ export const evolveJob = (state: JobState, event: JobEvent): JobState => {
       error: null,
       downloadUrl: null,
       lastSeq: 0,
-      ...(event.options === undefined ? {} : { options: event.options })
+      ...(event.options === undefined ? {} : { options: event.options }),
+      ...(event.batch === undefined ? {} : { batch: event.batch })
     }
   }
   if (state === null || hasEnded(state)) return state

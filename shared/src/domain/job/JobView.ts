@@ -1,7 +1,7 @@
 // The job read model document and its projection: evolve(doc | null, event), replayable from the stream.
 import { Schema } from "effect"
 import { DownloadOptions } from "./DownloadOptions.ts"
-import { JobArtifact, JobError, type JobEvent, JobSource } from "./JobEvent.ts"
+import { JobArtifact, JobBatchEntry, JobError, type JobEvent, JobSource } from "./JobEvent.ts"
 import { evolveJob } from "./JobState.ts"
 
 export const JobViewStatus = Schema.Literals(["queued", "processing", "completed", "failed", "expired"])
@@ -26,6 +26,8 @@ export const JobView = Schema.Struct({
   downloadUrl: Schema.NullOr(Schema.String),
   /** Extension: the clip section and output preset the job was queued with; absent for a plain download. */
   options: Schema.optionalKey(DownloadOptions),
+  /** Extension: the batch entry the job downloads, when a batch queued it (what the batch feeder asks of a job). */
+  batch: Schema.optionalKey(JobBatchEntry),
   /** Stream sequence of the last event folded in; lets a projection skip redelivered events. */
   lastSeq: Schema.Number
 })

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest"
 import { jobQueued } from "../../../../test/support/JobEvents.ts"
 import type { JobEvent } from "./JobEvent.ts"
+import { endsJob } from "./JobState.ts"
 import { evolveJobView, isJobVisible, type JobView } from "./JobView.ts"
 
 const jobId = "job_a"
@@ -113,5 +114,19 @@ describe("evolveJobView", () => {
     const options = { section: { start: 1, end: 2, precise: false } }
     expect(project([{ ...queued, options } as JobEvent])?.options).toEqual(options)
     expect(project([queued])).not.toHaveProperty("options")
+  })
+})
+
+describe("what reactors ask of a job", () => {
+  it("the state keeps the batch entry a batch queued the job for", () => {
+    const batch = { batchId: "bat_a", entryId: "e1" }
+    expect(project([jobQueued("prj_a", jobId, 100, { batch })])?.batch).toEqual(batch)
+    expect(project([queued])).not.toHaveProperty("batch")
+  })
+  it("endsJob: the events that end a live job, and only those", () => {
+    const canceled: JobEvent = { _tag: "JobCanceled", v: 1, jobId, at: 400 }
+    const expired: JobEvent = { _tag: "JobExpired", v: 1, jobId, at: 400 }
+    expect([completed, failed, expired, canceled].map(endsJob)).toEqual([true, true, true, true])
+    expect([queued, started, progressed(50)].map(endsJob)).toEqual([false, false, false])
   })
 })

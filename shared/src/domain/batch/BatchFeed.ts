@@ -1,0 +1,117 @@
+// Extension: the batch feeder's pure reaction: from a batch, its entries' jobs and the project's slots, what to do next.
+import type { SlotReleaseReason } from "../admission/AdmissionEvent.ts"
+import { isTerminal, type JobStatus } from "../job/JobState.ts"
+import type { BatchEntryOutcome } from "./BatchEvent.ts"
+import { type BatchState, progressOf } from "./BatchState.ts"
+
+/** An entry's job as the feeder found it: its id (derived from the entry) and its status ("none": not queued). */
+export interface EntryJob {
+  readonly jobId: string
+  readonly status: JobStatus
+  /** Why its slot may be freed now, or null while it must stay held (`slotReleaseOf`: a canceled run still going). */
+  readonly slotRelease: SlotReleaseReason | null
+}
+
+/** Everything the reaction decides from, read after the event that woke the feeder. */
+export interface FeedState {
+  readonly batch: BatchState
+  /** The jobs of the entries the feeder looked up, by entry id; an entry not listed is not acted on. */
+  readonly jobs: Readonly<Record<string, EntryJob>>
+  /** Job ids holding one of the project's slots now (live slots only). */
+  readonly held: ReadonlyArray<string>
+  /** How many slots the project may hold. */
+  readonly limit: number
+}
+
+/**
+ * What woke the feeder. The reaction is level-triggered: whichever event it was, it decides from the whole state read
+ * after it, so a wake-up in any order (or a lost one, made up by the reconcile) leads to the same commands.
+ */
+export interface FeedTrigger {
+  readonly _tag: "BatchRecorded" | "JobEnded" | "SlotReleased" | "Reconcile"
+  readonly now: number
+}
+
+/**
+ * The feeder's commands. Each is safe to repeat: its appends carry ids fixed by the batch, the entry and its job
+ * (claim `SlotClaimed:<jobId>`, `JobQueued` of the derived job id, the work message `<jobId>`, `BatchEntryQueued:
+ * <batchId>:<entryId>`, ...), and each decider turns a repeat into nothing.
+ */
+export type FeedCommand =
+  /** Claim a slot for the entry's job, queue the job, hand it to a worker, record the entry queued. */
+  | { readonly _tag: "StartEntry"; readonly entryId: string; readonly jobId: string }
+  /** The entry's job exists but its record was lost (a feed that failed after queueing): record it now. */
+  | { readonly _tag: "RecordEntryQueued"; readonly entryId: string; readonly jobId: string; readonly resendWork: boolean }
+  | { readonly _tag: "RecordEntryFinished"; readonly entryId: string; readonly jobId: string; readonly outcome: BatchEntryOutcome }
+  /** The batch is canceled and the entry's job still runs. */
+  | { readonly _tag: "CancelEntryJob"; readonly entryId: string; readonly jobId: string }
+  /** The entry's job ended but still holds a slot (a claim repeated after its end): free it. */
+  | { readonly _tag: "ReleaseSlot"; readonly jobId: string; readonly reason: SlotReleaseReason }
+  /** The batch's end passed: its entries never fed fail with the code `expired`. */
+  | { readonly _tag: "ExpireEntries" }
+
+const outcomeOf = (status: JobStatus): BatchEntryOutcome => (status === "completed" ? "completed" : "failed")
+
+/**
+ * The entries whose job the reaction needs: the queued ones, the first `limit` not yet queued (their job may exist
+ * though the batch does not say so), and the finished ones whose job still holds a slot.
+ */
+export const entriesToLookUp = (batch: BatchState, held: ReadonlyArray<string>, limit: number): ReadonlyArray<string> => {
+  const withProgress = batch.entries.map((entry) => ({ entryId: entry.entryId, progress: progressOf(batch, entry.entryId) }))
+  const queued = withProgress.filter(({ progress }) => progress._tag === "Queued")
+  const pending = withProgress.filter(({ progress }) => progress._tag === "Pending")
+  const holding = withProgress.filter(({ progress }) => progress._tag === "Finished" && held.includes(progress.jobId))
+  return [...queued, ...pending.slice(0, Math.max(limit, 0)), ...holding].map((entry) => entry.entryId)
+}
+
+export const react = (state: FeedState, trigger: FeedTrigger): ReadonlyArray<FeedCommand> => {
+  const { batch, jobs, held } = state
+  if (batch.status === "none") return []
+  const commands: Array<FeedCommand> = []
+  const released = new Set<string>()
+  // A canceled job whose run started keeps its slot until its worker stopped the run: that worker frees it.
+  const releaseIfHeld = (job: EntryJob) => {
+    if (job.slotRelease === null || !held.includes(job.jobId) || released.has(job.jobId)) return
+    released.add(job.jobId)
+    commands.push({ _tag: "ReleaseSlot", jobId: job.jobId, reason: job.slotRelease })
+  }
+
+  for (const entry of batch.entries) {
+    const { entryId } = entry
+    const progress = progressOf(batch, entryId)
+    const job = jobs[entryId]
+    if (job === undefined || job.status === "none") continue
+    const ended = isTerminal(job.status)
+    if (progress._tag === "Finished") {
+      if (ended) releaseIfHeld(job)
+      continue
+    }
+    if (progress._tag !== "Queued") {
+      commands.push({ _tag: "RecordEntryQueued", entryId, jobId: job.jobId, resendWork: job.status === "queued" })
+    }
+    if (ended) {
+      commands.push({ _tag: "RecordEntryFinished", entryId, jobId: job.jobId, outcome: outcomeOf(job.status) })
+      releaseIfHeld(job)
+    } else if (batch.status === "canceled") {
+      commands.push({ _tag: "CancelEntryJob", entryId, jobId: job.jobId })
+    }
+  }
+
+  if (batch.status !== "running") return commands
+  if (trigger.now >= batch.expiresAt) {
+    const unfed = batch.entries.some((entry) => {
+      const status = jobs[entry.entryId]?.status ?? "none"
+      return progressOf(batch, entry.entryId)._tag === "Pending" && status === "none"
+    })
+    return unfed ? [...commands, { _tag: "ExpireEntries" }] : commands
+  }
+  let free = state.limit - held.filter((jobId) => !released.has(jobId)).length
+  for (const entry of batch.entries) {
+    if (free <= 0) break
+    const job = jobs[entry.entryId]
+    if (progressOf(batch, entry.entryId)._tag !== "Pending" || job?.status !== "none") continue
+    commands.push({ _tag: "StartEntry", entryId: entry.entryId, jobId: job.jobId })
+    free--
+  }
+  return commands
+}
