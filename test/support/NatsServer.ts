@@ -73,10 +73,12 @@ export const waitUntilListening = async (port: number, child: ChildProcess, time
 export interface NatsServerOptions {
   /** Another nats-server binary (e.g. an older release, to test the version check); the pinned one by default. */
   readonly binary?: string
+  /** A port of its own choosing (e.g. the port another server just left, for a client to reconnect to); a free one by default. */
+  readonly port?: number
 }
 
 export const startNatsServer = async (options: NatsServerOptions = {}): Promise<NatsServer> => {
-  const port = await freePort()
+  const port = options.port ?? (await freePort())
   const storeDir = await mkdtemp(join(tmpdir(), "mds-nats-"))
   const binary = options.binary ?? natsServerBinary()
   let child: ChildProcess | null = null

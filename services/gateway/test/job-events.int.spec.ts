@@ -3,9 +3,11 @@ import { get, type IncomingMessage } from "node:http"
 import type { AddressInfo } from "node:net"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { jobSubject } from "@mds/shared/eventstore/Subjects"
+import { JOBS_STREAM, jobSubject } from "@mds/shared/eventstore/Subjects"
+import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { eventually } from "../../../test/support/Eventually.ts"
 import { liveStreamCount } from "../src/http/LiveStreams.ts"
 import { type GatewayInstance, type Harness, startGateway, startHarness } from "./GatewayHarness.ts"
 
@@ -81,6 +83,24 @@ const record = (projectId: string, jobId: string, event: JobEvent) =>
     })
   )
 
+/** Pauses, on the server, every consumer of MDS_JOBS that follows `subject`: they stop delivering, and say nothing. */
+const pauseConsumersOf = (subject: string) =>
+  h.gateway.run(
+    Effect.gen(function* () {
+      const { jsm } = yield* NatsClient
+      return yield* Effect.promise(async () => {
+        let paused = 0
+        for await (const consumer of jsm.consumers.list(JOBS_STREAM.name)) {
+          const filters = [consumer.config.filter_subject, ...(consumer.config.filter_subjects ?? [])]
+          if (!filters.includes(subject)) continue
+          await jsm.consumers.pause(JOBS_STREAM.name, consumer.name, new Date(Date.now() + 3_600_000))
+          paused++
+        }
+        return paused
+      })
+    })
+  )
+
 describe("GET /v1/jobs/:jobId/events", () => {
   it("sends the job now, then on every change, and ends after completion with the download link", async () => {
     const { jobId, key, projectId } = await queueJob()
@@ -116,6 +136,39 @@ describe("GET /v1/jobs/:jobId/events", () => {
     expect(completed?.data).toMatchObject({ status: "completed", progress: 100, result: { filename: "a.mp4", size_bytes: 10 } })
     expect(completed?.data.result.download_url).toContain("/v1/files/")
     expect(await events.next()).toBeNull()
+  })
+
+  it("reaches the end of the job when its consumer stops delivering (paused on the server, as when its node stalls)", async () => {
+    const { jobId, key, projectId } = await queueJob()
+    const response = await fetch(`${base}/v1/jobs/${jobId}/events`, { headers: { "x-api-key": key } })
+    const events = sseReader(response.body!)
+    expect((await events.next())?.data).toMatchObject({ status: "queued" })
+    // The stream sends the job first and then creates its consumer.
+    await eventually(
+      () => pauseConsumersOf(jobSubject(projectId, jobId)),
+      (paused) => paused > 0,
+      "the stream's consumer"
+    )
+
+    const now = Date.now()
+    await record(projectId, jobId, { _tag: "JobStarted", v: 1, jobId, attempt: 1, workerId: "w", at: now })
+    await record(projectId, jobId, {
+      _tag: "JobFailed",
+      v: 1,
+      jobId,
+      error: { code: "download_failed", message: "nope", retryable: false },
+      at: now + 1
+    })
+    const rest: Array<SseEvent> = []
+    const ended = (async () => {
+      for (let event = await events.next(); event !== null; event = await events.next()) rest.push(event)
+    })()
+    // The bare consumer of before waited on the paused one until nats.js's missed heartbeats (30 s and more).
+    await Promise.race([
+      ended,
+      new Promise((_, reject) => setTimeout(() => reject(new Error(`the stream did not end: ${JSON.stringify(rest)}`)), 10_000))
+    ])
+    expect(rest.map((event) => event.data.status)).toEqual(["processing", "failed"])
   })
 
   it("a finished job gets one event and the end of the stream", async () => {

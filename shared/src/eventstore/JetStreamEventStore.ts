@@ -4,6 +4,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { NatsClient } from "../nats/NatsClient.ts"
 import { currentTraceHeaders } from "../observability/TraceContext.ts"
 import { AppendConflict, type EventCodec, EventStore, EventStoreError, type StoredEvent } from "./EventStore.ts"
+import { streamLeaderReads } from "./StreamLeaderReads.ts"
 import { streamOf } from "./Subjects.ts"
 
 /** JetStream API error code for "wrong last sequence". */
@@ -38,7 +39,8 @@ const storeError = (operation: string) => (cause: unknown) =>
 export const JetStreamEventStore = Layer.effect(
   EventStore,
   Effect.gen(function* () {
-    const { js, jsm, replicas } = yield* NatsClient
+    const { connection, js, jsm } = yield* NatsClient
+    const leaderReads = yield* streamLeaderReads(connection, jsm)
 
     const decodeStored = <A>(codec: EventCodec<A>, subject: string, msg: StoredMsg) =>
       jsonCodecOf(codec)
@@ -52,10 +54,11 @@ export const JetStreamEventStore = Layer.effect(
      * Commands decide on what they read, so a read must see every append acknowledged before it. A direct get may be
      * answered by any replica, and a follower can lag the leader by a moment (a key created right after its project
      * was refused with "project not found" on a 3-node cluster); with replicas the read goes to the stream's leader.
+     * Whether a stream has replicas is the stream's own answer, not this process's NATS_REPLICAS.
      */
     const getMessage = (stream: string, query: { last_by_subj: string } | { seq: number; next_by_subj: string }) =>
       Effect.tryPromise({
-        try: () => (replicas > 1 ? jsm.streams.getMessage(stream, query) : jsm.direct.getMessage(stream, query)),
+        try: async () => ((await leaderReads(stream)) ? jsm.streams.getMessage(stream, query) : jsm.direct.getMessage(stream, query)),
         catch: storeError(`get ${stream}`)
       })
 

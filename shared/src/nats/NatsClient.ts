@@ -18,6 +18,29 @@ export interface NatsClientShape {
   readonly replicas: number
 }
 
+/**
+ * Watches the connection's reconnects: one to a server older than the minimum is refused as the first connect is, with
+ * the same message logged as an error and the connection closed (every later call fails, and the gateway's health
+ * answers degraded) rather than carrying on against a server the services were never verified on.
+ */
+const refuseOlderServersOnReconnect = (connection: NatsConnection) =>
+  Effect.promise(async () => {
+    for await (const status of connection.status()) {
+      if (status.type !== "reconnect") continue
+      const tooOld = unsupportedServerVersion(connection.info?.version, status.server)
+      if (tooOld !== null) return tooOld
+    }
+    return null
+  }).pipe(
+    Effect.flatMap((tooOld) =>
+      tooOld === null
+        ? Effect.void
+        : Effect.logError("NATS connection closed: reconnected to a server older than the minimum", { reason: tooOld }).pipe(
+            Effect.andThen(Effect.promise(() => connection.close().catch(() => undefined)))
+          )
+    )
+  )
+
 export class NatsClient extends Context.Service<NatsClient, NatsClientShape>()("mds/nats/NatsClient") {
   static readonly config = Config.all({
     url: Config.String("NATS_URL").pipe(Config.withDefault("nats://127.0.0.1:4222")),
@@ -57,6 +80,8 @@ export class NatsClient extends Context.Service<NatsClient, NatsClientShape>()("
         // Refused before anything is created on it: an older server fails later in ways that say nothing about versions.
         const tooOld = unsupportedServerVersion(connection.info?.version, url)
         if (tooOld !== null) return yield* new NatsUnavailable({ message: tooOld })
+        // A reconnect may land on another node, possibly older (a cluster mid-upgrade or mid-rollback): checked again.
+        yield* Effect.forkScoped(refuseOlderServersOnReconnect(connection))
         const jsm = yield* Effect.tryPromise({
           try: () => jetstreamManager(connection),
           catch: (cause) => new NatsUnavailable({ message: `JetStream is not enabled on ${url}: ${String(cause)}` })

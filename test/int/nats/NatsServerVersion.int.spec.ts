@@ -5,6 +5,7 @@ import { ConfigProvider, Effect, Exit, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { MIN_NATS_SERVER_VERSION } from "@mds/shared/nats/NatsServerVersion"
+import { eventually } from "../../support/Eventually.ts"
 import { type NatsServer, natsServerBinary, startNatsServer } from "../../support/NatsServer.ts"
 
 const connectTo = (url: string) =>
@@ -52,6 +53,47 @@ describe.skipIf(!olderThanMinimum)(
       expect(String(Exit.isFailure(exit) ? exit.cause : "")).toContain(
         `nats-server ${debianVersion} at ${server.url} is too old: this service needs nats-server ${MIN_NATS_SERVER_VERSION} or newer`
       )
+    })
+  }
+)
+
+describe.skipIf(!olderThanMinimum)(
+  `a reconnect to a nats-server older than ${MIN_NATS_SERVER_VERSION} (needs ${DEBIAN_NATS_SERVER} < ${MIN_NATS_SERVER_VERSION})`,
+  () => {
+    let pinned: NatsServer
+    let older: NatsServer | undefined
+    beforeAll(async () => {
+      pinned = await startNatsServer()
+    })
+    afterAll(async () => {
+      await older?.close()
+      await pinned.close()
+    })
+
+    it("is refused as the first connect is: the connection is closed", async () => {
+      const closed = await Effect.runPromise(
+        Effect.gen(function* () {
+          const { connection } = yield* NatsClient
+          // The pinned server leaves its port to an older one: the client reconnects to the same address.
+          yield* Effect.promise(async () => {
+            await pinned.stop()
+            older = await startNatsServer({ binary: DEBIAN_NATS_SERVER, port: pinned.port })
+          })
+          return yield* Effect.promise(() =>
+            eventually(
+              async () => connection.isClosed(),
+              (isClosed) => isClosed,
+              "the client to close its connection to the older server"
+            )
+          )
+        }).pipe(
+          Effect.provide(
+            NatsClient.layerFailFast.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown({ NATS_URL: pinned.url }))))
+          ),
+          Effect.scoped
+        )
+      )
+      expect(closed).toBe(true)
     })
   }
 )

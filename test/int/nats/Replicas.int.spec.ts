@@ -1,4 +1,5 @@
 // NATS_REPLICAS on a 3-node cluster: every stream and KV bucket is created with it, raised to it on start, never lowered.
+import { connect } from "@nats-io/transport-node"
 import { ConfigProvider, Effect, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
@@ -167,6 +168,42 @@ describe("the event store on a 3-node cluster with 3 replicas", () => {
       }).pipe(Effect.provide(JetStreamEventStore), Effect.ensuring(Effect.sync(() => stalled.resume())))
     )
     expect(stale).toBe(0)
+  }, 120_000)
+})
+
+describe("the event store's reads on a 3-node cluster", () => {
+  const cluster = clusterForTheseTests()
+
+  it("go to the stream's leader when the stream has 3 replicas, though the service was started with NATS_REPLICAS=1", async () => {
+    await startServicesOnCluster(cluster().url, "3")
+    // Every JetStream API request is a core NATS message: a second connection sees which kind of get each read was.
+    const spy = await connect({ servers: cluster().url.split(",") })
+    const gets = { direct: 0, leader: 0 }
+    spy.subscribe(`$JS.API.DIRECT.GET.${JOBS_STREAM.name}`, { callback: () => void gets.direct++ })
+    spy.subscribe(`$JS.API.DIRECT.GET.${JOBS_STREAM.name}.>`, { callback: () => void gets.direct++ })
+    spy.subscribe(`$JS.API.STREAM.MSG.GET.${JOBS_STREAM.name}`, { callback: () => void gets.leader++ })
+    await spy.flush()
+    try {
+      const reads = await asService(
+        { NATS_URL: cluster().url, NATS_REPLICAS: "1" },
+        Effect.gen(function* () {
+          const store = yield* EventStore
+          const jobId = newId("job")
+          const subject = jobSubject(newId("prj"), jobId)
+          yield* store.append(JobEvent, subject, { _tag: "JobProgressed", v: 1, jobId, percent: 1, at: 1 }, { msgId: `${jobId}:1` })
+          const last = yield* store.readLast(JobEvent, subject)
+          const all = yield* store.readSubject(JobEvent, subject)
+          return { last: last._tag, all: all.length }
+        }).pipe(Effect.provide(JetStreamEventStore))
+      )
+      expect(reads).toEqual({ last: "Some", all: 1 })
+      await spy.flush()
+      expect(gets.direct).toBe(0)
+      // readLast once; readSubject twice (the event, then nothing after it).
+      expect(gets.leader).toBe(3)
+    } finally {
+      await spy.close()
+    }
   }, 120_000)
 })
 

@@ -1,5 +1,5 @@
 // In-process directory of API keys, kept current by a follower of every key subject: no store round trip per request,
-// and a revocation reaches every gateway as soon as JetStream delivers it (milliseconds; seconds after a server dies).
+// and a stored revocation is refused by every gateway within KEYS_TRUST_MS (milliseconds when delivery flows).
 import { KeyEvent } from "@mds/shared/domain/account/AccountEvent"
 import { KeyDecider, type KeyState } from "@mds/shared/domain/account/KeyDecider"
 import { EventStore, type EventStoreError, type StoredEvent } from "@mds/shared/eventstore/EventStore"
@@ -15,6 +15,15 @@ interface Entry {
 
 /** Name of the follower in /v1/health. */
 export const KEYS_FOLLOWER = "keys"
+
+/** The follower is asked this often whether it is caught up (one consumer-info request per gateway). */
+const KEYS_PROBE_MS = 250
+
+/**
+ * The longest a revocation can be stored and the key still accepted from memory: memory answers only while a probe
+ * sent at most this long ago showed the directory caught up; otherwise lookups read the key's stream.
+ */
+export const KEYS_TRUST_MS = 2 * KEYS_PROBE_MS
 
 const decodeKeyEvent = Schema.decodeUnknownOption(Schema.fromJsonString(KeyEvent))
 
@@ -38,13 +47,15 @@ export class KeyDirectory extends Context.Service<
         entries.set(keyId, { state: KeyDecider.evolve(current.state, event), lastSeq: seq })
       }
 
-      // Replays every key event from the start, then follows new ones. While it is not delivering (starting, or its
-      // server gone) the directory may miss a revocation, so lookups read the stream instead.
+      // Replays every key event from the start, then follows new ones. While it cannot show it is caught up (starting,
+      // behind by even one message, or its server gone) the directory may miss a revocation: lookups read the stream.
       const follower = yield* followEvents({
         name: KEYS_FOLLOWER,
         stream: ACCOUNTS_STREAM.name,
         filterSubject: ALL_KEYS_SUBJECT,
         from: "all",
+        probeMs: KEYS_PROBE_MS,
+        trustMs: KEYS_TRUST_MS,
         decode: decodeKeyEvent,
         onEvent: (event, { seq }) => fold(event.keyId, seq, event)
       })

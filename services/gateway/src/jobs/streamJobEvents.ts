@@ -2,13 +2,14 @@
 import { PassThrough } from "node:stream"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { JobNotFound } from "@mds/shared/domain/DomainErrors"
-import { decodeJobEventJson } from "@mds/shared/domain/job/JobEvent"
-import { evolveJobView, isJobVisible, type JobView } from "@mds/shared/domain/job/JobView"
+import { decodeJobEventJson, type JobEvent } from "@mds/shared/domain/job/JobEvent"
+import { hasEnded } from "@mds/shared/domain/job/JobState"
+import { isJobVisible, type JobView } from "@mds/shared/domain/job/JobView"
 import { JOBS_STREAM, jobSubject } from "@mds/shared/eventstore/Subjects"
 import { JobId } from "@mds/shared/ids/Ids"
-import { NatsClient } from "@mds/shared/nats/NatsClient"
-import { DeliverPolicy } from "@nats-io/jetstream"
-import { Clock, Effect, Fiber, Option, Schedule, Schema, Stream } from "effect"
+import { foldJobEvents } from "@mds/shared/jobs/JobStates"
+import { followDecoded } from "@mds/shared/nats/StreamFollower"
+import { Clock, Effect, Fiber, Option, Queue, Schedule, Schema } from "effect"
 import type { Principal } from "../auth/ApiKeyAuth.ts"
 import { trackLiveStream } from "../http/LiveStreams.ts"
 import type { RouteInput, RouteReply } from "../http/Route.ts"
@@ -22,8 +23,6 @@ const HEARTBEAT = Schedule.spaced("15 seconds")
 /** Tells EventSource clients how long to wait before reconnecting. */
 const RECONNECT_MS = 3_000
 
-const isFinished = (doc: JobView) => doc.status === "completed" || doc.status === "failed" || doc.status === "expired"
-
 const sseEvent = (name: string, id: number, data: unknown) => `event: ${name}\nid: ${id}\ndata: ${JSON.stringify(data)}\n\n`
 
 export const streamJobEvents = Effect.fn("streamJobEvents")(function* (input: RouteInput, principal: Principal) {
@@ -32,7 +31,6 @@ export const streamJobEvents = Effect.fn("streamJobEvents")(function* (input: Ro
   const now = yield* Clock.currentTimeMillis
   const initial = yield* loadJobView(principal.projectId, jobId)
   if (Option.isNone(initial) || !isJobVisible(initial.value, now)) return yield* new JobNotFound({ jobId })
-  const { js } = yield* NatsClient
   const artifacts = yield* ArtifactStore
   const body = new PassThrough()
 
@@ -48,45 +46,32 @@ export const streamJobEvents = Effect.fn("streamJobEvents")(function* (input: Ro
       body.write(sseEvent("job", doc.lastSeq, toJobResponse(doc, link)))
     })
 
-  // Events after the document's last one, folded exactly as the read model folds them.
+  // Events after the document's last one, folded with the job's one evolve. A follower, not a bare consumer: when the
+  // consumer's server dies it is re-created on a live one from the last event seen, so the stream still reaches the end.
   const follow = Effect.gen(function* () {
     let doc = initial.value
     yield* Effect.sync(() => body.write(`retry: ${RECONNECT_MS}\n\n`))
     yield* send(doc)
-    if (isFinished(doc)) return
-    const messages = yield* Effect.acquireRelease(
-      Effect.tryPromise(async () => {
-        const consumer = await js.consumers.get(JOBS_STREAM.name, {
-          filter_subjects: jobSubject(principal.projectId, jobId),
-          deliver_policy: DeliverPolicy.StartSequence,
-          opt_start_seq: doc.lastSeq + 1
-        })
-        return consumer.consume()
-      }),
-      (iterator) =>
-        Effect.promise(() =>
-          iterator.close().then(
-            () => undefined,
-            () => undefined
-          )
-        )
-    )
-    yield* Stream.fromAsyncIterable(messages, (cause) => cause).pipe(
-      Stream.mapEffect((message) =>
-        Effect.gen(function* () {
-          const event = decodeJobEventJson(message.string())
-          if (Option.isNone(event)) return false
-          const next = evolveJobView(doc, event.value, message.seq)
-          if (next === null || next === doc) return false
-          const changed = next.status !== doc.status || Math.round(next.progress) !== Math.round(doc.progress)
-          doc = next
-          if (changed) yield* send(doc)
-          return isFinished(doc)
-        })
-      ),
-      Stream.takeUntil((finished) => finished),
-      Stream.runDrain
-    )
+    if (hasEnded(doc)) return
+    const events = yield* Queue.unbounded<{ readonly event: JobEvent; readonly seq: number }>()
+    yield* followDecoded({
+      name: `job_events:${jobId}`,
+      stream: JOBS_STREAM.name,
+      filterSubject: jobSubject(principal.projectId, jobId),
+      from: { afterSeq: doc.lastSeq },
+      logStateChanges: false,
+      decode: decodeJobEventJson,
+      onEvent: (event, { seq }) => {
+        Queue.offerUnsafe(events, { event, seq })
+      }
+    })
+    while (!hasEnded(doc)) {
+      const next = foldJobEvents(doc, [yield* Queue.take(events)])
+      if (next === null || next === doc) continue
+      const changed = next.status !== doc.status || Math.round(next.progress) !== Math.round(doc.progress)
+      doc = next
+      if (changed) yield* send(doc)
+    }
   }).pipe(Effect.scoped)
 
   const expiresIn = Math.max(0, initial.value.expiresAt - now)
