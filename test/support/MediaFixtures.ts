@@ -37,7 +37,7 @@ const WAIT_TIMEOUT_MS = 240_000
 
 const ffmpegPath = () => process.env["FFMPEG_PATH"] ?? "ffmpeg"
 
-const ffmpeg = (args: ReadonlyArray<string>, cwd: string) =>
+export const ffmpeg = (args: ReadonlyArray<string>, cwd: string) =>
   run(ffmpegPath(), ["-hide_banner", "-loglevel", "error", "-nostdin", "-y", ...args], {
     cwd,
     maxBuffer: 16 * 1024 * 1024
@@ -151,7 +151,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
  * Parallel test files call this at once: one takes the lock (mkdir is atomic), builds into a private
  * directory and renames it into place; the others wait for the finished directory to appear.
  */
-const buildOnce = async <F>(fixturesDir: string, generate: (dir: string) => Promise<void>, describe: (dir: string) => F): Promise<F> => {
+export const buildOnce = async <F>(
+  fixturesDir: string,
+  generate: (dir: string) => Promise<void>,
+  describe: (dir: string) => F
+): Promise<F> => {
   const lockDir = `${fixturesDir}.lock`
   const deadline = Date.now() + WAIT_TIMEOUT_MS
   while (Date.now() < deadline) {
@@ -189,7 +193,7 @@ const buildOnce = async <F>(fixturesDir: string, generate: (dir: string) => Prom
 }
 
 /** One build per process shared by all callers; a failed build is forgotten so the next call tries again. */
-const sharedUntilFailure = <F>(build: () => Promise<F>): (() => Promise<F>) => {
+export const sharedUntilFailure = <F>(build: () => Promise<F>): (() => Promise<F>) => {
   let pending: Promise<F> | null = null
   return () => {
     if (pending === null) {

@@ -14,6 +14,7 @@ import { RunCookies } from "./cookies/RunCookies.ts"
 import { CatalogPublisher } from "./catalog/CatalogPublisher.ts"
 import { DownloadJob } from "./download/DownloadJob.ts"
 import { DownloadWorker } from "./download/DownloadWorker.ts"
+import { FragmentConcurrency } from "./download/FragmentConcurrency.ts"
 import { FetchMedia } from "./download/FetchMedia.ts"
 import { JobCancelWatch } from "./download/JobCancelWatch.ts"
 import { OutputConversion } from "./output/OutputConversion.ts"
@@ -53,7 +54,8 @@ const Workers = Layer.mergeAll(ResolveRpcServer, DownloadWorker).pipe(
       DownloadJob.layer.pipe(
         Layer.provide(Layer.merge(FetchMedia.layer.pipe(Layer.provide(OutputConversion.layer)), JobCancelWatch.layer))
       ),
-      PlatformPacing.layer
+      PlatformPacing.layer,
+      FragmentConcurrency.layer
     )
   ),
   // One memory of which platforms need a browser's fingerprint, shared by resolves and downloads.

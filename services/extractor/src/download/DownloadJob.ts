@@ -36,6 +36,8 @@ export interface Delivery {
   readonly deliveryCount: number
   /** Tells JetStream the message is still being worked on (resets its ack timer). */
   readonly working: () => void
+  /** HLS/DASH fragments its runs may fetch at once: the platform's setting, as far as its connection budget granted. */
+  readonly concurrentFragments: number
 }
 
 /** "ack" once the job reached an end (or needs nothing more); "retry" when infrastructure failed on the way. */
@@ -68,7 +70,7 @@ export class DownloadJob extends Context.Service<
         jobCommands(command.projectId, command.jobId)(jobCmd).pipe(provideStore)
 
       /** Fetches the media; progress goes through a mutable reading that a ticker reports, so output never waits on NATS. */
-      const download = Effect.fn("DownloadJob.download")(function* (command: DownloadMedia, workDir: string) {
+      const download = Effect.fn("DownloadJob.download")(function* (command: DownloadMedia, workDir: string, concurrentFragments: number) {
         const subtitleLanguage = parseSubtitleFormatId(command.format)
         const spec = Option.isSome(subtitleLanguage)
           ? null
@@ -87,7 +89,12 @@ export class DownloadJob extends Context.Service<
           )
         })
         yield* reportProgress.pipe(Effect.repeat(Schedule.spaced(1000)), Effect.forkScoped)
-        const fetchOptions = { workDir, projectId: command.projectId, onPercent: (percent: number) => (latest = percent) }
+        const fetchOptions = {
+          workDir,
+          projectId: command.projectId,
+          concurrentFragments,
+          onPercent: (percent: number) => (latest = percent)
+        }
         // Extension: subtitles_<language> delivers one WebVTT file instead of the media.
         const file =
           spec === null
@@ -214,7 +221,7 @@ export class DownloadJob extends Context.Service<
         const workDir = workDirOf(command, delivery)
         const put: StoredByRun = { key: null }
         const outcome = yield* Effect.promise(() => mkdir(workDir, { recursive: true })).pipe(
-          Effect.andThen(download(command, workDir)),
+          Effect.andThen(download(command, workDir, delivery.concurrentFragments)),
           Effect.flatMap(({ file, kind }) =>
             handledByOf(command, file).pipe(
               Effect.flatMap((handledBy) => Effect.map(store_(command, file, kind, put), (artifact) => ({ artifact, handledBy })))

@@ -10,6 +10,7 @@ import { withMessageSpan } from "@mds/shared/observability/TraceContext"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
 import { PlatformPacing } from "../pacing/PlatformPacing.ts"
 import { DownloadJob } from "./DownloadJob.ts"
+import { FragmentConcurrency } from "./FragmentConcurrency.ts"
 
 export const DOWNLOAD_CONSUMER = "extractor"
 const RETRY_DELAY_MS = 5_000
@@ -60,6 +61,7 @@ export const DownloadWorker = Layer.effectDiscard(
     const { js } = yield* NatsClient
     const job = yield* DownloadJob
     const pacing = yield* PlatformPacing
+    const fragments = yield* FragmentConcurrency
     const { workerConcurrency } = yield* ExtractorConfig
     yield* ensureDownloadConsumer
     const slots = yield* Semaphore.make(workerConcurrency)
@@ -78,12 +80,22 @@ export const DownloadWorker = Layer.effectDiscard(
             ),
           onSuccess: (command) =>
             Effect.gen(function* () {
+              // The connections first: a job that finds none free has not yet used up one of the platform's starts.
+              const concurrentFragments = yield* pacing.connections(
+                command.platform,
+                command.jobId,
+                fragments.forPlatform(command.platform)
+              )
               // Over its platform's fleet-wide limit the job stays queued: handed back to be offered again later.
-              if (!(yield* pacing.admit(command.platform, command.jobId))) {
+              if (concurrentFragments === 0 || !(yield* pacing.admit(command.platform, command.jobId))) {
                 yield* Effect.logDebug("platform at its pacing limit; job waits", { jobId: command.jobId, platform: command.platform })
                 return yield* Effect.sync(() => m.nak(pacing.retryDelayMs))
               }
-              const outcome = yield* job.run(command, { deliveryCount: m.info.deliveryCount, working: () => m.working() })
+              const outcome = yield* job.run(command, {
+                deliveryCount: m.info.deliveryCount,
+                working: () => m.working(),
+                concurrentFragments
+              })
               yield* Effect.sync(() => (outcome === "ack" ? m.ack() : m.nak(RETRY_DELAY_MS)))
             }).pipe(
               Effect.scoped,

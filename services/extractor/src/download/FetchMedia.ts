@@ -35,6 +35,8 @@ export interface FetchOptions {
   readonly workDir: string
   /** The job's project: its cookies for the platform, if any, go with every run. */
   readonly projectId: string
+  /** HLS/DASH fragments a run fetches at once (yt-dlp's --concurrent-fragments). */
+  readonly concurrentFragments: number
   /** Called with the latest download percent (0-100) whenever yt-dlp reports one. */
   readonly onPercent: (percent: number) => void
 }
@@ -96,7 +98,7 @@ export class FetchMedia extends Context.Service<
         const onLine = (line: string) => {
           const percent = parseProgressLine(line)
           if (percent !== null) options.onPercent(percent)
-          const bytes = parseProgressBytes(line)
+          const bytes = parseProgressBytes(line, options.concurrentFragments)
           if (bytes !== null) judge({ bytes })
           const info = parseInfoLine(line)
           if (Option.isSome(info)) {
@@ -116,7 +118,7 @@ export class FetchMedia extends Context.Service<
 
         const cookies = yield* runCookies.forRun(options.projectId, command.url)
         const flags = {
-          ...downloadFlags(spec, options.workDir, proxy.url, config.ffmpegPath),
+          ...downloadFlags(spec, options.workDir, proxy.url, config.ffmpegPath, options.concurrentFragments),
           ...cookies.flags,
           ...sectionFlags(section),
           ...presetFlags(spec, command.options),

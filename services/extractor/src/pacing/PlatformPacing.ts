@@ -10,6 +10,7 @@ import { limitOf, parsePlatformCounts } from "./PlatformLimits.ts"
 
 export const RUNS_BUCKET = "mds_pacing_runs"
 export const STARTS_BUCKET = "mds_pacing_starts"
+export const CONNECTIONS_BUCKET = "mds_pacing_connections"
 const START_WINDOW_MS = 60_000
 
 const PlatformCounts = Schema.String.check(
@@ -20,7 +21,7 @@ const PlatformCounts = Schema.String.check(
 )
 
 /** A malformed list stops the extractor at start with the entry named, rather than pacing nothing. */
-const platformCounts = (name: string) =>
+export const platformCounts = (name: string) =>
   Config.schema(PlatformCounts, name).pipe(
     Config.withDefault(""),
     Config.map((text) => parsePlatformCounts(text) as ReadonlyMap<string, number>)
@@ -38,6 +39,12 @@ export class PlatformPacing extends Context.Service<
      * when the platform is at its limit: nothing is held and the caller hands the job back to wait.
      */
     admit(platform: string, jobId: string): Effect.Effect<boolean, never, Scope.Scope>
+    /**
+     * How many of `wanted` connections (the HLS/DASH fragments a run fetches at once) the platform's connection budget
+     * grants the run, held until the scope closes: `wanted` for a platform without a budget, 0 when none is free (the
+     * job then waits like one over its limit).
+     */
+    connections(platform: string, jobId: string, wanted: number): Effect.Effect<number, never, Scope.Scope>
     /** How long a job that was not admitted waits before it is offered again. */
     readonly retryDelayMs: number
   }
@@ -45,6 +52,7 @@ export class PlatformPacing extends Context.Service<
   static readonly config = Config.all({
     concurrent: platformCounts("PLATFORM_MAX_CONCURRENT"),
     startsPerMinute: platformCounts("PLATFORM_MAX_STARTS_PER_MINUTE"),
+    connections: platformCounts("PLATFORM_MAX_CONNECTIONS"),
     leaseMs: secondsAsMs("PACING_LEASE_SECONDS", 30),
     retryDelayMs: secondsAsMs("PACING_RETRY_SECONDS", 5)
   })
@@ -106,7 +114,44 @@ export class PlatformPacing extends Context.Service<
           Effect.catchCause((cause) => Effect.logWarning("pacing lease failed; the job waits", cause).pipe(Effect.as(false)))
         )
 
-      return PlatformPacing.of({ admit, retryDelayMs: config.retryDelayMs })
+      const connectionKeys: KV | null =
+        config.connections.size > 0 ? yield* openKvBucket(CONNECTIONS_BUCKET, config.leaseMs).pipe(Effect.orDie) : null
+
+      /** One key per connection, taken like run keys (created only if absent) and renewed together until the scope closes. */
+      const connections = (platform: string, jobId: string, wanted: number): Effect.Effect<number, never, Scope.Scope> =>
+        Effect.gen(function* () {
+          const budget = config.connections.get(platform)
+          if (connectionKeys === null || budget === undefined) return wanted
+          const kv = connectionKeys
+          const value = JSON.stringify({ holder, jobId, at: Date.now() })
+          const held: Array<{ key: string; revision: number }> = []
+          yield* Effect.addFinalizer(() =>
+            Effect.promise(() =>
+              Promise.all(held.map((lease) => kv.delete(lease.key, { previousSeq: lease.revision }).catch(() => undefined)))
+            )
+          )
+          while (held.length < Math.min(wanted, budget)) {
+            const lease = yield* claim(kv, platform, budget, value)
+            if (lease === null) break
+            held.push(lease)
+          }
+          if (held.length === 0) return 0
+          yield* Effect.promise(() =>
+            Promise.all(
+              held.map(async (lease) => {
+                lease.revision = await kv.update(lease.key, value, lease.revision)
+              })
+            )
+          ).pipe(
+            Effect.delay(Math.max(250, Math.floor(config.leaseMs / 3))),
+            Effect.repeat(Schedule.forever),
+            Effect.catchCause((cause) => Effect.logWarning("connection leases could not be renewed", cause)),
+            Effect.forkScoped
+          )
+          return held.length
+        }).pipe(Effect.catchCause((cause) => Effect.logWarning("connection leases failed; the job waits", cause).pipe(Effect.as(0))))
+
+      return PlatformPacing.of({ admit, connections, retryDelayMs: config.retryDelayMs })
     })
   )
 }

@@ -31,10 +31,19 @@ export const parseProgressLine = (line: string): number | null => {
   return Math.min(100, Math.max(0, (downloaded / size) * 100))
 }
 
-/** The larger of the bytes already downloaded and the size announced for the current stream, or null. */
-export const parseProgressBytes = (line: string): number | null => {
+/**
+ * The larger of the bytes already downloaded and the size announced for the current stream, or null. With
+ * `concurrentFragments` fragments in flight, yt-dlp's estimate for a fragmented stream counts the bytes of up to that
+ * many fragments (the ones in flight and the current one) against the `fragment_index` fragments finished plus one,
+ * which early on makes it several times the stream's size: it is scaled back by (index + 1) / (index + fragments), so a
+ * job is never ended for a size its stream does not have. With one fragment at a time the factor is 1.
+ */
+export const parseProgressBytes = (line: string, concurrentFragments = 1): number | null => {
   const parsed = fields(line)
   if (parsed === null) return null
-  const known = [parsed.downloaded, parsed.size].filter((value): value is number => value != null && value >= 0)
+  const { downloaded, size, fragmentIndex } = parsed
+  const inFlight = Math.max(1, concurrentFragments)
+  const announced = size == null || fragmentIndex == null ? size : (size * (fragmentIndex + 1)) / (fragmentIndex + inFlight)
+  const known = [downloaded, announced].filter((value): value is number => value != null && value >= 0)
   return known.length === 0 ? null : Math.max(...known)
 }

@@ -63,11 +63,22 @@ export const CURL_DOWNLOADER_FLAGS: YtDlpFlags = {
   ]
 }
 
-/** Output goes to a fixed name inside the job's own directory: titles never reach the filesystem here. */
-export const downloadFlags = (spec: FormatSpec, workDir: string, proxyUrl: string, ffmpegPath: string): YtDlpFlags => ({
+/**
+ * Output goes to a fixed name inside the job's own directory: titles never reach the filesystem here.
+ * `concurrentFragments` HLS/DASH fragments are fetched at once (video and audio parts alike; each through the proxy on
+ * a connection of its own); a plain file is one curl transfer whatever it is, and a clip is read by ffmpeg.
+ */
+export const downloadFlags = (
+  spec: FormatSpec,
+  workDir: string,
+  proxyUrl: string,
+  ffmpegPath: string,
+  concurrentFragments = 1
+): YtDlpFlags => ({
   ...baseFlags(proxyUrl, ffmpegPath),
   ...formatFlags(spec),
   ...CURL_DOWNLOADER_FLAGS,
+  concurrentFragments,
   paths: workDir,
   output: "media.%(ext)s",
   newline: true,

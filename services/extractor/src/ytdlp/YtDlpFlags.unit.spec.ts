@@ -38,6 +38,13 @@ describe("downloadFlags on the command line", () => {
     expect(argv).toContain("--newline")
     expect(argv).toContain("--ffmpeg-location")
   })
+  it("fetches the given number of HLS/DASH fragments at once", () => {
+    const flags = args(downloadFlags(spec("video_best"), "/w", "http://p", "ffmpeg", 6))
+    expect(flags.slice(flags.indexOf("--concurrent-fragments"), flags.indexOf("--concurrent-fragments") + 2)).toEqual([
+      "--concurrent-fragments",
+      "6"
+    ])
+  })
   it("prints the chosen media's duration and size before downloading, and the result after", () => {
     const prints = argv.flatMap((arg, i) => (arg === "--print" ? [argv[i + 1]] : []))
     expect(prints).toEqual([

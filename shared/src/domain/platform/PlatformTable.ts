@@ -10,6 +10,11 @@ export interface PlatformEntry {
   readonly hosts: ReadonlyArray<string>
   /** yt-dlp extractor keys; the platform is offered only when the installed yt-dlp has one of them working. */
   readonly extractors: ReadonlyArray<string>
+  /**
+   * HLS/DASH fragments one run fetches at once (yt-dlp's --concurrent-fragments); 1 for a platform that bans parallel
+   * connections. Unset: the extractor's CONCURRENT_FRAGMENTS; PLATFORM_CONCURRENT_FRAGMENTS overrides either.
+   */
+  readonly concurrentFragments?: number
 }
 
 export const GENERIC_PLATFORM_ID = "generic"

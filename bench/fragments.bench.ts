@@ -1,0 +1,175 @@
+// Fragmented media at a CDN's pace (80 ms to the first byte, 2 MB/s per connection): the service by url and by
+// media_id against yt-dlp run by hand with its default and with -N 8, a sweep of -N, the fixed cost of a 5 MB job by
+// media_id against curl, and the extractor's peak RSS with four fragmented jobs at once.
+import { execFile } from "node:child_process"
+import { mkdtemp, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { promisify } from "node:util"
+import { ensureFragmentedFixtures } from "../test/support/FragmentedFixtures.ts"
+import { ffmpeg } from "../test/support/MediaFixtures.ts"
+import { startPacedCdn } from "../test/support/PacedCdn.ts"
+import { sampleRss } from "./support/ProcessMemory.ts"
+import { median, note, printSeries, printTable, type Row, relativeTo } from "./support/Report.ts"
+import { api, startBenchStack, waitForJob } from "./support/Stack.ts"
+
+const run = promisify(execFile)
+const YT_DLP = join(import.meta.dirname, "..", ".tools", "venv", "bin", "yt-dlp")
+const FIRST_BYTE_MS = 80
+const BYTES_PER_SECOND = 2 * 1024 * 1024
+/** The machine is shared: few samples, interleaved, medians; yt-dlp's default (the slow one) once. */
+const SAMPLES = Number(process.env["MDS_BENCH_FRAGMENT_SAMPLES"] ?? 3)
+
+const fixtures = await ensureFragmentedFixtures()
+const cdn = await startPacedCdn({ root: fixtures.dir, firstByteMs: FIRST_BYTE_MS, bytesPerSecond: BYTES_PER_SECOND })
+// The fixed-cost case: a 5 MB mp4 from a server that answers at once, so the job's own overhead is what differs from curl.
+const smallDir = await mkdtemp(join(tmpdir(), "mds-bench-small-"))
+await ffmpeg(["-i", join(fixtures.hlsDir, "index.m3u8"), "-t", "20", "-c", "copy", "-bsf:a", "aac_adtstoasc", "small.mp4"], smallDir)
+const origin = await startPacedCdn({ root: smallDir, firstByteMs: 0, bytesPerSecond: null })
+
+const bench = await startBenchStack({
+  env: { EGRESS_ALLOW: `${cdn.hostPort},${origin.hostPort}`, WORKER_CONCURRENCY: "4" }
+})
+const work = await mkdtemp(join(tmpdir(), "mds-bench-fragments-"))
+try {
+  const { stack } = bench
+  const { key } = await stack.provisionKey()
+
+  const job = async (source: { url: string } | { media_id: string }) => {
+    const started = performance.now()
+    const queued = await api(stack.baseUrl, "POST", "/media/download", key, { ...source, format: "video_best" })
+    if (queued.status !== 202) throw new Error(`queueing failed: ${queued.text}`)
+    const done = await waitForJob(stack.baseUrl, key, queued.json.data.job_id, { intervalMs: 25, timeoutMs: 300_000 })
+    if (done.json.data.status !== "completed") throw new Error(`the job did not complete: ${done.text}\n${stack.logs()}`)
+    return (performance.now() - started) / 1000
+  }
+  const mediaIdOf = async (url: string): Promise<string> => {
+    const resolved = await api(stack.baseUrl, "POST", "/media/resolve", key, { url })
+    if (resolved.status !== 200) throw new Error(`resolve failed: ${resolved.text}`)
+    return resolved.json.data.id
+  }
+  /** yt-dlp as one would run it by hand, straight to the CDN (no proxy, no confinement), the service's format. */
+  let handRuns = 0
+  const byHand = async (url: string, fragments: number | null) => {
+    const dir = join(work, `hand-${handRuns++}`)
+    const started = performance.now()
+    await run(
+      YT_DLP,
+      [
+        "--ignore-config",
+        "--no-cache-dir",
+        "--quiet",
+        "--format",
+        "bv*+ba/b",
+        "--merge-output-format",
+        "mp4",
+        "--paths",
+        dir,
+        "--output",
+        "media.%(ext)s",
+        ...(fragments === null ? [] : ["--concurrent-fragments", String(fragments)]),
+        "--",
+        url
+      ],
+      { maxBuffer: 16 * 1024 * 1024 }
+    )
+    const seconds = (performance.now() - started) / 1000
+    await rm(dir, { recursive: true, force: true })
+    return seconds
+  }
+  const seconds = (values: ReadonlyArray<number>) => values.map((s) => s.toFixed(2)).join(", ")
+
+  const rows: Array<Row> = []
+  for (const [label, url] of [
+    ["HLS, 60 × 1 s fragments", `${cdn.origin}/hls/index.m3u8`],
+    ["DASH, 60 × 1 s video + 60 audio fragments", `${cdn.origin}/dash/manifest.mpd`]
+  ] as const) {
+    const mediaId = await mediaIdOf(url)
+    const byUrl: Array<number> = []
+    const byMedia: Array<number> = []
+    const handN8: Array<number> = []
+    for (let i = 0; i < SAMPLES; i++) {
+      note(`${label}: sample ${i + 1}/${SAMPLES}: service by url, by media_id, yt-dlp -N 8 by hand`)
+      byUrl.push(await job({ url }))
+      byMedia.push(await job({ media_id: mediaId }))
+      handN8.push(await byHand(url, 8))
+    }
+    note(`${label}: yt-dlp's default by hand (once)`)
+    const handDefault = await byHand(url, null)
+    note(
+      `${label}: by url ${seconds(byUrl)} s; by media_id ${seconds(byMedia)} s; -N 8 ${seconds(handN8)} s; default ${handDefault.toFixed(2)} s`
+    )
+    const n8 = { label: "yt-dlp -N 8 by hand", value: median(handN8) }
+    const slow = { label: "yt-dlp default by hand", value: handDefault }
+    rows.push(
+      relativeTo(`${label}: service by url`, median(byUrl), "s", n8, { bound: "≤", times: 1.3, of: "yt-dlp -N 8" }),
+      relativeTo(`${label}: service by media_id`, median(byMedia), "s", n8, { bound: "≤", times: 1.3, of: "yt-dlp -N 8" }),
+      relativeTo(`${label}: service by url`, median(byUrl), "s", slow, { bound: "≤", times: 1 / 3, of: "yt-dlp default" }),
+      relativeTo(`${label}: service by media_id`, median(byMedia), "s", slow, { bound: "≤", times: 1 / 3, of: "yt-dlp default" })
+    )
+  }
+  printTable(
+    `fragmented media at ${FIRST_BYTE_MS} ms to first byte, ${BYTES_PER_SECOND / 1024 / 1024} MB/s per connection (median of ${SAMPLES}; yt-dlp's default once)`,
+    rows
+  )
+
+  // The default of CONCURRENT_FRAGMENTS: yt-dlp by hand on the HLS case at several -N, once each.
+  const sweep: Array<Array<string | number>> = []
+  for (const fragments of [2, 4, 8, 16]) {
+    note(`sweep: yt-dlp -N ${fragments} by hand`)
+    sweep.push([fragments, await byHand(`${cdn.origin}/hls/index.m3u8`, fragments)])
+  }
+  printSeries("HLS case by hand against -N (one run each)", ["-N", "seconds"], sweep)
+
+  // Fixed cost: a 5 MB file by media_id, POST to completed, against curl of the same file.
+  const smallUrl = `${origin.origin}/small.mp4`
+  const smallId = await mediaIdOf(smallUrl)
+  const service: Array<number> = []
+  const curl: Array<number> = []
+  for (let i = 0; i < SAMPLES + 2; i++) {
+    note(`5 MB file: sample ${i + 1}/${SAMPLES + 2}`)
+    service.push(await job({ media_id: smallId }))
+    const started = performance.now()
+    await run("curl", ["--silent", "--fail", "--output", join(work, "small.mp4"), smallUrl])
+    curl.push((performance.now() - started) / 1000)
+  }
+  note(`5 MB file: service ${seconds(service)} s; curl ${seconds(curl)} s`)
+  const fixedRows: Array<Row> = [
+    {
+      metric: "5 MB file by media_id: POST to completed",
+      value: median(service),
+      unit: "s",
+      reference: { label: "curl", value: median(curl) },
+      target: "≤ curl + 0.5 s",
+      met: median(service) <= median(curl) + 0.5
+    }
+  ]
+
+  // Four fragmented jobs at once (two HLS, two DASH, by url): the extractor's peak RSS.
+  const extractorPid = stack.pidOf("extractor")
+  if (extractorPid === null) throw new Error("the extractor is not running")
+  note("four fragmented jobs at once, sampling the extractor's RSS")
+  const rss = sampleRss(extractorPid, 50)
+  await Promise.all([
+    job({ url: `${cdn.origin}/hls/index.m3u8` }),
+    job({ url: `${cdn.origin}/hls/index.m3u8?second` }),
+    job({ url: `${cdn.origin}/dash/manifest.mpd` }),
+    job({ url: `${cdn.origin}/dash/manifest.mpd?second` })
+  ])
+  const peak = await rss.stop()
+  fixedRows.push({
+    metric: "extractor peak RSS, four fragmented jobs at once",
+    value: peak,
+    unit: "MB",
+    reference: null,
+    target: "< 120 MB",
+    met: peak < 120
+  })
+  printTable("per-job fixed cost and memory", fixedRows)
+} finally {
+  await bench.close()
+  await cdn.close()
+  await origin.close()
+  await rm(work, { recursive: true, force: true })
+  await rm(smallDir, { recursive: true, force: true })
+}
