@@ -155,7 +155,7 @@ describe("cancel while the file is being stored", () => {
     await runtime.runPromise(Effect.andThen(queueJob(job), claimSlot({ projectId, jobId, limit: 2, now, expiresAt: now + 3_600_000 })))
     const run = runtime.runPromise(
       Effect.gen(function* () {
-        return yield* (yield* DownloadJob).run(command, { deliveryCount: 1, working: () => undefined })
+        return yield* (yield* DownloadJob).run(command, { deliveryCount: 1, working: () => undefined, concurrentFragments: 1 })
       })
     )
 
