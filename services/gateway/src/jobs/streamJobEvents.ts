@@ -12,7 +12,7 @@ import { Clock, Effect, Fiber, Option, Schedule, Schema, Stream } from "effect"
 import type { Principal } from "../auth/ApiKeyAuth.ts"
 import { trackLiveStream } from "../http/LiveStreams.ts"
 import type { RouteInput, RouteReply } from "../http/Route.ts"
-import { toJobResponse } from "@mds/shared/api/JobResponse"
+import { answerJob } from "@mds/shared/api/JobResponse"
 import { loadJobView } from "./loadJobView.ts"
 
 const isJobId = Schema.is(JobId)
@@ -36,16 +36,9 @@ export const streamJobEvents = Effect.fn("streamJobEvents")(function* (input: Ro
   const artifacts = yield* ArtifactStore
   const body = new PassThrough()
 
-  const linkOf = (doc: JobView) =>
-    doc.status === "completed" && doc.artifact !== null
-      ? doc.downloadUrl !== null
-        ? Effect.succeed(doc.downloadUrl)
-        : artifacts.presign(doc.artifact.key, { expiresAt: doc.artifact.availableUntil, filename: doc.artifact.filename })
-      : Effect.succeed(null)
-
   const send = (doc: JobView) =>
-    Effect.map(linkOf(doc), (link) => {
-      body.write(sseEvent("job", doc.lastSeq, toJobResponse(doc, link)))
+    Effect.map(answerJob(artifacts, doc), (job) => {
+      body.write(sseEvent("job", doc.lastSeq, job))
     })
 
   // Events after the document's last one, folded exactly as the read model folds them.

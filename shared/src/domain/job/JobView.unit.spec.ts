@@ -38,7 +38,6 @@ describe("evolveJobView", () => {
       completedAt: null,
       artifact: null,
       error: null,
-      downloadUrl: null,
       lastSeq: 1
     })
   })
