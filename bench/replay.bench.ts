@@ -1,12 +1,6 @@
 // Benchmark (not a test): projection rebuild rate in events/s on NATS KV, and on MongoDB when one is reachable
 // (MONGO_URL, or a container when Docker answers). `npm run bench:replay [-- JOBS]`; prints a table.
-import { mkdtemp } from "node:fs/promises"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { ConfigProvider, Effect, Layer, Redacted, type Scope } from "effect"
-import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
-import { makeDownloadLinkSigner } from "@mds/shared/artifacts/DownloadLinkSigner"
-import { makeFsArtifactStore } from "@mds/shared/artifacts/FsArtifactStore"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { type JobEvent, JobEvent as JobEventCodec } from "@mds/shared/domain/job/JobEvent"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
@@ -50,12 +44,8 @@ const eventsOf = (projectId: string, jobId: string): Array<JobEvent> => [
 const server = await startNatsServer()
 const nats = NatsClient.layer.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown({ NATS_URL: server.url }))))
 const lifetimes = Layer.succeed(Lifetimes, { mediaMs: 3_600_000, jobMs: 3_600_000, downloadUrlMs: 3_600_000, maxConcurrentJobs: 2 })
-const artifacts = Layer.succeed(
-  ArtifactStore,
-  makeFsArtifactStore(await mkdtemp(join(tmpdir(), "mds-bench-")), makeDownloadLinkSigner("bench", "http://bench"))
-)
-const base = Layer.mergeAll(nats, lifetimes, artifacts)
-const run = <A, E>(effect: Effect.Effect<A, E, NatsClient | Lifetimes | ArtifactStore | Scope.Scope>) =>
+const base = Layer.mergeAll(nats, lifetimes)
+const run = <A, E>(effect: Effect.Effect<A, E, NatsClient | Lifetimes | Scope.Scope>) =>
   Effect.runPromise(Effect.scoped(Effect.provide(effect, base)))
 
 const rows: Array<{ backend: string; events: number; seconds: number; perSecond: number; cpuPerEvent: number }> = []

@@ -70,6 +70,10 @@ if [ -z "${NATS_URL:-}" ]; then
   echo "[start] embedded nats-server on $NATS_URL (store $DATA_DIR/nats)" >&2
 fi
 
+# Links are signed by the gateway (answers) and by the aggregator and extractor (webhooks, thumbnails): all three get
+# the same base, the gateway's own address unless PUBLIC_BASE_URL is set.
+export PUBLIC_BASE_URL="${PUBLIC_BASE_URL:-http://127.0.0.1:${PORT:-8080}}"
+
 # A small young generation keeps each service's RSS within its budget under load (docs/performance.md).
 export NODE_OPTIONS="--max-semi-space-size=4${NODE_OPTIONS:+ $NODE_OPTIONS}"
 # NODE_COMPILE_CACHE comes from setup.sh: after the first start, the services load without stripping TypeScript.

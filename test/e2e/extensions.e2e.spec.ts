@@ -1,7 +1,11 @@
 // The opt-in extensions end to end on the running stack: Idempotency-Key, the SSE job stream and signed webhooks.
+import { execFile } from "node:child_process"
+import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { REPO_ROOT } from "../support/ServiceStack.ts"
 import { startWebhookReceiver, verifyWithPython, type WebhookReceiver } from "../support/WebhookReceiver.ts"
 import { apiRequest, describeResponse } from "./ApiClient.ts"
+import { pollJobUntilFinished } from "./JobPolling.ts"
 import { useMediaStack } from "./MediaStack.ts"
 
 let receiver: WebhookReceiver
@@ -122,5 +126,43 @@ describe("extensions", () => {
       status: "failed",
       error: { code: "canceled" }
     })
+  })
+
+  it("a jobs rebuild run from a shell without the services' settings leaves the link of every answer unchanged", async () => {
+    receiver.answerWith([204])
+    const before = receiver.received.length
+    const queued = await download({ url: e2e.media.urls.mp4, format: "video_best" }, "e2e-rebuilt")
+    expect(queued.status, e2e.context(queued)).toBe(202)
+    const jobId: string = queued.body.data.job_id
+    const { job } = await pollJobUntilFinished(e2e.stack.baseUrl, e2e.key, jobId, { logs: e2e.stack.logs })
+    expect(job.status, e2e.stack.logs()).toBe("completed")
+    const [delivery] = (await receiver.waitFor(before + 1, 60_000)).slice(before)
+    // One signer for every answer: the webhook the aggregator sent and the gateway's GET give the same link.
+    expect(JSON.parse(delivery!.body).data.job.result.download_url).toBe(job.result.download_url)
+
+    // An operator's plain shell: NATS and the link secret (secrets.env), but neither PORT nor PUBLIC_BASE_URL.
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["services/aggregator/src/cli/main.ts", "projections", "rebuild", "--projection", "jobs"],
+      {
+        cwd: REPO_ROOT,
+        env: {
+          PATH: process.env["PATH"] ?? "",
+          HOME: process.env["HOME"] ?? "",
+          NATS_URL: e2e.stack.nats.url,
+          DOWNLOAD_URL_SECRET: e2e.stack.env["DOWNLOAD_URL_SECRET"] ?? ""
+        },
+        timeout: 60_000
+      }
+    )
+    expect(stdout).toMatch(/^jobs: \d+ events replayed into kv store mds_jobs_r\d+/)
+    // A gateway started afresh reads every job from the rebuilt store, not from what it held before.
+    await e2e.stack.stopService("gateway")
+    await e2e.stack.startService("gateway")
+
+    const after = await pollJobUntilFinished(e2e.stack.baseUrl, e2e.key, jobId, { logs: e2e.stack.logs })
+    expect(after.job).toEqual(job)
+    const [streamed] = await readJobStream(jobId)
+    expect(streamed).toEqual(job)
   })
 })

@@ -17,7 +17,6 @@ export const jobView = (projectId: string, overrides: Partial<JobView> = {}): Jo
   completedAt: null,
   artifact: null,
   error: null,
-  downloadUrl: null,
   lastSeq: 1,
   ...overrides
 })

@@ -32,7 +32,7 @@ export interface StackInspector {
   jobIds(projectId: string): Promise<ReadonlyArray<string>>
   /** Slots of the project that still count (held and not past their expiry). */
   heldSlots(projectId: string): Promise<ReadonlyArray<string>>
-  /** Every job of the project whose read-model document differs from folding its stream (the presigned link aside). */
+  /** Every job of the project whose read-model document differs from folding its stream. */
   replayMismatches(projectId: string): Promise<ReadonlyArray<ReplayMismatch>>
   close(): Promise<void>
 }
@@ -92,8 +92,7 @@ export const connectInspector = async (natsUrl: string): Promise<StackInspector>
       for (const jobId of await jobIds(projectId)) {
         const replayed = (await jobEvents(projectId, jobId)).reduce<JobView | null>((doc, s) => evolveJobView(doc, s.event, s.seq), null)
         const stored = await storedView(projectId, jobId)
-        const comparable = stored === null ? null : { ...stored, downloadUrl: null }
-        if (!isDeepStrictEqual(comparable, replayed)) mismatches.push({ jobId, replayed, stored })
+        if (!isDeepStrictEqual(stored, replayed)) mismatches.push({ jobId, replayed, stored })
       }
       return mismatches
     },

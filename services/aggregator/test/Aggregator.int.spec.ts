@@ -1,11 +1,6 @@
 // The aggregator end to end on a real nats-server: the KV read models equal the fold of the streams, rebuild identically, survive poison.
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
-import { ArtifactStore, ArtifactStoreError } from "@mds/shared/artifacts/ArtifactStore"
-import { makeDownloadLinkSigner } from "@mds/shared/artifacts/DownloadLinkSigner"
-import { makeFsArtifactStore } from "@mds/shared/artifacts/FsArtifactStore"
 import { type JobEvent, JobEvent as JobEventCodec } from "@mds/shared/domain/job/JobEvent"
 import { evolveJobView, type JobView } from "@mds/shared/domain/job/JobView"
 import { type MediaResolved, MediaEvent } from "@mds/shared/domain/media/MediaEvent"
@@ -15,6 +10,7 @@ import { JOBS_STREAM, jobSubject, MEDIA_STREAM, mediaSubject } from "@mds/shared
 import { newId } from "@mds/shared/ids/Ids"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
+import { ReadModelError } from "@mds/shared/readmodel/ReadModelError"
 import { KvJobReadModel } from "@mds/shared/readmodel/kv/KvJobReadModel"
 import { KvMediaReadModel } from "@mds/shared/readmodel/kv/KvMediaReadModel"
 import { MediaReadModel } from "@mds/shared/readmodel/MediaReadModel"
@@ -28,31 +24,25 @@ import { resolvedMedia } from "../../../test/int/readmodel/MediaReadModel.contra
 import { eventuallyEffect } from "../../../test/support/Eventually.ts"
 import { jobArtifact, jobCompleted, jobFailed, jobProgressed, jobQueued, jobStarted } from "../../../test/support/JobEvents.ts"
 
-const signer = makeDownloadLinkSigner("test-secret", "http://files.test")
-
-/** The filesystem store, except that presign fails the first `failures` times (a store that is briefly down). */
-const flakyArtifactStore = (failures: number) =>
-  Layer.sync(ArtifactStore, () => {
-    const fs = makeFsArtifactStore(join(tmpdir(), "mds-agg-artifacts"), signer)
-    let left = failures
-    return ArtifactStore.of({
-      ...fs,
-      presign: (key, options) =>
-        left-- > 0 ? Effect.fail(new ArtifactStoreError({ operation: "presign", message: "store briefly down" })) : fs.presign(key, options)
+/** The job read model on KV, except that the first `failures` writes fail (a store that is briefly down). */
+const flakyJobReadModel = (bucket: string, failures: number) =>
+  Layer.effect(
+    JobReadModel,
+    Effect.map(JobReadModel, (kv) => {
+      let left = failures
+      return JobReadModel.of({
+        ...kv,
+        putAt: (view, revision) =>
+          left-- > 0 ? Effect.fail(new ReadModelError({ operation: "putAt", message: "store briefly down" })) : kv.putAt(view, revision)
+      })
     })
-  })
+  ).pipe(Layer.provide(KvJobReadModel.layerWithBucket(bucket)))
 
 /** One aggregator instance with its own consumers and buckets, as a fresh deployment would have. */
-const aggregatorInstance = (name: string, presignFailures = 0) =>
+const aggregatorInstance = (name: string, writeFailures = 0) =>
   runProjections(withDurablePrefix(name, [jobsProjection, mediaProjection]), { ...defaultAggregatorOptions, retryDelayMs: 200 }).pipe(
     Layer.provide(Layer.mergeAll(JobProjection.layer, MediaProjection.layer).pipe(Layer.provide(SubjectHistory.layer))),
-    Layer.provideMerge(
-      Layer.mergeAll(
-        KvJobReadModel.layerWithBucket(`${name}_jobs`),
-        KvMediaReadModel.layerWithBucket(`${name}_media`),
-        flakyArtifactStore(presignFailures)
-      )
-    )
+    Layer.provideMerge(Layer.mergeAll(flakyJobReadModel(`${name}_jobs`, writeFailures), KvMediaReadModel.layerWithBucket(`${name}_media`)))
   )
 
 interface Recorded {
@@ -70,12 +60,9 @@ const completed = (jobId: string): JobEvent =>
   jobCompleted("prj", jobId, T + 200, jobArtifact("prj", jobId, T, { key: `prj/${jobId}/clip.mp4`, sizeBytes: 1234 }))
 const failed = (jobId: string): JobEvent => jobFailed(jobId, T + 150)
 
-/** What the read model must hold: the fold of the recorded events, plus the signed link of a completed job. */
-const expectedView = (job: Recorded): JobView | null => {
-  const doc = job.events.reduce<JobView | null>((view, [seq, event]) => evolveJobView(view, event, seq), null)
-  if (doc?.status !== "completed" || doc.artifact === null) return doc
-  return { ...doc, downloadUrl: signer.url(doc.artifact.key, doc.artifact.availableUntil, doc.artifact.filename) }
-}
+/** What the read model must hold: the fold of the recorded events (a completed job's link is signed where it is answered). */
+const expectedView = (job: Recorded): JobView | null =>
+  job.events.reduce<JobView | null>((view, [seq, event]) => evolveJobView(view, event, seq), null)
 
 const shared = JetStreamEventStore.pipe(Layer.provideMerge(TestNats))
 
@@ -130,11 +117,11 @@ layer(shared, { timeout: 120_000, excludeTestServices: true })("aggregator", (it
         docs.every((doc, i) => JSON.stringify(doc) === JSON.stringify(expectedView(jobs[i]!)))
 
       const firstRun = yield* Effect.gen(function* () {
-        // The first two presigns fail: the completion is nak'd, redelivered and projected later.
+        // The first two writes fail: those events are nak'd, redelivered and projected later.
         yield* eventuallyEffect(readAll, matchesFold, "the read model to equal the fold of the stream")
         assert.deepStrictEqual(yield* readAll, jobs.map(expectedView))
         assert.isNull((yield* readAll)[3])
-        assert.isString((yield* readAll)[0]?.downloadUrl)
+        assert.strictEqual((yield* readAll)[0]?.status, "completed")
 
         const mediaModel = yield* MediaReadModel
         const found = yield* eventuallyEffect(mediaModel.get(media.mediaId), Option.isSome, "the media document")

@@ -1,6 +1,6 @@
 // The gateway's application layer: NATS, streams, event store, configuration, read models, artifacts, key auth, dashboard.
 import { DownloadLinkSigner } from "@mds/shared/artifacts/DownloadLinkSigner"
-import { ArtifactStoreLayer } from "@mds/shared/artifacts/ArtifactStoreLayer"
+import { GatewayArtifactStoreLayer } from "@mds/shared/artifacts/ArtifactStoreLayer"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { CookieVault } from "@mds/shared/cookies/CookieVault"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
@@ -48,7 +48,7 @@ const ReadModels = Layer.mergeAll(
 // Read models and artifacts: KV and filesystem by default, MongoDB and S3 when MONGO_URL / S3_ENDPOINT are set.
 const Adapters = Layer.mergeAll(
   ReadModels,
-  ArtifactStoreLayer,
+  GatewayArtifactStoreLayer,
   ApiKeyAuth.layer.pipe(Layer.provideMerge(Layer.mergeAll(KeyDirectory.layer, KeyUsageRecorder.layer))),
   DashboardLayer,
   AdmissionStates.layer,

@@ -1,6 +1,10 @@
 // The /v1 shape of a job: its read-model document with ISO 8601 dates and only the fields its status allows.
 // Shared by the gateway (GET /jobs, SSE) and the webhook dispatcher (job.completed/job.failed payloads).
+import { Effect } from "effect"
+import type { ArtifactStore, ArtifactStoreError } from "../artifacts/ArtifactStore.ts"
+import { downloadLinkOf } from "../artifacts/DownloadLink.ts"
 import type { DownloadOptions } from "../domain/job/DownloadOptions.ts"
+import type { JobArtifact } from "../domain/job/JobEvent.ts"
 import type { JobView } from "../domain/job/JobView.ts"
 import type { Job as ApiJob, JobOptions, JobStatus as ApiJobStatus } from "./Responses.ts"
 
@@ -23,9 +27,13 @@ export const toJobOptions = (options: DownloadOptions): JobOptions => ({
   ...(options.subtitles === undefined ? {} : { subtitles: options.subtitles })
 })
 
-/** `downloadUrl` is the link for a completed job's artifact (null otherwise). */
+/** The artifact a job's answer links to: a completed job's, none otherwise. */
+export const linkedArtifactOf = (view: JobView): JobArtifact | null => (view.status === "completed" ? view.artifact : null)
+
+/** `downloadUrl` is the link to `linkedArtifactOf(view)` (null when it has none), made by `downloadLinkOf`. */
 export const toJobResponse = (view: JobView, downloadUrl: string | null): ApiJob => {
   const status = apiStatus(view.status)
+  const artifact = linkedArtifactOf(view)
   return {
     id: view.id,
     status,
@@ -35,14 +43,14 @@ export const toJobResponse = (view: JobView, downloadUrl: string | null): ApiJob
     created_at: iso(view.createdAt),
     ...(view.startedAt === null ? {} : { started_at: iso(view.startedAt) }),
     ...(view.completedAt === null ? {} : { completed_at: iso(view.completedAt) }),
-    ...(status === "completed" && view.artifact !== null && downloadUrl !== null
+    ...(artifact !== null && downloadUrl !== null
       ? {
           result: {
             download_url: downloadUrl,
-            filename: view.artifact.filename,
-            mime_type: view.artifact.mimeType,
-            size_bytes: view.artifact.sizeBytes,
-            expires_at: iso(view.artifact.availableUntil)
+            filename: artifact.filename,
+            mime_type: artifact.mimeType,
+            size_bytes: artifact.sizeBytes,
+            expires_at: iso(artifact.availableUntil)
           }
         }
       : {}),
@@ -51,4 +59,12 @@ export const toJobResponse = (view: JobView, downloadUrl: string | null): ApiJob
       : {}),
     ...(view.options === undefined ? {} : { options: toJobOptions(view.options) })
   }
+}
+
+/** The job as answered now, its link signed by `downloadLinkOf` with this service's settings (SSE, webhooks). */
+export const answerJob = (artifacts: ArtifactStore["Service"], view: JobView): Effect.Effect<ApiJob, ArtifactStoreError> => {
+  const artifact = linkedArtifactOf(view)
+  return artifact === null
+    ? Effect.succeed(toJobResponse(view, null))
+    : Effect.map(downloadLinkOf(artifacts, artifact), (link) => toJobResponse(view, link))
 }

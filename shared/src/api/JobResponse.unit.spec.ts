@@ -1,8 +1,12 @@
 // Given a job read-model document, then the /v1 job object: ISO dates, integer progress, result and error only when due.
-import type { JobView } from "../domain/job/JobView.ts"
+import { tmpdir } from "node:os"
+import { Effect, Schema } from "effect"
+import { JobView } from "../domain/job/JobView.ts"
 import { describe, expect, it } from "vitest"
 import { jobView } from "../../../test/support/JobViews.ts"
-import { toJobResponse } from "./JobResponse.ts"
+import { makeDownloadLinkSigner } from "../artifacts/DownloadLinkSigner.ts"
+import { makeFsArtifactStore } from "../artifacts/FsArtifactStore.ts"
+import { answerJob, toJobResponse } from "./JobResponse.ts"
 
 const T0 = Date.UTC(2026, 0, 2, 3, 4, 5)
 
@@ -65,5 +69,33 @@ describe("toJobResponse", () => {
     expect(api.status).toBe("failed")
     expect(api.error).toEqual({ code: "media_unavailable", message: "This video is private.", retryable: false })
     expect(api).not.toHaveProperty("result")
+  })
+})
+
+describe("answerJob", () => {
+  const signer = makeDownloadLinkSigner("answer-secret", "https://mds.example")
+  const artifacts = makeFsArtifactStore(tmpdir(), signer)
+  const artifact = { key: "k/clip.mp4", filename: "clip.mp4", mimeType: "video/mp4", sizeBytes: 1234, availableUntil: T0 + 7_200_000 }
+  const completed: JobView = { ...queued, status: "completed", progress: 100, completedAt: T0 + 5000, artifact }
+
+  it("a completed job: the link signed now from its artifact, by the answering service's signer", () => {
+    const api = Effect.runSync(answerJob(artifacts, completed))
+    expect(api).toEqual(toJobResponse(completed, signer.url(artifact.key, artifact.availableUntil, artifact.filename)))
+    expect(api.result?.download_url).toMatch(/^https:\/\/mds\.example\/v1\/files\/k\/clip\.mp4\?expires=/)
+  })
+
+  it("a document stored before links were signed on answer: its stored downloadUrl is dropped and never answered", () => {
+    const stored = JSON.stringify({ ...completed, downloadUrl: "http://127.0.0.1:8080/v1/files/k/clip.mp4?expires=1&signature=old" })
+    const decoded = Schema.decodeUnknownSync(Schema.fromJsonString(JobView))(stored)
+    expect(decoded).toEqual(completed)
+    expect(Effect.runSync(answerJob(artifacts, decoded)).result?.download_url).toBe(
+      signer.url(artifact.key, artifact.availableUntil, artifact.filename)
+    )
+  })
+
+  it("a job not completed, or a failed one that kept an artifact field, has no link and signs nothing", () => {
+    const failing = makeFsArtifactStore(tmpdir(), { ...signer, url: () => expect.unreachable("signed") })
+    expect(Effect.runSync(answerJob(failing, queued))).not.toHaveProperty("result")
+    expect(Effect.runSync(answerJob(failing, { ...completed, status: "failed" }))).not.toHaveProperty("result")
   })
 })

@@ -1,6 +1,6 @@
 // Chooses the artifact store in one place: MinIO/S3 when S3_ENDPOINT is set, the local filesystem (the default) otherwise.
 import { Config, Effect, Layer, Option } from "effect"
-import { DownloadLinkSigner } from "./DownloadLinkSigner.ts"
+import { DownloadLinkSigner, gatewayBaseUrl, requiredBaseUrl } from "./DownloadLinkSigner.ts"
 import { FsArtifactStore } from "./FsArtifactStore.ts"
 
 export type ArtifactBackendKind = "fs" | "s3"
@@ -15,9 +15,18 @@ const s3Layer = Layer.unwrap(
 )
 
 /**
- * Self-contained: the filesystem adapter gets its own link signer (DOWNLOAD_URL_SECRET), which the S3 adapter does
- * not need, so a service on S3 runs without that secret.
+ * Self-contained: the filesystem adapter gets its own link signer (DOWNLOAD_URL_SECRET, links under `publicBaseUrl`),
+ * which the S3 adapter does not need (its links start with S3_PUBLIC_URL), so a service on S3 runs without either.
  */
-export const ArtifactStoreLayer = Layer.unwrap(
-  Effect.map(artifactBackend, (kind) => (kind === "s3" ? s3Layer : FsArtifactStore.layer.pipe(Layer.provide(DownloadLinkSigner.layer))))
-)
+const artifactStoreLayerWith = (publicBaseUrl: Config.Config<string>) =>
+  Layer.unwrap(
+    Effect.map(artifactBackend, (kind) =>
+      kind === "s3" ? s3Layer : FsArtifactStore.layer.pipe(Layer.provide(DownloadLinkSigner.layerWith(publicBaseUrl)))
+    )
+  )
+
+/** The gateway's: its links default to its own address (PUBLIC_BASE_URL, else http://127.0.0.1:$PORT). */
+export const GatewayArtifactStoreLayer = artifactStoreLayerWith(gatewayBaseUrl)
+
+/** The aggregator's and the extractor's: on the filesystem adapter they sign links too, so PUBLIC_BASE_URL is required. */
+export const ArtifactStoreLayer = artifactStoreLayerWith(requiredBaseUrl)

@@ -39,19 +39,28 @@ export const makeDownloadLinkSigner = (secret: string, publicBaseUrl: string): D
   }
 }
 
-export class DownloadLinkSigner extends Context.Service<DownloadLinkSigner, DownloadLinkSignerShape>()("mds/artifacts/DownloadLinkSigner") {
-  static readonly config = Config.all({
-    secret: Config.Redacted("DOWNLOAD_URL_SECRET"),
-    publicBaseUrl: Config.Int("PORT").pipe(
-      Config.withDefault(8080),
-      Config.flatMap((port) => Config.String("PUBLIC_BASE_URL").pipe(Config.withDefault(`http://127.0.0.1:${port}`)))
-    )
-  })
+/** The gateway's base: PUBLIC_BASE_URL, else its own address http://127.0.0.1:$PORT. */
+export const gatewayBaseUrl = Config.Int("PORT").pipe(
+  Config.withDefault(8080),
+  Config.flatMap((port) => Config.String("PUBLIC_BASE_URL").pipe(Config.withDefault(`http://127.0.0.1:${port}`)))
+)
 
-  static readonly layer = Layer.effect(
-    DownloadLinkSigner,
-    Effect.map(DownloadLinkSigner.config, ({ publicBaseUrl, secret }) =>
-      DownloadLinkSigner.of(makeDownloadLinkSigner(Redacted.value(secret), publicBaseUrl))
+/**
+ * A service with no HTTP port of its own (the aggregator's webhooks, the extractor's thumbnails) cannot guess where
+ * clients reach the gateway: it must be told, or its links would differ from the gateway's answers.
+ */
+export const requiredBaseUrl = Config.String("PUBLIC_BASE_URL")
+
+export class DownloadLinkSigner extends Context.Service<DownloadLinkSigner, DownloadLinkSignerShape>()("mds/artifacts/DownloadLinkSigner") {
+  /** The signer whose links start with `publicBaseUrl` (DOWNLOAD_URL_SECRET is the key). */
+  static readonly layerWith = (publicBaseUrl: Config.Config<string>) =>
+    Layer.effect(
+      DownloadLinkSigner,
+      Effect.map(Config.all({ secret: Config.Redacted("DOWNLOAD_URL_SECRET"), publicBaseUrl }), ({ publicBaseUrl, secret }) =>
+        DownloadLinkSigner.of(makeDownloadLinkSigner(Redacted.value(secret), publicBaseUrl))
+      )
     )
-  )
+
+  /** The gateway's signer (it also verifies the links it serves). */
+  static readonly layer = DownloadLinkSigner.layerWith(gatewayBaseUrl)
 }

@@ -5,19 +5,19 @@ import { join } from "node:path"
 import { ConfigProvider, Effect, Exit, Layer } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
-import { ArtifactStoreLayer } from "@mds/shared/artifacts/ArtifactStoreLayer"
+import { ArtifactStoreLayer, GatewayArtifactStoreLayer } from "@mds/shared/artifacts/ArtifactStoreLayer"
 import { startMotoServer } from "../../support/MotoServer.ts"
 
 const moto = await startMotoServer()
 afterAll(() => moto.close())
 
 const storeWith =
-  (env: Record<string, string>) =>
+  (env: Record<string, string>, layer = ArtifactStoreLayer) =>
   <A, E>(use: (store: ArtifactStore["Service"]) => Effect.Effect<A, E>) =>
     Effect.runPromise(
       Effect.gen(function* () {
         return yield* use(yield* ArtifactStore)
-      }).pipe(Effect.provide(ArtifactStoreLayer.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env))))))
+      }).pipe(Effect.provide(layer.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env))))))
     )
 
 const sample = async () => {
@@ -74,5 +74,18 @@ describe("ArtifactStoreLayer", () => {
     )
     expect(link.startsWith("http://127.0.0.1:1/v1/files/jobs/p/j/clip.txt?expires=")).toBe(true)
     expect(JSON.stringify(await readdir(dataDir, { recursive: true }))).toContain("clip.txt")
+  })
+
+  it("on disk, a service without a port of its own needs PUBLIC_BASE_URL; the gateway's links default to its own address", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), "mds-layer-data-"))
+    const env = { DATA_DIR: dataDir, DOWNLOAD_URL_SECRET: "s".repeat(32), PORT: "8123" }
+    const link = (store: ArtifactStore["Service"]) =>
+      store.presign("jobs/p/j/clip.txt", { expiresAt: Date.now() + 60_000, filename: "clip.txt" })
+    const refused = await storeWith(env)(link).then(
+      () => "started",
+      (error: unknown) => String(error)
+    )
+    expect(refused).toContain("PUBLIC_BASE_URL")
+    expect(await storeWith(env, GatewayArtifactStoreLayer)(link)).toMatch(/^http:\/\/127\.0\.0\.1:8123\/v1\/files\/jobs\/p\/j\/clip\.txt\?/)
   })
 })

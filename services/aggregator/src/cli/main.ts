@@ -1,6 +1,5 @@
 // SRE CLI of the aggregator: `projections rebuild [--projection jobs|media|projects|keys] [--to kv|mongo]`; progress on stderr, counts on stdout.
 import { Cause, Effect, Exit, Layer, Option } from "effect"
-import { ArtifactStoreLayer } from "@mds/shared/artifacts/ArtifactStoreLayer"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { POINTER_REFRESH_MS } from "@mds/shared/readmodel/FollowedStore"
@@ -14,8 +13,9 @@ import { exitQuietlyWhenOutputCloses } from "@mds/shared/runtime/ClosedOutput"
 /** Five pointer refreshes: every live process has followed the switch well before the old store is dropped. */
 const GRACE_MS = 5 * POINTER_REFRESH_MS
 
+/** No artifact store: documents hold no links, so a rebuild needs neither the link secret nor PUBLIC_BASE_URL. */
 const rebuildLayer = (kind: ReadModelBackendKind) =>
-  Layer.mergeAll(backendLayer(kind), ArtifactStoreLayer).pipe(Layer.provideMerge(Lifetimes.layer), Layer.provideMerge(NatsClient.layer))
+  backendLayer(kind).pipe(Layer.provideMerge(Lifetimes.layer), Layer.provideMerge(NatsClient.layer))
 
 exitQuietlyWhenOutputCloses()
 

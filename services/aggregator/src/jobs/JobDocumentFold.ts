@@ -1,6 +1,6 @@
-// How a job's stored document follows from its events: the pure fold, stepping over poison, plus the download link once completed.
-import { Effect, Option } from "effect"
-import type { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
+// How a job's stored document follows from its events: the pure fold, stepping over poison. No link is stored (it
+// is signed where it is answered), so the document depends on the events alone, whoever rebuilds it.
+import { Option } from "effect"
 import { decodeJobEventJson } from "@mds/shared/domain/job/JobEvent"
 import { evolveJobView, type JobView } from "@mds/shared/domain/job/JobView"
 
@@ -28,12 +28,3 @@ export const foldJobMessages = (doc: JobView | null, messages: Iterable<JobMessa
   }
   return folded
 }
-
-/** The document as stored: a completed job gets its presigned link (the same one each time, so rebuilds agree). */
-export const withDownloadUrl = (artifacts: ArtifactStore["Service"]) => (doc: JobView) =>
-  doc.status === "completed" && doc.artifact !== null && doc.downloadUrl === null
-    ? Effect.map(
-        artifacts.presign(doc.artifact.key, { expiresAt: doc.artifact.availableUntil, filename: doc.artifact.filename }),
-        (downloadUrl): JobView => ({ ...doc, downloadUrl })
-      )
-    : Effect.succeed(doc)

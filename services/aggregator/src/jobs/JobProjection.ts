@@ -1,6 +1,5 @@
 // The live job projection: every delivered job event goes through the job projector, one message at a time.
 import { Context, Effect, Layer, Schema } from "effect"
-import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { ALL_JOBS_SUBJECT, JOBS_STREAM } from "@mds/shared/eventstore/Subjects"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
@@ -24,7 +23,7 @@ export class JobProjection extends Context.Service<
   static readonly layer = Layer.effect(
     JobProjection,
     Effect.gen(function* () {
-      const projector = makeJobProjector(yield* JobReadModel, yield* ArtifactStore, yield* SubjectHistory, {
+      const projector = makeJobProjector(yield* JobReadModel, yield* SubjectHistory, {
         documents: LIVE_DOCUMENTS,
         concurrency: 1,
         ordered: false

@@ -1,12 +1,11 @@
 // The one job projector, live and in rebuilds: each job's folded view held in memory, written with compare-and-set.
 import { Effect, Option, Schema } from "effect"
 import { LRUCache } from "lru-cache"
-import type { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import type { JobView } from "@mds/shared/domain/job/JobView"
 import { JOBS_STREAM } from "@mds/shared/eventstore/Subjects"
 import type { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
 import type { SubjectHistory } from "../projections/SubjectHistory.ts"
-import { foldJobMessages, type JobMessage, parseJobSubject, withDownloadUrl } from "./JobDocumentFold.ts"
+import { foldJobMessages, type JobMessage, parseJobSubject } from "./JobDocumentFold.ts"
 
 /** One delivered message of the jobs stream. */
 export interface DeliveredJobMessage extends JobMessage {
@@ -57,13 +56,7 @@ const MAX_CONFLICTS = 8
  * poison message stepped over), and both again when another writer changed the document (a second aggregator, a
  * rebuild after its switch). A redelivered event at or below the held sequence changes nothing.
  */
-export const makeJobProjector = (
-  readModel: JobReadModel["Service"],
-  artifacts: ArtifactStore["Service"],
-  history: SubjectHistory["Service"],
-  options: JobProjectorOptions
-) => {
-  const linked = withDownloadUrl(artifacts)
+export const makeJobProjector = (readModel: JobReadModel["Service"], history: SubjectHistory["Service"], options: JobProjectorOptions) => {
   const held = new LRUCache<string, Held>({ max: options.documents })
 
   const load = (projectId: string, jobId: string) =>
@@ -106,10 +99,9 @@ export const makeJobProjector = (
         held.set(subject, { ...from, appliedSeq: uptoSeq })
         return "unchanged" as const
       }
-      const doc = yield* linked(folded)
-      const write = yield* readModel.putAt(doc, from.revision)
+      const write = yield* readModel.putAt(folded, from.revision)
       if (write._tag === "Written") {
-        held.set(subject, { view: doc, appliedSeq: uptoSeq, revision: write.revision })
+        held.set(subject, { view: folded, appliedSeq: uptoSeq, revision: write.revision })
         return "written" as const
       }
       // Another writer changed the document: read it again and fold onto that.

@@ -1,9 +1,6 @@
 // Given job events delivered in batches (a rebuild) or one by one with redeliveries (live), when the job projector folds them, then the stored documents are each job's fold.
-import { tmpdir } from "node:os"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import { makeDownloadLinkSigner } from "@mds/shared/artifacts/DownloadLinkSigner"
-import { makeFsArtifactStore } from "@mds/shared/artifacts/FsArtifactStore"
 import type { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { evolveJobView, type JobView } from "@mds/shared/domain/job/JobView"
 import { jobSubject } from "@mds/shared/eventstore/Subjects"
@@ -15,8 +12,6 @@ import { jobArtifact, jobCompleted, jobProgressed, jobQueued, jobStarted } from 
 
 const T = 1_700_000_000_000
 const PROJECT = "prj_rebuild"
-const signer = makeDownloadLinkSigner("secret", "http://files.test")
-const artifacts = makeFsArtifactStore(tmpdir(), signer)
 
 const queued = (jobId: string): JobEvent =>
   jobQueued(PROJECT, jobId, T, { platform: "vimeo", source: { url: "https://vimeo.com/1", mediaId: null } })
@@ -39,10 +34,10 @@ const stream = (entries: ReadonlyArray<readonly [string, JobEvent | string]>): A
   })
 }
 
-/** What the live projection stores: the fold of the job's events, with its link once completed. */
+/** What the live projection stores: the fold of the job's events (never a link: that is signed where it is answered). */
 const expected = (messages: ReadonlyArray<DeliveredJobMessage>, jobId: string): JobView | null => {
   const subject = jobSubject(PROJECT, jobId)
-  const doc = messages
+  return messages
     .filter((m) => m.subject === subject)
     .reduce<JobView | null>((view, m) => {
       try {
@@ -51,8 +46,6 @@ const expected = (messages: ReadonlyArray<DeliveredJobMessage>, jobId: string): 
         return view
       }
     }, null)
-  if (doc?.status !== "completed" || doc.artifact === null) return doc
-  return { ...doc, downloadUrl: signer.url(doc.artifact.key, doc.artifact.availableUntil, doc.artifact.filename) }
 }
 
 const interleaved = stream([
@@ -116,7 +109,7 @@ const rebuild = (messages: ReadonlyArray<DeliveredJobMessage>, batchSize: number
   Effect.gen(function* () {
     const { readModel, inner, calls } = yield* countingReadModel
     const { history, calls: historyCalls } = historyOf(messages)
-    const { project } = makeJobProjector(readModel, artifacts, history, { ...limits, ordered: true })
+    const { project } = makeJobProjector(readModel, history, { ...limits, ordered: true })
     for (let from = 0; from < messages.length; from += batchSize) yield* project(messages.slice(from, from + batchSize))
     const docs = yield* Effect.forEach(JOBS, (jobId) => Effect.map(inner.get(PROJECT, jobId), Option.getOrNull))
     assert.strictEqual(historyCalls.range, 0, "an ordered replay never reads a subject's history")
@@ -128,7 +121,7 @@ const live = (messages: ReadonlyArray<DeliveredJobMessage>, documents = 100) =>
   Effect.gen(function* () {
     const { readModel, inner, calls } = yield* countingReadModel
     const { history, calls: historyCalls } = historyOf(messages)
-    const { projectSubject } = makeJobProjector(readModel, artifacts, history, { documents, concurrency: 1, ordered: false })
+    const { projectSubject } = makeJobProjector(readModel, history, { documents, concurrency: 1, ordered: false })
     const deliver = (message: DeliveredJobMessage) => projectSubject(message.subject, [message])
     const docs = Effect.forEach(JOBS, (jobId) => Effect.map(inner.get(PROJECT, jobId), Option.getOrNull))
     return { deliver, docs, calls, historyCalls, inner }
@@ -144,7 +137,8 @@ describe("JobProjector in a rebuild (ordered, batched)", () => {
       assert.deepStrictEqual(docs, expectedDocs(interleaved))
       // d has no JobQueued: nothing to store.
       assert.isNull(docs[3])
-      assert.isNotNull(docs[0]?.downloadUrl)
+      assert.strictEqual(docs[0]?.status, "completed")
+      assert.notProperty(docs[0], "downloadUrl")
       assert.deepStrictEqual(calls, { get: 0, put: 0, putNew: 3 })
     })
   )

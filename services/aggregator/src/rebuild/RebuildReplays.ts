@@ -1,7 +1,6 @@
 // What rebuilding each read model replays: its streams and filters, and how messages are projected (the live aggregator's code or its fold).
 import type { JsMsg } from "@nats-io/jetstream"
 import { Effect, Layer, Option, Schema } from "effect"
-import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { KeyEvent, KeyUsed } from "@mds/shared/domain/account/AccountEvent"
 import { MediaEvent } from "@mds/shared/domain/media/MediaEvent"
 import {
@@ -62,17 +61,12 @@ export const replaySourcesFor = (name: ReadModelName, store: string, limits: Rep
     switch (name) {
       case "jobs": {
         // The live job projector with a batch's messages at a time: each job's events of a batch folded and written once.
-        const projector = makeJobProjector(
-          yield* backend.openJobs(store),
-          yield* ArtifactStore,
-          yield* Effect.provide(SubjectHistory, SubjectHistory.layer),
-          {
-            documents: limits.documents,
-            concurrency: limits.concurrency,
-            // The replay's ordered consumer delivers every message of every job once, in order.
-            ordered: true
-          }
-        )
+        const projector = makeJobProjector(yield* backend.openJobs(store), yield* Effect.provide(SubjectHistory, SubjectHistory.layer), {
+          documents: limits.documents,
+          concurrency: limits.concurrency,
+          // The replay's ordered consumer delivers every message of every job once, in order.
+          ordered: true
+        })
         const handle = (msgs: ReadonlyArray<JsMsg>) =>
           projector
             .project(

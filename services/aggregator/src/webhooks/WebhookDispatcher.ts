@@ -4,7 +4,7 @@ import { createHash } from "node:crypto"
 import type { JsMsg } from "@nats-io/jetstream"
 import { DeliverPolicy } from "@nats-io/jetstream"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
-import { toJobResponse } from "@mds/shared/api/JobResponse"
+import { answerJob } from "@mds/shared/api/JobResponse"
 import { type JobEvent, JobEvent as JobEventSchema, decodeJobEventJson } from "@mds/shared/domain/job/JobEvent"
 import { evolveJobView, type JobView } from "@mds/shared/domain/job/JobView"
 import { judgeAttempt } from "@mds/shared/domain/webhook/DeliveryPlan"
@@ -76,11 +76,7 @@ export const WebhookDispatcher = Layer.effectDiscard(
         doc = evolveJobView(doc, stored.event, stored.seq)
       }
       if (doc === null) return null
-      const link =
-        doc.status === "completed" && doc.artifact !== null
-          ? yield* artifacts.presign(doc.artifact.key, { expiresAt: doc.artifact.availableUntil, filename: doc.artifact.filename })
-          : null
-      return toJobResponse(doc, link)
+      return yield* answerJob(artifacts, doc)
     })
 
     const post = (endpoint: WebhookEndpoint, headers: Record<string, string>, body: string) =>

@@ -3,6 +3,7 @@ import { mkdir, rm } from "node:fs/promises"
 import { join } from "node:path"
 import { Context, Deferred, Effect, Layer, Option, Result, Schema } from "effect"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
+import { downloadLinkOf } from "@mds/shared/artifacts/DownloadLink"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { type MediaResolved, MediaEvent } from "@mds/shared/domain/media/MediaEvent"
 import { mediaOwnerOf } from "@mds/shared/domain/media/MediaVisibility"
@@ -245,7 +246,7 @@ export class MediaResolver extends Context.Service<
             )
           ),
           Effect.andThen(artifacts.putFile(key, output, "image/jpeg")),
-          Effect.andThen(artifacts.presign(key, { expiresAt, filename: `${mediaId}.jpg` })),
+          Effect.andThen(downloadLinkOf(artifacts, { key, availableUntil: expiresAt, filename: `${mediaId}.jpg` })),
           Effect.tapError((error) => Effect.logWarning("thumbnail generation failed", { mediaId, message: error.message })),
           Effect.orElseSucceed(() => ""),
           Effect.ensuring(Effect.promise(() => rm(dir, { recursive: true, force: true })))

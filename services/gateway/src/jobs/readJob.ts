@@ -2,6 +2,7 @@
 // a key polling one job faster than allowed gets 429 polling_too_fast. Plain steps over in-memory state (nearly every
 // poll is answered from memory); a view not in memory, or a link not signed yet, is the I/O.
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
+import { downloadLinkOf } from "@mds/shared/artifacts/DownloadLink"
 import { JobNotFound } from "@mds/shared/domain/DomainErrors"
 import { isJobVisible, type JobView } from "@mds/shared/domain/job/JobView"
 import { JobId } from "@mds/shared/ids/Ids"
@@ -10,7 +11,7 @@ import type { Principal } from "../auth/ApiKeyAuth.ts"
 import type { ApiFailure } from "../http/ErrorMapping.ts"
 import { type Answer, andThen, encodedJson, type Io, type RouteInput, type Step, stepHandler } from "../http/Route.ts"
 import { PollingGuard } from "../limits/PollingGuard.ts"
-import { toJobResponse } from "@mds/shared/api/JobResponse"
+import { linkedArtifactOf, toJobResponse } from "@mds/shared/api/JobResponse"
 import { answeredBefore, rememberAnswer } from "./JobAnswers.ts"
 import { JobViewCache } from "./JobViewCache.ts"
 
@@ -21,14 +22,13 @@ export const readJob = stepHandler((services: Context.Context<PollingGuard | Job
   const views = Context.get(services, JobViewCache)
   const artifacts = Context.get(services, ArtifactStore)
 
-  /** The /v1 answer's body, encoded once per view: a completed job's link is signed on its first read. */
+  /** The /v1 answer's body, encoded once per view: a completed job's link is signed here on its first read. */
   const answerOf = (view: JobView, io: Io<ArtifactStore>): Step<Exit.Exit<string, ApiFailure>> => {
     const answered = answeredBefore(view)
     if (answered !== undefined) return Exit.succeed(answered)
-    if (view.status !== "completed" || view.artifact === null) return Exit.succeed(rememberAnswer(view, toJobResponse(view, null)))
-    if (view.downloadUrl !== null) return Exit.succeed(rememberAnswer(view, toJobResponse(view, view.downloadUrl)))
-    const presign = artifacts.presign(view.artifact.key, { expiresAt: view.artifact.availableUntil, filename: view.artifact.filename })
-    return io(presign).then((url) => Exit.map(url, (downloadUrl) => rememberAnswer(view, toJobResponse(view, downloadUrl))))
+    const artifact = linkedArtifactOf(view)
+    if (artifact === null) return Exit.succeed(rememberAnswer(view, toJobResponse(view, null)))
+    return io(downloadLinkOf(artifacts, artifact)).then((link) => Exit.map(link, (url) => rememberAnswer(view, toJobResponse(view, url))))
   }
 
   const answerFound = (

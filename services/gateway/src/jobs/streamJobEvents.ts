@@ -13,7 +13,7 @@ import { Clock, Effect, Fiber, Option, Queue, Schedule, Schema } from "effect"
 import type { Principal } from "../auth/ApiKeyAuth.ts"
 import { trackLiveStream } from "../http/LiveStreams.ts"
 import type { RouteInput, RouteReply } from "../http/Route.ts"
-import { toJobResponse } from "@mds/shared/api/JobResponse"
+import { answerJob } from "@mds/shared/api/JobResponse"
 import { loadJobView } from "./loadJobView.ts"
 
 const isJobId = Schema.is(JobId)
@@ -34,16 +34,9 @@ export const streamJobEvents = Effect.fn("streamJobEvents")(function* (input: Ro
   const artifacts = yield* ArtifactStore
   const body = new PassThrough()
 
-  const linkOf = (doc: JobView) =>
-    doc.status === "completed" && doc.artifact !== null
-      ? doc.downloadUrl !== null
-        ? Effect.succeed(doc.downloadUrl)
-        : artifacts.presign(doc.artifact.key, { expiresAt: doc.artifact.availableUntil, filename: doc.artifact.filename })
-      : Effect.succeed(null)
-
   const send = (doc: JobView) =>
-    Effect.map(linkOf(doc), (link) => {
-      body.write(sseEvent("job", doc.lastSeq, toJobResponse(doc, link)))
+    Effect.map(answerJob(artifacts, doc), (job) => {
+      body.write(sseEvent("job", doc.lastSeq, job))
     })
 
   // Events after the document's last one, folded with the job's one evolve. A follower, not a bare consumer: when the

@@ -70,7 +70,6 @@ export const evolveJob = (state: JobState, event: JobEvent): JobState => {
       completedAt: null,
       artifact: null,
       error: null,
-      downloadUrl: null,
       lastSeq: 0,
       ...(event.options === undefined ? {} : { options: event.options }),
       ...(event.batch === undefined ? {} : { batch: event.batch })

@@ -20,10 +20,12 @@ export const JobView = Schema.Struct({
   expiresAt: Schema.Number,
   startedAt: Schema.NullOr(Schema.Number),
   completedAt: Schema.NullOr(Schema.Number),
+  /**
+   * What the download link needs (key, `availableUntil`, file name); the link itself is never stored, but signed where
+   * it is answered (`downloadLinkOf`). Documents written before still hold a `downloadUrl`: decoding drops it.
+   */
   artifact: Schema.NullOr(JobArtifact),
   error: Schema.NullOr(JobError),
-  /** Presigned link to the artifact, filled in by whoever stores the document (evolve leaves it null). */
-  downloadUrl: Schema.NullOr(Schema.String),
   /** Extension: the clip section and output preset the job was queued with; absent for a plain download. */
   options: Schema.optionalKey(DownloadOptions),
   /** Extension: the batch entry the job downloads, when a batch queued it (what the batch feeder asks of a job). */

@@ -39,7 +39,6 @@ describe("evolveJobView", () => {
       completedAt: null,
       artifact: null,
       error: null,
-      downloadUrl: null,
       lastSeq: 1
     })
   })
