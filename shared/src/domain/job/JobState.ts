@@ -40,7 +40,6 @@ const LIVE_JOB: JobView = {
   completedAt: null,
   artifact: null,
   error: null,
-  downloadUrl: null,
   lastSeq: 0
 }
 
