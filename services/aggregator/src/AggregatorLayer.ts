@@ -3,6 +3,8 @@ import { Layer } from "effect"
 import { ArtifactStoreLayer } from "@mds/shared/artifacts/ArtifactStoreLayer"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
+import { answerFollowerStates } from "@mds/shared/nats/FollowerStates"
+import { Followers } from "@mds/shared/nats/Followers"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { ReadModelLayer } from "@mds/shared/readmodel/ReadModelLayer"
 import { AccountProjection, accountsProjection, keyUsageProjection } from "./accounts/AccountProjection.ts"
@@ -29,7 +31,7 @@ export const ProjectionServices = Layer.mergeAll(JobProjection.layer, MediaProje
 const StreamsEnsured = Layer.effectDiscard(ensureStreams)
 
 // Read models and artifacts: KV and filesystem by default, MongoDB and S3 when MONGO_URL / S3_ENDPOINT are set.
-const Infrastructure = Layer.mergeAll(ReadModelLayer, ArtifactStoreLayer, JetStreamEventStore, StreamsEnsured).pipe(
+const Infrastructure = Layer.mergeAll(ReadModelLayer, ArtifactStoreLayer, JetStreamEventStore, StreamsEnsured, Followers.layer).pipe(
   Layer.provideMerge(Lifetimes.layer),
   Layer.provideMerge(NatsClient.layer)
 )
@@ -44,5 +46,7 @@ export const AggregatorLayer = Layer.mergeAll(
   AggregatorMetrics,
   ExpirySweeper,
   // Extension: batches' process manager.
-  BatchFeeder
+  BatchFeeder,
+  // The expiry and tally followers' states, for the gateways' /v1/health.
+  answerFollowerStates("aggregator")
 ).pipe(Layer.provide(SubjectHistory.layer), Layer.provideMerge(Infrastructure))

@@ -1,11 +1,15 @@
 // The aggregator's /metrics: jobs by state (folded from the job stream by an ordered consumer), consumer lag and
 // work-queue depth read from JetStream at scrape time.
 import { followJobEvents } from "@mds/shared/domain/job/JobEventFollower"
+import { Followers } from "@mds/shared/nats/Followers"
 import { collectJetStreamMetrics } from "@mds/shared/observability/JetStreamMetrics"
 import { jobsByState, setGauge } from "@mds/shared/observability/Metrics"
 import { metricsServer } from "@mds/shared/observability/MetricsServer"
 import { Config, Effect, Layer, Option } from "effect"
 import { applyToTally, countTally, type JobStateTally, TALLIED_STATES } from "./JobStateTally.ts"
+
+/** Name of the tally's follower in /v1/health (as `aggregator.job_tally`). */
+export const TALLY_FOLLOWER = "job_tally"
 
 export const AggregatorMetrics = Layer.unwrap(
   Effect.gen(function* () {
@@ -14,7 +18,10 @@ export const AggregatorMetrics = Layer.unwrap(
     const tally: JobStateTally = new Map()
 
     // A replay of the job stream from its start rebuilds the tally after a restart.
-    const follow = followJobEvents("aggregator-job-tally", (event, message) => applyToTally(tally, message.subject, event))
+    const follow = Effect.gen(function* () {
+      const follower = yield* followJobEvents(TALLY_FOLLOWER, (event, message) => applyToTally(tally, message.subject, event))
+      ;(yield* Followers).register(follower)
+    })
 
     const collect = Effect.gen(function* () {
       const counts = countTally(tally, Date.now())
