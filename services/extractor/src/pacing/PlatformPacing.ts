@@ -79,13 +79,13 @@ export const makePlatformPacing = (
       return null
     })
 
-  const valueOf = (runId: string) => Effect.map(Clock.currentTimeMillis, (at) => JSON.stringify({ holder, runId, at }))
+  const leaseValue = (runId: string) => Effect.map(Clock.currentTimeMillis, (at) => JSON.stringify({ holder, runId, at }))
 
   const admit = (platform: string, runId: string): Effect.Effect<Option.Option<PacedRun>, never, Scope.Scope> =>
     Effect.gen(function* () {
       const limit = limitOf(settings.concurrent, settings.startsPerMinute, platform)
       if (buckets === null || (limit.concurrent === null && limit.startsPerMinute === null)) return Option.some(UNLIMITED)
-      const value = yield* valueOf(runId)
+      const value = yield* leaseValue(runId)
       const lease = limit.concurrent === null ? null : yield* claim(buckets.runs, platform, limit.concurrent, value)
       if (limit.concurrent !== null && lease === null) return Option.none()
       const releaseLease = lease === null ? Effect.void : buckets.runs.release(lease.key, lease.revision)
@@ -128,7 +128,7 @@ export const makePlatformPacing = (
       if (buckets === null || limit === null) return
       if (startCredits.delete(runId)) return
       for (;;) {
-        const value = yield* valueOf(runId)
+        const value = yield* leaseValue(runId)
         const started = yield* claim(buckets.starts, platform, limit, value).pipe(
           Effect.catchCause((cause) => Effect.logWarning("pacing start key failed; the start waits", cause).pipe(Effect.as(null)))
         )
