@@ -5,8 +5,10 @@ import type { JsMsg } from "@nats-io/jetstream"
 import { DeliverPolicy } from "@nats-io/jetstream"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { answerJob } from "@mds/shared/api/JobResponse"
-import { type JobEvent, JobEvent as JobEventSchema, decodeJobEventJson } from "@mds/shared/domain/job/JobEvent"
-import { evolveJobView, type JobView } from "@mds/shared/domain/job/JobView"
+import { JobEvent as JobEventSchema, decodeJobEventJson } from "@mds/shared/domain/job/JobEvent"
+import { endsJob, hasEnded } from "@mds/shared/domain/job/JobState"
+import type { JobView } from "@mds/shared/domain/job/JobView"
+import { foldJobEvents } from "@mds/shared/jobs/JobStates"
 import { judgeAttempt } from "@mds/shared/domain/webhook/DeliveryPlan"
 import { WebhookDecider, type WebhookEndpoint } from "@mds/shared/domain/webhook/WebhookDecider"
 import { WebhookConfigEvent, WebhookDeliveryAttempted, type WebhookEventType } from "@mds/shared/domain/webhook/WebhookEvent"
@@ -30,19 +32,12 @@ export const WEBHOOKS_DURABLE = "aggregator-webhooks"
 
 const ack: Verdict = { _tag: "Ack" }
 
-/** The webhook event a job event is, with its time; null for the job events nobody is told about. */
-const webhookEventOf = (event: JobEvent): { readonly type: WebhookEventType; readonly at: number } | null => {
-  switch (event._tag) {
-    case "JobCompleted":
-      return { type: "job.completed", at: event.at }
-    case "JobFailed":
-    // A canceled job ends failed (error.code canceled), and is announced as such.
-    case "JobCanceled":
-      return { type: "job.failed", at: event.at }
-    default:
-      return null
-  }
-}
+/**
+ * The webhook event the job's end is, from the job's one state: completed, or failed (a canceled job ends failed, with
+ * error.code canceled, and is announced as such); an expired job is announced to nobody.
+ */
+const webhookEventOf = (job: JobView): WebhookEventType | null =>
+  job.status === "completed" ? "job.completed" : job.status === "failed" ? "job.failed" : null
 
 /** Stable for one event of one job, so receivers can drop repeated deliveries. */
 const deliveryIdOf = (projectId: string, jobId: string, type: WebhookEventType) =>
@@ -68,15 +63,12 @@ export const WebhookDispatcher = Layer.effectDiscard(
         })
       )
 
-    /** The job as of this event, in the /v1 shape GET /jobs answers with. */
+    /** The job's state as of this event, and whether this very event ended it. */
     const jobAt = Effect.fn("WebhookDispatcher.jobAt")(function* (subject: string, uptoSeq: number) {
-      let doc: JobView | null = null
-      for (const stored of yield* store.readSubject(JobEventSchema, subject)) {
-        if (stored.seq > uptoSeq) break
-        doc = evolveJobView(doc, stored.event, stored.seq)
-      }
-      if (doc === null) return null
-      return yield* answerJob(artifacts, doc)
+      const stored = (yield* store.readSubject(JobEventSchema, subject)).filter((item) => item.seq <= uptoSeq)
+      const before = foldJobEvents(null, stored.slice(0, -1))
+      const after = foldJobEvents(before, stored.slice(-1))
+      return { job: after, endedNow: !hasEnded(before) && hasEnded(after) }
     })
 
     const post = (endpoint: WebhookEndpoint, headers: Record<string, string>, body: string) =>
@@ -106,16 +98,17 @@ export const WebhookDispatcher = Layer.effectDiscard(
 
     const deliver = Effect.fn("WebhookDispatcher.deliver")(function* (msg: JsMsg) {
       const event = decodeJobEventJson(msg.string())
-      if (Option.isNone(event)) return ack
-      const happened = webhookEventOf(event.value)
-      if (happened === null) return ack
-      const type = happened.type
+      // Only the event that ends a job is announced: most events (progress) are passed over before any read.
+      if (Option.isNone(event) || !endsJob(event.value)) return ack
       const [, , projectId, jobId] = msg.subject.split(".")
       if (projectId === undefined || jobId === undefined) return ack
+      const { job: state, endedNow } = yield* jobAt(msg.subject, msg.seq)
+      const type = state === null || !endedNow ? null : webhookEventOf(state)
+      if (state === null || type === null) return ack
       const endpoint = yield* endpointOf(projectId)
       if (endpoint === null || !endpoint.events.includes(type)) return ack
-      const job = yield* jobAt(msg.subject, msg.seq)
-      if (job === null) return ack
+      const job = yield* answerJob(artifacts, state)
+      const happened = { at: state.completedAt ?? (yield* Clock.currentTimeMillis) }
 
       const deliveryId = deliveryIdOf(projectId, jobId, type)
       const attempt = msg.info.deliveryCount
