@@ -9,6 +9,7 @@ import { releaseSlot } from "@mds/shared/domain/admission/AdmissionCommands"
 import { SlotReleaseReason } from "@mds/shared/domain/admission/AdmissionEvent"
 import type { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
 import { jobCommands } from "@mds/shared/domain/job/JobCommands"
+import { jobStatus } from "@mds/shared/domain/job/JobState"
 import type { JobCommand } from "@mds/shared/domain/job/JobDecider"
 import { parseFormatId } from "@mds/shared/domain/media/FormatId"
 import { parseSubtitleFormatId } from "@mds/shared/domain/media/SubtitleTrack"
@@ -208,7 +209,7 @@ export class DownloadJob extends Context.Service<
           yield* Effect.logInfo("job is not runnable (unknown); skipping")
           return "ack" as const
         }
-        if (started.events.some((event) => event._tag === "JobExpired")) {
+        if (jobStatus(started.state) === "expired") {
           yield* Effect.logInfo("job expired before it started")
           return yield* finish(command, "expired")
         }
