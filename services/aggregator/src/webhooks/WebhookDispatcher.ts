@@ -11,10 +11,11 @@ import type { JobView } from "@mds/shared/domain/job/JobView"
 import { foldJobEvents } from "@mds/shared/jobs/JobStates"
 import { judgeAttempt } from "@mds/shared/domain/webhook/DeliveryPlan"
 import { WebhookDecider, type WebhookEndpoint } from "@mds/shared/domain/webhook/WebhookDecider"
-import { WebhookConfigEvent, WebhookDeliveryAttempted, type WebhookEventType } from "@mds/shared/domain/webhook/WebhookEvent"
+import { recordDeliveryAttempt } from "@mds/shared/domain/webhook/DeliveryFacts"
+import { WebhookConfigEvent, type WebhookEventType } from "@mds/shared/domain/webhook/WebhookEvent"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { ALL_JOBS_SUBJECT, JOBS_STREAM, webhookConfigSubject, webhookDeliverySubject } from "@mds/shared/eventstore/Subjects"
+import { ALL_JOBS_SUBJECT, JOBS_STREAM, webhookConfigSubject } from "@mds/shared/eventstore/Subjects"
 import {
   DELIVERY_ID_HEADER,
   EVENT_TYPE_HEADER,
@@ -129,28 +130,23 @@ export const WebhookDispatcher = Layer.effectDiscard(
       )
       const finished = yield* Clock.currentTimeMillis
       const verdict = judgeAttempt(settings.schedule, attempt, result.statusCode)
-      yield* store.append(
-        WebhookDeliveryAttempted,
-        webhookDeliverySubject(projectId),
-        {
-          _tag: "WebhookDeliveryAttempted",
-          v: 1,
-          deliveryId,
-          projectId,
-          webhookId: endpoint.webhookId,
-          url: endpoint.url,
-          eventType: type,
-          jobId,
-          attempt,
-          outcome: verdict.outcome,
-          statusCode: result.statusCode,
-          error: result.error,
-          durationMs: finished - started,
-          at: finished,
-          nextAttemptAt: verdict.retryInMs === null ? null : finished + verdict.retryInMs
-        },
-        { msgId: `${deliveryId}:${attempt}` }
-      )
+      yield* recordDeliveryAttempt({
+        _tag: "WebhookDeliveryAttempted",
+        v: 1,
+        deliveryId,
+        projectId,
+        webhookId: endpoint.webhookId,
+        url: endpoint.url,
+        eventType: type,
+        jobId,
+        attempt,
+        outcome: verdict.outcome,
+        statusCode: result.statusCode,
+        error: result.error,
+        durationMs: finished - started,
+        at: finished,
+        nextAttemptAt: verdict.retryInMs === null ? null : finished + verdict.retryInMs
+      }).pipe(Effect.provideService(EventStore, store))
       yield* Effect.logInfo("webhook attempt").pipe(
         Effect.annotateLogs({ deliveryId, projectId, jobId, attempt, outcome: verdict.outcome, statusCode: result.statusCode })
       )

@@ -6,14 +6,14 @@ import { Context, Deferred, Effect, Layer, Option, Result, Schema } from "effect
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { downloadLinkOf } from "@mds/shared/artifacts/DownloadLink"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
-import { type MediaResolved, MediaEvent } from "@mds/shared/domain/media/MediaEvent"
+import type { MediaResolved } from "@mds/shared/domain/media/MediaEvent"
 import { mediaOwnerOf } from "@mds/shared/domain/media/MediaVisibility"
 import { ResolveFailureCode } from "@mds/shared/domain/media/ResolveRpc"
 import { classifyUrl } from "@mds/shared/domain/platform/classifyUrl"
 import { isBlockedExtractor, platformIdOf } from "@mds/shared/domain/platform/platformIdOf"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
+import { recordMedia } from "@mds/shared/domain/media/MediaFacts"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { mediaSubject } from "@mds/shared/eventstore/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { Impersonation } from "../antibot/Impersonation.ts"
 import { RunCookies } from "../cookies/RunCookies.ts"
@@ -66,7 +66,7 @@ export class MediaResolver extends Context.Service<
       const ytdlp = yield* YtDlp
       const ffmpeg = yield* Ffmpeg
       const artifacts = yield* ArtifactStore
-      const store = yield* EventStore
+      const provideStore = Effect.provideService(EventStore, yield* EventStore)
       const lifetimes = yield* Lifetimes
       const config = yield* ExtractorConfig
       const outcomes = yield* PlatformOutcomes
@@ -161,9 +161,10 @@ export class MediaResolver extends Context.Service<
           ...subtitlesOf(info),
           ...owner
         }
-        yield* store
-          .append(MediaEvent, mediaSubject(mediaId), media, { msgId: mediaId })
-          .pipe(Effect.mapError((error) => failWith("extraction_failed", `could not record the media: ${error.message}`)))
+        yield* recordMedia(mediaId)(media).pipe(
+          provideStore,
+          Effect.mapError((error) => failWith("extraction_failed", `could not record the media: ${error.message}`))
+        )
         return media
       }, Effect.scoped)
 
@@ -217,9 +218,10 @@ export class MediaResolver extends Context.Service<
           entries,
           ...owner
         }
-        yield* store
-          .append(MediaEvent, mediaSubject(mediaId), media, { msgId: mediaId })
-          .pipe(Effect.mapError((error) => failWith("extraction_failed", `could not record the media: ${error.message}`)))
+        yield* recordMedia(mediaId)(media).pipe(
+          provideStore,
+          Effect.mapError((error) => failWith("extraction_failed", `could not record the media: ${error.message}`))
+        )
         return media
       })
 

@@ -3,7 +3,7 @@
 // what comes between (a claimed slot, a cached view) and whether an already queued job is handed off again.
 import { Effect } from "effect"
 import type { CommandCallOptions } from "../../eventstore/CommandHandler.ts"
-import { EventStore } from "../../eventstore/EventStore.ts"
+import { factRecorder } from "../../eventstore/FactRecorder.ts"
 import { DOWNLOAD_WORK_SUBJECT } from "../../eventstore/Subjects.ts"
 import { DownloadMedia } from "./DownloadMedia.ts"
 import { hasOptions } from "./DownloadOptions.ts"
@@ -18,9 +18,11 @@ export type QueuedJob = Omit<Extract<JobCommand, { readonly _tag: "QueueJob" }>,
 export const queueJob = (job: QueuedJob, call?: CommandCallOptions<JobState>) =>
   jobCommands(job.projectId, job.jobId)({ _tag: "QueueJob", ...job }, call)
 
+/** A work message is a fact of the work queue: one per job, named by the job id. */
+const recordWork = factRecorder({ codec: DownloadMedia, msgId: (work) => work.jobId })
+
 /** The same job handed off twice (a retried request, a redelivered batch step) is one work message. */
 export const sendDownloadWork = Effect.fnUntraced(function* (job: QueuedJob) {
-  const store = yield* EventStore
   const work: DownloadMedia = {
     _tag: "DownloadMedia",
     v: 1,
@@ -32,5 +34,5 @@ export const sendDownloadWork = Effect.fnUntraced(function* (job: QueuedJob) {
     platform: job.platform,
     ...(hasOptions(job.options) ? { options: job.options } : {})
   }
-  return yield* store.append(DownloadMedia, DOWNLOAD_WORK_SUBJECT, work, { msgId: job.jobId })
+  return yield* recordWork(DOWNLOAD_WORK_SUBJECT, work)
 })
