@@ -14,6 +14,7 @@ import { WebhookSettings } from "./webhooks/WebhookSettings.ts"
 import { runProjections } from "./projections/Aggregator.ts"
 import { ExpirySweeper } from "./expiry/ExpirySweeper.ts"
 import { BatchFeeder } from "./batches/BatchFeeder.ts"
+import { SubscriptionScheduler } from "./subscriptions/SubscriptionScheduler.ts"
 import { JobProjection, jobsProjection } from "./jobs/JobProjection.ts"
 import { MediaProjection, mediaProjection } from "./media/MediaProjection.ts"
 import { SubjectHistory } from "./projections/SubjectHistory.ts"
@@ -44,5 +45,7 @@ export const AggregatorLayer = Layer.mergeAll(
   AggregatorMetrics,
   ExpirySweeper,
   // Extension: batches' process manager.
-  BatchFeeder
+  BatchFeeder,
+  // Extension: subscriptions' checks, whose new entries go to the batch feeder.
+  SubscriptionScheduler
 ).pipe(Layer.provide(SubjectHistory.layer), Layer.provideMerge(Infrastructure))
