@@ -51,7 +51,11 @@ export type CheckOutcome = "not_due" | "checked" | "failed"
  * Runs the check of `dueAt` if the subscription still waits for it (not checked since, not paused, not removed). Every
  * step repeats safely: the claims are the check's own, the batch id is the check's, and the record is keyed by `dueAt`.
  */
-export const runSubscriptionCheck = Effect.fn("SubscriptionCheck.run")(function* (projectId: string, subscriptionId: string, dueAt: number) {
+export const runSubscriptionCheck = Effect.fn("SubscriptionCheck.run")(function* (
+  projectId: string,
+  subscriptionId: string,
+  dueAt: number
+) {
   const { state } = yield* currentSubscription(projectId, subscriptionId)
   if (state === null || state.removed || state.paused || state.nextCheckAt !== dueAt) return "not_due" satisfies CheckOutcome
   const record = subscriptionCommands(projectId, subscriptionId)

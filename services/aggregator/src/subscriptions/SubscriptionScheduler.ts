@@ -54,7 +54,9 @@ const makeScheduler = Effect.gen(function* () {
       if (!(yield* locks.take(subscriptionId, dueAt))) return
       yield* runSubscriptionCheck(projectId, subscriptionId, dueAt)
     }).pipe(
-      Effect.catchCause((cause) => Effect.logWarning("subscription check did not finish; taken again when its lock lapses", { key }, cause)),
+      Effect.catchCause((cause) =>
+        Effect.logWarning("subscription check did not finish; taken again when its lock lapses", { key }, cause)
+      ),
       Effect.ensuring(Effect.sync(() => running.delete(key))),
       Effect.provideContext(context),
       Effect.forkIn(scope),

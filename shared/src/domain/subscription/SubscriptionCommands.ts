@@ -35,5 +35,11 @@ export const subscriptionCommands = forSubject(handleSubscription, subscriptionS
 export const currentSubscription = Effect.fn("currentSubscription")(function* (projectId: string, subscriptionId: string) {
   const store = yield* EventStore
   const stored = yield* store.readSubject(SubscriptionEvent, subscriptionSubject(projectId, subscriptionId))
-  return { state: foldEvents(SubscriptionDecider, stored.map((item) => item.event)), lastSeq: stored.at(-1)?.seq ?? 0 }
+  return {
+    state: foldEvents(
+      SubscriptionDecider,
+      stored.map((item) => item.event)
+    ),
+    lastSeq: stored.at(-1)?.seq ?? 0
+  }
 })
