@@ -5,6 +5,7 @@ import type { DownloadExtensions, DownloadRequest } from "@mds/shared/api/Reques
 import { envelope, type Health, type Job, type JobAccepted, type Media, type Platform } from "@mds/shared/api/Responses"
 import { V1 } from "@mds/shared/api/V1Endpoints"
 import type { Batch } from "@mds/shared/api/Batches"
+import type { CreateSubscriptionRequest, SubscriptionBody } from "@mds/shared/api/Subscriptions"
 import { Schema } from "effect"
 import { MdsApiError, MdsConnectionError, MdsProtocolError } from "./MdsApiError.ts"
 import { nextPollDelay } from "./PollingSchedule.ts"
@@ -120,6 +121,37 @@ export class MdsClient {
 
   cancelBatch(batchId: string): Promise<Batch> {
     return this.call(V1.cancelBatch, { params: { batchId }, idempotent: true })
+  }
+
+  /** Extension: follows a playlist, channel or feed; each check queues its new entries (its first check runs at once). */
+  subscribe(request: CreateSubscriptionRequest): Promise<SubscriptionBody> {
+    // Not idempotent: a lost answer is not retried (it could create a second subscription).
+    return this.call(V1.createSubscription, { body: request, idempotent: false })
+  }
+
+  subscriptions(): Promise<ReadonlyArray<SubscriptionBody>> {
+    return this.call(V1.listSubscriptions, { idempotent: true })
+  }
+
+  subscription(subscriptionId: string): Promise<SubscriptionBody> {
+    return this.call(V1.getSubscription, { params: { subscriptionId }, idempotent: true })
+  }
+
+  pauseSubscription(subscriptionId: string): Promise<SubscriptionBody> {
+    return this.call(V1.pauseSubscription, { params: { subscriptionId }, idempotent: true })
+  }
+
+  resumeSubscription(subscriptionId: string): Promise<SubscriptionBody> {
+    return this.call(V1.resumeSubscription, { params: { subscriptionId }, idempotent: true })
+  }
+
+  /** Asks for a check now (202); its outcome shows in last_check or last_error. */
+  checkSubscription(subscriptionId: string): Promise<SubscriptionBody> {
+    return this.call(V1.checkSubscription, { params: { subscriptionId }, idempotent: true })
+  }
+
+  removeSubscription(subscriptionId: string): Promise<{ readonly id: string; readonly removed: boolean }> {
+    return this.call(V1.removeSubscription, { params: { subscriptionId }, idempotent: true })
   }
 
   /**

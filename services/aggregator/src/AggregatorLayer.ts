@@ -16,6 +16,7 @@ import { WebhookSettings } from "./webhooks/WebhookSettings.ts"
 import { runProjections } from "./projections/Aggregator.ts"
 import { ExpirySweeper } from "./expiry/ExpirySweeper.ts"
 import { BatchFeeder } from "./batches/BatchFeeder.ts"
+import { SubscriptionScheduler } from "./subscriptions/SubscriptionScheduler.ts"
 import { JobProjection, jobsProjection } from "./jobs/JobProjection.ts"
 import { MediaProjection, mediaProjection } from "./media/MediaProjection.ts"
 import { SubjectHistory } from "./projections/SubjectHistory.ts"
@@ -47,6 +48,8 @@ export const AggregatorLayer = Layer.mergeAll(
   ExpirySweeper,
   // Extension: batches' process manager.
   BatchFeeder,
+  // Extension: subscriptions' checks, whose new entries go to the batch feeder.
+  SubscriptionScheduler,
   // The expiry and tally followers' states, for the gateways' /v1/health.
   answerFollowerStates("aggregator")
 ).pipe(Layer.provide(SubjectHistory.layer), Layer.provideMerge(Infrastructure))

@@ -20,6 +20,13 @@ import type {
   UnsupportedPlatform,
   UrlNotAllowed
 } from "@mds/shared/domain/DomainErrors"
+import type {
+  InvalidSubscription,
+  SubscriptionAlreadyExists,
+  SubscriptionNotFound,
+  SubscriptionPausedNow
+} from "@mds/shared/domain/subscription/SubscriptionDecider"
+import type { NotAPlaylist } from "../subscriptions/SubscriptionErrors.ts"
 import type { BatchAlreadyExists, BatchAlreadyFinished, BatchNotFound, BatchWithoutEntries } from "@mds/shared/domain/batch/BatchDecider"
 import type { IdempotencyKeyInUse, IdempotencyKeyReused } from "@mds/shared/domain/idempotency/IdempotencyDecider"
 import type { AppendConflict, EventStoreError } from "@mds/shared/eventstore/EventStore"
@@ -67,6 +74,11 @@ export type ApiFailure =
   | BatchAlreadyFinished
   | BatchAlreadyExists
   | BatchWithoutEntries
+  | SubscriptionNotFound
+  | SubscriptionPausedNow
+  | SubscriptionAlreadyExists
+  | InvalidSubscription
+  | NotAPlaylist
 
 export interface ApiError {
   readonly status: number
@@ -97,7 +109,8 @@ const WITH_OWN_MESSAGE = {
   UnsupportedPlatform: [422, "unsupported_platform"],
   MediaUnavailable: [422, "media_unavailable"],
   UrlNotAllowed: [422, "url_not_allowed"],
-  SectionOutOfRange: [422, "section_out_of_range"]
+  SectionOutOfRange: [422, "section_out_of_range"],
+  InvalidSubscription: [422, "invalid_options"]
 } as const satisfies Partial<Record<ApiFailure["_tag"], readonly [number, ApiErrorCode]>>
 
 /** Failures answered with the same error every time. */
@@ -189,6 +202,20 @@ export const toApiError = (failure: ApiFailure): ApiError => {
       return { status: 404, code: "batch_not_found", message: `Batch ${failure.batchId} does not exist or has expired.` }
     case "BatchAlreadyFinished":
       return { status: 409, code: "batch_already_finished", message: `Batch ${failure.batchId} already ended; every entry finished.` }
+    case "SubscriptionNotFound":
+      return {
+        status: 404,
+        code: "subscription_not_found",
+        message: `Subscription ${failure.subscriptionId} does not exist or was removed.`
+      }
+    case "SubscriptionPausedNow":
+      return { status: 409, code: "subscription_paused", message: `Subscription ${failure.subscriptionId} is paused; resume it first.` }
+    case "NotAPlaylist":
+      return {
+        status: 422,
+        code: "not_a_playlist",
+        message: `${failure.url} resolves as one media, not as a playlist, channel or feed: nothing to follow (download it with POST /media/download).`
+      }
     case "SubtitlesUnavailable":
       return {
         status: 422,
@@ -247,6 +274,7 @@ export const toApiError = (failure: ApiFailure): ApiError => {
     case "JobAlreadyExists":
     case "BatchAlreadyExists":
     case "BatchWithoutEntries":
+    case "SubscriptionAlreadyExists":
     case "InvalidJobTransition":
     case "ProjectNotFound":
     case "ProjectAlreadyExists":

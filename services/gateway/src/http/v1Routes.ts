@@ -8,6 +8,15 @@ import { checkHealth } from "../health/checkHealth.ts"
 import { cancelJob } from "../jobs/cancelJob.ts"
 import { cancelBatch, createBatch, getBatch } from "../batches/batchRoutes.ts"
 import { readJob } from "../jobs/readJob.ts"
+import {
+  checkSubscription,
+  createSubscription,
+  getSubscription,
+  listSubscriptions,
+  pauseSubscription,
+  removeSubscription,
+  resumeSubscription
+} from "../subscriptions/subscriptionRoutes.ts"
 import { streamJobEvents } from "../jobs/streamJobEvents.ts"
 import { queueDownloadOnce } from "../jobs/queueDownloadOnce.ts"
 import { resolveMedia } from "../media/resolveMedia.ts"
@@ -30,6 +39,13 @@ const handlers = {
   createBatch,
   getBatch,
   cancelBatch,
+  createSubscription,
+  listSubscriptions,
+  getSubscription,
+  pauseSubscription,
+  resumeSubscription,
+  checkSubscription,
+  removeSubscription,
   streamJobEvents,
   listWebhookDeliveries: listDeliveries,
   listCookies,
