@@ -15,6 +15,7 @@ import { runProjections } from "./projections/Aggregator.ts"
 import { ExpirySweeper } from "./expiry/ExpirySweeper.ts"
 import { BatchFeeder } from "./batches/BatchFeeder.ts"
 import { JobProjection, jobsProjection } from "./jobs/JobProjection.ts"
+import { JobRetrier } from "./jobs/JobRetrier.ts"
 import { MediaProjection, mediaProjection } from "./media/MediaProjection.ts"
 import { SubjectHistory } from "./projections/SubjectHistory.ts"
 
@@ -44,5 +45,7 @@ export const AggregatorLayer = Layer.mergeAll(
   AggregatorMetrics,
   ExpirySweeper,
   // Extension: batches' process manager.
-  BatchFeeder
+  BatchFeeder,
+  // Extension: the automatic retries of jobs whose failure was retryable.
+  JobRetrier
 ).pipe(Layer.provide(SubjectHistory.layer), Layer.provideMerge(Infrastructure))

@@ -8,6 +8,7 @@ import { checkHealth } from "../health/checkHealth.ts"
 import { cancelJob } from "../jobs/cancelJob.ts"
 import { cancelBatch, createBatch, getBatch } from "../batches/batchRoutes.ts"
 import { readJob } from "../jobs/readJob.ts"
+import { retryJob } from "../jobs/retryJob.ts"
 import { streamJobEvents } from "../jobs/streamJobEvents.ts"
 import { queueDownloadOnce } from "../jobs/queueDownloadOnce.ts"
 import { resolveMedia } from "../media/resolveMedia.ts"
@@ -27,6 +28,7 @@ const handlers = {
   downloadMedia: queueDownloadOnce,
   getJob: readJob,
   cancelJob,
+  retryJob,
   createBatch,
   getBatch,
   cancelBatch,
