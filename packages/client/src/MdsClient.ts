@@ -178,6 +178,14 @@ export class MdsClient {
     return this.call(V1.cancelJob, { params: { jobId }, idempotent: true })
   }
 
+  /**
+   * Extension: queues a failed job again whose failure was retryable (409 otherwise, 429 while the project's slots are
+   * all held). Not retried by the client: a second try after a lost answer would meet the job queued (409 job_not_failed).
+   */
+  retry(jobId: string): Promise<Job> {
+    return this.call(V1.retryJob, { params: { jobId }, idempotent: false })
+  }
+
   /** Polls the job by the API's rule (2 s, slowing to 5 s while nothing changes) until it completes or fails. */
   async waitForJob(jobId: string, options: WaitOptions = {}): Promise<Job> {
     let delay: number | null = null

@@ -18,6 +18,7 @@ import { ExpirySweeper } from "./expiry/ExpirySweeper.ts"
 import { BatchFeeder } from "./batches/BatchFeeder.ts"
 import { SubscriptionScheduler } from "./subscriptions/SubscriptionScheduler.ts"
 import { JobProjection, jobsProjection } from "./jobs/JobProjection.ts"
+import { JobRetrier } from "./jobs/JobRetrier.ts"
 import { MediaProjection, mediaProjection } from "./media/MediaProjection.ts"
 import { SubjectHistory } from "./projections/SubjectHistory.ts"
 
@@ -50,6 +51,8 @@ export const AggregatorLayer = Layer.mergeAll(
   BatchFeeder,
   // Extension: subscriptions' checks, whose new entries go to the batch feeder.
   SubscriptionScheduler,
+  // Extension: the automatic retries of jobs whose failure was retryable.
+  JobRetrier,
   // The expiry and tally followers' states, for the gateways' /v1/health.
   answerFollowerStates("aggregator")
 ).pipe(Layer.provide(SubjectHistory.layer), Layer.provideMerge(Infrastructure))

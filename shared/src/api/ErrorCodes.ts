@@ -27,6 +27,20 @@ export const errorCatalogue = {
     status: 409,
     description: "Extension: DELETE /jobs/{jobId} of a job that already completed or failed (canceling twice is not this)."
   },
+  job_not_failed: {
+    status: 409,
+    description: "Extension: POST /jobs/{jobId}/retry of a job that is queued, processing or completed (only a failed job is retried)."
+  },
+  job_not_retryable: {
+    status: 409,
+    description:
+      "Extension: POST /jobs/{jobId}/retry of a job whose failure is not retryable (error.retryable false: the media or the " +
+      "request is the cause, trying again would fail the same way)."
+  },
+  job_canceled: {
+    status: 409,
+    description: "Extension: POST /jobs/{jobId}/retry of a job a client canceled; queue the download again instead."
+  },
   batch_already_finished: {
     status: 409,
     description: "Extension: DELETE /batches/{batchId} of a batch whose every entry already ended."

@@ -159,7 +159,17 @@ export const Job = Schema.Struct({
   completed_at: Schema.optionalKey(IsoDateTime),
   result: Schema.optionalKey(JobResult),
   error: Schema.optionalKey(JobError),
-  options: Schema.optionalKey(JobOptions)
+  options: Schema.optionalKey(JobOptions),
+  retries: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))).annotate({
+    description:
+      "Extension, present once the job was retried: how many times it was queued again after a retryable failure " +
+      "(automatically or by POST /jobs/{jobId}/retry)."
+  }),
+  attempts: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))).annotate({
+    description:
+      "Extension, present once the job was retried: the runs started over all its tries (a worker that crashed " +
+      "counts a run too), e.g. 3 for a job that failed twice and completed on its second retry."
+  })
 }).annotate({ identifier: "Job" })
 export type Job = typeof Job.Type
 

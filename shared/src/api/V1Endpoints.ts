@@ -142,6 +142,21 @@ export const V1 = {
     success: { status: 200, description: "The canceled job.", data: Job },
     errors: ["job_not_found", "job_already_finished", "service_unavailable"]
   },
+  retryJob: {
+    method: "POST",
+    path: "/v1/jobs/:jobId/retry",
+    tag: "Jobs",
+    summary: "Extension: queue a failed job again whose failure was retryable",
+    description:
+      "A new try of the same job (same id, options and lifetime): it answers queued, then processing again, and its " +
+      "runs go on counting attempts. Only a failed job whose error.retryable is true, within its lifetime; it takes " +
+      "one of the project's job slots like a new download. Failed jobs are also retried automatically " +
+      "(JOB_AUTO_RETRIES times, with backoff); a client's retry counts among those.",
+    access: keyed("media:download"),
+    parameters: [JOB_ID],
+    success: { status: 202, description: "The job, queued again.", data: Job },
+    errors: ["job_not_found", "job_not_failed", "job_not_retryable", "job_canceled", "concurrency_limit_exceeded", "service_unavailable"]
+  },
   createBatch: {
     method: "POST",
     path: "/v1/batches",

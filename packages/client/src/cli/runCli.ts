@@ -1,4 +1,4 @@
-// The `mds` command line: resolve, download with progress, cancel, platforms, jobs get; the key comes from MDS_API_KEY only.
+// The `mds` command line: resolve, download with progress, cancel, retry, platforms, jobs get; the key comes from MDS_API_KEY only.
 import { createWriteStream } from "node:fs"
 import { rename, rm } from "node:fs/promises"
 import { basename, resolve as resolvePath } from "node:path"
@@ -33,6 +33,7 @@ Commands:
       --embed-metadata, --embed-thumbnail   Tags and cover art in the file.
       --subtitles en,de             Embed these subtitle languages (--format subtitles_en: the .vtt file alone).
   cancel JOB_ID                     Cancel a queued or processing job.
+  retry JOB_ID                      Queue a failed job again (only when its failure was retryable).
   batch PLAYLIST_URL --format F     Download every entry of a playlist (a feed, a page of links) as a batch,
                                     showing its progress; the files stay on the service (links: mds batches get).
   batches get|cancel BATCH_ID       Show or cancel a batch.
@@ -111,6 +112,7 @@ const jobText = (job: Job) =>
           `file: ${job.result.filename} (${formatBytes(job.result.size_bytes)}, until ${job.result.expires_at})`,
           `link: ${job.result.download_url}`
         ]),
+    ...(job.retries === undefined ? [] : [`retries: ${job.retries} (attempts: ${job.attempts ?? 0})`]),
     ...(job.error === undefined ? [] : [`error: ${job.error.code}: ${job.error.message}`])
   ].join("\n") + "\n"
 
@@ -290,6 +292,7 @@ const execute = async (argv: ReadonlyArray<string>, io: CliIo): Promise<number> 
     resolve: ["mds resolve URL", oneArgument, () => show(client.resolve(first), mediaText)],
     download: ["mds download URL|MEDIA_ID --format FORMAT [-o FILE]", oneArgument, () => runDownload(client, first, values, io)],
     cancel: ["mds cancel JOB_ID", oneArgument, () => show(client.cancel(first), jobText)],
+    retry: ["mds retry JOB_ID", oneArgument, () => show(client.retry(first), jobText)],
     batch: ["mds batch PLAYLIST_URL --format FORMAT", oneArgument, () => runBatch(client, first, values, io)],
     batches: [
       "mds batches get|cancel BATCH_ID",

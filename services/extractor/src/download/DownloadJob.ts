@@ -168,11 +168,14 @@ export class DownloadJob extends Context.Service<
       const workDirOf = (command: DownloadMedia, delivery: Delivery) =>
         join(config.workRoot, `${command.jobId}-${delivery.deliveryCount}-${randomBytes(4).toString("hex")}`)
 
-      /** Runs started so far: the attempt the job's state holds (each JobStarted raises it by one). */
+      /**
+       * Runs of the job's current try started so far: the attempt the job's state holds (each JobStarted raises it by
+       * one), less the runs before its latest retry (a retry is a new work message, whose deliveries count afresh).
+       */
       const startedRuns = (command: DownloadMedia) =>
         readJobState(command.projectId, command.jobId).pipe(
           provideStore,
-          Effect.map(({ state }) => state?.attempt ?? 0)
+          Effect.map(({ state }) => (state?.attempt ?? 0) - (state?.retry?.afterAttempt ?? 0))
         )
 
       /** A file this run stored for a job that ended otherwise: nobody can fetch it, so it is not kept. */

@@ -11,6 +11,7 @@ import type {
   JobAlreadyExists,
   JobAlreadyFinished,
   JobNotFound,
+  JobNotRetryable,
   MediaNotFound,
   MediaUnavailable,
   ProjectAlreadyExists,
@@ -46,6 +47,7 @@ export type ApiFailure =
   | JobNotFound
   | JobAlreadyExists
   | JobAlreadyFinished
+  | JobNotRetryable
   | InvalidJobTransition
   | MediaNotFound
   | UnsupportedPlatform
@@ -135,6 +137,26 @@ const hasOwnMessage = (failure: ApiFailure): failure is FailureTagged<keyof type
   Object.hasOwn(WITH_OWN_MESSAGE, failure._tag)
 const isFixed = (failure: ApiFailure): failure is FailureTagged<keyof typeof FIXED> => Object.hasOwn(FIXED, failure._tag)
 
+/** A retry refused, with its reason as the code: the job is not failed, its failure is not retryable, or it was canceled. */
+const notRetryableError = (failure: JobNotRetryable): ApiError => {
+  switch (failure.reason) {
+    case "not_failed":
+      return {
+        status: 409,
+        code: "job_not_failed",
+        message: `Job ${failure.jobId} is ${failure.detail}; only a failed job can be retried.`
+      }
+    case "not_retryable":
+      return {
+        status: 409,
+        code: "job_not_retryable",
+        message: `Job ${failure.jobId} failed with ${failure.detail}, which is not retryable: trying again would fail the same way.`
+      }
+    case "canceled":
+      return { status: 409, code: "job_canceled", message: `Job ${failure.jobId} was canceled; queue the download again instead.` }
+  }
+}
+
 /** Messages never echo secrets or internal details; storage failures are logged by the caller instead. */
 export const toApiError = (failure: ApiFailure): ApiError => {
   if (hasOwnMessage(failure)) {
@@ -183,6 +205,8 @@ export const toApiError = (failure: ApiFailure): ApiError => {
         code: "job_already_finished",
         message: `Job ${failure.jobId} already ended (${failure.status}); only a queued or processing job can be canceled.`
       }
+    case "JobNotRetryable":
+      return notRetryableError(failure)
     case "MediaNotFound":
       return {
         status: 404,

@@ -17,6 +17,7 @@ import {
   removeSubscription,
   resumeSubscription
 } from "../subscriptions/subscriptionRoutes.ts"
+import { retryJob } from "../jobs/retryJob.ts"
 import { streamJobEvents } from "../jobs/streamJobEvents.ts"
 import { queueDownloadOnce } from "../jobs/queueDownloadOnce.ts"
 import { resolveMedia } from "../media/resolveMedia.ts"
@@ -36,6 +37,7 @@ const handlers = {
   downloadMedia: queueDownloadOnce,
   getJob: readJob,
   cancelJob,
+  retryJob,
   createBatch,
   getBatch,
   cancelBatch,

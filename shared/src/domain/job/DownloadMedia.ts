@@ -11,6 +11,8 @@ export const DownloadMedia = Schema.TaggedStruct("DownloadMedia", {
   format: Schema.String,
   platform: Schema.String,
   /** Extension: the job's clip section and output preset, as queued. */
-  options: Schema.optionalKey(DownloadOptions)
+  options: Schema.optionalKey(DownloadOptions),
+  /** Extension: the try of the job this message is for (absent: its first; n: its n-th automatic or client retry). */
+  retry: Schema.optionalKey(Schema.Number)
 })
 export type DownloadMedia = typeof DownloadMedia.Type
