@@ -184,6 +184,7 @@ describe("health and platforms", () => {
       name: "Vimeo",
       capabilities: ["video", "audio", "metadata"],
       source: "yt-dlp",
+      cookies: true,
       // Extension (platform health): nothing recorded yet.
       health: { status: "ok", success_rate: null, sample_size: 0, paused_until: null }
     })
