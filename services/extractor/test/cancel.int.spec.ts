@@ -5,21 +5,15 @@ import { join } from "node:path"
 import { promisify } from "node:util"
 import { jetstreamManager } from "@nats-io/jetstream"
 import { describe, expect, it } from "vitest"
+import { eventually } from "../../../test/support/Eventually.ts"
 import { mediaAndExtractor } from "./ExtractorHarness.ts"
 
 const execFileAsync = promisify(execFile)
 
 const stack = mediaAndExtractor()
 
-const waitUntil = async <A>(read: () => Promise<A>, done: (a: A) => boolean, what: string, timeoutMs = 60_000): Promise<A> => {
-  const deadline = Date.now() + timeoutMs
-  while (true) {
-    const value = await read()
-    if (done(value)) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
+const waitUntil = <A>(read: () => Promise<A>, done: (a: A) => boolean, what: string, timeoutMs = 60_000): Promise<A> =>
+  eventually(read, done, what, timeoutMs)
 
 /** Processes whose command line names the job (yt-dlp gets its work directory, named after the job, as --paths). */
 const processesOf = async (jobId: string) => {
