@@ -24,6 +24,8 @@ let nc: NatsConnection
 let jsm: JetStreamManager
 let sourceDuration = 0
 
+// Fixed waits, on purpose: the polls below measure how soon each gateway answers (their pace is the measurement's
+// resolution), and a rolling restart keeps each node down for a set time, as an operator's restart does.
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 beforeAll(async () => {

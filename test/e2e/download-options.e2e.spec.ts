@@ -1,8 +1,8 @@
 // The download extensions end to end on the running stack: clips (and, below, cancel), checked with ffprobe.
 import { readdir } from "node:fs/promises"
 import { join } from "node:path"
-import { eventually } from "../support/Eventually.ts"
 import { describe, expect, it } from "vitest"
+import { eventually } from "../support/Eventually.ts"
 import { clipPage, podcastFeedEpisodes, subtitleCues } from "../support/MediaServer.ts"
 import { type ApiResponse, apiRequest, describeResponse } from "./ApiClient.ts"
 import { pollJobUntil, pollJobUntilFinished } from "./JobPolling.ts"
@@ -155,9 +155,7 @@ describe("cancel", () => {
     expect(job).not.toHaveProperty("result")
     const workDirs = async () =>
       (await readdir(join(e2e.stack.dataDir, "work")).catch(() => [] as Array<string>)).filter((d) => d.startsWith(jobId))
-    const deadline = Date.now() + 15_000
-    while ((await workDirs()).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200))
-    expect(await workDirs()).toEqual([])
+    expect(await eventually(workDirs, (dirs) => dirs.length === 0, "the job's work directory removed")).toEqual([])
 
     // Canceling again answers the same; the others are canceled while queued or processing.
     const again = await cancel(jobId)
@@ -171,9 +169,15 @@ describe("cancel", () => {
     const finished = await cancel(job.id)
     expectError(finished, 409, "job_already_finished")
     expect(finished.body.error.message).toContain("completed")
-    // Still completed (after the 2 s polling interval since the last read).
-    await new Promise((r) => setTimeout(r, 2_200))
-    expect((await apiRequest(e2e.stack.baseUrl, "GET", `/jobs/${job.id}`, { key: e2e.key })).body.data.status).toBe("completed")
+    // Still completed (read once the 2 s polling interval since the last read allows).
+    const read = await eventually(
+      () => apiRequest(e2e.stack.baseUrl, "GET", `/jobs/${job.id}`, { key: e2e.key }),
+      (r) => r.status !== 429,
+      "an answered poll",
+      5_000,
+      300
+    )
+    expect(read.body.data.status).toBe("completed")
 
     expectError(await cancel("job_aaaaaaaaaaaaaaaaaaaaaaaa"), 404, "job_not_found")
     expectError(await cancel("not-a-job"), 404, "job_not_found")

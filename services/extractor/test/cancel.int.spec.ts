@@ -10,21 +10,15 @@ import { AdmissionEvent } from "@mds/shared/domain/admission/AdmissionEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { admissionSubject, jobSubject } from "@mds/shared/eventstore/Subjects"
+import { eventually } from "../../../test/support/Eventually.ts"
 import { mediaAndExtractor } from "./ExtractorHarness.ts"
 
 const execFileAsync = promisify(execFile)
 
 const stack = mediaAndExtractor()
 
-const waitUntil = async <A>(read: () => Promise<A>, done: (a: A) => boolean, what: string, timeoutMs = 60_000): Promise<A> => {
-  const deadline = Date.now() + timeoutMs
-  while (true) {
-    const value = await read()
-    if (done(value)) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
+const waitUntil = <A>(read: () => Promise<A>, done: (a: A) => boolean, what: string, timeoutMs = 60_000): Promise<A> =>
+  eventually(read, done, what, timeoutMs)
 
 /** The project's last admission event, read over the test's own connection (it works while the relay is cut). */
 const ownAdmission = async (projectId: string) =>
