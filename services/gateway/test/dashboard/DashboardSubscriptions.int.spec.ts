@@ -154,6 +154,31 @@ describe("dashboard subscriptions in Chromium", () => {
     await context.close()
   })
 
+  it("refuses a form without the session's CSRF token, from another origin or from a user outside the project", async () => {
+    const admin = h.client()
+    await admin.signIn(ADMIN.email, ADMIN.password)
+    const base = `/dashboard/projects/${projectId}/subscriptions`
+    expect((await admin.post(base, { url: `${FEED}?forged`, format: "audio_mp3", check_every: "3600", _csrf: "" })).status).toBe(403)
+    expect((await admin.post(`${base}/${subscriptionId}/remove`, {}, { origin: "https://evil.example" })).status).toBe(403)
+    const eve = h.client()
+    await eve.signIn(EVE.email, EVE.password)
+    await eve.get("/dashboard")
+    expect((await eve.post(`${base}/${subscriptionId}/pause`, {})).status).toBe(404)
+    const still = await h.gateway.run(loadSubscription(projectId, subscriptionId))
+    expect(still.paused).toBe(false)
+    expect((await admin.get(base)).body).not.toContain(`${FEED}?forged`)
+  })
+
+  it("fits a phone-width screen", async () => {
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.goto(`${origin}/dashboard/projects/${projectId}/subscriptions`)
+    const overflow = await page.evaluate(
+      (): number => (globalThis as any).document.documentElement.scrollWidth - (globalThis as any).document.documentElement.clientWidth
+    )
+    expect(overflow).toBeLessThanOrEqual(0)
+    await page.setViewportSize({ width: 1280, height: 900 })
+  })
+
   it("removes it: gone from the list and from the API's reads", async () => {
     await submit(`tr[data-subscription-id="${subscriptionId}"] button:has-text('Remove')`)
     expect(await page.textContent("[role=status]")).toBe("The subscription is removed.")
