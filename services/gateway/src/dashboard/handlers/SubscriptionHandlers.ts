@@ -1,7 +1,7 @@
 // A project's subscriptions in the dashboard: list, add, pause, resume, check now, remove; the same use cases as /v1/subscriptions.
 import type { Subscription } from "@mds/shared/domain/subscription/SubscriptionState"
 import { Effect } from "effect"
-import { type ApiFailure, toApiError } from "../../http/ErrorMapping.ts"
+import { type ApiFailure, internalError, toApiError } from "../../http/ErrorMapping.ts"
 import {
   changeSubscription,
   projectSubscriptions,
@@ -40,7 +40,7 @@ const refusal = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.catch(effect, (failure) => {
     const tag = (failure as { readonly _tag?: string })._tag
     if (tag === "InvalidForm") return Effect.succeed({ refused: (failure as { readonly message: string }).message } as const)
-    const api = toApiError(failure as ApiFailure)
+    const api = toApiError(failure as ApiFailure) ?? internalError
     return api.status < 500 ? Effect.succeed({ refused: api.message } as const) : Effect.fail(failure)
   })
 
