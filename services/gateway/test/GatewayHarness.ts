@@ -101,7 +101,7 @@ const decodeRequest = Schema.decodeUnknownSync(Schema.fromJsonString(ResolveRequ
 const encodeReply = Schema.encodeSync(Schema.fromJsonString(ResolveReply))
 
 /** Answers resolve requests like an extractor: URLs containing "private" are unavailable, "broken" fail, "/feed" lists entries. */
-const startFakeExtractor = async (url: string, gateway: GatewayInstance) => {
+export const startFakeExtractor = async (url: string, gateway: GatewayInstance) => {
   const connection: NatsConnection = await connect({ servers: url })
   let answered = 0
   const subscription = connection.subscribe(RESOLVE_RPC_SUBJECT, {

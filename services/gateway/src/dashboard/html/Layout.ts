@@ -46,7 +46,7 @@ export interface ProjectRef {
 }
 
 /** The project's heading and its sections; the current one is marked for assistive technology. */
-export const projectHeader = (project: ProjectRef, active: "keys" | "jobs" | "cookies" | "settings") => {
+export const projectHeader = (project: ProjectRef, active: "keys" | "jobs" | "cookies" | "subscriptions" | "settings") => {
   const base = `/dashboard/projects/${project.projectId}`
   const link = (section: typeof active, href: string, label: string) =>
     html`<a href="${href}"${section === active ? html` aria-current="page"` : ""}>${label}</a>`
@@ -57,6 +57,7 @@ export const projectHeader = (project: ProjectRef, active: "keys" | "jobs" | "co
   ${link("keys", `${base}/keys`, "API keys")}
   ${link("jobs", `${base}/jobs`, "Jobs")}
   ${link("cookies", `${base}/cookies`, "Cookies")}
+  ${link("subscriptions", `${base}/subscriptions`, "Subscriptions")}
   ${link("settings", `${base}/settings`, "Settings")}
 </nav>`
 }
