@@ -43,11 +43,6 @@ export class JobViewCache extends Context.Service<
     peek(projectId: string, jobId: string): JobView | undefined
     /** A view this gateway just wrote the events of (read-your-writes without a round trip): kept if newer. */
     seed(view: JobView): void
-    /**
-     * The job's view read now from the read model and the events, bypassing the mirror: for decisions that must not
-     * wait for the aggregator (whether a held slot's job has ended). Caches nothing.
-     */
-    read(projectId: string, jobId: string): Effect.Effect<Option.Option<JobView>, ReadModelError | EventStoreError>
   }
 >()("mds/gateway/jobs/JobViewCache") {
   static readonly layer = Layer.effect(
@@ -186,9 +181,7 @@ export class JobViewCache extends Context.Service<
         return Option.fromNullishOr(view)
       })
 
-      const read = (projectId: string, jobId: string) => Effect.map(load(projectId, jobId), Option.fromNullishOr)
-
-      return JobViewCache.of({ get, peek, seed, read })
+      return JobViewCache.of({ get, peek, seed })
     })
   )
 }

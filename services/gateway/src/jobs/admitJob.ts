@@ -6,9 +6,9 @@ import { AdmissionEvent, type SlotReleaseReason } from "@mds/shared/domain/admis
 import { slotReleaseOf } from "@mds/shared/domain/job/JobSlot"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { admissionSubject } from "@mds/shared/eventstore/Subjects"
+import { JobStates } from "@mds/shared/jobs/JobStates"
 import { Clock, Effect, Option } from "effect"
 import { AdmissionStates } from "./AdmissionStates.ts"
-import { JobViewCache } from "./JobViewCache.ts"
 
 /**
  * A slot whose job never got its JobQueued (the gateway died between the two appends) is freed after this
@@ -46,7 +46,7 @@ const finishedReason = Effect.fn("finishedReason")(function* (projectId: string,
   const lifetimes = yield* Lifetimes
   const now = yield* Clock.currentTimeMillis
   // Read now, not from the mirror: the job may have ended a moment ago, before the aggregator wrote its view.
-  const view = yield* (yield* JobViewCache).read(projectId, jobId)
+  const view = Option.fromNullishOr((yield* (yield* JobStates).current(projectId, jobId)).state)
   if (Option.isNone(view)) {
     const claimedAt = expiresAt - lifetimes.jobMs
     return now - claimedAt > ORPHAN_GRACE_MS ? ("failed" as const) : null

@@ -6,8 +6,9 @@ import { decideJob, type JobCommand } from "@mds/shared/domain/job/JobDecider"
 import { slotReleaseOf } from "@mds/shared/domain/job/JobSlot"
 import { retriesOf } from "@mds/shared/domain/job/JobState"
 import { JobId } from "@mds/shared/ids/Ids"
-import { Clock, Effect, Option, Result, Schema } from "effect"
+import { Clock, Effect, Result, Schema } from "effect"
 import { toJobResponse } from "@mds/shared/api/JobResponse"
+import { JobStates } from "@mds/shared/jobs/JobStates"
 import type { Principal } from "../auth/ApiKeyAuth.ts"
 import { json, type RouteInput } from "../http/Route.ts"
 import { admitRetriedJob, releaseAdmittedSlot } from "./admitJob.ts"
@@ -26,9 +27,10 @@ export const retryJob = Effect.fn("retryJob")(function* (input: RouteInput, prin
   const { projectId } = principal
   if (!isJobId(jobId)) return yield* new JobNotFound({ jobId })
   const cache = yield* JobViewCache
+  const jobs = yield* JobStates
   const now = yield* Clock.currentTimeMillis
   const command: JobCommand = { _tag: "RetryJob", jobId, by: "client", now }
-  const judged = decideJob(command, Option.getOrNull(yield* cache.read(projectId, jobId)))
+  const judged = decideJob(command, (yield* jobs.current(projectId, jobId)).state)
   if (Result.isFailure(judged)) return yield* judged.failure
   yield* admitRetriedJob(projectId, jobId)
   const retried = yield* jobCommands(
@@ -37,8 +39,8 @@ export const retryJob = Effect.fn("retryJob")(function* (input: RouteInput, prin
   )(command).pipe(
     // Refused after all (another request retried it first, or it expired): the slot stays only if the job needs it.
     Effect.tapError(() =>
-      Effect.flatMap(cache.read(projectId, jobId), (view) => {
-        const reason = slotReleaseOf(Option.getOrNull(view))
+      Effect.flatMap(jobs.current(projectId, jobId), ({ state }) => {
+        const reason = slotReleaseOf(state)
         return reason === null ? Effect.void : releaseAdmittedSlot(projectId, jobId, reason)
       }).pipe(Effect.ignore)
     )
