@@ -6,7 +6,7 @@ import { join } from "node:path"
 import { ConfigProvider, Effect, Fiber, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Confinement } from "../src/sandbox/Confinement.ts"
-import { makeYtDlp } from "../src/ytdlp/YtDlp.ts"
+import { makeYtDlp } from "../src/ytdlp/YtDlpProcess.ts"
 import { YT_DLP } from "./ExtractorHarness.ts"
 import { eventually } from "../../../test/support/Eventually.ts"
 

@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises"
 import { Effect, Schema } from "effect"
 import { catalogExtractors, ExtractorInfo } from "@mds/shared/domain/platform/CatalogEvent"
 import { type ConfinementShape, killRunTree } from "../sandbox/Confinement.ts"
-import type { YtDlpShape } from "../ytdlp/YtDlp.ts"
+import type { YtDlpShape } from "../ytdlp/YtDlpProcess.ts"
 
 const SCRIPT = [
   "import json",

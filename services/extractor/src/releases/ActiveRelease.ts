@@ -2,7 +2,7 @@
 import { Config, Context, Effect, Layer, Metric } from "effect"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
 import { Confinement } from "../sandbox/Confinement.ts"
-import { makeYtDlp } from "../ytdlp/YtDlp.ts"
+import { makeYtDlp } from "../ytdlp/YtDlpProcess.ts"
 
 export interface Release {
   readonly version: string
