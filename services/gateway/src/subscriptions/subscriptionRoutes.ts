@@ -17,7 +17,7 @@ import { json, type RouteInput } from "../http/Route.ts"
 import { requestedOptions } from "../jobs/requestedOptions.ts"
 import { requestResolution, vetMediaUrl } from "../media/resolveMedia.ts"
 import { NotAPlaylist } from "./SubscriptionErrors.ts"
-import { toSubscriptionBody } from "./SubscriptionView.ts"
+import { toSubscriptionBody } from "@mds/shared/api/SubscriptionView"
 
 const isSubscriptionId = Schema.is(SubscriptionId)
 const DEFAULT_CHECK_EVERY_SECONDS = 3600
