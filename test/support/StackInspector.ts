@@ -5,15 +5,17 @@ import { Kvm } from "@nats-io/kv"
 import { connect, type NatsConnection } from "@nats-io/transport-node"
 import { Schema } from "effect"
 import { liveSlots } from "@mds/shared/domain/admission/AdmissionDecider"
+import { type ArchiveEntryRecorded, ArchiveEvent } from "@mds/shared/domain/archive/ArchiveEvent"
 import { AdmissionEvent } from "@mds/shared/domain/admission/AdmissionEvent"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { evolveJobView, JobView } from "@mds/shared/domain/job/JobView"
-import { ADMISSION_STREAM, admissionSubject, JOBS_STREAM, jobSubject } from "@mds/shared/eventstore/Subjects"
+import { ADMISSION_STREAM, ARCHIVE_STREAM, admissionSubject, JOBS_STREAM, jobSubject } from "@mds/shared/eventstore/Subjects"
 import { JOBS_BUCKET } from "@mds/shared/readmodel/kv/KvJobReadModel"
 
 const decodeJobEvent = Schema.decodeUnknownSync(Schema.fromJsonString(JobEvent))
 const decodeAdmission = Schema.decodeUnknownSync(Schema.fromJsonString(AdmissionEvent))
 const decodeView = Schema.decodeUnknownSync(Schema.fromJsonString(JobView))
+const decodeArchive = Schema.decodeUnknownSync(Schema.fromJsonString(ArchiveEvent))
 
 export interface StoredJobEvent {
   readonly seq: number
@@ -32,6 +34,8 @@ export interface StackInspector {
   jobIds(projectId: string): Promise<ReadonlyArray<string>>
   /** Slots of the project that still count (held and not past their expiry). */
   heldSlots(projectId: string): Promise<ReadonlyArray<string>>
+  /** The project's download archive: each entry's first record (the claim that queued it). */
+  archiveEntries(projectId: string): Promise<ReadonlyArray<ArchiveEntryRecorded>>
   /** Every job of the project whose read-model document differs from folding its stream. */
   replayMismatches(projectId: string): Promise<ReadonlyArray<ReplayMismatch>>
   close(): Promise<void>
@@ -79,9 +83,20 @@ export const connectInspector = async (natsUrl: string): Promise<StackInspector>
     return entry === null || entry.operation !== "PUT" ? null : decodeView(entry.string())
   }
 
+  const archiveEntries = async (projectId: string) => {
+    const info = await jsm.streams.info(ARCHIVE_STREAM.name, { subjects_filter: `mds.archive.${projectId}.*` })
+    const entries: Array<ArchiveEntryRecorded> = []
+    for (const subject of Object.keys(info.state.subjects ?? {}).sort()) {
+      const first = (await readSubject(ARCHIVE_STREAM.name, subject))[0]
+      if (first !== undefined) entries.push(decodeArchive(first.data))
+    }
+    return entries
+  }
+
   return {
     jobEvents,
     jobIds,
+    archiveEntries,
     heldSlots: async (projectId) => {
       const last = await jsm.direct.getMessage(ADMISSION_STREAM.name, { last_by_subj: admissionSubject(projectId) })
       if (last === null) return []
