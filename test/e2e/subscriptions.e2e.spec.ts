@@ -1,10 +1,36 @@
-// Extension end to end: a subscription to a feed that grows; entries appended after it was made are downloaded, once.
-import { describe, expect, it } from "vitest"
+// Extension end to end: a subscription to a feed that grows; entries appended after it was made are downloaded, once,
+// and the project's webhook hears which entries were queued as which jobs.
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { eventually } from "../support/Eventually.ts"
+import { startWebhookReceiver, verifyWithPython, type WebhookReceiver } from "../support/WebhookReceiver.ts"
 import { apiRequest } from "./ApiClient.ts"
 import { useMediaStack } from "./MediaStack.ts"
 
-const e2e = useMediaStack({ inspect: true })
+let receiver: WebhookReceiver
+let secret: string
+
+beforeAll(async () => {
+  receiver = await startWebhookReceiver()
+})
+
+afterAll(async () => {
+  await receiver?.close()
+})
+
+const e2e = useMediaStack({
+  inspect: true,
+  stack: (media) => ({ env: { EGRESS_ALLOW: `${media.hostPort},${receiver.hostPort}` } })
+})
+
+beforeAll(async () => {
+  // Every event type by default, the subscription ones included.
+  secret = await e2e.stack.cli(["webhook", "set", "--project", e2e.projectId, "--url", receiver.url])
+})
+
+const received = (type: string) =>
+  receiver.received
+    .filter((delivery) => delivery.headers["mds-event"] === type)
+    .map((delivery) => ({ delivery, body: JSON.parse(delivery.body) }))
 
 const call = (method: string, path: string, json?: unknown) =>
   apiRequest(e2e.stack.baseUrl, method, path, json === undefined ? { key: e2e.key } : { key: e2e.key, json })
@@ -76,11 +102,30 @@ describe("subscriptions", () => {
     expect(archive.map((entry) => entry.subscriptionId)).toEqual([id, id])
     expect(new Set(archive.map((entry) => entry.archiveKey)).size).toBe(2)
 
+    // The webhook named the two entries and the jobs they became, signed with the endpoint's secret.
+    const queuedHooks = await eventually(
+      async () => received("subscription.entries_queued"),
+      (hooks) => hooks.length >= 1,
+      "subscription.entries_queued"
+    )
+    const [queuedHook, ...more] = queuedHooks
+    expect(more).toEqual([])
+    expect(verifyWithPython(secret, queuedHook!.delivery)).toBe("valid")
+    expect(queuedHook!.body.data.subscription.id).toBe(id)
+    expect(queuedHook!.body.data.entries.map((e: any) => e.title)).toEqual(["Episode 4", "Episode 3"])
+    expect(queuedHook!.body.data.entries.map((e: any) => e.job_id).sort()).toEqual([...jobIds].sort())
+    await eventually(
+      async () => received("job.completed").map(({ body }) => body.data.job.id),
+      (ids) => jobIds.every((jobId) => ids.includes(jobId)),
+      "job.completed for both jobs"
+    )
+
     // Checked again with nothing new: nothing queued, no further job, the archive unchanged.
     expect((await call("POST", `/subscriptions/${id}/check`)).status).toBe(202)
     const third = await checkedAfter(id, second.last_check.at)
     expect(third.last_check).toMatchObject({ found: 4, new: 0, queued: 0 })
     expect(await e2e.inspector.jobIds(e2e.projectId)).toEqual(jobIds)
     expect(await e2e.inspector.archiveEntries(e2e.projectId)).toEqual(archive)
+    expect(received("subscription.entries_queued")).toHaveLength(1)
   }, 90_000)
 })
