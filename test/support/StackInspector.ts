@@ -5,11 +5,14 @@ import { Kvm } from "@nats-io/kv"
 import { connect, type NatsConnection } from "@nats-io/transport-node"
 import { Schema } from "effect"
 import { liveSlots } from "@mds/shared/domain/admission/AdmissionDecider"
+import { type ArchiveEntryRecorded, ArchiveEvent } from "@mds/shared/domain/archive/ArchiveEvent"
 import { AdmissionEvent } from "@mds/shared/domain/admission/AdmissionEvent"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
+import { endsJob } from "@mds/shared/domain/job/JobState"
 import { evolveJobView, JobView } from "@mds/shared/domain/job/JobView"
 import {
   ADMISSION_STREAM,
+  ARCHIVE_STREAM,
   admissionSubject,
   DOWNLOAD_WORK_SUBJECT,
   JOBS_STREAM,
@@ -21,6 +24,7 @@ import { JOBS_BUCKET } from "@mds/shared/readmodel/kv/KvJobReadModel"
 const decodeJobEvent = Schema.decodeUnknownSync(Schema.fromJsonString(JobEvent))
 const decodeAdmission = Schema.decodeUnknownSync(Schema.fromJsonString(AdmissionEvent))
 const decodeView = Schema.decodeUnknownSync(Schema.fromJsonString(JobView))
+const decodeArchive = Schema.decodeUnknownSync(Schema.fromJsonString(ArchiveEvent))
 
 export interface StoredJobEvent {
   readonly seq: number
@@ -41,13 +45,14 @@ export interface StackInspector {
   heldSlots(projectId: string): Promise<ReadonlyArray<string>>
   /** The download commands waiting in the work queue (taken by no extractor yet), as JSON text. */
   queuedWork(): Promise<ReadonlyArray<string>>
+  /** The project's download archive: each entry's first record (the claim that queued it). */
+  archiveEntries(projectId: string): Promise<ReadonlyArray<ArchiveEntryRecorded>>
   /** Every job of the project whose read-model document differs from folding its stream. */
   replayMismatches(projectId: string): Promise<ReadonlyArray<ReplayMismatch>>
   close(): Promise<void>
 }
 
-const isTerminal = (event: JobEvent) =>
-  event._tag === "JobCompleted" || event._tag === "JobFailed" || event._tag === "JobExpired" || event._tag === "JobCanceled"
+const isTerminal = (event: JobEvent) => endsJob(event)
 
 export const finishedEvent = (events: ReadonlyArray<StoredJobEvent>): JobEvent | undefined =>
   events.map((stored) => stored.event).find(isTerminal)
@@ -88,10 +93,21 @@ export const connectInspector = async (natsUrl: string): Promise<StackInspector>
     return entry === null || entry.operation !== "PUT" ? null : decodeView(entry.string())
   }
 
+  const archiveEntries = async (projectId: string) => {
+    const info = await jsm.streams.info(ARCHIVE_STREAM.name, { subjects_filter: `mds.archive.${projectId}.*` })
+    const entries: Array<ArchiveEntryRecorded> = []
+    for (const subject of Object.keys(info.state.subjects ?? {}).sort()) {
+      const first = (await readSubject(ARCHIVE_STREAM.name, subject))[0]
+      if (first !== undefined) entries.push(decodeArchive(first.data))
+    }
+    return entries
+  }
+
   return {
     jobEvents,
     jobIds,
     queuedWork: async () => (await readSubject(WORK_STREAM.name, DOWNLOAD_WORK_SUBJECT)).map(({ data }) => data),
+    archiveEntries,
     heldSlots: async (projectId) => {
       const last = await jsm.direct.getMessage(ADMISSION_STREAM.name, { last_by_subj: admissionSubject(projectId) })
       if (last === null) return []

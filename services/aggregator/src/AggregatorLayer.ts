@@ -11,6 +11,7 @@ import { AccountProjection, accountsProjection, keyUsageProjection } from "./acc
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
 import { AggregatorMetrics } from "./metrics/AggregatorMetrics.ts"
+import { SubscriptionWebhooks } from "./webhooks/SubscriptionWebhooks.ts"
 import { WebhookDispatcher } from "./webhooks/WebhookDispatcher.ts"
 import { WebhookSettings } from "./webhooks/WebhookSettings.ts"
 import { runProjections } from "./projections/Aggregator.ts"
@@ -38,8 +39,10 @@ const Infrastructure = Layer.mergeAll(ReadModelLayer, ArtifactStoreLayer, JetStr
   Layer.provideMerge(NatsClient.layer)
 )
 
-/** Extension: webhook deliveries, beside the projections on the same infrastructure. */
-const Webhooks = WebhookDispatcher.pipe(Layer.provide(Layer.mergeAll(WebhookSettings.layer, EgressPolicy.layer, JetStreamEventStore)))
+/** Extension: webhook deliveries (jobs' and subscriptions'), beside the projections on the same infrastructure. */
+const Webhooks = Layer.mergeAll(WebhookDispatcher, SubscriptionWebhooks).pipe(
+  Layer.provide(Layer.mergeAll(WebhookSettings.layer, EgressPolicy.layer, JetStreamEventStore))
+)
 
 /** Also exposes the infrastructure services, so in-process tests can read and write what the aggregator sees. */
 export const AggregatorLayer = Layer.mergeAll(

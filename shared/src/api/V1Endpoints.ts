@@ -297,7 +297,8 @@ export const V1 = {
     path: "/v1/webhooks/deliveries",
     tag: "Webhooks",
     summary: "Extension: the project's latest webhook delivery attempts, newest first",
-    description: "Endpoints are set with the admin CLI (webhook set); every attempt to POST job.completed/job.failed is logged.",
+    description:
+      "Endpoints are set with the admin CLI (webhook set); every attempt to POST an event (job.completed, job.failed, subscription.entries_queued, subscription.failing) is logged.",
     access: keyed(null),
     parameters: [
       {

@@ -1,11 +1,14 @@
 // The /v1 shape of a webhook delivery attempt (extension), built from the delivery log's events.
 import { Schema } from "effect"
-import type { WebhookDeliveryAttempted } from "../domain/webhook/WebhookEvent.ts"
+import { type WebhookDeliveryAttempted, WebhookEventType } from "../domain/webhook/WebhookEvent.ts"
 
 export const WebhookDelivery = Schema.Struct({
   delivery_id: Schema.String.annotate({ description: "Same for every attempt of one event (also the MDS-Delivery-Id header)." }),
-  event: Schema.Literals(["job.completed", "job.failed"]),
-  job_id: Schema.String,
+  event: WebhookEventType,
+  job_id: Schema.NullOr(Schema.String).annotate({ description: "The job a job.* event is about; null for subscription events." }),
+  subscription_id: Schema.NullOr(Schema.String).annotate({
+    description: "The subscription a subscription.* event is about; null for job events."
+  }),
   url: Schema.String,
   attempt: Schema.Int,
   outcome: Schema.Literals(["delivered", "will_retry", "failed"]),
@@ -23,6 +26,7 @@ export const toWebhookDelivery = (event: WebhookDeliveryAttempted): WebhookDeliv
   delivery_id: event.deliveryId,
   event: event.eventType,
   job_id: event.jobId,
+  subscription_id: event.v === 1 ? null : event.subscriptionId,
   url: event.url,
   attempt: event.attempt,
   outcome: event.outcome,

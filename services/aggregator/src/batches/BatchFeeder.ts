@@ -13,8 +13,6 @@ import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { type DurableConsumerOptions, ensureDurableConsumer, runDurableConsumer, type Verdict } from "../consumers/DurableConsumer.ts"
 import { feedBatch } from "./FeedRound.ts"
 
-export { entryJobId } from "./FeedRound.ts"
-
 export const BATCH_EVENTS_DURABLE = "aggregator-batches"
 export const BATCH_JOB_EVENTS_DURABLE = "aggregator-batch-jobs"
 export const BATCH_SLOT_EVENTS_DURABLE = "aggregator-batch-slots"

@@ -15,6 +15,7 @@ import {
   type FeedTrigger,
   react
 } from "@mds/shared/domain/batch/BatchFeed"
+import { entryJobId } from "@mds/shared/domain/batch/EntryJobId"
 import { isBatchDone, progressOf } from "@mds/shared/domain/batch/BatchState"
 import { type QueuedJob, queueJob, sendDownloadWork } from "@mds/shared/domain/job/DownloadWork"
 import { jobCommands } from "@mds/shared/domain/job/JobCommands"
@@ -22,11 +23,7 @@ import { slotReleaseOf } from "@mds/shared/domain/job/JobSlot"
 import { jobStatus } from "@mds/shared/domain/job/JobState"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { admissionSubject, batchSubject } from "@mds/shared/eventstore/Subjects"
-import { derivedId } from "@mds/shared/ids/Ids"
 import { JobStates } from "@mds/shared/jobs/JobStates"
-
-/** The job of a batch entry: the same id however often the entry is fed, so a repeated feed queues nothing twice. */
-export const entryJobId = (batchId: string, entryId: string) => derivedId("job", `${batchId}:${entryId}`)
 
 /** A round's reads: the batch as created (what its jobs are made of) and the reaction's state. */
 interface Loaded {

@@ -1,6 +1,5 @@
 // Delivers job.completed / job.failed to each project's webhook endpoint: signed POSTs, retried with backoff through
 // JetStream redelivery, every attempt appended to the project's delivery log.
-import { createHash } from "node:crypto"
 import type { JsMsg } from "@nats-io/jetstream"
 import { DeliverPolicy } from "@nats-io/jetstream"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
@@ -9,29 +8,14 @@ import { JobEvent as JobEventSchema, decodeJobEventJson } from "@mds/shared/doma
 import { endsJob, hasEnded } from "@mds/shared/domain/job/JobState"
 import type { JobView } from "@mds/shared/domain/job/JobView"
 import { foldJobEvents } from "@mds/shared/jobs/JobStates"
-import { judgeAttempt } from "@mds/shared/domain/webhook/DeliveryPlan"
-import { WebhookDecider, type WebhookEndpoint } from "@mds/shared/domain/webhook/WebhookDecider"
-import { recordDeliveryAttempt } from "@mds/shared/domain/webhook/DeliveryFacts"
-import { WebhookConfigEvent, type WebhookEventType } from "@mds/shared/domain/webhook/WebhookEvent"
-import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
+import type { WebhookEventType } from "@mds/shared/domain/webhook/WebhookEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { ALL_JOBS_SUBJECT, JOBS_STREAM, webhookConfigSubject } from "@mds/shared/eventstore/Subjects"
-import {
-  DELIVERY_ID_HEADER,
-  EVENT_TYPE_HEADER,
-  SIGNATURE_HEADER,
-  signatureHeader,
-  WEBHOOK_ID_HEADER,
-  webhookSecret
-} from "@mds/shared/webhooks/WebhookSignature"
-import { Clock, Effect, Layer, Option, Redacted } from "effect"
+import { ALL_JOBS_SUBJECT, JOBS_STREAM } from "@mds/shared/eventstore/Subjects"
+import { Clock, Effect, Layer, Option } from "effect"
 import { type DurableConsumerOptions, ensureDurableConsumer, runDurableConsumer, type Verdict } from "../consumers/DurableConsumer.ts"
-import { postPinned } from "./PinnedPost.ts"
-import { WebhookSettings } from "./WebhookSettings.ts"
+import { ack, deliveryIdOf, makeWebhookSender, type WebhookMessage } from "./WebhookSender.ts"
 
 export const WEBHOOKS_DURABLE = "aggregator-webhooks"
-
-const ack: Verdict = { _tag: "Ack" }
 
 /**
  * The webhook event the job's end is, from the job's one state: completed, or failed (a canceled job ends failed, with
@@ -40,29 +24,12 @@ const ack: Verdict = { _tag: "Ack" }
 const webhookEventOf = (job: JobView): WebhookEventType | null =>
   job.status === "completed" ? "job.completed" : job.status === "failed" ? "job.failed" : null
 
-/** Stable for one event of one job, so receivers can drop repeated deliveries. */
-const deliveryIdOf = (projectId: string, jobId: string, type: WebhookEventType) =>
-  `dlv_${createHash("sha256").update(`${projectId}:${jobId}:${type}`).digest("hex").slice(0, 24)}`
-
-interface AttemptResult {
-  readonly statusCode: number | null
-  readonly error: string | null
-}
-
 export const WebhookDispatcher = Layer.effectDiscard(
   Effect.gen(function* () {
     const store = yield* EventStore
     const artifacts = yield* ArtifactStore
-    const egress = yield* EgressPolicy
-    const settings = yield* WebhookSettings
-
-    const endpointOf = (projectId: string) =>
-      Effect.map(store.readLast(WebhookConfigEvent, webhookConfigSubject(projectId)), (last) =>
-        Option.match(last, {
-          onNone: () => null,
-          onSome: (stored) => WebhookDecider.evolve(WebhookDecider.initialState(), stored.event).endpoint
-        })
-      )
+    const sender = yield* makeWebhookSender
+    const { settings } = sender
 
     /** The job's state as of this event, and whether this very event ended it. */
     const jobAt = Effect.fn("WebhookDispatcher.jobAt")(function* (subject: string, uptoSeq: number) {
@@ -71,31 +38,6 @@ export const WebhookDispatcher = Layer.effectDiscard(
       const after = foldJobEvents(before, stored.slice(-1))
       return { job: after, endedNow: !hasEnded(before) && hasEnded(after) }
     })
-
-    const post = (endpoint: WebhookEndpoint, headers: Record<string, string>, body: string) =>
-      Effect.gen(function* () {
-        const url = new URL(endpoint.url)
-        // The guard resolves the name once and the POST connects to exactly that address (PinnedPost).
-        const target = yield* egress.resolveUrl(url).pipe(
-          Effect.map((address) => ({ address, refused: null })),
-          Effect.catch((error) => Effect.succeed({ address: null, refused: error.message }))
-        )
-        if (target.address === null) return { statusCode: null, error: `refused: ${target.refused}` } satisfies AttemptResult
-        const address = target.address
-        return yield* Effect.promise(async (): Promise<AttemptResult> => {
-          try {
-            const response = await postPinned(url, address, headers, body, settings.timeoutMs)
-            const ok = response.statusCode >= 200 && response.statusCode < 300
-            return { statusCode: response.statusCode, error: ok ? null : `HTTP ${response.statusCode}` }
-          } catch (error) {
-            const reason =
-              error instanceof Error && error.name === "TimeoutError"
-                ? `no answer within ${settings.timeoutMs} ms`
-                : String(error instanceof Error ? (error.cause ?? error.message) : error)
-            return { statusCode: null, error: reason.slice(0, 300) }
-          }
-        })
-      })
 
     const deliver = Effect.fn("WebhookDispatcher.deliver")(function* (msg: JsMsg) {
       const event = decodeJobEventJson(msg.string())
@@ -106,57 +48,19 @@ export const WebhookDispatcher = Layer.effectDiscard(
       const { job: state, endedNow } = yield* jobAt(msg.subject, msg.seq)
       const type = state === null || !endedNow ? null : webhookEventOf(state)
       if (state === null || type === null) return ack
-      const endpoint = yield* endpointOf(projectId)
-      if (endpoint === null || !endpoint.events.includes(type)) return ack
+      const endpoint = yield* sender.endpointFor(projectId, type)
+      if (endpoint === null) return ack
       const job = yield* answerJob(artifacts, state)
-      const happened = { at: state.completedAt ?? (yield* Clock.currentTimeMillis) }
-
-      const deliveryId = deliveryIdOf(projectId, jobId, type)
-      const attempt = msg.info.deliveryCount
-      const body = JSON.stringify({ id: deliveryId, type, created_at: new Date(happened.at).toISOString(), data: { job } })
-      const secret = webhookSecret(Redacted.value(settings.serverSecret), projectId, endpoint.webhookId)
-      const started = yield* Clock.currentTimeMillis
-      const result = yield* post(
-        endpoint,
-        {
-          "content-type": "application/json",
-          "user-agent": "mds-webhooks/1",
-          [SIGNATURE_HEADER]: signatureHeader(secret, Math.floor(started / 1000), body),
-          [WEBHOOK_ID_HEADER]: endpoint.webhookId,
-          [DELIVERY_ID_HEADER]: deliveryId,
-          [EVENT_TYPE_HEADER]: type
-        },
-        body
-      )
-      const finished = yield* Clock.currentTimeMillis
-      const verdict = judgeAttempt(settings.schedule, attempt, result.statusCode)
-      yield* recordDeliveryAttempt({
-        _tag: "WebhookDeliveryAttempted",
-        v: 1,
-        deliveryId,
+      const message: WebhookMessage = {
         projectId,
-        webhookId: endpoint.webhookId,
-        url: endpoint.url,
-        eventType: type,
+        type,
+        deliveryId: deliveryIdOf(projectId, jobId, type),
         jobId,
-        attempt,
-        outcome: verdict.outcome,
-        statusCode: result.statusCode,
-        error: result.error,
-        durationMs: finished - started,
-        at: finished,
-        nextAttemptAt: verdict.retryInMs === null ? null : finished + verdict.retryInMs
-      }).pipe(Effect.provideService(EventStore, store))
-      yield* Effect.logInfo("webhook attempt").pipe(
-        Effect.annotateLogs({ deliveryId, projectId, jobId, attempt, outcome: verdict.outcome, statusCode: result.statusCode })
-      )
-      return verdict.retryInMs === null
-        ? ack
-        : ({
-            _tag: "Nak",
-            delayMs: verdict.retryInMs,
-            reason: `webhook delivery attempt ${attempt} failed: ${result.error}`
-          } satisfies Verdict)
+        subscriptionId: null,
+        happenedAt: state.completedAt ?? (yield* Clock.currentTimeMillis),
+        data: { job }
+      }
+      return yield* sender.send(endpoint, message, msg.info.deliveryCount)
     })
 
     const consumer: DurableConsumerOptions = {

@@ -63,7 +63,7 @@ export const USAGE = `usage:
   project add-member PROJECT_ID EMAIL
   user create EMAIL [--password-stdin]
   user set-password EMAIL [--password-stdin]
-  webhook set --project PROJECT_ID --url URL [--events job.completed,job.failed]   (prints the signing secret)
+  webhook set --project PROJECT_ID --url URL [--events job.completed,job.failed,subscription.entries_queued,subscription.failing]   (prints the signing secret)
   webhook remove --project PROJECT_ID
   webhook deliveries --project PROJECT_ID [--limit N]
   extractors use stable|nightly|VERSION   (the yt-dlp release every extractor installs, checks and switches to)

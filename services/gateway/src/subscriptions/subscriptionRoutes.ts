@@ -12,7 +12,7 @@ import {
   subscribe,
   unsubscribe
 } from "./SubscriptionUseCases.ts"
-import { toSubscriptionBody } from "./SubscriptionView.ts"
+import { toSubscriptionBody } from "@mds/shared/api/SubscriptionView"
 
 const subscriptionIdOf = (input: RouteInput) => input.params["subscriptionId"] ?? ""
 

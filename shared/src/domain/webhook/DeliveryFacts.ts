@@ -1,12 +1,12 @@
 // The webhook delivery log's door: each attempt of a delivery, on the project's delivery subject, once per attempt.
 import { factRecorder } from "../../eventstore/FactRecorder.ts"
 import { webhookDeliverySubject } from "../../eventstore/Subjects.ts"
-import { WebhookDeliveryAttempted } from "./WebhookEvent.ts"
+import { WebhookDeliveryAttempted, type WebhookDeliveryAttemptedV2 } from "./WebhookEvent.ts"
 
 const recordAttempt = factRecorder({
   codec: WebhookDeliveryAttempted,
   msgId: (attempt) => `${attempt.deliveryId}:${attempt.attempt}`
 })
 
-export const recordDeliveryAttempt = (attempt: WebhookDeliveryAttempted) =>
+export const recordDeliveryAttempt = (attempt: WebhookDeliveryAttemptedV2) =>
   recordAttempt(webhookDeliverySubject(attempt.projectId), attempt)

@@ -4,9 +4,12 @@ import { Schema } from "effect"
 
 const V1 = Schema.Literal(1)
 
-export const WebhookEventType = Schema.Literals(["job.completed", "job.failed"])
+/** The events a job's end sends (the only ones before subscriptions). */
+export const JobWebhookEventType = Schema.Literals(["job.completed", "job.failed"])
+
+export const WebhookEventType = Schema.Literals(["job.completed", "job.failed", "subscription.entries_queued", "subscription.failing"])
 export type WebhookEventType = typeof WebhookEventType.Type
-export const ALL_WEBHOOK_EVENT_TYPES: ReadonlyArray<WebhookEventType> = ["job.completed", "job.failed"]
+export const ALL_WEBHOOK_EVENT_TYPES: ReadonlyArray<WebhookEventType> = WebhookEventType.literals
 
 /** The project's endpoint; each event carries the whole configuration, so the last one is the state. */
 export const WebhookConfigured = Schema.TaggedStruct("WebhookConfigured", {
@@ -33,15 +36,15 @@ export type WebhookConfigEvent = typeof WebhookConfigEvent.Type
 export const DeliveryOutcome = Schema.Literals(["delivered", "will_retry", "failed"])
 export type DeliveryOutcome = typeof DeliveryOutcome.Type
 
-/** One attempt to deliver one event; the log of a project is the sequence of these. */
-export const WebhookDeliveryAttempted = Schema.TaggedStruct("WebhookDeliveryAttempted", {
+/** Version 1: one attempt to deliver a job's event (the only kind then), named by its job. */
+export const WebhookDeliveryAttemptedV1 = Schema.TaggedStruct("WebhookDeliveryAttempted", {
   v: V1,
   /** Stable across the attempts of one event: receivers deduplicate with it. */
   deliveryId: Schema.String,
   projectId: Schema.String,
   webhookId: Schema.String,
   url: Schema.String,
-  eventType: WebhookEventType,
+  eventType: JobWebhookEventType,
   jobId: Schema.String,
   attempt: Schema.Int,
   outcome: DeliveryOutcome,
@@ -53,4 +56,20 @@ export const WebhookDeliveryAttempted = Schema.TaggedStruct("WebhookDeliveryAtte
   at: Schema.Number,
   nextAttemptAt: Schema.NullOr(Schema.Number)
 })
+
+/**
+ * Version 2: one attempt to deliver any event: a job's (`jobId`) or a subscription's (`subscriptionId`; its queued
+ * entries' jobs are in the payload).
+ */
+export const WebhookDeliveryAttemptedV2 = Schema.TaggedStruct("WebhookDeliveryAttempted", {
+  ...WebhookDeliveryAttemptedV1.fields,
+  v: Schema.Literal(2),
+  eventType: WebhookEventType,
+  jobId: Schema.NullOr(Schema.String),
+  subscriptionId: Schema.NullOr(Schema.String)
+})
+export type WebhookDeliveryAttemptedV2 = typeof WebhookDeliveryAttemptedV2.Type
+
+/** One attempt to deliver one event; the log of a project is the sequence of these. Written as version 2. */
+export const WebhookDeliveryAttempted = Schema.Union([WebhookDeliveryAttemptedV1, WebhookDeliveryAttemptedV2])
 export type WebhookDeliveryAttempted = typeof WebhookDeliveryAttempted.Type

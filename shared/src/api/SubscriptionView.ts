@@ -1,7 +1,7 @@
-// Extension: a subscription as /v1 answers it, from its state folded from its subject.
-import type { SubscriptionBody } from "@mds/shared/api/Subscriptions"
-import type { SubscriptionFilters } from "@mds/shared/domain/subscription/SubscriptionEvent"
-import { type Subscription, subscriptionStatus } from "@mds/shared/domain/subscription/SubscriptionState"
+// Extension: a subscription as /v1 answers it (and its webhooks carry it), from its state folded from its subject.
+import type { SubscriptionBody } from "./Subscriptions.ts"
+import type { SubscriptionFilters } from "../domain/subscription/SubscriptionEvent.ts"
+import { type Subscription, subscriptionStatus } from "../domain/subscription/SubscriptionState.ts"
 
 const iso = (ms: number) => new Date(ms).toISOString()
 

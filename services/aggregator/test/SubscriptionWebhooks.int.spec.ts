@@ -1,0 +1,237 @@
+// Subscription webhooks (extension) on a real nats-server and HTTP endpoint: subscription.entries_queued names each
+// queued entry's job, subscription.failing the last error; both signed like the job webhooks and in the delivery log.
+import { entryJobId } from "@mds/shared/domain/batch/EntryJobId"
+import { currentSubscription, subscriptionCommands } from "@mds/shared/domain/subscription/SubscriptionCommands"
+import { WebhookConfigEvent, WebhookDeliveryAttempted, type WebhookEventType } from "@mds/shared/domain/webhook/WebhookEvent"
+import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
+import { EventStore } from "@mds/shared/eventstore/EventStore"
+import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
+import { SUBSCRIPTIONS_STREAM, webhookConfigSubject, webhookDeliverySubject } from "@mds/shared/eventstore/Subjects"
+import { newId } from "@mds/shared/ids/Ids"
+import { NatsClient } from "@mds/shared/nats/NatsClient"
+import { webhookSecret } from "@mds/shared/webhooks/WebhookSignature"
+import { ConfigProvider, Effect, Layer, ManagedRuntime } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { eventually } from "../../../test/support/Eventually.ts"
+import { startWebhookReceiver, verifyWithPython, type WebhookReceiver } from "../../../test/support/WebhookReceiver.ts"
+import { TestNats } from "../../../test/int/support/TestNats.ts"
+import { SUBSCRIPTION_WEBHOOKS_DURABLE, SubscriptionWebhooks } from "../src/webhooks/SubscriptionWebhooks.ts"
+import { WebhookSettings } from "../src/webhooks/WebhookSettings.ts"
+
+const PEPPER = "subscription-webhook-pepper"
+let receiver: WebhookReceiver
+let runtime: ManagedRuntime.ManagedRuntime<EventStore | NatsClient, never>
+
+beforeAll(async () => {
+  receiver = await startWebhookReceiver()
+  const settings = WebhookSettings.layer.pipe(
+    Layer.provide(
+      ConfigProvider.layer(
+        ConfigProvider.fromUnknown({
+          API_KEY_PEPPER: PEPPER,
+          WEBHOOK_MAX_ATTEMPTS: "3",
+          WEBHOOK_RETRY_BASE_MS: "300",
+          WEBHOOK_TIMEOUT_MS: "2000"
+        })
+      )
+    )
+  )
+  const egress = EgressPolicy.layerWith(receiver.hostPort, async () => [{ address: "10.1.2.3", family: 4 as const }])
+  const base = JetStreamEventStore.pipe(Layer.provideMerge(TestNats))
+  const layer = SubscriptionWebhooks.pipe(Layer.provide(Layer.mergeAll(settings, egress)), Layer.provideMerge(base), Layer.orDie)
+  runtime = ManagedRuntime.make(layer)
+  await runtime.runPromise(Effect.void)
+})
+afterAll(async () => {
+  await runtime?.dispose()
+  await receiver?.close()
+})
+
+const T = Date.now()
+const run = <A, E>(effect: Effect.Effect<A, E, EventStore | NatsClient>) => runtime.runPromise(effect)
+
+const configure = (projectId: string, events: ReadonlyArray<WebhookEventType>) =>
+  run(
+    Effect.gen(function* () {
+      const store = yield* EventStore
+      const webhookId = `whk_${newId("key").slice(4)}`
+      yield* store.append(
+        WebhookConfigEvent,
+        webhookConfigSubject(projectId),
+        { _tag: "WebhookConfigured", v: 1, projectId, webhookId, url: receiver.url, events: [...events], at: T },
+        { msgId: webhookId }
+      )
+      return webhookSecret(PEPPER, projectId, webhookId)
+    })
+  )
+
+/** A subscription made through its decider, as the gateway makes it. */
+const subscribe = (projectId: string) =>
+  run(
+    Effect.gen(function* () {
+      const subscriptionId = newId("sub")
+      yield* subscriptionCommands(
+        projectId,
+        subscriptionId
+      )({
+        _tag: "CreateSubscription",
+        subscriptionId,
+        projectId,
+        url: "http://feeds.test/channel",
+        platform: "generic",
+        format: "audio_mp3",
+        checkEveryMs: 3_600_000,
+        filters: {},
+        backfill: 0,
+        now: T
+      })
+      return subscriptionId
+    })
+  )
+
+const dueAt = (projectId: string, subscriptionId: string) =>
+  run(Effect.map(currentSubscription(projectId, subscriptionId), ({ state }) => state?.nextCheckAt ?? 0))
+
+const deliveryLog = (projectId: string) =>
+  run(
+    Effect.gen(function* () {
+      const store = yield* EventStore
+      const stored = yield* store.readSubject(WebhookDeliveryAttempted, webhookDeliverySubject(projectId))
+      return stored.map((item) => item.event)
+    })
+  )
+
+describe("SubscriptionWebhooks", () => {
+  it("POSTs subscription.entries_queued with each queued entry and the job it became, signed, and logs it", async () => {
+    const projectId = newId("prj")
+    const secret = await configure(projectId, ["subscription.entries_queued"])
+    const subscriptionId = await subscribe(projectId)
+    const batchId = newId("bat")
+    const entries = [
+      { archiveKey: "generic e2", entryId: "e2", url: "http://feeds.test/e2.mp4", title: "Second" },
+      { archiveKey: "generic e1", entryId: "e1", url: "http://feeds.test/e1.mp4", title: "First" }
+    ]
+    const before = receiver.received.length
+    const due = await dueAt(projectId, subscriptionId)
+    await run(
+      subscriptionCommands(
+        projectId,
+        subscriptionId
+      )({
+        _tag: "RecordCheck",
+        subscriptionId,
+        dueAt: due,
+        now: T + 5,
+        found: 2,
+        fresh: 2,
+        filtered: 0,
+        seen: [],
+        queued: { batchId, entries }
+      })
+    )
+    const delivery = (await receiver.waitFor(before + 1))[before]!
+    const payload = JSON.parse(delivery.body)
+    expect(payload).toMatchObject({
+      type: "subscription.entries_queued",
+      created_at: new Date(T + 5).toISOString(),
+      data: {
+        subscription: { id: subscriptionId, url: "http://feeds.test/channel", status: "active", last_check: { queued: 2 } },
+        batch_id: batchId,
+        entries: [
+          { entry_id: "e2", url: "http://feeds.test/e2.mp4", title: "Second", job_id: entryJobId(batchId, "e2") },
+          { entry_id: "e1", url: "http://feeds.test/e1.mp4", title: "First", job_id: entryJobId(batchId, "e1") }
+        ]
+      }
+    })
+    expect(payload.data.entries[0].job_id).toMatch(/^job_/)
+    expect(delivery.headers["mds-event"]).toBe("subscription.entries_queued")
+    expect(delivery.headers["mds-delivery-id"]).toBe(payload.id)
+    expect(verifyWithPython(secret, delivery)).toBe("valid")
+    const log = await eventually(
+      () => deliveryLog(projectId),
+      (l) => l.length >= 1,
+      "the delivery log"
+    )
+    expect(log).toMatchObject([
+      { v: 2, eventType: "subscription.entries_queued", subscriptionId, jobId: null, outcome: "delivered", attempt: 1, statusCode: 204 }
+    ])
+  })
+
+  it("POSTs subscription.failing with the last error once the third check in a row failed, retried until delivered", async () => {
+    const projectId = newId("prj")
+    const secret = await configure(projectId, ["job.failed", "subscription.failing"])
+    const subscriptionId = await subscribe(projectId)
+    const before = receiver.received.length
+    receiver.answerWith([503])
+    for (const [i, message] of ["first", "second", "third"].entries()) {
+      const due = await dueAt(projectId, subscriptionId)
+      await run(
+        subscriptionCommands(
+          projectId,
+          subscriptionId
+        )({ _tag: "RecordCheckFailure", subscriptionId, dueAt: due, now: T + 10 + i, error: { code: "download_failed", message } })
+      )
+    }
+    const deliveries = (await receiver.waitFor(before + 2)).slice(before)
+    expect(deliveries.map((d) => d.status)).toEqual([503, 204])
+    const payload = JSON.parse(deliveries[1]!.body)
+    expect(JSON.parse(deliveries[0]!.body).id).toBe(payload.id)
+    expect(payload).toMatchObject({
+      type: "subscription.failing",
+      data: {
+        subscription: { id: subscriptionId, status: "failing", last_error: { code: "download_failed", message: "third" } },
+        error: { code: "download_failed", message: "third" }
+      }
+    })
+    expect(verifyWithPython(secret, deliveries[1]!)).toBe("valid")
+    const log = await eventually(
+      () => deliveryLog(projectId),
+      (l) => l.length >= 2,
+      "the delivery log"
+    )
+    expect(log.map((entry) => [entry.eventType, entry.attempt, entry.outcome])).toEqual([
+      ["subscription.failing", 1, "will_retry"],
+      ["subscription.failing", 2, "delivered"]
+    ])
+    // Only the third failure says failing: nothing more was sent.
+    expect(receiver.received.length).toBe(before + 2)
+  })
+
+  it("sends nothing to an endpoint that did not choose subscription events", async () => {
+    const projectId = newId("prj")
+    await configure(projectId, ["job.completed", "job.failed"])
+    const subscriptionId = await subscribe(projectId)
+    const due = await dueAt(projectId, subscriptionId)
+    const batchId = newId("bat")
+    await run(
+      subscriptionCommands(
+        projectId,
+        subscriptionId
+      )({
+        _tag: "RecordCheck",
+        subscriptionId,
+        dueAt: due,
+        now: T + 5,
+        found: 1,
+        fresh: 1,
+        filtered: 0,
+        seen: [],
+        queued: { batchId, entries: [{ archiveKey: "generic x", entryId: "x", url: "http://feeds.test/x.mp4", title: "X" }] }
+      })
+    )
+    // Handled means acknowledged by the durable consumer: every stored subscription event was.
+    await eventually(
+      () =>
+        run(
+          Effect.gen(function* () {
+            const { jsm } = yield* NatsClient
+            return yield* Effect.promise(() => jsm.consumers.info(SUBSCRIPTIONS_STREAM.name, SUBSCRIPTION_WEBHOOKS_DURABLE))
+          })
+        ),
+      (info) => info.num_pending === 0 && info.num_ack_pending === 0 && info.ack_floor.stream_seq === info.delivered.stream_seq,
+      "the subscription webhooks consumer to acknowledge every event"
+    )
+    expect(await deliveryLog(projectId)).toEqual([])
+    expect(receiver.received.filter((d) => JSON.parse(d.body).data.subscription?.id === subscriptionId)).toEqual([])
+  })
+})
