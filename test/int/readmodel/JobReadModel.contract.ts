@@ -122,6 +122,31 @@ export const jobReadModelContract = (name: string, adapter: Layer.Layer<JobReadM
       })
     )
 
+    it.effect("listByProject lists each job once while its document is being written (a job in progress)", () =>
+      Effect.gen(function* () {
+        const store = yield* JobReadModel
+        const projectId = newId("prj")
+        const views = Array.from({ length: 20 }, (_, i) => jobView(projectId, { createdAt: 1_000 + i, status: "processing", lastSeq: 1 }))
+        yield* Effect.forEach(views, (view) => store.put(view))
+        // Progress written to every job while the listings run: a listing that follows the store while it changes
+        // must still name each job once.
+        const writes = Effect.forEach(
+          Array.from({ length: 30 }, (_, round) => round),
+          (round) => Effect.forEach(views, (view) => store.put({ ...view, progress: round + 1, lastSeq: round + 2 }), { concurrency: 4 })
+        )
+        const listings = Effect.forEach(
+          Array.from({ length: 30 }, (_, i) => i),
+          () => store.listByProject(projectId, 100)
+        )
+        const [, listed] = yield* Effect.all([writes, listings], { concurrency: 2 })
+        for (const listing of listed) {
+          const ids = listing.map((view) => view.id)
+          assert.deepStrictEqual(ids.length, new Set(ids).size, `a job was listed twice: ${ids.join(" ")}`)
+          assert.strictEqual(ids.length, views.length)
+        }
+      })
+    )
+
     it.effect("listByProject returns the project's jobs newest first, up to the limit", () =>
       Effect.gen(function* () {
         const store = yield* JobReadModel

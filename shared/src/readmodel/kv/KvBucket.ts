@@ -23,3 +23,13 @@ export const openKvBucket = Effect.fn("openKvBucket")(function* (bucket: string,
     catch: readModelError(`open bucket ${bucket}`)
   })
 })
+
+/**
+ * The keys matching `filter`, each once. The client's listing follows the bucket until nothing is pending, so a key
+ * written while it runs is delivered again (a job's progress during a dashboard refresh listed the job twice).
+ */
+export const distinctKeys = async (kv: KV, filter: string): Promise<ReadonlyArray<string>> => {
+  const found = new Set<string>()
+  for await (const key of await kv.keys(filter)) found.add(key)
+  return [...found]
+}

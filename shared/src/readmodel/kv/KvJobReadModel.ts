@@ -5,7 +5,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { Lifetimes } from "../../config/Lifetimes.ts"
 import { JobView } from "../../domain/job/JobView.ts"
 import { JobReadModel, type JobViewWrite, type VersionedJobView } from "../JobReadModel.ts"
-import { openKvBucket, readModelError } from "./KvBucket.ts"
+import { openKvBucket, readModelError, distinctKeys } from "./KvBucket.ts"
 import { putUnlessLater } from "./KvConditionalPut.ts"
 
 export const JOBS_BUCKET = "mds_jobs"
@@ -94,9 +94,7 @@ export const makeKvJobReadModel = Effect.fn("makeKvJobReadModel")(function* (buc
     listByProject: Effect.fn("KvJobReadModel.listByProject")(function* (projectId, limit) {
       const keys = yield* Effect.tryPromise({
         try: async () => {
-          const found: Array<string> = []
-          for await (const key of await kv.keys(`${projectId}.*`)) found.push(key)
-          return found
+          return distinctKeys(kv, `${projectId}.*`)
         },
         catch: readModelError(`list ${projectId}`)
       })

@@ -3,7 +3,7 @@ import type { KV } from "@nats-io/kv"
 import { Effect, Layer, Option, Schema } from "effect"
 import { KeyRecord, type KeyView } from "../../domain/account/AccountViews.ts"
 import { KeyReadModel, newestKeyFirst } from "../KeyReadModel.ts"
-import { openKvBucket, readModelError } from "./KvBucket.ts"
+import { openKvBucket, readModelError, distinctKeys } from "./KvBucket.ts"
 import { putUnlessLater } from "./KvConditionalPut.ts"
 
 export const KEYS_BUCKET = "mds_keys"
@@ -63,9 +63,7 @@ export const makeKvKeyReadModel = Effect.fn("makeKvKeyReadModel")(function* (buc
 
     listByProject: Effect.fn("KvKeyReadModel.listByProject")(function* (projectId) {
       const keys = yield* tryKv(`list k.${projectId}`, async () => {
-        const found: Array<string> = []
-        for await (const key of await kv.keys(`k.${projectId}.*`)) found.push(key)
-        return found
+        return distinctKeys(kv, `k.${projectId}.*`)
       })
       const views = yield* Effect.forEach(keys, (key) => readKey(kv, projectId, key.split(".")[2] ?? ""), { concurrency: 8 })
       return views.flatMap((view) => (Option.isSome(view) ? [view.value] : [])).sort(newestKeyFirst)

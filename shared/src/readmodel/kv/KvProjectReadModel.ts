@@ -2,7 +2,7 @@
 import type { KV } from "@nats-io/kv"
 import { Effect, Layer, Option, Schema } from "effect"
 import { ProjectView } from "../../domain/account/AccountViews.ts"
-import { openKvBucket, readModelError } from "./KvBucket.ts"
+import { openKvBucket, readModelError, distinctKeys } from "./KvBucket.ts"
 import { putUnlessLater } from "./KvConditionalPut.ts"
 import { byProjectName, ProjectReadModel } from "../ProjectReadModel.ts"
 
@@ -48,9 +48,7 @@ export const makeKvProjectReadModel = Effect.fn("makeKvProjectReadModel")(functi
 
     listByMember: Effect.fn("KvProjectReadModel.listByMember")(function* (userId) {
       const keys = yield* tryKv(`list m.${userId}`, async () => {
-        const found: Array<string> = []
-        for await (const key of await kv.keys(`m.${userId}.*`)) found.push(key)
-        return found
+        return distinctKeys(kv, `m.${userId}.*`)
       })
       const views = yield* Effect.forEach(keys, (key) => readProject(kv, key.split(".")[2] ?? ""), { concurrency: 8 })
       // A stale index entry (a member removed between the two writes) is not a membership.
