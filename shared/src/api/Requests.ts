@@ -1,7 +1,7 @@
 // The /v1 request bodies: the gateway decodes with these schemas and the OpenAPI document is generated from them.
 import { Schema } from "effect"
 import { LanguageCode } from "../domain/media/SubtitleTrack.ts"
-import { COOKIE_PLATFORM_IDS, isCookiePlatform } from "../domain/platform/cookiePlatform.ts"
+import { COOKIE_PLATFORM_IDS } from "../domain/platform/cookiePlatform.ts"
 
 export const MAX_URL_LENGTH = 2048
 /** The longest position a clip section may name: a day, beyond any media this service downloads. */
@@ -147,13 +147,11 @@ export const CookiePlatform = Schema.String.check(
  * Extension: a platform id cookies can be kept under: one a URL's host is classified as (cookiePlatform.ts), the id
  * every run looks its cookies up by. GET /platforms marks these with `cookies: true`.
  */
-export const CookieUploadPlatform = CookiePlatform.check(
-  Schema.makeFilter((platform: string) =>
-    isCookiePlatform(platform)
-      ? undefined
-      : "takes cookies only under a platform GET /platforms lists with cookies: true (the platform of the URL's host; generic for any host without a curated platform)"
-  )
-)
+export const CookieUploadPlatform = Schema.Literals(COOKIE_PLATFORM_IDS as readonly [string, ...Array<string>]).annotate({
+  // A closed list, so the OpenAPI document names it (an enum) and generated clients send nothing else.
+  message:
+    "takes cookies only under a platform GET /platforms lists with cookies: true (the platform of the URL's host; generic for any host without a curated platform)"
+})
 
 /** Extension: a Netscape cookies.txt for one platform, replacing the project's previous one. */
 export const CookiesUpload = Schema.Struct({
