@@ -7,6 +7,7 @@ import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
 import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
 import { JobStates } from "@mds/shared/jobs/JobStates"
+import { ProjectQuotaReader } from "@mds/shared/quota/ProjectQuotaReader"
 import { Followers } from "@mds/shared/nats/Followers"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { CachedMediaReadModel } from "@mds/shared/readmodel/CachedMediaReadModel"
@@ -52,6 +53,7 @@ const Adapters = Layer.mergeAll(
   ApiKeyAuth.layer.pipe(Layer.provideMerge(Layer.mergeAll(KeyDirectory.layer, KeyUsageRecorder.layer))),
   DashboardLayer,
   AdmissionStates.layer,
+  ProjectQuotaReader.layer,
   PlatformHealthBoard.layer,
   RequestRateLimiter.layer,
   PollingGuard.layer,

@@ -105,6 +105,7 @@ export const V1 = {
       "unsupported_platform",
       "url_not_allowed",
       "concurrency_limit_exceeded",
+      "quota_exceeded",
       "platform_paused",
       "service_unavailable"
     ]
@@ -145,7 +146,7 @@ export const V1 = {
     access: keyed("media:download"),
     requestBody: CreateBatchRequest,
     success: { status: 202, description: "The batch, running.", data: Batch },
-    errors: ["invalid_request", "media_not_found", "format_unavailable", "invalid_options", "service_unavailable"]
+    errors: ["invalid_request", "media_not_found", "format_unavailable", "invalid_options", "quota_exceeded", "service_unavailable"]
   },
   getBatch: {
     method: "GET",

@@ -11,6 +11,11 @@ export const DownloadMedia = Schema.TaggedStruct("DownloadMedia", {
   format: Schema.String,
   platform: Schema.String,
   /** Extension: the job's clip section and output preset, as queued. */
-  options: Schema.optionalKey(DownloadOptions)
+  options: Schema.optionalKey(DownloadOptions),
+  /**
+   * Extension: the bytes the project may still download this month when the job was admitted (absent: no byte quota).
+   * A download that would go past it fails quota_exceeded and stores nothing.
+   */
+  quotaBytesLeft: Schema.optionalKey(Schema.Number)
 })
 export type DownloadMedia = typeof DownloadMedia.Type

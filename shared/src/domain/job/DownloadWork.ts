@@ -18,8 +18,11 @@ export type QueuedJob = Omit<Extract<JobCommand, { readonly _tag: "QueueJob" }>,
 export const queueJob = (job: QueuedJob, call?: CommandCallOptions<JobState>) =>
   jobCommands(job.projectId, job.jobId)({ _tag: "QueueJob", ...job }, call)
 
-/** The same job handed off twice (a retried request, a redelivered batch step) is one work message. */
-export const sendDownloadWork = Effect.fnUntraced(function* (job: QueuedJob) {
+/**
+ * The same job handed off twice (a retried request, a redelivered batch step) is one work message. `quotaBytesLeft`:
+ * what the project's byte quota left when the job was admitted (null: no byte quota).
+ */
+export const sendDownloadWork = Effect.fnUntraced(function* (job: QueuedJob, quotaBytesLeft: number | null = null) {
   const store = yield* EventStore
   const work: DownloadMedia = {
     _tag: "DownloadMedia",
@@ -30,7 +33,8 @@ export const sendDownloadWork = Effect.fnUntraced(function* (job: QueuedJob) {
     mediaId: job.source.mediaId,
     format: job.format,
     platform: job.platform,
-    ...(hasOptions(job.options) ? { options: job.options } : {})
+    ...(hasOptions(job.options) ? { options: job.options } : {}),
+    ...(quotaBytesLeft === null ? {} : { quotaBytesLeft })
   }
   return yield* store.append(DownloadMedia, DOWNLOAD_WORK_SUBJECT, work, { msgId: job.jobId })
 })
