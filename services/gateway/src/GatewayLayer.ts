@@ -15,6 +15,7 @@ import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
 import { KeyReadModel } from "@mds/shared/readmodel/KeyReadModel"
 import { ProjectReadModel } from "@mds/shared/readmodel/ProjectReadModel"
 import { ReadModelLayer } from "@mds/shared/readmodel/ReadModelLayer"
+import { UsageReadModel } from "@mds/shared/readmodel/UsageReadModel"
 import { Layer } from "effect"
 import { ApiKeyAuth } from "./auth/ApiKeyAuth.ts"
 import { KeyDirectory } from "./auth/KeyDirectory.ts"
@@ -43,7 +44,8 @@ const ReadModels = Layer.mergeAll(
   JobViewCache.layer.pipe(Layer.provideMerge(JobStates.layer)),
   Layer.effect(JobReadModel, JobReadModel),
   Layer.effect(ProjectReadModel, ProjectReadModel),
-  Layer.effect(KeyReadModel, KeyReadModel)
+  Layer.effect(KeyReadModel, KeyReadModel),
+  Layer.effect(UsageReadModel, UsageReadModel)
 ).pipe(Layer.provide(ReadModelLayer))
 
 // Read models and artifacts: KV and filesystem by default, MongoDB and S3 when MONGO_URL / S3_ENDPOINT are set.

@@ -5,6 +5,7 @@ import { CookieJar } from "./CookieJars.ts"
 import { CookiePlatform, CookiesUpload, DownloadRequest, ResolveRequest } from "./Requests.ts"
 import { Health, Job, JobAccepted, Media, Platform } from "./Responses.ts"
 import { WebhookDelivery } from "./WebhookDeliveries.ts"
+import { Usage } from "./Usage.ts"
 import { Batch, CreateBatchRequest } from "./Batches.ts"
 import { Schema } from "effect"
 import { type Endpoint, keyed, type Parameter, PUBLIC } from "./Endpoint.ts"
@@ -181,6 +182,35 @@ export const V1 = {
     parameters: [JOB_ID],
     success: { status: 200, description: "The event stream.", data: "events" },
     errors: ["job_not_found", "service_unavailable"]
+  },
+  getUsage: {
+    method: "GET",
+    path: "/v1/usage",
+    tag: "Usage",
+    summary: "Extension: the project's jobs and downloaded bytes per day, and its quotas",
+    description:
+      "Per UTC day of the range: jobs (by the day they were queued) by status, failures by error code, bytes of " +
+      "completed jobs, each per platform; the most frequent error codes with example jobs; and the project's quotas " +
+      "with what is used of them now. Any key of the project may read it.",
+    access: keyed(null),
+    parameters: [
+      {
+        name: "from",
+        in: "query",
+        required: false,
+        description: "First day, YYYY-MM-DD (UTC); default 29 days before `to`.",
+        schema: Schema.String.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}$/u))
+      },
+      {
+        name: "to",
+        in: "query",
+        required: false,
+        description: "Last day, YYYY-MM-DD (UTC); default today. At most 366 days after `from`.",
+        schema: Schema.String.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}$/u))
+      }
+    ],
+    success: { status: 200, description: "The usage.", data: Usage },
+    errors: ["invalid_request", "service_unavailable"]
   },
   listWebhookDeliveries: {
     method: "GET",

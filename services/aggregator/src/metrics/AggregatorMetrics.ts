@@ -2,23 +2,33 @@
 // work-queue depth read from JetStream at scrape time.
 import { followJobEvents } from "@mds/shared/domain/job/JobEventFollower"
 import { collectJetStreamMetrics } from "@mds/shared/observability/JetStreamMetrics"
-import { jobsByState, setGauge } from "@mds/shared/observability/Metrics"
+import { jobsByState, projectDownloadedBytes, projectJobsEnded, setGauge } from "@mds/shared/observability/Metrics"
 import { metricsServer } from "@mds/shared/observability/MetricsServer"
 import { Config, Effect, Layer, Option } from "effect"
 import { applyToTally, countTally, type JobStateTally, TALLIED_STATES } from "./JobStateTally.ts"
+import { countJobEnd, END_OUTCOMES, emptyProjectTotals } from "./ProjectTotals.ts"
 
 export const AggregatorMetrics = Layer.unwrap(
   Effect.gen(function* () {
     // Without a metrics port nobody reads the tally: do not replay the job stream for it.
     if (Option.isNone(yield* Config.option(Config.Port("METRICS_PORT")))) return Layer.empty
     const tally: JobStateTally = new Map()
+    const totals = emptyProjectTotals()
 
-    // A replay of the job stream from its start rebuilds the tally after a restart.
-    const follow = followJobEvents("aggregator-job-tally", (event, message) => applyToTally(tally, message.subject, event))
+    // A replay of the job stream from its start rebuilds the tally and the per-project totals after a restart.
+    const follow = followJobEvents("aggregator-job-tally", (event, message) => {
+      const before = tally.get(message.subject) ?? null
+      applyToTally(tally, message.subject, event)
+      countJobEnd(totals, before, tally.get(message.subject) ?? null)
+    })
 
     const collect = Effect.gen(function* () {
       const counts = countTally(tally, Date.now())
       for (const state of TALLIED_STATES) yield* setGauge(jobsByState, { state }, counts[state])
+      for (const [project, ended] of totals.ended) {
+        for (const outcome of END_OUTCOMES) yield* setGauge(projectJobsEnded, { project, outcome }, ended[outcome])
+      }
+      for (const [project, bytes] of totals.bytes) yield* setGauge(projectDownloadedBytes, { project }, bytes)
       yield* collectJetStreamMetrics
     })
 
