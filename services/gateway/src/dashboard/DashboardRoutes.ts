@@ -3,6 +3,7 @@ import { removeCookies, showCookies, storeCookies } from "./handlers/CookieHandl
 import { confirmRevoke, confirmRotate, addKey, listKeys, revoke, rotate } from "./handlers/KeyHandlers.ts"
 import { addMember, jobsJson, listJobs, rename, showProject, showSettings } from "./handlers/ProjectHandlers.ts"
 import { addProject, listProjects, showLogin, signIn, signOut } from "./handlers/SessionHandlers.ts"
+import { showUsage } from "./handlers/UsageHandlers.ts"
 import { type DashboardRoute, route } from "./DashboardRoute.ts"
 
 const P = "/dashboard/projects/:projectId"
@@ -22,6 +23,7 @@ export const dashboardRoutes = [
   route("POST", `${P}/keys/:keyId/rotate`, rotate),
   route("GET", `${P}/jobs`, listJobs),
   route("GET", `${P}/jobs.json`, jobsJson, { json: true }),
+  route("GET", `${P}/usage`, showUsage),
   route("GET", `${P}/settings`, showSettings),
   route("POST", `${P}/rename`, rename),
   route("POST", `${P}/members`, addMember),

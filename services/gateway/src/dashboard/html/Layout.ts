@@ -46,7 +46,7 @@ export interface ProjectRef {
 }
 
 /** The project's heading and its sections; the current one is marked for assistive technology. */
-export const projectHeader = (project: ProjectRef, active: "keys" | "jobs" | "cookies" | "settings") => {
+export const projectHeader = (project: ProjectRef, active: "keys" | "jobs" | "usage" | "webhooks" | "cookies" | "settings") => {
   const base = `/dashboard/projects/${project.projectId}`
   const link = (section: typeof active, href: string, label: string) =>
     html`<a href="${href}"${section === active ? html` aria-current="page"` : ""}>${label}</a>`
@@ -56,6 +56,7 @@ export const projectHeader = (project: ProjectRef, active: "keys" | "jobs" | "co
 <nav class="tabs" aria-label="Project sections">
   ${link("keys", `${base}/keys`, "API keys")}
   ${link("jobs", `${base}/jobs`, "Jobs")}
+  ${link("usage", `${base}/usage`, "Usage")}
   ${link("cookies", `${base}/cookies`, "Cookies")}
   ${link("settings", `${base}/settings`, "Settings")}
 </nav>`
