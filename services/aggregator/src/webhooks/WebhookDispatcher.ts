@@ -1,5 +1,5 @@
 // Delivers job.completed / job.failed to each project's webhook endpoint: signed POSTs, retried with backoff through
-// JetStream redelivery, every attempt appended to the project's delivery log.
+// JetStream redelivery, every attempt appended to the project's delivery log; and sends one again when asked.
 import { createHash } from "node:crypto"
 import type { JsMsg } from "@nats-io/jetstream"
 import { DeliverPolicy } from "@nats-io/jetstream"
@@ -9,10 +9,23 @@ import { type JobEvent, JobEvent as JobEventSchema, decodeJobEventJson } from "@
 import { evolveJobView, type JobView } from "@mds/shared/domain/job/JobView"
 import { judgeAttempt } from "@mds/shared/domain/webhook/DeliveryPlan"
 import { WebhookDecider, type WebhookEndpoint } from "@mds/shared/domain/webhook/WebhookDecider"
-import { WebhookConfigEvent, WebhookDeliveryAttempted, type WebhookEventType } from "@mds/shared/domain/webhook/WebhookEvent"
+import {
+  WebhookConfigEvent,
+  WebhookDeliveryAttempted,
+  type WebhookEventType,
+  WebhookRedeliveryRequested
+} from "@mds/shared/domain/webhook/WebhookEvent"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { ALL_JOBS_SUBJECT, JOBS_STREAM, webhookConfigSubject, webhookDeliverySubject } from "@mds/shared/eventstore/Subjects"
+import {
+  ALL_JOBS_SUBJECT,
+  ALL_WEBHOOK_REDELIVERIES_SUBJECT,
+  JOBS_STREAM,
+  jobSubject,
+  WEBHOOKS_STREAM,
+  webhookConfigSubject,
+  webhookDeliverySubject
+} from "@mds/shared/eventstore/Subjects"
 import {
   DELIVERY_ID_HEADER,
   EVENT_TYPE_HEADER,
@@ -21,12 +34,15 @@ import {
   WEBHOOK_ID_HEADER,
   webhookSecret
 } from "@mds/shared/webhooks/WebhookSignature"
-import { Clock, Effect, Layer, Option, Redacted } from "effect"
+import { Clock, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { type DurableConsumerOptions, ensureDurableConsumer, runDurableConsumer, type Verdict } from "../consumers/DurableConsumer.ts"
 import { postPinned } from "./PinnedPost.ts"
 import { WebhookSettings } from "./WebhookSettings.ts"
 
 export const WEBHOOKS_DURABLE = "aggregator-webhooks"
+export const WEBHOOK_REDELIVERIES_DURABLE = "aggregator-webhook-redeliveries"
+
+const decodeRedelivery = Schema.decodeUnknownOption(Schema.fromJsonString(WebhookRedeliveryRequested))
 
 const ack: Verdict = { _tag: "Ack" }
 
@@ -104,22 +120,26 @@ export const WebhookDispatcher = Layer.effectDiscard(
         })
       })
 
-    const deliver = Effect.fn("WebhookDispatcher.deliver")(function* (msg: JsMsg) {
-      const event = decodeJobEventJson(msg.string())
-      if (Option.isNone(event)) return ack
-      const happened = webhookEventOf(event.value)
-      if (happened === null) return ack
-      const type = happened.type
-      const [, , projectId, jobId] = msg.subject.split(".")
-      if (projectId === undefined || jobId === undefined) return ack
+    /** One attempt to deliver one event of a job: POST, log the attempt, and say whether to try again (Nak). */
+    const attemptDelivery = Effect.fn("WebhookDispatcher.attempt")(function* (options: {
+      readonly projectId: string
+      readonly jobId: string
+      readonly type: WebhookEventType
+      readonly happenedAt: number
+      /** The job's subject and the sequence whose state the payload shows. */
+      readonly jobSeq: number
+      readonly attempt: number
+      /** For a redelivery, the attempt time it was asked after (its attempts' message ids); null for the first series. */
+      readonly redeliveryOf: number | null
+    }) {
+      const { projectId, jobId, type, attempt } = options
       const endpoint = yield* endpointOf(projectId)
       if (endpoint === null || !endpoint.events.includes(type)) return ack
-      const job = yield* jobAt(msg.subject, msg.seq)
+      const job = yield* jobAt(jobSubject(projectId, jobId), options.jobSeq)
       if (job === null) return ack
 
       const deliveryId = deliveryIdOf(projectId, jobId, type)
-      const attempt = msg.info.deliveryCount
-      const body = JSON.stringify({ id: deliveryId, type, created_at: new Date(happened.at).toISOString(), data: { job } })
+      const body = JSON.stringify({ id: deliveryId, type, created_at: new Date(options.happenedAt).toISOString(), data: { job } })
       const secret = webhookSecret(Redacted.value(settings.serverSecret), projectId, endpoint.webhookId)
       const started = yield* Clock.currentTimeMillis
       const result = yield* post(
@@ -154,9 +174,10 @@ export const WebhookDispatcher = Layer.effectDiscard(
           error: result.error,
           durationMs: finished - started,
           at: finished,
-          nextAttemptAt: verdict.retryInMs === null ? null : finished + verdict.retryInMs
+          nextAttemptAt: verdict.retryInMs === null ? null : finished + verdict.retryInMs,
+          ...(options.redeliveryOf === null ? {} : { redelivery: true })
         },
-        { msgId: `${deliveryId}:${attempt}` }
+        { msgId: `${deliveryId}:${options.redeliveryOf === null ? "" : `r${options.redeliveryOf}:`}${attempt}` }
       )
       yield* Effect.logInfo("webhook attempt").pipe(
         Effect.annotateLogs({ deliveryId, projectId, jobId, attempt, outcome: verdict.outcome, statusCode: result.statusCode })
@@ -170,21 +191,69 @@ export const WebhookDispatcher = Layer.effectDiscard(
           } satisfies Verdict)
     })
 
-    const consumer: DurableConsumerOptions = {
-      stream: JOBS_STREAM.name,
-      durable: WEBHOOKS_DURABLE,
-      filterSubject: ALL_JOBS_SUBJECT,
-      lanes: 8,
-      ackWaitMs: settings.timeoutMs + 30_000,
-      // Created on a running system, it must not call endpoints for every job of the retained history.
-      deliverPolicy: DeliverPolicy.New,
-      // A failure to read or log is retried like a failed delivery, after a short pause.
-      handle: (msg) =>
-        deliver(msg).pipe(
-          Effect.catchCause((cause) => Effect.succeed<Verdict>({ _tag: "Nak", delayMs: 2_000, reason: String(cause).slice(0, 300) }))
-        )
+    const deliver = Effect.fn("WebhookDispatcher.deliver")(function* (msg: JsMsg) {
+      const event = decodeJobEventJson(msg.string())
+      if (Option.isNone(event)) return ack
+      const happened = webhookEventOf(event.value)
+      if (happened === null) return ack
+      const [, , projectId, jobId] = msg.subject.split(".")
+      if (projectId === undefined || jobId === undefined) return ack
+      return yield* attemptDelivery({
+        projectId,
+        jobId,
+        type: happened.type,
+        happenedAt: happened.at,
+        jobSeq: msg.seq,
+        attempt: msg.info.deliveryCount,
+        redeliveryOf: null
+      })
+    })
+
+    /** A redelivery someone asked for: the same event (same delivery id) with the job as it ended, retried as usual. */
+    const redeliver = Effect.fn("WebhookDispatcher.redeliver")(function* (msg: JsMsg) {
+      const requested = decodeRedelivery(msg.string())
+      if (Option.isNone(requested)) return ack
+      const { projectId, jobId, eventType } = requested.value
+      return yield* attemptDelivery({
+        projectId,
+        jobId,
+        type: eventType,
+        happenedAt: requested.value.at,
+        jobSeq: Number.MAX_SAFE_INTEGER,
+        attempt: msg.info.deliveryCount,
+        redeliveryOf: requested.value.afterAttemptAt
+      })
+    })
+
+    // A failure to read or log is retried like a failed delivery, after a short pause.
+    const orRetry = (verdict: Effect.Effect<Verdict, unknown>) =>
+      verdict.pipe(
+        Effect.catchCause((cause) => Effect.succeed<Verdict>({ _tag: "Nak", delayMs: 2_000, reason: String(cause).slice(0, 300) }))
+      )
+    const consumers: ReadonlyArray<DurableConsumerOptions> = [
+      {
+        stream: JOBS_STREAM.name,
+        durable: WEBHOOKS_DURABLE,
+        filterSubject: ALL_JOBS_SUBJECT,
+        lanes: 8,
+        ackWaitMs: settings.timeoutMs + 30_000,
+        // Created on a running system, it must not call endpoints for every job of the retained history.
+        deliverPolicy: DeliverPolicy.New,
+        handle: (msg) => orRetry(deliver(msg))
+      },
+      {
+        stream: WEBHOOKS_STREAM.name,
+        durable: WEBHOOK_REDELIVERIES_DURABLE,
+        filterSubject: ALL_WEBHOOK_REDELIVERIES_SUBJECT,
+        lanes: 4,
+        ackWaitMs: settings.timeoutMs + 30_000,
+        deliverPolicy: DeliverPolicy.New,
+        handle: (msg) => orRetry(redeliver(msg))
+      }
+    ]
+    for (const consumer of consumers) {
+      yield* ensureDurableConsumer(consumer)
+      yield* Effect.forkScoped(runDurableConsumer(consumer))
     }
-    yield* ensureDurableConsumer(consumer)
-    yield* Effect.forkScoped(runDurableConsumer(consumer))
   })
 )

@@ -4,6 +4,7 @@ import { confirmRevoke, confirmRotate, addKey, listKeys, revoke, rotate } from "
 import { addMember, jobsJson, listJobs, rename, showProject, showSettings } from "./handlers/ProjectHandlers.ts"
 import { addProject, listProjects, showLogin, signIn, signOut } from "./handlers/SessionHandlers.ts"
 import { showUsage } from "./handlers/UsageHandlers.ts"
+import { redeliver, showWebhooks } from "./handlers/WebhookHandlers.ts"
 import { type DashboardRoute, route } from "./DashboardRoute.ts"
 
 const P = "/dashboard/projects/:projectId"
@@ -24,6 +25,8 @@ export const dashboardRoutes = [
   route("GET", `${P}/jobs`, listJobs),
   route("GET", `${P}/jobs.json`, jobsJson, { json: true }),
   route("GET", `${P}/usage`, showUsage),
+  route("GET", `${P}/webhooks`, showWebhooks),
+  route("POST", `${P}/webhooks/:deliveryId/redeliver`, redeliver),
   route("GET", `${P}/settings`, showSettings),
   route("POST", `${P}/rename`, rename),
   route("POST", `${P}/members`, addMember),

@@ -51,6 +51,25 @@ export const WebhookDeliveryAttempted = Schema.TaggedStruct("WebhookDeliveryAtte
   error: Schema.NullOr(Schema.String),
   durationMs: Schema.Number,
   at: Schema.Number,
-  nextAttemptAt: Schema.NullOr(Schema.Number)
+  nextAttemptAt: Schema.NullOr(Schema.Number),
+  /** Present on the attempts of a redelivery someone asked for (WebhookRedeliveryRequested); absent on the first series. */
+  redelivery: Schema.optionalKey(Schema.Boolean)
 })
 export type WebhookDeliveryAttempted = typeof WebhookDeliveryAttempted.Type
+
+/**
+ * Someone asked (dashboard) to send an event again, after its delivery ended (delivered or given up): the dispatcher
+ * sends it once more, with the same delivery id, to the project's endpoint as configured now, and retries as usual.
+ * On mds.webhook.redeliver.<projectId>.
+ */
+export const WebhookRedeliveryRequested = Schema.TaggedStruct("WebhookRedeliveryRequested", {
+  v: V1,
+  projectId: Schema.String,
+  deliveryId: Schema.String,
+  jobId: Schema.String,
+  eventType: WebhookEventType,
+  /** The last attempt when it was asked for: one request per ended series (a second click is the same request). */
+  afterAttemptAt: Schema.Number,
+  at: Schema.Number
+})
+export type WebhookRedeliveryRequested = typeof WebhookRedeliveryRequested.Type

@@ -57,6 +57,7 @@ export const projectHeader = (project: ProjectRef, active: "keys" | "jobs" | "us
   ${link("keys", `${base}/keys`, "API keys")}
   ${link("jobs", `${base}/jobs`, "Jobs")}
   ${link("usage", `${base}/usage`, "Usage")}
+  ${link("webhooks", `${base}/webhooks`, "Webhooks")}
   ${link("cookies", `${base}/cookies`, "Cookies")}
   ${link("settings", `${base}/settings`, "Settings")}
 </nav>`

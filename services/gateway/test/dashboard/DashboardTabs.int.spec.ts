@@ -1,5 +1,6 @@
 // The dashboard's Usage tab (quota bars, SVG charts, top errors linking to their jobs), quotas on the settings page,
-// and the Jobs tab's filters: over HTTP in process, and drawn by Chromium (docs/dashboard-usage.png is its screenshot).
+// the Jobs tab's filters and the Webhooks tab (deliveries, redeliver): over HTTP in process, and drawn by Chromium
+// (docs/dashboard-usage.png is its screenshot).
 import { mkdir } from "node:fs/promises"
 import { join } from "node:path"
 import { Effect } from "effect"
@@ -9,6 +10,9 @@ import type { JobUsage } from "@mds/shared/domain/usage/JobUsage"
 import { utcDay } from "@mds/shared/domain/admission/Quota"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
 import { UsageReadModel } from "@mds/shared/readmodel/UsageReadModel"
+import { WebhookDeliveryAttempted, WebhookRedeliveryRequested } from "@mds/shared/domain/webhook/WebhookEvent"
+import { EventStore } from "@mds/shared/eventstore/EventStore"
+import { webhookDeliverySubject, webhookRedeliverSubject } from "@mds/shared/eventstore/Subjects"
 import { jobView } from "../../../../test/support/JobViews.ts"
 import { jobUsage } from "../../../../test/int/readmodel/UsageReadModel.contract.ts"
 import { setProjectQuota } from "../../src/accounts/AccountCommands.ts"
@@ -115,8 +119,75 @@ describe("dashboard usage", () => {
   })
 })
 
-describe("dashboard usage in Chromium", () => {
-  it("draws the charts and quota bars; the screenshot goes into the docs", async () => {
+const attempt = (fields: Partial<WebhookDeliveryAttempted>): WebhookDeliveryAttempted => ({
+  _tag: "WebhookDeliveryAttempted",
+  v: 1,
+  deliveryId: "dlv_aaaaaaaaaaaaaaaaaaaaaaaa",
+  projectId,
+  webhookId: "whk_1",
+  url: "https://hooks.example.org/mds",
+  eventType: "job.completed",
+  jobId: "job_aaaaaaaaaaaaaaaaaaaaaaaa",
+  attempt: 1,
+  outcome: "will_retry",
+  statusCode: 503,
+  error: "HTTP 503",
+  durationMs: 40,
+  at: Date.now() - 60_000,
+  nextAttemptAt: Date.now() + 60_000,
+  ...fields
+})
+
+describe("dashboard webhooks", () => {
+  it("lists each delivery's latest attempt with status code, attempts and next retry; redeliver asks once, not while retrying", async () => {
+    const now = Date.now()
+    const log = [
+      attempt({ at: now - 30_000, nextAttemptAt: now - 20_000 }),
+      attempt({ attempt: 2, outcome: "failed", statusCode: 500, error: "HTTP 500", at: now - 10_000, nextAttemptAt: null }),
+      attempt({
+        deliveryId: "dlv_bbbbbbbbbbbbbbbbbbbbbbbb",
+        jobId: "job_bbbbbbbbbbbbbbbbbbbbbbbb",
+        eventType: "job.failed",
+        at: now - 5_000
+      })
+    ]
+    await h.gateway.run(
+      Effect.flatMap(EventStore, (store) =>
+        Effect.forEach(log, (event, i) =>
+          store.append(WebhookDeliveryAttempted, webhookDeliverySubject(projectId), event, { msgId: `log-${i}` })
+        )
+      )
+    )
+    const page = await admin.get(`/dashboard/projects/${projectId}/webhooks`)
+    expect(page.status).toBe(200)
+    const rows = [...page.body.matchAll(/<tr data-delivery-id="(dlv_[a-z]+)">([\s\S]*?)<\/tr>/g)]
+    expect(rows.map((m) => m[1])).toEqual(["dlv_bbbbbbbbbbbbbbbbbbbbbbbb", "dlv_aaaaaaaaaaaaaaaaaaaaaaaa"])
+    const [retrying, gaveUp] = rows.map((m) => m[2] ?? "")
+    expect(retrying).toContain('<td data-label="Status code">503')
+    expect(retrying).toContain("retrying")
+    expect(retrying).not.toContain("Redeliver</button>")
+    expect(gaveUp).toContain('<td data-label="Attempts">2</td>')
+    expect(gaveUp).toContain('<td data-label="Next retry">—</td>')
+    expect(gaveUp).toContain("Redeliver</button>")
+
+    const asked = await admin.post(`/dashboard/projects/${projectId}/webhooks/dlv_aaaaaaaaaaaaaaaaaaaaaaaa/redeliver`, {})
+    expect(asked.body).toContain("will be sent again in a moment")
+    await admin.post(`/dashboard/projects/${projectId}/webhooks/dlv_aaaaaaaaaaaaaaaaaaaaaaaa/redeliver`, {})
+    const requests = await h.gateway.run(
+      Effect.flatMap(EventStore, (store) => store.readSubject(WebhookRedeliveryRequested, webhookRedeliverSubject(projectId)))
+    )
+    expect(requests.map((r) => r.event)).toEqual([
+      expect.objectContaining({ deliveryId: "dlv_aaaaaaaaaaaaaaaaaaaaaaaa", jobId: "job_aaaaaaaaaaaaaaaaaaaaaaaa" })
+    ])
+
+    const refused = await admin.post(`/dashboard/projects/${projectId}/webhooks/dlv_bbbbbbbbbbbbbbbbbbbbbbbb/redeliver`, {})
+    expect(refused.status).toBe(400)
+    expect(refused.body).toContain("still being retried")
+  })
+})
+
+describe("dashboard tabs in Chromium", () => {
+  it("draws the usage charts and quota bars, and redelivers from the Webhooks tab; screenshots of both", async () => {
     const address = await h.gateway.app.listen({ host: "127.0.0.1", port: 0 })
     const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu"] })
     try {
@@ -143,6 +214,14 @@ describe("dashboard usage in Chromium", () => {
       const artifacts = join(import.meta.dirname, "..", "..", "..", "..", "test", "artifacts")
       await mkdir(artifacts, { recursive: true })
       await page.screenshot({ path: join(artifacts, "dashboard-usage.png"), fullPage: true })
+
+      // The Webhooks tab: its redeliver button posts the form and the page says so.
+      await page.goto(`${address}/dashboard/projects/${projectId}/webhooks`)
+      const redeliverButton = page.locator('tr[data-delivery-id] button:has-text("Redeliver")')
+      expect(await redeliverButton.count()).toBe(1)
+      await Promise.all([page.waitForURL(/\/webhooks\/dlv_a+\/redeliver$/), redeliverButton.click()])
+      expect(await page.locator(".alert.notice").textContent()).toContain("will be sent again in a moment")
+      await page.screenshot({ path: join(artifacts, "dashboard-webhooks.png"), fullPage: true })
     } finally {
       await browser.close()
     }
