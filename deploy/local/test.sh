@@ -5,15 +5,24 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 # shellcheck source=deploy/local/setup.sh
 source deploy/local/setup.sh
 mds_ensure_chromium
-mds_ensure_moto
-mds_ensure_test_tools
+# Two venvs of their own, installed side by side on a fresh machine (each is a check of well under a second later).
+mds_ensure_moto &
+moto=$!
+mds_ensure_test_tools &
+tools=$!
+wait "$moto"
+wait "$tools"
 
-echo "[test] tsc --noEmit" >&2
-npx tsc --noEmit -p tsconfig.json
-
-# Lint and format check (no writes): `npm run format` fixes what the check finds.
-echo "[test] biome ci" >&2
-bash deploy/local/biome.sh ci --colors=off .
+# The typecheck and the lint and format check (no writes; `npm run format` fixes what it finds) side by side.
+echo "[test] tsc --noEmit and biome ci" >&2
+npx tsc --noEmit -p tsconfig.json &
+tsc=$!
+bash deploy/local/biome.sh ci --colors=off . &
+biome=$!
+checks=0
+wait "$tsc" || checks=$?
+wait "$biome" || checks=$?
+if [ "$checks" != 0 ]; then exit "$checks"; fi
 
 report="$(mktemp -t mds-vitest-XXXXXX.json)"
 trap 'rm -f "$report"' EXIT

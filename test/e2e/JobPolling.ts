@@ -1,4 +1,5 @@
 // Polls GET /jobs/{id} the way the spec tells clients to (every 2 s, with a deadline) and keeps every snapshot seen.
+import { eventually } from "../support/Eventually.ts"
 import { type ApiResponse, apiRequest, describeResponse } from "./ApiClient.ts"
 
 /** The spec's lower bound for the polling interval. */
@@ -48,21 +49,17 @@ export const pollJobUntilFinished = async (
 }
 
 /** Polls until the predicate holds on the job response (any status code), or throws at the deadline. */
-export const pollJobUntil = async (
+export const pollJobUntil = (
   baseUrl: string,
   key: string,
   jobId: string,
   predicate: (response: ApiResponse) => boolean,
   options: { readonly timeoutMs?: number; readonly logs?: () => string } = {}
-): Promise<ApiResponse> => {
-  const deadline = Date.now() + (options.timeoutMs ?? 60_000)
-  let last: ApiResponse | null = null
-  while (Date.now() < deadline) {
-    last = await apiRequest(baseUrl, "GET", `/jobs/${jobId}`, { key })
-    if (predicate(last)) return last
-    await new Promise((r) => setTimeout(r, POLL_INTERVAL_MS))
-  }
-  throw new Error(
-    `job ${jobId}: condition not met in time; last ${last === null ? "none" : describeResponse(last)}\n${options.logs?.() ?? ""}`
+): Promise<ApiResponse> =>
+  eventually(
+    () => apiRequest(baseUrl, "GET", `/jobs/${jobId}`, { key }),
+    predicate,
+    () => `job ${jobId}: condition\n${options.logs?.() ?? ""}`,
+    options.timeoutMs ?? 60_000,
+    POLL_INTERVAL_MS
   )
-}

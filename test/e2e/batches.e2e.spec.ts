@@ -1,10 +1,12 @@
 // Extension end to end: a playlist downloaded as a batch, fed into the project's two slots, surviving a killed feeder.
 import { describe, expect, it } from "vitest"
+import { eventually } from "../support/Eventually.ts"
 import { podcastFeedEpisodes } from "../support/MediaServer.ts"
+import { finishedEvent } from "../support/StackInspector.ts"
 import { type ApiResponse, apiRequest } from "./ApiClient.ts"
 import { useMediaStack } from "./MediaStack.ts"
 
-const e2e = useMediaStack()
+const e2e = useMediaStack({ inspect: true })
 
 const call = (method: string, path: string, json?: unknown) =>
   apiRequest(e2e.stack.baseUrl, method, path, json === undefined ? { key: e2e.key } : { key: e2e.key, json })
@@ -16,17 +18,19 @@ const resolvePlaylist = async (rate: number) => {
   return resolved.body.data
 }
 
-const batchUntil = async (batchId: string, done: (batch: any) => boolean, what: string, seen: Array<any> = [], timeoutMs = 120_000) => {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    const response = await call("GET", `/batches/${batchId}`)
-    expect(response.status, e2e.context(response)).toBe(200)
-    seen.push(response.body.data)
-    if (done(response.body.data)) return response.body.data
-    await new Promise((r) => setTimeout(r, 300))
-  }
-  throw new Error(`batch ${batchId}: ${what} not reached; last ${JSON.stringify(seen.at(-1))}\n${e2e.stack.logs()}`)
-}
+const batchUntil = (batchId: string, done: (batch: any) => boolean, what: string, seen: Array<any> = [], timeoutMs = 120_000) =>
+  eventually(
+    async () => {
+      const response = await call("GET", `/batches/${batchId}`)
+      expect(response.status, e2e.context(response)).toBe(200)
+      seen.push(response.body.data)
+      return response.body.data
+    },
+    done,
+    () => `batch ${batchId}: ${what}\n${e2e.stack.logs()}`,
+    timeoutMs,
+    300
+  )
 
 describe("batches", () => {
   it("feeds the entries into two slots as they free, and finishes even when the feeder is killed mid-batch", async () => {
@@ -43,8 +47,16 @@ describe("batches", () => {
     const extra = await call("POST", "/media/download", { url: e2e.media.urls.audio, format: "audio_m4a" })
     expect(extra.status, e2e.context(extra)).toBe(429)
 
+    // The feeder is down while both running jobs end: started again, it must notice the slots they freed.
+    const running: ReadonlyArray<string> = seen.at(-1).entries.flatMap((e: any) => (e.job_id ? [e.job_id] : []))
+    expect(running.length).toBeGreaterThanOrEqual(2)
     await e2e.stack.stopProcess("aggregator", "SIGKILL")
-    await new Promise((r) => setTimeout(r, 6_000))
+    await eventually(
+      () => Promise.all(running.map(async (jobId) => finishedEvent(await e2e.inspector.jobEvents(e2e.projectId, jobId))?._tag)),
+      (endings) => endings.every((tag) => tag === "JobCompleted"),
+      "both running jobs completed while the feeder is down",
+      60_000
+    )
     await e2e.stack.startProcess("aggregator")
 
     const done = await batchUntil(batchId, (b) => b.status === "completed", "completion", seen)
@@ -52,8 +64,14 @@ describe("batches", () => {
     expect(seen.every((b) => b.progress.queued <= 2)).toBe(true)
     const jobIds = done.entries.map((e: any) => e.job_id)
     expect(new Set(jobIds).size).toBe(podcastFeedEpisodes)
-    await new Promise((r) => setTimeout(r, 2_100))
-    const job = await call("GET", `/jobs/${jobIds[2]}`)
+    // Polled as often as the gateway lets one key poll one job.
+    const job = await eventually(
+      () => call("GET", `/jobs/${jobIds[2]}`),
+      (r) => r.status !== 429,
+      "an answered poll",
+      5_000,
+      300
+    )
     expect(job.body.data).toMatchObject({ status: "completed", requested_format: "audio_m4a" })
     expectErrorCode(await call("DELETE", `/batches/${batchId}`), 409, "batch_already_finished")
   })

@@ -37,17 +37,13 @@ const cliEnv = (extra: Record<string, string> = {}) => ({
 
 const run = (command: string, args: ReadonlyArray<string>, env: Record<string, string>) =>
   new Promise<Run>((resolve, reject) => {
-    const child = spawn(command, args, { cwd: workDir, env, stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(command, args, { cwd: workDir, env, stdio: ["ignore", "pipe", "pipe"], timeout: 150_000, killSignal: "SIGKILL" })
     let stdout = ""
     let stderr = ""
-    const timer = setTimeout(() => child.kill("SIGKILL"), 150_000)
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
     child.on("error", reject)
-    child.on("close", (code) => {
-      clearTimeout(timer)
-      resolve({ code, stdout, stderr })
-    })
+    child.on("close", (code) => resolve({ code, stdout, stderr }))
   })
 
 const mds = (args: ReadonlyArray<string>, env = cliEnv()) => run(process.execPath, [CLI, ...args], env)

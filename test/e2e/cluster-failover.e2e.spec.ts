@@ -24,6 +24,8 @@ let nc: NatsConnection
 let jsm: JetStreamManager
 let sourceDuration = 0
 
+// Fixed waits, on purpose: the polls below measure how soon each gateway answers (their pace is the measurement's
+// resolution), and a rolling restart keeps each node down for a set time, as an operator's restart does.
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 beforeAll(async () => {
@@ -149,7 +151,13 @@ const untilAvailable = () =>
     90_000
   )
 
-const survives = async (fault: () => Promise<void>) => {
+/**
+ * A fault in two steps: `prepare` looks around (which node to kill) and answers `strike`, whose first step (a signal
+ * to a node) is taken synchronously when it is called, so whatever starts right after it starts after the fault began.
+ */
+type Fault = () => Promise<() => Promise<void>>
+
+const survives = async (prepare: Fault) => {
   await untilAvailable()
   const provision = () =>
     waitFor(
@@ -182,14 +190,18 @@ const survives = async (fault: () => Promise<void>) => {
     "jobs to be running"
   )
 
-  // Six admissions for one project race on both gateways while the fault happens: at most two may be accepted.
+  // Six admissions for one project race on both gateways while the fault happens: at most two may be accepted. One
+  // barrier: the node is signalled in this very tick and the admissions leave right after, so none can be decided
+  // before the fault began (started before it, they were all answered before the victim was even chosen).
+  const strike = await prepare()
+  const fault = strike()
   const racers = Array.from({ length: 6 }, (_, i) =>
     apiFor(e2e.stack.gatewayUrls[i % 2] ?? "", racing.key)
       .download({ url: e2e.media.urls.mp4, format: "video_best" })
       .catch(() => null)
   )
-  await fault()
   const raced = await Promise.all(racers)
+  await fault
   const accepted = raced.flatMap((r) => (r?.status === 202 ? [r.body.data.job_id as string] : []))
   expect(accepted.length, raced.map((r) => (r === null ? "no answer" : describeResponse(r))).join("\n")).toBeLessThanOrEqual(2)
   expect(
@@ -286,15 +298,16 @@ describe("a 3-node NATS cluster, replicas 3, two gateways and two extractors", (
   ])("SIGKILL of %s", async (_, countsPerNode) => {
     let victim: NatsClusterNode | undefined
     await survives(async () => {
-      victim = busiest(await countsPerNode())
-      await victim.kill()
+      const chosen = busiest(await countsPerNode())
+      victim = chosen
+      return () => chosen.kill()
     })
     await victim?.start()
     await waitUntilHealthy(cluster.nodes, 60_000)
   })
 
   it("a rolling restart of all three nodes", async () => {
-    await survives(async () => {
+    await survives(async () => async () => {
       for (const node of cluster.nodes) {
         await node.stop()
         await sleep(1_000)

@@ -2,6 +2,7 @@
 // watch a job's progress update on the page without a reload.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Browser, BrowserContext, Page } from "playwright-core"
+import { eventually } from "../support/Eventually.ts"
 import { apiRequest, describeResponse } from "./ApiClient.ts"
 import { launchChromium, screenshot } from "./DashboardBrowser.ts"
 import { useMediaStack } from "./MediaStack.ts"
@@ -36,15 +37,13 @@ afterAll(async () => {
 const platforms = (key: string) => apiRequest(e2e.stack.baseUrl, "GET", "/platforms", { key })
 
 /** Polls the API until the key gets the expected status (revocation reaches the gateway asynchronously). */
-const untilStatus = async (key: string, status: number, timeoutMs = 3_000) => {
-  const deadline = Date.now() + timeoutMs
-  let last = await platforms(key)
-  while (last.status !== status && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 50))
-    last = await platforms(key)
-  }
-  return last
-}
+const untilStatus = (key: string, status: number, timeoutMs = 3_000) =>
+  eventually(
+    () => platforms(key),
+    (r) => r.status === status,
+    `HTTP ${status} for the key`,
+    timeoutMs
+  )
 
 /** Everything the browser keeps that a script or an extension could read, plus where it has been. */
 const browserTraces = async () => {
@@ -108,13 +107,18 @@ describe("developer dashboard in Chromium", () => {
 
   it("shows when the key was last used (uses coalesced and flushed by the gateway)", async () => {
     const row = page.locator("tr", { hasText: firstKey.slice(0, 13) })
-    const deadline = Date.now() + 15_000
-    let lastUsed = await row.locator("td[data-label='Last used']").textContent()
-    while (lastUsed === "never" && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 500))
-      await page.reload()
-      lastUsed = await row.locator("td[data-label='Last used']").textContent()
-    }
+    const lastUsedCell = () => row.locator("td[data-label='Last used']").textContent()
+    const lastUsed = await eventually(
+      async () => {
+        const text = await lastUsedCell()
+        if (text === "never") await page.reload()
+        return text
+      },
+      (text) => text !== "never",
+      "the key's last use on the page",
+      15_000,
+      500
+    )
     expect(lastUsed).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/)
   })
 
@@ -171,19 +175,23 @@ describe("developer dashboard in Chromium", () => {
     })
 
     const seen: Array<string> = []
-    const deadline = Date.now() + 120_000
-    let status = ""
-    while (status !== "completed" && status !== "failed" && Date.now() < deadline) {
-      const row = page.locator(`tr[data-job-id="${jobId}"]`)
-      status = (await row.getAttribute("data-status")) ?? ""
-      const progress = (await row.locator("[data-field=progress]").textContent()) ?? ""
-      const snapshot = `${status}:${progress}`
-      if (seen.at(-1) !== snapshot) seen.push(snapshot)
-      if (status === "processing" && seen.filter((s) => s.startsWith("processing")).length === 2) {
-        await screenshot(page, "dashboard-jobs-progress")
-      }
-      await new Promise((r) => setTimeout(r, 250))
-    }
+    const status = await eventually(
+      async () => {
+        const row = page.locator(`tr[data-job-id="${jobId}"]`)
+        const now = (await row.getAttribute("data-status")) ?? ""
+        const progress = (await row.locator("[data-field=progress]").textContent()) ?? ""
+        const snapshot = `${now}:${progress}`
+        if (seen.at(-1) !== snapshot) seen.push(snapshot)
+        if (now === "processing" && seen.filter((s) => s.startsWith("processing")).length === 2) {
+          await screenshot(page, "dashboard-jobs-progress")
+        }
+        return now
+      },
+      (now) => now === "completed" || now === "failed",
+      () => `the job finished on the page; snapshots ${seen.join(" ")}\n${e2e.stack.logs()}`,
+      120_000,
+      250
+    )
     expect(status, `snapshots ${seen.join(" ")}\n${e2e.stack.logs()}`).toBe("completed")
     expect(await page.evaluate((): string => (globalThis as any).mdsMarker)).toBe("same page")
     const midway = seen.filter((s) => /^processing:([1-9]|[1-9]\d)%$/.test(s))

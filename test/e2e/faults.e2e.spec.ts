@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest"
 import type { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { finishedEvent, type StoredJobEvent } from "../support/StackInspector.ts"
 import { eventuallyDespiteFailures } from "../support/Eventually.ts"
-import { apiFor, describeResponse } from "./ApiClient.ts"
+import { apiFor, apiRequest, describeResponse } from "./ApiClient.ts"
 import { useMediaStack } from "./MediaStack.ts"
 
 const ACK_WAIT_S = 4
@@ -20,8 +20,6 @@ const e2e = useMediaStack({
   keys: 0,
   inspect: true
 })
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 const waitFor = <A>(read: () => Promise<A>, done: (a: A) => boolean, what: string, timeoutMs = 60_000): Promise<A> =>
   // Reads fail while NATS restarts; they are simply tried again.
@@ -150,7 +148,12 @@ describe("fault tolerance", () => {
       "jobs to be running"
     )
     await e2e.stack.nats.stop()
-    await sleep(2_000)
+    // Down until the services noticed: the gateway answers 503 degraded.
+    await waitFor(
+      async () => (await apiRequest(e2e.stack.baseUrl, "GET", "/health")).status,
+      (status) => status === 503,
+      "the gateway to notice the outage"
+    )
     await e2e.stack.nats.start()
 
     const ends = (await Promise.all(jobs.map((p) => expectSettled(p.key, p.projectId, p.jobIds)))).flat()
@@ -166,13 +169,19 @@ describe("fault tolerance", () => {
   it("the aggregator killed (-9) while jobs progress: the read model catches up and equals a replay", async () => {
     const { key, projectId } = await e2e.stack.provisionKey()
     const jobIds = [await queueSlow(key), await queueSlow(key)]
-    await waitFor(
+    const started = await waitFor(
       () => e2e.inspector.jobEvents(projectId, jobIds[0] ?? ""),
       (events) => starts(events).length > 0,
       "a job to start"
     )
     await e2e.stack.stopProcess("aggregator", "SIGKILL")
-    await sleep(3_000)
+    // Down while the job progresses: the read model has events to catch up on once it is back.
+    const lastSeq = started.at(-1)?.seq ?? 0
+    await waitFor(
+      () => e2e.inspector.jobEvents(projectId, jobIds[0] ?? ""),
+      (events) => events.some((s) => s.seq > lastSeq && s.event._tag === "JobProgressed"),
+      "the job to progress while the aggregator is down"
+    )
     await e2e.stack.startProcess("aggregator")
     const ends = await expectSettled(key, projectId, jobIds)
     expect(ends.map((e) => e._tag)).toEqual(["JobCompleted", "JobCompleted"])

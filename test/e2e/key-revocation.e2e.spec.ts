@@ -1,6 +1,7 @@
 // Two gateway processes: a key revoked in the dashboard of one is refused by the other within one second.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { dashboardClient, fetchTransport } from "../support/DashboardClient.ts"
+import { eventually } from "../support/Eventually.ts"
 import { startServiceStack, type ServiceStack } from "../support/ServiceStack.ts"
 import { apiRequest, describeResponse } from "./ApiClient.ts"
 
@@ -48,21 +49,17 @@ describe("key revocation across gateway processes", () => {
     }
 
     await dashboard.get(`/dashboard/projects/${projectId}/keys/${keyId}/revoke`)
-    const revokedAt = Date.now()
     const revoking = dashboard.post(`/dashboard/projects/${projectId}/keys/${keyId}/revoke`, { confirm: "yes" })
-    let refusedAfterMs: number | null = null
-    let last = ""
-    while (Date.now() - revokedAt <= PROPAGATION_BOUND_MS) {
-      const response = await apiRequest(urlB, "GET", "/platforms", { key: secret })
-      last = describeResponse(response)
-      if (response.status === 401 && response.body?.error?.code === "revoked_api_key") {
-        refusedAfterMs = Date.now() - revokedAt
-        break
-      }
-      await new Promise((r) => setTimeout(r, 10))
-    }
+    // Asked every 10 ms: the wait itself is what is measured.
+    const refused = await eventually(
+      () => apiRequest(urlB, "GET", "/platforms", { key: secret }),
+      (response) => response.status === 401 && response.body?.error?.code === "revoked_api_key",
+      `gateway B to refuse the key within ${PROPAGATION_BOUND_MS} ms of the revocation`,
+      PROPAGATION_BOUND_MS,
+      10
+    )
     expect((await revoking).body).toContain("is revoked")
-    expect(refusedAfterMs, `gateway B still answered ${last} ${PROPAGATION_BOUND_MS} ms after the revocation`).not.toBeNull()
+    expect(refused.body.error.code).toBe("revoked_api_key")
 
     // And A refuses it too; neither process ever logged the secret.
     const onA = await apiRequest(urlA, "GET", "/platforms", { key: secret })

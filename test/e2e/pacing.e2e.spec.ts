@@ -3,6 +3,8 @@
 // wait stay queued and all complete.
 import { describe, expect, it } from "vitest"
 import type { JobEvent } from "@mds/shared/domain/job/JobEvent"
+import { eventually } from "../support/Eventually.ts"
+import { finishedEvent } from "../support/StackInspector.ts"
 import { apiRequest, describeResponse } from "./ApiClient.ts"
 import { pollJobUntilFinished } from "./JobPolling.ts"
 import { useMediaStack } from "./MediaStack.ts"
@@ -40,15 +42,23 @@ describe("platform pacing", () => {
     )
 
     // Two run one after the other; the third then waits for the minute to pass, as a queued job (never failed).
+    // Watched in the job streams (the API refuses polls faster than every 2 s), then read once through the API.
+    await eventually(
+      () => Promise.all(jobs.map(async (job) => finishedEvent(await e2e.inspector.jobEvents(job.projectId, job.jobId))?._tag)),
+      (ends) => ends.filter((tag) => tag !== undefined).length >= 2,
+      () => `two jobs to end\n${e2e.stack.logs()}`,
+      120_000
+    )
     const statusOf = async (job: (typeof jobs)[number]) =>
       (await apiRequest(e2e.stack.baseUrl, "GET", `/jobs/${job.jobId}`, { key: job.key })).body.data.status as string
-    let statuses: Array<string> = []
     // Every 2 s at most: faster polling is refused (polling_too_fast).
-    for (let i = 0; i < 60; i++) {
-      await new Promise((r) => setTimeout(r, 2_100))
-      statuses = await Promise.all(jobs.map(statusOf))
-      if (statuses.filter((s) => s === "completed").length >= 2) break
-    }
+    const statuses = await eventually(
+      () => Promise.all(jobs.map(statusOf)),
+      (now) => now.filter((s) => s === "completed").length >= 2,
+      "two jobs read as completed",
+      10_000,
+      2_100
+    )
     expect(statuses.filter((s) => s === "completed").length, `${statuses}\n${e2e.stack.logs()}`).toBe(2)
     expect(statuses.filter((s) => s === "queued").length, `${statuses}`).toBe(1)
 

@@ -1,6 +1,7 @@
 // The platform circuit breaker end to end: yt-dlp meets HTTP 429 twice, the extractor pauses the platform, and the
 // gateway reports it in GET /platforms and refuses new work for it with 503 platform_paused.
 import { describe, expect, it } from "vitest"
+import { eventually } from "../support/Eventually.ts"
 import { apiRequest, describeResponse } from "./ApiClient.ts"
 import { useMediaStack } from "./MediaStack.ts"
 
@@ -23,11 +24,12 @@ describe("platform health", () => {
       expect(limited.body.error.code).toBe("extraction_failed")
     }
     const before = Date.now()
-    let health = await genericHealth()
-    for (let i = 0; i < 50 && health.status !== "paused"; i++) {
-      await new Promise((r) => setTimeout(r, 100))
-      health = await genericHealth()
-    }
+    const health = await eventually(
+      genericHealth,
+      (h) => h.status === "paused",
+      () => `the generic platform paused\n${e2e.stack.logs()}`,
+      5_000
+    )
     expect(health.status, e2e.stack.logs()).toBe("paused")
     expect(health.sample_size).toBe(3)
     expect(health.success_rate).toBeCloseTo(1 / 3, 2)

@@ -2,6 +2,7 @@
 // and the info metric; per-project cookies through the API (upload, metadata-only listing, use for a members-only
 // page, media kept to the project, removal).
 import { beforeAll, describe, expect, it } from "vitest"
+import { eventually } from "../support/Eventually.ts"
 import { freePort } from "../support/NatsServer.ts"
 import { apiRequest, describeResponse } from "./ApiClient.ts"
 import { pollJobUntilFinished } from "./JobPolling.ts"
@@ -31,11 +32,12 @@ describe("extractors CLI", () => {
     expect(after).toMatch(/\t2026\.10\.26\trunning\t/)
 
     // Fleet-wide in GET /health (refreshed every 5 s at most), per extractor as a Prometheus info metric.
-    let health: any = null
-    for (let i = 0; i < 20 && health?.yt_dlp?.choice !== "2026.10.26"; i++) {
-      await new Promise((r) => setTimeout(r, 500))
-      health = (await apiRequest(e2e.stack.baseUrl, "GET", "/health", {})).body.data
-    }
+    const health: any = await eventually(
+      async () => (await apiRequest(e2e.stack.baseUrl, "GET", "/health", {})).body.data,
+      (data: any) => data?.yt_dlp?.choice === "2026.10.26",
+      () => `the chosen release in GET /health\n${e2e.stack.logs()}`,
+      10_000
+    )
     expect(health.yt_dlp?.choice, `${JSON.stringify(health)}\n${e2e.stack.logs()}`).toBe("2026.10.26")
     expect(health.yt_dlp.extractors).toEqual([expect.objectContaining({ version: "2026.10.26", last_change: "running", reason: null })])
     const metrics = await (await fetch(`http://127.0.0.1:${extractorMetrics}/metrics`)).text()

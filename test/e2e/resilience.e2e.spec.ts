@@ -1,12 +1,13 @@
 // End to end: services stop cleanly on SIGTERM, and jobs survive a service (or NATS) being down and coming back.
 import { describe, expect, it } from "vitest"
+import { eventually } from "../support/Eventually.ts"
 import type { ServiceName } from "../support/ServiceStack.ts"
 import { apiRequest } from "./ApiClient.ts"
 import { pollJobUntilFinished } from "./JobPolling.ts"
 import { fetchFile } from "./MediaProbe.ts"
 import { useMediaStack } from "./MediaStack.ts"
 
-const e2e = useMediaStack()
+const e2e = useMediaStack({ inspect: true })
 
 /** The harness notes every exit in the logs; a clean SIGTERM shutdown ends before the harness's SIGKILL fallback. */
 const lastExitOf = (label: string) => {
@@ -63,7 +64,11 @@ describe("restarts", () => {
     const queued = await e2e.api.download({ url: e2e.media.urls.audio, format: "audio_m4a" })
     expect(queued.status, e2e.context(queued)).toBe(202)
     const jobId: string = queued.body.data.job_id
-    await new Promise((r) => setTimeout(r, 2_000))
+    await eventually(
+      () => e2e.inspector.queuedWork(),
+      (work) => work.some((command) => command.includes(jobId)),
+      "the job's download command in the work queue"
+    )
     const waiting = await e2e.api.job(jobId)
     expect(waiting.status, e2e.context(waiting)).toBe(200)
     expect(waiting.body.data.status, e2e.context(waiting)).toBe("queued")
@@ -85,12 +90,12 @@ describe("restarts", () => {
   it("after NATS restarts, every service reconnects and a new job completes", async () => {
     await e2e.stack.nats.stop()
     await e2e.stack.nats.start()
-    const deadline = Date.now() + 30_000
-    let health = await apiRequest(e2e.stack.baseUrl, "GET", "/health")
-    while (health.status !== 200 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 500))
-      health = await apiRequest(e2e.stack.baseUrl, "GET", "/health")
-    }
+    const health = await eventually(
+      () => apiRequest(e2e.stack.baseUrl, "GET", "/health"),
+      (r) => r.status === 200,
+      () => `health 200 again\n${e2e.stack.logs()}`,
+      30_000
+    )
     expect(health.status, e2e.context(health)).toBe(200)
     await queueAndComplete({ url: e2e.media.urls.mp4, format: "audio_mp3" })
   })

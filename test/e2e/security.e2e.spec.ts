@@ -1,6 +1,7 @@
 // End to end through the running services: SSRF refused as a clear 4xx or failed job (never a hang), and API keys
 // never written to any service's log, wherever a client puts them.
 import { describe, expect, it } from "vitest"
+import { eventually } from "../support/Eventually.ts"
 import { apiFor, apiRequest, describeResponse } from "./ApiClient.ts"
 import { pollJobUntilFinished } from "./JobPolling.ts"
 import { useMediaStack } from "./MediaStack.ts"
@@ -72,10 +73,15 @@ describe("API keys in logs", () => {
       json: { url: `http://metadata.ssrf.test/?k=${e2e.key}`, format: "video_best" }
     })
     await apiRequest(e2e.stack.baseUrl, "GET", "/platforms", { key: unknown })
-    await apiRequest(e2e.stack.baseUrl, "GET", "/platforms", { key: `Bearer ${e2e.key}` })
-    // Give the last request lines time to be written.
-    await new Promise((r) => setTimeout(r, 500))
-    const logs = e2e.stack.logs()
+    const last = await apiRequest(e2e.stack.baseUrl, "GET", "/platforms", { key: `Bearer ${e2e.key}` })
+    // Every request line is written once the last request's is.
+    const lastId: string = last.body.error.request_id
+    const logs = await eventually(
+      async () => e2e.stack.logs(),
+      (text) => text.includes(lastId),
+      `the log line of ${lastId}`,
+      5_000
+    )
     expect(logs).toContain("/v1/jobs/")
     for (const secret of [e2e.key, unknown]) {
       const body = secret.slice("svc_live_".length)

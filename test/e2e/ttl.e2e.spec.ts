@@ -15,6 +15,8 @@ const LINK_TTL_S = 3
 let media: MediaServer
 let stack: ServiceStack
 
+// Fixed waits, on purpose: the lifetimes run on the clocks of the service processes, which no TestClock reaches, and
+// asking early would change what is asked about (a download by media id queues a job while the id is valid).
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const sleepUntil = async (epochMs: number) => sleep(Math.max(0, epochMs - Date.now()))
 

@@ -25,20 +25,25 @@ const queued = (projectId: string, jobId: string): JobEvent => ({
 /** Runs the example until it printed `lines` lines, then stops it with SIGTERM (it follows the stream forever). */
 const runExample = (natsUrl: string, projectId: string, lines: number) =>
   new Promise<Array<string>>((resolve, reject) => {
-    const child = spawn(process.execPath, ["examples/project-job-events.ts", projectId], { env: { ...process.env, NATS_URL: natsUrl } })
+    // Killed after 20 s at most: then it printed too little.
+    const child = spawn(process.execPath, ["examples/project-job-events.ts", projectId], {
+      env: { ...process.env, NATS_URL: natsUrl },
+      timeout: 20_000,
+      killSignal: "SIGKILL"
+    })
     let out = ""
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL")
-      reject(new Error(`example printed only:\n${out}`))
-    }, 20_000)
+    let enough = false
     child.stdout.on("data", (chunk: Buffer) => {
       out += chunk.toString()
       const printed = out.split("\n").filter((l) => l !== "")
-      if (printed.length >= lines) {
-        clearTimeout(timer)
+      if (printed.length >= lines && !enough) {
+        enough = true
         child.kill("SIGTERM")
         child.once("exit", () => resolve(printed))
       }
+    })
+    child.once("exit", () => {
+      if (!enough) reject(new Error(`example printed only:\n${out}`))
     })
   })
 

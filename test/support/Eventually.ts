@@ -1,4 +1,4 @@
-// Repeats a read until its value passes a check (every 100 ms), or fails naming what it waited for and the last value.
+// Repeats a read until its value passes a check (every 100 ms unless told), or fails naming what it waited for and the last value.
 // One rule for every tier: `eventually` for promise-based tests, `eventuallyEffect` inside `it.effect`.
 import { Duration, Effect } from "effect"
 
@@ -8,13 +8,20 @@ type What = string | (() => string)
 const timedOut = (what: What, value: unknown) =>
   new Error(`timed out waiting for ${typeof what === "string" ? what : what()}: ${JSON.stringify(value)?.slice(0, 2000)}`)
 
-export const eventually = async <A>(read: () => Promise<A>, done: (a: A) => boolean, what: What, timeoutMs = 15_000): Promise<A> => {
+/** `pollMs` below 100 only where the wait itself is measured (a propagation bound). */
+export const eventually = async <A>(
+  read: () => Promise<A>,
+  done: (a: A) => boolean,
+  what: What,
+  timeoutMs = 15_000,
+  pollMs = POLL_MS
+): Promise<A> => {
   const deadline = Date.now() + timeoutMs
   while (true) {
     const value = await read()
     if (done(value)) return value
     if (Date.now() > deadline) throw timedOut(what, value)
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS))
+    await new Promise((resolve) => setTimeout(resolve, pollMs))
   }
 }
 

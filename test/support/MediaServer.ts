@@ -57,6 +57,16 @@ export interface MediaServer {
     /** A page whose media URL is signed to stop working `ttlMs` after the page was served, or at `expireSignedUrls()` (403). */
     signedPage(ttlMs: number): string
   }
+  /**
+   * A feed the test grows and breaks: `name`'s episodes newest first, each an enclosure of tone.m4a; any query besides
+   * `name` is ignored (two URLs of one feed). Starts with 0 episodes, answering normally.
+   */
+  growingFeed(name: string, alias?: string): string
+  /** Sets the growing feed's episode count, titles (default "Episode n") and whether it answers 503. */
+  setFeed(
+    name: string,
+    settings: { readonly episodes?: number; readonly failing?: boolean; readonly title?: (episode: number) => string }
+  ): void
   /** Paths requested so far, in order. */
   readonly requests: ReadonlyArray<string>
   /** Path and query of every request answered with the bot-wall challenge, in order. */
@@ -194,6 +204,31 @@ ${Array.from(
 </rss>
 `
 
+interface GrowingFeed {
+  episodes: number
+  failing: boolean
+  title: (episode: number) => string
+}
+
+const growingFeedXml = (origin: string, name: string, feed: GrowingFeed) => `<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd">
+<channel>
+<title>Growing feed ${name}</title>
+<link>${origin}/</link>
+<description>Grows between checks.</description>
+${Array.from({ length: feed.episodes }, (_, i) => feed.episodes - i)
+  .map(
+    (n) => `<item>
+<title>${feed.title(n)}</title>
+<enclosure url="${origin}/media/tone.m4a?feed=${encodeURIComponent(name)}&amp;episode=${n}" type="audio/mp4" length="1000"/>
+<itunes:duration>${fixtureFacts.clipSeconds}</itunes:duration>
+</item>`
+  )
+  .join("\n")}
+</channel>
+</rss>
+`
+
 /** The cues of the subtitled page's tracks, so tests compare against the same text. */
 export const subtitleCues = { en: "Hello from the test pattern", de: "Hallo vom Testbild" } as const
 
@@ -291,6 +326,15 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
   let memberSession = randomBytes(12).toString("hex")
   const cache = new Map<string, Buffer>()
   const flakyCounts = new Map<string, number>()
+  const growingFeeds = new Map<string, GrowingFeed>()
+  const growingFeedOf = (name: string) => {
+    let feed = growingFeeds.get(name)
+    if (feed === undefined) {
+      feed = { episodes: 0, failing: false, title: (n) => `Episode ${n}` }
+      growingFeeds.set(name, feed)
+    }
+    return feed
+  }
   const requestedUrls: Array<string> = []
   let origin = ""
 
@@ -423,6 +467,12 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
           "application/rss+xml; charset=utf-8",
           false
         )
+      case "/feeds/growing.xml": {
+        const name = url.searchParams.get("name") ?? ""
+        const feed = growingFeedOf(name)
+        if (feed.failing) return sendStatus(res, 503, "feed unavailable")
+        return sendBody(req, res, Buffer.from(growingFeedXml(origin, name, feed)), "application/rss+xml; charset=utf-8", false)
+      }
       case "/watch/subtitled.html":
         return sendPage(req, res, subtitledPage(origin))
       case "/subs/clip.en.vtt":
@@ -520,6 +570,14 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
       podcastPage: `${origin}/podcast/episode.html`,
       html5Page: `${origin}/watch/html5.html`,
       signedPage: (ttlMs: number) => `${origin}/signed/watch.html?ttl=${ttlMs}`
+    },
+    growingFeed: (name: string, alias?: string) =>
+      `${origin}/feeds/growing.xml?name=${encodeURIComponent(name)}${alias === undefined ? "" : `&alias=${encodeURIComponent(alias)}`}`,
+    setFeed: (name, settings) => {
+      const feed = growingFeedOf(name)
+      if (settings.episodes !== undefined) feed.episodes = settings.episodes
+      if (settings.failing !== undefined) feed.failing = settings.failing
+      if (settings.title !== undefined) feed.title = settings.title
     },
     requests,
     challenged,

@@ -8,7 +8,14 @@ import { liveSlots } from "@mds/shared/domain/admission/AdmissionDecider"
 import { AdmissionEvent } from "@mds/shared/domain/admission/AdmissionEvent"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { evolveJobView, JobView } from "@mds/shared/domain/job/JobView"
-import { ADMISSION_STREAM, admissionSubject, JOBS_STREAM, jobSubject } from "@mds/shared/eventstore/Subjects"
+import {
+  ADMISSION_STREAM,
+  admissionSubject,
+  DOWNLOAD_WORK_SUBJECT,
+  JOBS_STREAM,
+  jobSubject,
+  WORK_STREAM
+} from "@mds/shared/eventstore/Subjects"
 import { JOBS_BUCKET } from "@mds/shared/readmodel/kv/KvJobReadModel"
 
 const decodeJobEvent = Schema.decodeUnknownSync(Schema.fromJsonString(JobEvent))
@@ -32,6 +39,8 @@ export interface StackInspector {
   jobIds(projectId: string): Promise<ReadonlyArray<string>>
   /** Slots of the project that still count (held and not past their expiry). */
   heldSlots(projectId: string): Promise<ReadonlyArray<string>>
+  /** The download commands waiting in the work queue (taken by no extractor yet), as JSON text. */
+  queuedWork(): Promise<ReadonlyArray<string>>
   /** Every job of the project whose read-model document differs from folding its stream. */
   replayMismatches(projectId: string): Promise<ReadonlyArray<ReplayMismatch>>
   close(): Promise<void>
@@ -82,6 +91,7 @@ export const connectInspector = async (natsUrl: string): Promise<StackInspector>
   return {
     jobEvents,
     jobIds,
+    queuedWork: async () => (await readSubject(WORK_STREAM.name, DOWNLOAD_WORK_SUBJECT)).map(({ data }) => data),
     heldSlots: async (projectId) => {
       const last = await jsm.direct.getMessage(ADMISSION_STREAM.name, { last_by_subj: admissionSubject(projectId) })
       if (last === null) return []

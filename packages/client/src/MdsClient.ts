@@ -5,6 +5,7 @@ import type { DownloadExtensions, DownloadRequest } from "@mds/shared/api/Reques
 import { envelope, type Health, type Job, type JobAccepted, type Media, type Platform } from "@mds/shared/api/Responses"
 import { V1 } from "@mds/shared/api/V1Endpoints"
 import type { Batch } from "@mds/shared/api/Batches"
+import type { CreateSubscriptionRequest, SubscriptionBody } from "@mds/shared/api/Subscriptions"
 import { Schema } from "effect"
 import { MdsApiError, MdsConnectionError, MdsProtocolError } from "./MdsApiError.ts"
 import { nextPollDelay } from "./PollingSchedule.ts"
@@ -122,6 +123,37 @@ export class MdsClient {
     return this.call(V1.cancelBatch, { params: { batchId }, idempotent: true })
   }
 
+  /** Extension: follows a playlist, channel or feed; each check queues its new entries (its first check runs at once). */
+  subscribe(request: CreateSubscriptionRequest): Promise<SubscriptionBody> {
+    // Not idempotent: a lost answer is not retried (it could create a second subscription).
+    return this.call(V1.createSubscription, { body: request, idempotent: false })
+  }
+
+  subscriptions(): Promise<ReadonlyArray<SubscriptionBody>> {
+    return this.call(V1.listSubscriptions, { idempotent: true })
+  }
+
+  subscription(subscriptionId: string): Promise<SubscriptionBody> {
+    return this.call(V1.getSubscription, { params: { subscriptionId }, idempotent: true })
+  }
+
+  pauseSubscription(subscriptionId: string): Promise<SubscriptionBody> {
+    return this.call(V1.pauseSubscription, { params: { subscriptionId }, idempotent: true })
+  }
+
+  resumeSubscription(subscriptionId: string): Promise<SubscriptionBody> {
+    return this.call(V1.resumeSubscription, { params: { subscriptionId }, idempotent: true })
+  }
+
+  /** Asks for a check now (202); its outcome shows in last_check or last_error. */
+  checkSubscription(subscriptionId: string): Promise<SubscriptionBody> {
+    return this.call(V1.checkSubscription, { params: { subscriptionId }, idempotent: true })
+  }
+
+  removeSubscription(subscriptionId: string): Promise<{ readonly id: string; readonly removed: boolean }> {
+    return this.call(V1.removeSubscription, { params: { subscriptionId }, idempotent: true })
+  }
+
   /**
    * Queues a download. An Idempotency-Key (generated unless given) makes retries safe: a retried request that the
    * server had already carried out answers with the same job instead of queueing a second one.
@@ -144,6 +176,14 @@ export class MdsClient {
   /** Extension: cancels a queued or processing job; canceling twice answers the same, so it is retried like a read. */
   cancel(jobId: string): Promise<Job> {
     return this.call(V1.cancelJob, { params: { jobId }, idempotent: true })
+  }
+
+  /**
+   * Extension: queues a failed job again whose failure was retryable (409 otherwise, 429 while the project's slots are
+   * all held). Not retried by the client: a second try after a lost answer would meet the job queued (409 job_not_failed).
+   */
+  retry(jobId: string): Promise<Job> {
+    return this.call(V1.retryJob, { params: { jobId }, idempotent: false })
   }
 
   /** Polls the job by the API's rule (2 s, slowing to 5 s while nothing changes) until it completes or fails. */

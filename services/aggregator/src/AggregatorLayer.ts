@@ -3,6 +3,8 @@ import { Layer } from "effect"
 import { ArtifactStoreLayer } from "@mds/shared/artifacts/ArtifactStoreLayer"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
+import { answerFollowerStates } from "@mds/shared/nats/FollowerStates"
+import { Followers } from "@mds/shared/nats/Followers"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { ReadModelLayer } from "@mds/shared/readmodel/ReadModelLayer"
 import { AccountProjection, accountsProjection, keyUsageProjection } from "./accounts/AccountProjection.ts"
@@ -14,7 +16,9 @@ import { WebhookSettings } from "./webhooks/WebhookSettings.ts"
 import { runProjections } from "./projections/Aggregator.ts"
 import { ExpirySweeper } from "./expiry/ExpirySweeper.ts"
 import { BatchFeeder } from "./batches/BatchFeeder.ts"
+import { SubscriptionScheduler } from "./subscriptions/SubscriptionScheduler.ts"
 import { JobProjection, jobsProjection } from "./jobs/JobProjection.ts"
+import { JobRetrier } from "./jobs/JobRetrier.ts"
 import { MediaProjection, mediaProjection } from "./media/MediaProjection.ts"
 import { SubjectHistory } from "./projections/SubjectHistory.ts"
 import { UsageProjection, usageProjection } from "./usage/UsageProjection.ts"
@@ -34,7 +38,7 @@ export const ProjectionServices = Layer.mergeAll(
 const StreamsEnsured = Layer.effectDiscard(ensureStreams)
 
 // Read models and artifacts: KV and filesystem by default, MongoDB and S3 when MONGO_URL / S3_ENDPOINT are set.
-const Infrastructure = Layer.mergeAll(ReadModelLayer, ArtifactStoreLayer, JetStreamEventStore, StreamsEnsured).pipe(
+const Infrastructure = Layer.mergeAll(ReadModelLayer, ArtifactStoreLayer, JetStreamEventStore, StreamsEnsured, Followers.layer).pipe(
   Layer.provideMerge(Lifetimes.layer),
   Layer.provideMerge(NatsClient.layer)
 )
@@ -49,5 +53,11 @@ export const AggregatorLayer = Layer.mergeAll(
   AggregatorMetrics,
   ExpirySweeper,
   // Extension: batches' process manager.
-  BatchFeeder
+  BatchFeeder,
+  // Extension: subscriptions' checks, whose new entries go to the batch feeder.
+  SubscriptionScheduler,
+  // Extension: the automatic retries of jobs whose failure was retryable.
+  JobRetrier,
+  // The expiry and tally followers' states, for the gateways' /v1/health.
+  answerFollowerStates("aggregator")
 ).pipe(Layer.provide(SubjectHistory.layer), Layer.provideMerge(Infrastructure))

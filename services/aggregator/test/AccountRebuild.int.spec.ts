@@ -5,10 +5,10 @@ import { randomBytes } from "node:crypto"
 import { mkdtemp } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { promisify } from "node:util"
+import { isDeepStrictEqual, promisify } from "node:util"
 import { assert, layer } from "@effect/vitest"
 import { Kvm } from "@nats-io/kv"
-import { Duration, Effect, Fiber, Layer, Option } from "effect"
+import { Effect, Fiber, Layer, Option } from "effect"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { makeDownloadLinkSigner } from "@mds/shared/artifacts/DownloadLinkSigner"
 import { makeFsArtifactStore } from "@mds/shared/artifacts/FsArtifactStore"
@@ -228,14 +228,22 @@ layer(live, { timeout: 180_000, excludeTestServices: true })("projections rebuil
       )
       const touchedProjects = [projects[1]!, projects[2]!]
       const touchedKeys = [keys[0]!, keys[2]!]
-      for (let i = 0; i < 6; i++) {
-        const p = touchedProjects[i % 2]!
-        yield* recordProject(p, { _tag: "ProjectRenamed", v: 1, projectId: p.projectId, name: `During ${i}`, at: 10_000 + i })
-        const k = touchedKeys[i % 2]!
-        if (i === 2) yield* recordKey(k, { _tag: "KeyRevoked", v: 1, keyId: k.keyId, projectId: k.projectId, at: 10_000 + i })
-        yield* use(k, 11_000 + i)
-        yield* Effect.sleep(Duration.millis(150))
-      }
+      const moreEvents = (from: number, to: number) =>
+        Effect.gen(function* () {
+          for (let i = from; i < to; i++) {
+            const p = touchedProjects[i % 2]!
+            yield* recordProject(p, { _tag: "ProjectRenamed", v: 1, projectId: p.projectId, name: `During ${i}`, at: 10_000 + i })
+            const k = touchedKeys[i % 2]!
+            if (i === 2) yield* recordKey(k, { _tag: "KeyRevoked", v: 1, keyId: k.keyId, projectId: k.projectId, at: 10_000 + i })
+            yield* use(k, 11_000 + i)
+          }
+        })
+      // Half while the streams replay, half once both pointers switched (the grace period, while the live aggregator
+      // may still write to the store it used before).
+      yield* moreEvents(0, 3)
+      const switched = Effect.all([pointers.current("projects", PROJECTS_BUCKET), pointers.current("keys", KEYS_BUCKET)])
+      yield* eventuallyEffect(switched, ([p, k]) => p !== PROJECTS_BUCKET && k !== KEYS_BUCKET, "both pointers switched", WAIT_MS)
+      yield* moreEvents(3, 6)
       yield* recordProject(projects[3]!, { _tag: "ProjectMemberAdded", v: 1, projectId: projects[3]!.projectId, ...ann, at: 12_000 })
       touchedProjects.push(projects[3]!)
       const [projectsResult, keysResult] = yield* Fiber.join(rebuilding)
@@ -302,9 +310,15 @@ layer(live, { timeout: 180_000, excludeTestServices: true })("projections rebuil
           ""
         ].join("\n")
       )
-      yield* Effect.sleep(Duration.millis(1_500))
-      assert.deepStrictEqual(yield* readProjects, projects.map(expectedProject))
-      assert.deepStrictEqual(yield* readKeys, keys.map(expectedKey))
+      // Readers follow the pointers the CLI switched (within POINTER_REFRESH_MS).
+      const expected = { projects: projects.map(expectedProject), keys: keys.map(expectedKey) }
+      const read = yield* eventuallyEffect(
+        Effect.all({ projects: readProjects, keys: readKeys }),
+        (now) => isDeepStrictEqual(now, expected),
+        "the read models after the CLI's rebuild",
+        WAIT_MS
+      )
+      assert.deepStrictEqual(read, expected)
       assert.deepStrictEqual(yield* keysModel.get(ghost.projectId, ghost.keyId), Option.none())
     })
   )

@@ -10,23 +10,31 @@ import { WebhookDeliveryAttempted, WebhookConfigEvent, WebhookRedeliveryRequeste
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
-import { jobSubject, webhookConfigSubject, webhookDeliverySubject, webhookRedeliverSubject } from "@mds/shared/eventstore/Subjects"
+import {
+  JOBS_STREAM,
+  jobSubject,
+  webhookConfigSubject,
+  webhookDeliverySubject,
+  webhookRedeliverSubject
+} from "@mds/shared/eventstore/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
+import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { webhookSecret } from "@mds/shared/webhooks/WebhookSignature"
 import { ConfigProvider, Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { WebhookDispatcher } from "../src/webhooks/WebhookDispatcher.ts"
+import { WEBHOOKS_DURABLE, WebhookDispatcher } from "../src/webhooks/WebhookDispatcher.ts"
 import { requestRedelivery } from "@mds/shared/domain/webhook/WebhookCommands"
 import { WebhookSettings } from "../src/webhooks/WebhookSettings.ts"
 import { startWebhookReceiver, verifyWithPython, type WebhookReceiver } from "../../../test/support/WebhookReceiver.ts"
 import { TestNats } from "../../../test/int/support/TestNats.ts"
+import { eventually } from "../../../test/support/Eventually.ts"
 import { jobArtifact, jobCompleted, jobFailed, jobQueued, jobStarted } from "../../../test/support/JobEvents.ts"
 
 const PEPPER = "webhook-test-pepper"
 const PINNED_HOST = "hooks.pinned.test"
 let lookups = 0
 let receiver: WebhookReceiver
-let runtime: ManagedRuntime.ManagedRuntime<EventStore, never>
+let runtime: ManagedRuntime.ManagedRuntime<EventStore | NatsClient, never>
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver()
@@ -64,7 +72,7 @@ afterAll(async () => {
 })
 
 const T = Date.now()
-const run = <A, E>(effect: Effect.Effect<A, E, EventStore>) => runtime.runPromise(effect)
+const run = <A, E>(effect: Effect.Effect<A, E, EventStore | NatsClient>) => runtime.runPromise(effect)
 
 const configure = (projectId: string, url: string, events: ReadonlyArray<"job.completed" | "job.failed">) =>
   run(
@@ -125,15 +133,27 @@ const deliveryLog = (projectId: string) =>
     })
   )
 
-const waitForLog = async (projectId: string, count: number) => {
-  const deadline = Date.now() + 20_000
-  while (Date.now() < deadline) {
-    const log = await deliveryLog(projectId)
-    if (log.length >= count) return log
-    await new Promise((r) => setTimeout(r, 100))
-  }
-  throw new Error(`delivery log of ${projectId} did not reach ${count} entries`)
-}
+const waitForLog = (projectId: string, count: number) =>
+  eventually(
+    () => deliveryLog(projectId),
+    (log) => log.length >= count,
+    `${count} entries in the delivery log of ${projectId}`,
+    20_000
+  )
+
+/** The dispatcher's consumer holds nothing pending or unacknowledged: no attempt is scheduled any more. */
+const dispatcherSettled = () =>
+  eventually(
+    () =>
+      run(
+        Effect.gen(function* () {
+          const { jsm } = yield* NatsClient
+          return yield* Effect.promise(() => jsm.consumers.info(JOBS_STREAM.name, WEBHOOKS_DURABLE))
+        })
+      ),
+    (info) => info.num_pending === 0 && info.num_ack_pending === 0,
+    "the webhook consumer to acknowledge everything"
+  )
 
 describe("WebhookDispatcher", () => {
   it("POSTs job.completed with the job as GET /jobs shows it, signed so that Python's hmac accepts it", async () => {
@@ -191,7 +211,8 @@ describe("WebhookDispatcher", () => {
     await receiver.waitFor(before + 3)
     const log = await waitForLog(projectId, 3)
     expect(log.map((entry) => entry.outcome)).toEqual(["will_retry", "will_retry", "failed"])
-    await new Promise((r) => setTimeout(r, 2_500))
+    // Acknowledged after the last attempt: JetStream delivers it no more, so no fourth POST can follow.
+    await dispatcherSettled()
     expect(receiver.received.length).toBe(before + 3)
     receiver.answerWith([])
   })
@@ -246,7 +267,7 @@ describe("WebhookDispatcher", () => {
     expect(body.id).toBe(deliveryId)
     expect(body.data.job).toEqual(firstBody.data.job)
     const after = await waitForLog(projectId, 4)
-    expect(after[3]).toMatchObject({ deliveryId, outcome: "delivered", statusCode: 204, redelivery: true, attempt: 1 })
+    expect(after[3]).toMatchObject({ deliveryId, outcome: "delivered", statusCode: 204, redeliveryOf: log[2]!.at, attempt: 1 })
     const requests = await run(
       Effect.flatMap(EventStore, (store) => store.readSubject(WebhookRedeliveryRequested, webhookRedeliverSubject(projectId)))
     )

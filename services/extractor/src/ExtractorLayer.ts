@@ -54,14 +54,14 @@ const Workers = Layer.mergeAll(ResolveRpcServer, DownloadWorker).pipe(
       DownloadJob.layer.pipe(
         Layer.provide(Layer.merge(FetchMedia.layer.pipe(Layer.provide(OutputConversion.layer)), JobCancelWatch.layer))
       ),
-      PlatformPacing.layer,
       FragmentConcurrency.layer
     )
   ),
-  // One memory of which platforms need a browser's fingerprint, shared by resolves and downloads.
+  // One memory of which platforms need a browser's fingerprint, and one pacing, shared by resolves and downloads.
   Layer.provide(
     Layer.mergeAll(
       Impersonation.layer,
+      PlatformPacing.layer,
       UpstreamProxies.layer,
       RunCookies.layer.pipe(Layer.provide(Layer.merge(CookieVault.layer, CookieCopies.layer)))
     )

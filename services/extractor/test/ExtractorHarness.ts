@@ -37,6 +37,11 @@ export interface ExtractorHarness {
   readonly dataDir: string
   readonly client: NatsConnection
   run<A, E>(effect: Effect.Effect<A, E, Services>): Promise<A>
+  /**
+   * Runs over the test's own NATS connection, which works while the relay is cut. The other reads go over the
+   * extractor's connection, so they see what the extractor appended before them (one connection keeps its order).
+   */
+  runOwn<A, E>(effect: Effect.Effect<A, E, EventStore>): Promise<A>
   /** Asks the resolve RPC, as the gateway does. */
   resolve(url: string): Promise<ResolveReply>
   /** resolve, for a test that needs the media: anything but a resolved media fails it with the reply's code. */
@@ -115,7 +120,6 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
   await runtime.runPromise(Effect.void)
   const client = await connect({ servers: nats.url })
   const run = <A, E>(effect: Effect.Effect<A, E, Services>) => runtime.runPromise(effect)
-  // What the test reads and records goes over its own connection, like the gateway's and aggregator's.
   const direct = ManagedRuntime.make(
     JetStreamEventStore.pipe(
       Layer.provideMerge(NatsClient.layer),
@@ -124,7 +128,7 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
     )
   )
   const readJob = (projectId: string, jobId: string) =>
-    direct.runPromise(
+    run(
       Effect.gen(function* () {
         return yield* (yield* EventStore).readSubject(JobEvent, jobSubject(projectId, jobId))
       })
@@ -143,6 +147,7 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
     dataDir,
     client,
     run,
+    runOwn: (effect) => direct.runPromise(effect),
     resolve: (url) => resolve(url),
     resolveFor: resolve,
     resolved: async (url) => {
@@ -184,7 +189,7 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
     },
     lastAdmission: async (projectId) =>
       Option.getOrThrow(
-        await direct.runPromise(
+        await run(
           Effect.gen(function* () {
             return yield* (yield* EventStore).readLast(AdmissionEvent, admissionSubject(projectId))
           })

@@ -26,6 +26,7 @@ import {
 } from "../src/cookies/CookieCopies.ts"
 import { ExtractorConfig } from "../src/ExtractorConfig.ts"
 import { YT_DLP } from "./ExtractorHarness.ts"
+import { eventually } from "../../../test/support/Eventually.ts"
 
 const KEY = randomBytes(32).toString("hex")
 const SESSION = `session-${randomBytes(8).toString("hex")}`
@@ -70,14 +71,9 @@ const copiesUnder = async (dir: string): Promise<Array<string>> => {
   return found
 }
 
-const until = async <A>(probe: () => Promise<A>, done: (value: A) => boolean, timeoutMs: number): Promise<A> => {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (done(value) || Date.now() > deadline) return value
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
+/** The value once `done` holds, or the last one read at the deadline (the caller's expectation then says what is wrong). */
+const until = <A>(probe: () => Promise<A>, done: (value: A) => boolean, timeoutMs: number): Promise<A> =>
+  eventually(probe, done, "the condition", timeoutMs, 100).catch(() => probe())
 
 /** Starts the extractor as its own process and waits for its "extractor ready" line. */
 const startExtractor = async () => {

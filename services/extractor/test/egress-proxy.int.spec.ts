@@ -5,6 +5,7 @@ import { type AddressInfo, connect, type Socket } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { parseEgressAllowList } from "@mds/shared/egress/EgressAllowList"
 import { makeEgressPolicy, type HostLookup } from "@mds/shared/egress/EgressPolicy"
+import { eventually } from "../../../test/support/Eventually.ts"
 import { startEgressProxy } from "../src/egress/EgressProxy.ts"
 
 let origin: Server
@@ -13,6 +14,8 @@ let port = 0
 const BIG = randomBytes(8 * 1024 * 1024)
 const sha = (data: Buffer) => createHash("sha256").update(data).digest("hex")
 let lastSeen: { headers: IncomingHttpHeaders; body: string } | null = null
+/** The origin's side of the last /big response: how far it got tells whether the relay stopped taking bytes. */
+let bigSocket: Socket | null = null
 // "rebind.test" has a public and a private record: the proxy must refuse it although the first looks public.
 const dns: HostLookup = async (name) =>
   name === "rebind.test"
@@ -24,7 +27,10 @@ const dns: HostLookup = async (name) =>
 
 beforeAll(async () => {
   origin = createServer((req, res) => {
-    if (req.url === "/big") return void res.end(BIG)
+    if (req.url === "/big") {
+      bigSocket = res.socket
+      return void res.end(BIG)
+    }
     let body = ""
     req.on("data", (c: Buffer) => (body += c.toString()))
     req.on("end", () => {
@@ -106,9 +112,21 @@ describe("EgressProxy", () => {
       const socket: Socket = connect({ host: hostname, port: Number(proxyPort) })
       socket.write(`GET http://127.0.0.1:${port}/big HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`)
       const chunks: Array<Buffer> = []
-      // Read slowly at first so the proxy meets backpressure and must keep queued chunks intact.
+      // Read nothing until the bytes stop flowing (every buffer between the origin and this paused reader is full),
+      // so the proxy meets backpressure and must keep queued chunks intact.
+      bigSocket = null
       socket.pause()
-      await new Promise((r) => setTimeout(r, 300))
+      let before = -1
+      await eventually(
+        async () => {
+          const previous = before
+          // What the origin still holds in memory: it stops shrinking once nothing downstream takes more.
+          before = bigSocket?.writableLength ?? -1
+          return { previous, now: before }
+        },
+        ({ previous, now }) => previous >= 0 && now === previous,
+        "the origin's bytes to stop flowing to the paused reader"
+      )
       socket.on("data", (c: Buffer) => chunks.push(c))
       socket.resume()
       await new Promise<void>((resolve, reject) => {

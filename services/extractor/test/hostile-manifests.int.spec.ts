@@ -56,9 +56,16 @@ const withEnv = async <A>(env: Readonly<Record<string, string>>, f: () => Promis
   }
 }
 
-/** At most `width` runs at once: every case starts yt-dlp (Python) and often ffprobe, and the machine has two cores. */
-const inBatches = async <A>(items: ReadonlyArray<A>, width: number, f: (item: A) => Promise<void>) => {
-  for (let i = 0; i < items.length; i += width) await Promise.all(items.slice(i, i + width).map(f))
+/**
+ * At most `width` runs at once: every case starts yt-dlp (Python) and often ffprobe, and the machine has two cores.
+ * A pool, not batches: the next case starts as soon as any run ends instead of waiting for the slowest of a batch.
+ */
+const inPool = async <A>(items: ReadonlyArray<A>, width: number, f: (item: A) => Promise<void>) => {
+  let next = 0
+  const runner = async () => {
+    while (next < items.length) await f(items[next++]!)
+  }
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, runner))
 }
 
 const suite = (confinement: "namespace" | "network-policy") =>
@@ -97,7 +104,7 @@ const suite = (confinement: "namespace" | "network-policy") =>
     ] as const) {
       it(`resolve of every hostile manifest, ${label}: the canary sees no connection`, async () => {
         await withEnv(env, () =>
-          inBatches(resolveCases, 4, async (c) => {
+          inPool(resolveCases, 4, async (c) => {
             const before = hostile.fetches(c.name)
             await h.resolve(c.url)
             expect(hostile.fetches(c.name), `${c.name} was never fetched`).toBeGreaterThan(before)
@@ -109,7 +116,7 @@ const suite = (confinement: "namespace" | "network-policy") =>
 
       it(`download of every hostile manifest, ${label}: the canary sees no connection`, async () => {
         await withEnv(env, () =>
-          inBatches(downloadCases, 4, async (c) => {
+          inPool(downloadCases, 4, async (c) => {
             const before = hostile.fetches(c.name)
             const { projectId, jobId } = await h.queueJob(c.url, "video_best")
             const last = (await h.waitForEnd(projectId, jobId, 180_000)).at(-1)

@@ -112,7 +112,7 @@ const queueWithQuota = async (h: ExtractorHarness, url: string, quotaBytesLeft: 
         now,
         expiresAt: now + 3_600_000
       })
-      yield* sendDownloadWork(job, quotaBytesLeft)
+      yield* sendDownloadWork(job, 0, quotaBytesLeft)
     })
   )
   return { projectId, jobId }

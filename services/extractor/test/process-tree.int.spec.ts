@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Confinement } from "../src/sandbox/Confinement.ts"
 import { makeYtDlp } from "../src/ytdlp/YtDlp.ts"
 import { YT_DLP } from "./ExtractorHarness.ts"
+import { eventually } from "../../../test/support/Eventually.ts"
 
 const PYTHON = join(YT_DLP, "..", "python3")
 
@@ -30,14 +31,9 @@ const pidsWith = async (token: string): Promise<Array<number>> => {
   return found
 }
 
-const until = async <A>(probe: () => Promise<A>, done: (value: A) => boolean, timeoutMs: number): Promise<A> => {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (done(value) || Date.now() > deadline) return value
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
+/** The value once `done` holds, or the last one read at the deadline (the caller's expectation then says what is wrong). */
+const until = <A>(probe: () => Promise<A>, done: (value: A) => boolean, timeoutMs: number): Promise<A> =>
+  eventually(probe, done, "the condition", timeoutMs, 50).catch(() => probe())
 
 /** A stand-in for yt-dlp that starts a long-lived child of its own, as yt-dlp starts ffmpeg, and waits for it. */
 const standIn = async (token: string) => {

@@ -9,6 +9,7 @@ import { ExtractorCatalogPublished } from "@mds/shared/domain/platform/CatalogEv
 import { YtDlpReleaseChosen, YtDlpWorkerEvent } from "@mds/shared/domain/release/YtDlpReleaseEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { EXTRACTOR_CATALOG_SUBJECT, YT_DLP_CHOICE_SUBJECT, ALL_YT_DLP_WORKERS_SUBJECT } from "@mds/shared/eventstore/Subjects"
+import { eventually } from "../../../test/support/Eventually.ts"
 import { ensureMediaFixtures } from "../../../test/support/MediaFixtures.ts"
 import { type MediaServer, startMediaServer } from "../../../test/support/MediaServer.ts"
 import { downloadCompletes, type ExtractorHarness, startExtractorHarness } from "./ExtractorHarness.ts"
@@ -92,16 +93,17 @@ const reports = async () =>
 
 /** The first report made since `since` (ms) that matches; any other verdict since then fails the wait at once. */
 const waitForReport = async (since: number, matches: (event: YtDlpWorkerEvent) => boolean) => {
-  const deadline = Date.now() + INSTALL_WAIT_MS
-  while (Date.now() < deadline) {
-    const recent = (await reports()).filter((event) => event.at >= since)
-    const found = recent.find(matches)
-    if (found !== undefined) return found
-    const other = recent.find((e) => e._tag !== "YtDlpReleaseRunning")
-    if (other !== undefined) throw new Error(`unexpected release report: ${JSON.stringify(other)}`)
-    await new Promise((r) => setTimeout(r, 500))
-  }
-  throw new Error(`no matching release report within ${INSTALL_WAIT_MS} ms; reports: ${JSON.stringify(await reports())}`)
+  const { found, other } = await eventually(
+    async () => {
+      const recent = (await reports()).filter((event) => event.at >= since)
+      return { found: recent.find(matches), other: recent.find((e) => e._tag !== "YtDlpReleaseRunning" && !matches(e)) }
+    },
+    ({ found, other }) => found !== undefined || other !== undefined,
+    "a matching release report",
+    INSTALL_WAIT_MS
+  )
+  if (found !== undefined) return found
+  throw new Error(`unexpected release report: ${JSON.stringify(other)}`)
 }
 
 const choose = (choice: string) =>

@@ -24,6 +24,7 @@ import { DashboardLayer } from "./dashboard/DashboardLayer.ts"
 import { AdmissionStates } from "./jobs/AdmissionStates.ts"
 import { JobViewCache } from "./jobs/JobViewCache.ts"
 import { PlatformHealthBoard } from "./platforms/PlatformHealthBoard.ts"
+import { ServiceFollowersView } from "./health/ServiceFollowersView.ts"
 import { YtDlpFleetView } from "./health/YtDlpFleetView.ts"
 import { PollingGuard } from "./limits/PollingGuard.ts"
 import { RequestRateLimiter } from "./limits/RequestRateLimiter.ts"
@@ -60,7 +61,8 @@ const Adapters = Layer.mergeAll(
   RequestRateLimiter.layer,
   PollingGuard.layer,
   CookieVault.layer,
-  YtDlpFleetView.layer
+  YtDlpFleetView.layer,
+  ServiceFollowersView.layer
 )
 
 /** The whole gateway with a given egress policy (tests replace DNS; production uses the system resolver). */

@@ -100,8 +100,8 @@ export const fakeMedia = (url: string, now: number): MediaResolved =>
 const decodeRequest = Schema.decodeUnknownSync(Schema.fromJsonString(ResolveRequest))
 const encodeReply = Schema.encodeSync(Schema.fromJsonString(ResolveReply))
 
-/** Answers resolve requests like an extractor: URLs containing "private" are unavailable, "broken" fail. */
-const startFakeExtractor = async (url: string, gateway: GatewayInstance) => {
+/** Answers resolve requests like an extractor: URLs containing "private" are unavailable, "broken" fail, "/feed" lists entries. */
+export const startFakeExtractor = async (url: string, gateway: GatewayInstance) => {
   const connection: NatsConnection = await connect({ servers: url })
   let answered = 0
   const subscription = connection.subscribe(RESOLVE_RPC_SUBJECT, {
@@ -118,7 +118,16 @@ const startFakeExtractor = async (url: string, gateway: GatewayInstance) => {
           message.respond(encodeReply({ _tag: "ResolveRejected", code: "extraction_failed", message: "yt-dlp failed." }))
           return
         }
-        const media = fakeMedia(request.url, Date.now())
+        const single = fakeMedia(request.url, Date.now())
+        // A playlist resolve of a URL with "/feed" in it answers a playlist of two entries.
+        const media: MediaResolved =
+          request.playlist === true && request.url.includes("/feed")
+            ? {
+                ...single,
+                type: "playlist",
+                entries: ["1", "2"].map((n) => ({ id: `ent_${n}`, url: `${request.url}/${n}.mp3`, title: `Episode ${n}`, duration: 60 }))
+              }
+            : single
         await gateway.run(
           Effect.gen(function* () {
             const store = yield* EventStore

@@ -6,6 +6,7 @@ import { loadProject, loadUser } from "../src/accounts/AccountCommands.ts"
 import { userIdFromEmail } from "@mds/shared/ids/UserId"
 import { verifyPassword } from "@mds/shared/keys/PasswordHash"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { eventually } from "../../../test/support/Eventually.ts"
 import { type Harness, PEPPER, startHarness } from "./GatewayHarness.ts"
 
 let h: Harness
@@ -37,14 +38,12 @@ const cli = (args: ReadonlyArray<string>, stdin?: string) =>
 const jobsStatus = async (key: string) =>
   await h.gateway.app.inject({ method: "GET", url: "/v1/jobs/job_aaaaaaaaaaaaaaaaaaaaaaaa", headers: { "x-api-key": key } })
 
-const waitForStatus = async (key: string, status: number) => {
-  let response = await jobsStatus(key)
-  for (let i = 0; i < 60 && response.statusCode !== status; i++) {
-    await new Promise((r) => setTimeout(r, 50))
-    response = await jobsStatus(key)
-  }
-  return response
-}
+const waitForStatus = (key: string, status: number) =>
+  eventually(
+    () => jobsStatus(key),
+    (response) => response.statusCode === status,
+    `HTTP ${status} for the key`
+  )
 
 describe("admin CLI", () => {
   it("creates a project and a key, prints each alone on stdout; the key authenticates until revoked", async () => {

@@ -2,6 +2,7 @@
 import type { LightMyRequestResponse } from "fastify"
 import { describe, expect, it } from "vitest"
 import { runAdminCommand } from "../src/cli/runAdminCommand.ts"
+import { eventually } from "../../../test/support/Eventually.ts"
 import { useHarness } from "./GatewayHarness.ts"
 
 const file = useHarness({ key: true })
@@ -118,12 +119,12 @@ describe("authentication", () => {
     const revocable = (await file.h.provisionKey()).key
     expectError(await getJob({ "x-api-key": revocable }), 404, "job_not_found")
     await file.h.gateway.run(runAdminCommand({ _tag: "RevokeKey", key: revocable }))
-    // The directory follows revocations through its consumer; allow it a moment.
-    let response = await getJob({ "x-api-key": revocable })
-    for (let i = 0; i < 50 && response.statusCode !== 401; i++) {
-      await new Promise((r) => setTimeout(r, 50))
-      response = await getJob({ "x-api-key": revocable })
-    }
+    // The directory follows revocations through its consumer.
+    const response = await eventually(
+      () => getJob({ "x-api-key": revocable }),
+      (r) => r.statusCode === 401,
+      "the revoked key refused"
+    )
     expectError(response, 401, "revoked_api_key")
   })
 
@@ -152,11 +153,11 @@ describe("authentication", () => {
 
 describe("health and platforms", () => {
   it("GET /health needs no key, and names the stream followers, all delivering once started", async () => {
-    let response = await file.h.gateway.app.inject({ method: "GET", url: "/v1/health" })
-    for (let i = 0; i < 100 && Object.values(response.json().data.followers ?? {}).some((state) => state !== "following"); i++) {
-      await new Promise((r) => setTimeout(r, 100))
-      response = await file.h.gateway.app.inject({ method: "GET", url: "/v1/health" })
-    }
+    const response = await eventually(
+      () => file.h.gateway.app.inject({ method: "GET", url: "/v1/health" }),
+      (r) => Object.values(r.json().data.followers ?? {}).every((state) => state === "following"),
+      "every follower delivering"
+    )
     expect(response.statusCode).toBe(200)
     expect(response.json()).toEqual({
       data: {
@@ -184,6 +185,7 @@ describe("health and platforms", () => {
       name: "Vimeo",
       capabilities: ["video", "audio", "metadata"],
       source: "yt-dlp",
+      cookies: true,
       // Extension (platform health): nothing recorded yet.
       health: { status: "ok", success_rate: null, sample_size: 0, paused_until: null }
     })

@@ -181,11 +181,13 @@ describe("GET /v1/jobs/:jobId/events", () => {
       at: Date.now()
     })
     // Finished as the gateway sees it: its job views mirror the read model, which the projection writes a moment later.
-    for (let i = 0; i < 100; i++) {
-      const read = await fetch(`${base}/v1/jobs/${jobId}`, { headers: { "x-api-key": key } })
-      if (((await read.json()) as { data?: { status?: string } }).data?.status === "failed") break
-      await new Promise((r) => setTimeout(r, 50))
-    }
+    await eventually(
+      async () =>
+        ((await (await fetch(`${base}/v1/jobs/${jobId}`, { headers: { "x-api-key": key } })).json()) as { data?: { status?: string } }).data
+          ?.status,
+      (status) => status === "failed",
+      "the job read as failed"
+    )
     const response = await fetch(`${base}/v1/jobs/${jobId}/events`, { headers: { "x-api-key": key } })
     const events = sseReader(response.body!)
     expect((await events.next())?.data).toMatchObject({ status: "failed", error: { code: "download_failed" } })
@@ -212,9 +214,12 @@ describe("GET /v1/jobs/:jobId/events", () => {
     const before = liveStreamCount()
     expect(before).toBeGreaterThan(0)
     request.destroy()
-    const deadline = Date.now() + 5_000
-    while (liveStreamCount() >= before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
-    expect(liveStreamCount()).toBeLessThan(before)
+    await eventually(
+      async () => liveStreamCount(),
+      (count) => count < before,
+      "the stream released",
+      5_000
+    )
   })
 
   it("closing the gateway ends open streams instead of waiting for them", async () => {

@@ -41,6 +41,8 @@ const read = async (gateway: GatewayInstance, jobId: string, headers: Record<str
   }
 }
 
+// A fixed wait, on purpose: the minimum poll interval is judged on the gateway's own clock between two reads, so a
+// step of the sequence waits it out (350 ms for 0.3 s) or not (0) to get the answer it checks.
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 beforeAll(async () => {

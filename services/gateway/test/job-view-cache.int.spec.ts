@@ -16,6 +16,7 @@ import { TestNats, TestNatsServer } from "../../../test/int/support/TestNats.ts"
 import { JobStates } from "@mds/shared/jobs/JobStates"
 import { JobViewCache } from "../src/jobs/JobViewCache.ts"
 import { jobProgressed, jobQueued, jobStarted } from "../../../test/support/JobEvents.ts"
+import { eventuallyEffect } from "../../../test/support/Eventually.ts"
 
 /** Counts read-model reads, to tell a cache hit from a round trip. */
 class ReadCount extends Context.Service<ReadCount, { value: number }>()("mds/test/ReadCount") {}
@@ -96,8 +97,12 @@ const appendAndProject = (jobId: string, event: JobEvent, n: number) => Effect.a
 const mirrorIs = (state: "following" | "recovering") =>
   Effect.gen(function* () {
     const followers = yield* Followers
-    for (let i = 0; i < 200 && followers.snapshot()["job_views"] !== state; i++) yield* Effect.sleep("50 millis")
-    assert.strictEqual(followers.snapshot()["job_views"], state)
+    yield* eventuallyEffect(
+      Effect.sync(() => followers.snapshot()["job_views"]),
+      (now) => now === state,
+      `the mirror's watch ${state}`,
+      10_000
+    )
   })
 
 /** Waits until the mirror's watch delivers (it starts "recovering" and turns "following" within about a second). */
@@ -131,12 +136,7 @@ const folded = (jobId: string) =>
 const eventually = (jobId: string, ok: (view: JobView | null) => boolean) =>
   Effect.gen(function* () {
     const cache = yield* JobViewCache
-    for (let i = 0; i < 100; i++) {
-      const view = Option.getOrNull(yield* cache.get(projectId, jobId))
-      if (ok(view)) return view
-      yield* Effect.sleep("50 millis")
-    }
-    return Option.getOrNull(yield* cache.get(projectId, jobId))
+    return yield* eventuallyEffect(Effect.map(cache.get(projectId, jobId), Option.getOrNull), ok, `the cached view of ${jobId}`, 5_000)
   })
 
 // Live clock: the consumer delivers in real time and the polls sleep for real.
@@ -188,7 +188,8 @@ layer(TestLayer, { timeout: 60_000, excludeTestServices: true })("JobViewCache",
         Effect.gen(function* () {
           yield* appendAndProject(jobId, started(jobId), 1)
           for (let percent = 10; percent <= 50; percent += 10) {
-            // Spread out, so that views are cached before, during and between the writes.
+            // Spread out, so that views are cached before, during and between the writes: a random jitter that makes
+            // the race, not a wait for anything (this file's only sleeps).
             yield* Effect.sleep(`${Math.floor(Math.random() * 8)} millis`)
             yield* appendAndProject(jobId, progressed(jobId, percent), percent)
           }
@@ -232,8 +233,18 @@ layer(TestLayer, { timeout: 60_000, excludeTestServices: true })("JobViewCache",
       cache.seed(evolveJobView(evolveJobView(null, queued(jobId), first.seq), started(jobId), second.seq)!)
       assert.strictEqual(cache.peek(projectId, jobId)?.status, "processing")
       // The aggregator, behind, writes the queued view: the mirror keeps the newer seed.
-      yield* (yield* JobReadModel).put(evolveJobView(null, queued(jobId), first.seq)!)
-      yield* Effect.sleep("300 millis")
+      const readModel = yield* JobReadModel
+      yield* readModel.put(evolveJobView(null, queued(jobId), first.seq)!)
+      // The watch delivers in order: once a later write (of another job) reached the mirror, the older one did too.
+      const marker = newId("job")
+      cache.seed(evolveJobView(null, queued(marker), 1)!)
+      yield* readModel.put(evolveJobView(null, queued(marker), 2)!)
+      yield* eventuallyEffect(
+        Effect.sync(() => cache.peek(projectId, marker)?.lastSeq),
+        (seq) => seq === 2,
+        "the mirror past the older write",
+        5_000
+      )
       assert.strictEqual(cache.peek(projectId, jobId)?.status, "processing")
       yield* appendAndProject(jobId, progressed(jobId, 70), 2)
       const view = yield* eventually(jobId, (v) => v?.progress === 70)

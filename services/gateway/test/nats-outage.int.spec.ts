@@ -1,5 +1,6 @@
 // When NATS goes away: health reports degraded (503) and API calls answer 503 service_unavailable, not 500 or a hang.
 import { describe, expect, it } from "vitest"
+import { eventually } from "../../../test/support/Eventually.ts"
 import { useHarness } from "./GatewayHarness.ts"
 
 const file = useHarness({ key: true })
@@ -19,11 +20,13 @@ describe("NATS outage", () => {
     expect(health.statusCode).toBe(503)
     expect(health.json()).toMatchObject({ data: { status: "degraded", version: "v1" } })
     // Within seconds every follower notices that its consumer no longer delivers.
-    let during = health.json().data.followers
-    for (let i = 0; i < 100 && Object.values(during).some((state) => state !== "recovering"); i++) {
-      await new Promise((r) => setTimeout(r, 100))
-      during = (await file.h.gateway.app.inject({ method: "GET", url: "/v1/health" })).json().data.followers
-    }
+    const followersNow = async () => (await file.h.gateway.app.inject({ method: "GET", url: "/v1/health" })).json().data.followers
+    const during = await eventually(
+      followersNow,
+      (f) => Object.values(f).every((state) => state === "recovering"),
+      "every follower recovering",
+      10_000
+    )
     expect(during).toEqual({ job_views: "recovering", keys: "recovering", platforms: "recovering" })
 
     const download = await file.h.gateway.app.inject({
@@ -37,17 +40,15 @@ describe("NATS outage", () => {
     expect(download.json().error.request_id).toBe(download.headers["x-request-id"])
 
     await file.h.nats.start()
-    let recovered = await file.h.gateway.app.inject({ method: "GET", url: "/v1/health" })
-    for (let i = 0; i < 40 && recovered.statusCode !== 200; i++) {
-      await new Promise((r) => setTimeout(r, 250))
-      recovered = await file.h.gateway.app.inject({ method: "GET", url: "/v1/health" })
-    }
-    expect(recovered.statusCode).toBe(200)
+    const healthNow = () => file.h.gateway.app.inject({ method: "GET", url: "/v1/health" })
+    expect((await eventually(healthNow, (r) => r.statusCode === 200, "health 200 again", 10_000)).statusCode).toBe(200)
     // And every follower delivers again, on consumers re-created after the restart.
-    for (let i = 0; i < 100 && Object.values(recovered.json().data.followers).some((state) => state !== "following"); i++) {
-      await new Promise((r) => setTimeout(r, 100))
-      recovered = await file.h.gateway.app.inject({ method: "GET", url: "/v1/health" })
-    }
+    const recovered = await eventually(
+      healthNow,
+      (r) => Object.values(r.json().data.followers).every((state) => state === "following"),
+      "every follower following again",
+      10_000
+    )
     expect(recovered.json().data.followers).toEqual({ job_views: "following", keys: "following", platforms: "following" })
   })
 })

@@ -4,6 +4,7 @@ import { recordPlatformOutcome } from "@mds/shared/domain/platform/PlatformHealt
 import { defaultBreakerPolicy } from "@mds/shared/domain/platform/PlatformHealthDecider"
 import type { PlatformOutcome } from "@mds/shared/domain/platform/PlatformHealthEvent"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { eventually } from "../../../test/support/Eventually.ts"
 import { type Harness, startHarness } from "./GatewayHarness.ts"
 
 let h: Harness
@@ -28,14 +29,8 @@ const platforms = async () => {
   return response.json().data as ReadonlyArray<{ id: string; health: any }>
 }
 
-const healthOf = async (platform: string, until: (health: any) => boolean) => {
-  const deadline = Date.now() + 5_000
-  while (true) {
-    const health = (await platforms()).find((p) => p.id === platform)?.health
-    if (until(health) || Date.now() > deadline) return health
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
+const healthOf = (platform: string, until: (health: any) => boolean) =>
+  eventually(async () => (await platforms()).find((p) => p.id === platform)?.health, until, `the health of ${platform}`, 5_000)
 
 const post = (url: string, payload: unknown) =>
   h.gateway.app.inject({

@@ -6,6 +6,7 @@ import { DownloadLinkSigner } from "@mds/shared/artifacts/DownloadLinkSigner"
 import { Effect } from "effect"
 import type { LightMyRequestResponse } from "fastify"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { eventually } from "../../../test/support/Eventually.ts"
 import { fakeMedia, type Harness, startHarness } from "./GatewayHarness.ts"
 
 let h: Harness
@@ -156,11 +157,11 @@ describe("completed jobs and signed links", () => {
     })
 
     // The gateway mirrors the job read model, which the projection writes a moment after the events.
-    let read = await getJob(jobId)
-    for (let i = 0; i < 100 && read.json().data?.status !== "completed"; i++) {
-      await new Promise((r) => setTimeout(r, 50))
-      read = await getJob(jobId)
-    }
+    const read = await eventually(
+      () => getJob(jobId),
+      (r) => r.json().data?.status === "completed",
+      "the job read as completed"
+    )
     const job = read.json().data
     expect(job.status).toBe("completed")
     expect(job.progress).toBe(100)

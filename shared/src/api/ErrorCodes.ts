@@ -12,6 +12,7 @@ export const errorCatalogue = {
   not_found: { status: 404, description: "No such route, or the linked file no longer exists." },
   job_not_found: { status: 404, description: "Job unknown, of another project, or expired." },
   batch_not_found: { status: 404, description: "Extension: batch unknown, of another project, or expired." },
+  subscription_not_found: { status: 404, description: "Extension: subscription unknown, of another project, or removed." },
   media_not_found: { status: 404, description: "Media id unknown, malformed or expired (resolve again)." },
   method_not_allowed: { status: 405, description: "Known path, wrong method; the Allow header lists the methods." },
   idempotency_key_reused: {
@@ -26,10 +27,25 @@ export const errorCatalogue = {
     status: 409,
     description: "Extension: DELETE /jobs/{jobId} of a job that already completed or failed (canceling twice is not this)."
   },
+  job_not_failed: {
+    status: 409,
+    description: "Extension: POST /jobs/{jobId}/retry of a job that is queued, processing or completed (only a failed job is retried)."
+  },
+  job_not_retryable: {
+    status: 409,
+    description:
+      "Extension: POST /jobs/{jobId}/retry of a job whose failure is not retryable (error.retryable false: the media or the " +
+      "request is the cause, trying again would fail the same way)."
+  },
+  job_canceled: {
+    status: 409,
+    description: "Extension: POST /jobs/{jobId}/retry of a job a client canceled; queue the download again instead."
+  },
   batch_already_finished: {
     status: 409,
     description: "Extension: DELETE /batches/{batchId} of a batch whose every entry already ended."
   },
+  subscription_paused: { status: 409, description: "Extension: check now of a paused subscription; resume it first." },
   link_expired: { status: 410, description: "The download link is past its expiry." },
   payload_too_large: { status: 413, description: "The body is larger than 16 KiB." },
   unsupported_media_type: { status: 415, description: "A POST whose Content-Type is not application/json." },
@@ -39,6 +55,10 @@ export const errorCatalogue = {
     description: "The URL targets a private, loopback or reserved address, carries credentials, or names a host that cannot be parsed."
   },
   media_unavailable: { status: 422, description: "The media is private, removed, geo-blocked or login-only." },
+  not_a_playlist: {
+    status: 422,
+    description: "Extension: a subscription's URL resolves as one media, not as a playlist, channel or feed."
+  },
   format_unavailable: { status: 422, description: "The format is not one of the media's formats, or not a valid format id." },
   invalid_options: {
     status: 422,

@@ -57,7 +57,8 @@ export const toJobResponse = (view: JobView, downloadUrl: string | null): ApiJob
     ...(status === "failed" && view.error !== null
       ? { error: { code: view.error.code, message: view.error.message, retryable: view.error.retryable } }
       : {}),
-    ...(view.options === undefined ? {} : { options: toJobOptions(view.options) })
+    ...(view.options === undefined ? {} : { options: toJobOptions(view.options) }),
+    ...(view.retry === undefined ? {} : { retries: view.retry.number, attempts: view.attempt })
   }
 }
 

@@ -10,7 +10,7 @@ export const Health = Schema.Struct({
   followers: Schema.optionalKey(
     Schema.Record(Schema.String, Schema.Literals(["following", "recovering"])).annotate({
       description:
-        "Each in-memory view that follows a stream (job_views, keys, platforms): `following` while it delivers; `recovering` while it starts or its consumer is being re-created (reads then go to the read model and the streams, so answers stay correct, only slower)."
+        "Each in-memory view that follows a stream: the gateway's (job_views, keys, platforms) and the aggregator's (aggregator.expiry_jobs, aggregator.expiry_media, aggregator.job_tally; `recovering` if any aggregator's is). `following` while a recent probe showed it caught up; `recovering` while it starts, falls behind or its consumer is being re-created (the gateway's reads then go to the read model and the streams, so answers stay correct, only slower; the aggregator postpones its expiry sweep)."
     })
   ),
   yt_dlp: Schema.optionalKey(
@@ -159,7 +159,17 @@ export const Job = Schema.Struct({
   completed_at: Schema.optionalKey(IsoDateTime),
   result: Schema.optionalKey(JobResult),
   error: Schema.optionalKey(JobError),
-  options: Schema.optionalKey(JobOptions)
+  options: Schema.optionalKey(JobOptions),
+  retries: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))).annotate({
+    description:
+      "Extension, present once the job was retried: how many times it was queued again after a retryable failure " +
+      "(automatically or by POST /jobs/{jobId}/retry)."
+  }),
+  attempts: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))).annotate({
+    description:
+      "Extension, present once the job was retried: the runs started over all its tries (a worker that crashed " +
+      "counts a run too), e.g. 3 for a job that failed twice and completed on its second retry."
+  })
 }).annotate({ identifier: "Job" })
 export type Job = typeof Job.Type
 

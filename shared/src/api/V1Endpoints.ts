@@ -7,6 +7,7 @@ import { Health, Job, JobAccepted, Media, Platform } from "./Responses.ts"
 import { WebhookDelivery } from "./WebhookDeliveries.ts"
 import { Usage } from "./Usage.ts"
 import { Batch, CreateBatchRequest } from "./Batches.ts"
+import { CreateSubscriptionRequest, SubscriptionBody } from "./Subscriptions.ts"
 import { Schema } from "effect"
 import { type Endpoint, keyed, type Parameter, PUBLIC } from "./Endpoint.ts"
 
@@ -15,6 +16,13 @@ const JOB_ID: Parameter = {
   in: "path",
   required: true,
   description: "job_id from POST /media/download.",
+  schema: Schema.String
+}
+const SUBSCRIPTION_ID: Parameter = {
+  name: "subscriptionId",
+  in: "path",
+  required: true,
+  description: "id from POST /subscriptions.",
   schema: Schema.String
 }
 const BATCH_ID: Parameter = { name: "batchId", in: "path", required: true, description: "id from POST /batches.", schema: Schema.String }
@@ -136,6 +144,29 @@ export const V1 = {
     success: { status: 200, description: "The canceled job.", data: Job },
     errors: ["job_not_found", "job_already_finished", "service_unavailable"]
   },
+  retryJob: {
+    method: "POST",
+    path: "/v1/jobs/:jobId/retry",
+    tag: "Jobs",
+    summary: "Extension: queue a failed job again whose failure was retryable",
+    description:
+      "A new try of the same job (same id, options and lifetime): it answers queued, then processing again, and its " +
+      "runs go on counting attempts. Only a failed job whose error.retryable is true, within its lifetime; it takes " +
+      "one of the project's job slots like a new download. Failed jobs are also retried automatically " +
+      "(JOB_AUTO_RETRIES times, with backoff); a client's retry counts among those.",
+    access: keyed("media:download"),
+    parameters: [JOB_ID],
+    success: { status: 202, description: "The job, queued again.", data: Job },
+    errors: [
+      "job_not_found",
+      "job_not_failed",
+      "job_not_retryable",
+      "job_canceled",
+      "concurrency_limit_exceeded",
+      "quota_exceeded",
+      "service_unavailable"
+    ]
+  },
   createBatch: {
     method: "POST",
     path: "/v1/batches",
@@ -169,6 +200,94 @@ export const V1 = {
     parameters: [BATCH_ID],
     success: { status: 200, description: "The canceled batch.", data: Batch },
     errors: ["batch_not_found", "batch_already_finished", "service_unavailable"]
+  },
+  createSubscription: {
+    method: "POST",
+    path: "/v1/subscriptions",
+    tag: "Subscriptions",
+    summary: "Extension: follow a playlist, channel or feed and download what is new",
+    description:
+      "The URL is resolved as a playlist once (with the project's cookies); its first check runs at once. Each check " +
+      "queues the new entries that pass the filters as one batch (GET /batches/{batchId}); an entry any subscription of " +
+      "the project queued before is never queued again.",
+    access: keyed("media:download"),
+    requestBody: CreateSubscriptionRequest,
+    success: { status: 201, description: "The subscription.", data: SubscriptionBody },
+    errors: [
+      "invalid_request",
+      "invalid_options",
+      "format_unavailable",
+      "not_a_playlist",
+      "unsupported_platform",
+      "url_not_allowed",
+      "media_unavailable",
+      "extraction_failed",
+      "extraction_timeout",
+      "service_unavailable"
+    ]
+  },
+  listSubscriptions: {
+    method: "GET",
+    path: "/v1/subscriptions",
+    tag: "Subscriptions",
+    summary: "Extension: the project's subscriptions",
+    access: keyed(null),
+    success: { status: 200, description: "Every subscription of the project, oldest first.", data: Schema.Array(SubscriptionBody) },
+    errors: ["service_unavailable"]
+  },
+  getSubscription: {
+    method: "GET",
+    path: "/v1/subscriptions/:subscriptionId",
+    tag: "Subscriptions",
+    summary: "Extension: a subscription, its last check and its next",
+    access: keyed(null),
+    parameters: [SUBSCRIPTION_ID],
+    success: { status: 200, description: "The subscription.", data: SubscriptionBody },
+    errors: ["subscription_not_found", "service_unavailable"]
+  },
+  pauseSubscription: {
+    method: "POST",
+    path: "/v1/subscriptions/:subscriptionId/pause",
+    tag: "Subscriptions",
+    summary: "Extension: pause a subscription's checks",
+    description: "Pausing a paused subscription answers the same.",
+    access: keyed("media:download"),
+    parameters: [SUBSCRIPTION_ID],
+    success: { status: 200, description: "The paused subscription.", data: SubscriptionBody },
+    errors: ["subscription_not_found", "service_unavailable"]
+  },
+  resumeSubscription: {
+    method: "POST",
+    path: "/v1/subscriptions/:subscriptionId/resume",
+    tag: "Subscriptions",
+    summary: "Extension: resume a subscription's checks",
+    description: "A check missed while paused runs at once, once.",
+    access: keyed("media:download"),
+    parameters: [SUBSCRIPTION_ID],
+    success: { status: 200, description: "The active subscription.", data: SubscriptionBody },
+    errors: ["subscription_not_found", "service_unavailable"]
+  },
+  checkSubscription: {
+    method: "POST",
+    path: "/v1/subscriptions/:subscriptionId/check",
+    tag: "Subscriptions",
+    summary: "Extension: check a subscription now",
+    description: "The check runs at once; follow its outcome in last_check and last_error.",
+    access: keyed("media:download"),
+    parameters: [SUBSCRIPTION_ID],
+    success: { status: 202, description: "The subscription, its check due now.", data: SubscriptionBody },
+    errors: ["subscription_not_found", "subscription_paused", "service_unavailable"]
+  },
+  removeSubscription: {
+    method: "DELETE",
+    path: "/v1/subscriptions/:subscriptionId",
+    tag: "Subscriptions",
+    summary: "Extension: remove a subscription",
+    description: "No further check runs; entries already queued download. The project's archive keeps its entries.",
+    access: keyed("media:download"),
+    parameters: [SUBSCRIPTION_ID],
+    success: { status: 200, description: "Removed.", data: Schema.Struct({ id: Schema.String, removed: Schema.Boolean }) },
+    errors: ["subscription_not_found", "service_unavailable"]
   },
   streamJobEvents: {
     method: "GET",

@@ -5,8 +5,9 @@ import { Config, Context, Effect, Layer, Option, Redacted, Schema } from "effect
 import { cookieSlot, openCookies, sealCookies } from "../domain/cookies/CookieCipher.ts"
 import { CookieJarEvent } from "../domain/cookies/CookieJarEvent.ts"
 import { summarizeCookieFile, withNetscapeHeader } from "../domain/cookies/NetscapeCookies.ts"
+import { recordCookieJarChange } from "../domain/cookies/CookieJarFacts.ts"
 import { EventStore } from "../eventstore/EventStore.ts"
-import { cookieJarSubject, projectCookieJarsSubject } from "../eventstore/Subjects.ts"
+import { projectCookieJarsSubject } from "../eventstore/Subjects.ts"
 import { openKvBucket } from "../readmodel/kv/KvBucket.ts"
 
 export const COOKIE_JARS_BUCKET = "mds_cookie_jars"
@@ -66,11 +67,10 @@ export class CookieVault extends Context.Service<
       const kv: KV = yield* openKvBucket(COOKIE_JARS_BUCKET, 0).pipe(Effect.mapError(vaultError("open the cookie vault")))
 
       const record = (event: CookieJarEvent) =>
-        events
-          .append(CookieJarEvent, cookieJarSubject(event.projectId, event.platform), event, {
-            msgId: `${event._tag}:${event.projectId}:${event.platform}:${event.at}`
-          })
-          .pipe(Effect.mapError(vaultError("record the cookie change")))
+        recordCookieJarChange(event).pipe(
+          Effect.provideService(EventStore, events),
+          Effect.mapError(vaultError("record the cookie change"))
+        )
 
       const store = Effect.fn("CookieVault.store")(function* (
         projectId: string,

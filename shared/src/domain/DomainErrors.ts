@@ -38,6 +38,17 @@ export class JobAlreadyFinished extends Schema.TaggedError<JobAlreadyFinished>()
   status: Schema.String
 }) {}
 
+/**
+ * Extension: a retry asked of a job that cannot be queued again: it is not failed (queued, processing, completed), its
+ * failure is not retryable (JobFailures.ts), or a client canceled it.
+ */
+export class JobNotRetryable extends Schema.TaggedError<JobNotRetryable>()("JobNotRetryable", {
+  jobId: Schema.String,
+  reason: Schema.Literals(["not_failed", "not_retryable", "canceled"]),
+  /** The job's status, or its error code when it failed. */
+  detail: Schema.String
+}) {}
+
 /** Extension: the requested clip section lies outside the media's duration. */
 export class SectionOutOfRange extends Schema.TaggedError<SectionOutOfRange>()("SectionOutOfRange", {
   message: Schema.String

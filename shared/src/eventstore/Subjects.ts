@@ -69,6 +69,8 @@ export const archiveSubject = (projectId: string, keyHash: string) => `mds.archi
 
 export const cookieJarSubject = (projectId: string, platform: string) => `mds.cookies.${projectId}.${platform}`
 export const projectCookieJarsSubject = (projectId: string) => `mds.cookies.${projectId}.*`
+/** Core NATS request/reply subject every process with followers answers (no queue group) with their states. */
+export const FOLLOWER_STATES_RPC_SUBJECT = "mds.rpc.followers"
 /** Core NATS request/reply subject on which extractor workers (queue group "extractor") resolve URLs. */
 export const RESOLVE_RPC_SUBJECT = "mds.rpc.media.resolve"
 

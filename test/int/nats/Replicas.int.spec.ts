@@ -15,6 +15,7 @@ import { makeKvReadModelStores } from "@mds/shared/readmodel/kv/KvReadModelStore
 import { type NatsCluster, startNatsCluster } from "../../support/NatsCluster.ts"
 import { startNatsServer } from "../../support/NatsServer.ts"
 import { testLifetimes } from "../support/TestNats.ts"
+import { eventually } from "../../support/Eventually.ts"
 
 const streamNames = streamConfigs(testLifetimes).map((c) => c.name)
 
@@ -54,15 +55,21 @@ const startServices = (url: string, replicas: string) =>
  * alone is retried, for up to 20 s; a service would be restarted by its supervisor the same way.
  */
 const startServicesOnCluster = async (url: string, replicas: string) => {
-  const deadline = Date.now() + 20_000
-  while (true) {
-    try {
-      return await startServices(url, replicas)
-    } catch (error) {
-      if (!String(error).includes("no suitable peers for placement") || Date.now() > deadline) throw error
-      await new Promise((resolve) => setTimeout(resolve, 250))
-    }
-  }
+  const attempt = await eventually(
+    async () => {
+      try {
+        return { services: await startServices(url, replicas) }
+      } catch (error) {
+        // Only this one is waited out: the cluster has not yet seen enough peers to place replicas.
+        if (!String(error).includes("no suitable peers for placement")) throw error
+        return { error }
+      }
+    },
+    (result) => "services" in result,
+    "the cluster to place replicas",
+    20_000
+  )
+  return (attempt as { services: Awaited<ReturnType<typeof startServices>> }).services
 }
 
 /** A 3-node cluster of its own for the enclosing describe's tests. */

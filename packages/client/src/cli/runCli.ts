@@ -1,4 +1,4 @@
-// The `mds` command line: resolve, download with progress, cancel, platforms, jobs get; the key comes from MDS_API_KEY only.
+// The `mds` command line: resolve, download with progress, cancel, retry, platforms, jobs get; the key comes from MDS_API_KEY only.
 import { createWriteStream } from "node:fs"
 import { rename, rm } from "node:fs/promises"
 import { basename, resolve as resolvePath } from "node:path"
@@ -8,6 +8,7 @@ import { parseArgs } from "node:util"
 import type { DownloadExtensions } from "@mds/shared/api/Requests"
 import type { Job, Media, Platform } from "@mds/shared/api/Responses"
 import type { Batch } from "@mds/shared/api/Batches"
+import type { SubscriptionBody } from "@mds/shared/api/Subscriptions"
 import { MdsApiError, MdsConnectionError, MdsProtocolError } from "../MdsApiError.ts"
 import { MdsClient } from "../MdsClient.ts"
 import { formatBytes, ProgressDisplay, type ProgressMode } from "./ProgressDisplay.ts"
@@ -32,15 +33,50 @@ Commands:
       --embed-metadata, --embed-thumbnail   Tags and cover art in the file.
       --subtitles en,de             Embed these subtitle languages (--format subtitles_en: the .vtt file alone).
   cancel JOB_ID                     Cancel a queued or processing job.
+  retry JOB_ID                      Queue a failed job again (only when its failure was retryable).
   batch PLAYLIST_URL --format F     Download every entry of a playlist (a feed, a page of links) as a batch,
                                     showing its progress; the files stay on the service (links: mds batches get).
   batches get|cancel BATCH_ID       Show or cancel a batch.
+  subscribe URL --format F [--every 1h] [--backfill N]
+                                    Follow a playlist, channel or feed: new entries download as they appear.
+  subscriptions [get|pause|resume|check|remove ID]   List the subscriptions, or act on one.
   platforms                         List the supported platforms.
   jobs get JOB_ID                   Show a job.
 
 Options: --json prints the API's data as JSON instead of text.
 Environment: MDS_API_KEY (required; never pass a key on the command line), MDS_URL (default http://127.0.0.1:8080).
 `
+
+const subscriptionText = (s: SubscriptionBody) => {
+  const last = s.last_check === null ? "never checked" : `last ${s.last_check.at}: ${s.last_check.new} new, ${s.last_check.queued} queued`
+  const error = s.last_error === null ? "" : ` (${s.last_error.code}: ${s.last_error.message})`
+  return `${s.id} ${s.status.padEnd(7)} ${s.format} every ${s.check_every}s, ${last}, next ${s.next_check_at ?? "-"}${error}\n  ${s.url}\n`
+}
+
+const UNITS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86400 }
+
+/** "90m", "1h", "3600" (seconds) as seconds. */
+export const parseInterval = (value: string): number => {
+  const match = /^(\d+)([smhd]?)$/.exec(value.trim())
+  if (match === null) throw new UsageError(`--every must be a duration like 30m, 1h or 1d (got ${value})`)
+  return Number(match[1]) * (UNITS[match[2] || "s"] ?? 1)
+}
+
+const runSubscribe = async (client: MdsClient, url: string, values: Record<string, any>, io: CliIo) => {
+  const format = values["format"]
+  if (format === undefined) throw new UsageError("subscribe needs --format (e.g. audio_mp3, video_720p)")
+  const backfill = values["backfill"] === undefined ? undefined : Number(values["backfill"])
+  if (backfill !== undefined && !Number.isInteger(backfill))
+    throw new UsageError(`--backfill must be a whole number (got ${values["backfill"]})`)
+  const subscription = await client.subscribe({
+    url,
+    format,
+    ...(values["every"] === undefined ? {} : { check_every: parseInterval(values["every"]) }),
+    ...(backfill === undefined ? {} : { backfill })
+  })
+  io.stdout.write(values["json"] === true ? `${JSON.stringify(subscription, null, 2)}\n` : subscriptionText(subscription))
+  return 0
+}
 
 /** Exit codes: 0 done, 1 the service said no (or the job failed), 2 wrong usage. */
 class UsageError extends Error {}
@@ -76,6 +112,7 @@ const jobText = (job: Job) =>
           `file: ${job.result.filename} (${formatBytes(job.result.size_bytes)}, until ${job.result.expires_at})`,
           `link: ${job.result.download_url}`
         ]),
+    ...(job.retries === undefined ? [] : [`retries: ${job.retries} (attempts: ${job.attempts ?? 0})`]),
     ...(job.error === undefined ? [] : [`error: ${job.error.code}: ${job.error.message}`])
   ].join("\n") + "\n"
 
@@ -227,6 +264,8 @@ const execute = async (argv: ReadonlyArray<string>, io: CliIo): Promise<number> 
       "embed-metadata": { type: "boolean" },
       "embed-thumbnail": { type: "boolean" },
       subtitles: { type: "string" },
+      every: { type: "string" },
+      backfill: { type: "string" },
       json: { type: "boolean" },
       help: { type: "boolean", short: "h" }
     }
@@ -253,11 +292,33 @@ const execute = async (argv: ReadonlyArray<string>, io: CliIo): Promise<number> 
     resolve: ["mds resolve URL", oneArgument, () => show(client.resolve(first), mediaText)],
     download: ["mds download URL|MEDIA_ID --format FORMAT [-o FILE]", oneArgument, () => runDownload(client, first, values, io)],
     cancel: ["mds cancel JOB_ID", oneArgument, () => show(client.cancel(first), jobText)],
+    retry: ["mds retry JOB_ID", oneArgument, () => show(client.retry(first), jobText)],
     batch: ["mds batch PLAYLIST_URL --format FORMAT", oneArgument, () => runBatch(client, first, values, io)],
     batches: [
       "mds batches get|cancel BATCH_ID",
       (first === "get" || first === "cancel") && rest.length === 2,
       () => show(first === "get" ? client.batch(second) : client.cancelBatch(second), batchText)
+    ],
+    subscribe: ["mds subscribe URL --format FORMAT [--every 1h]", oneArgument, () => runSubscribe(client, first, values, io)],
+    subscriptions: [
+      "mds subscriptions [get|pause|resume|check|remove ID]",
+      rest.length === 0 || (["get", "pause", "resume", "check", "remove"].includes(first) && rest.length === 2),
+      () => {
+        switch (first) {
+          case "":
+            return show(client.subscriptions(), (all) => (all.length === 0 ? "no subscriptions\n" : all.map(subscriptionText).join("")))
+          case "get":
+            return show(client.subscription(second), subscriptionText)
+          case "pause":
+            return show(client.pauseSubscription(second), subscriptionText)
+          case "resume":
+            return show(client.resumeSubscription(second), subscriptionText)
+          case "check":
+            return show(client.checkSubscription(second), subscriptionText)
+          default:
+            return show(client.removeSubscription(second), (removed) => `${removed.id} removed\n`)
+        }
+      }
     ],
     platforms: ["mds platforms", true, () => show(client.platforms(), platformsText)],
     jobs: ["mds jobs get JOB_ID", first === "get" && rest.length === 2, () => show(client.job(second), jobText)]

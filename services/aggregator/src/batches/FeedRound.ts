@@ -110,7 +110,7 @@ const carryOut = Effect.fn("BatchFeeder.carryOut")(function* (created: BatchCrea
         Effect.catchTag("JobAlreadyExists", () => Effect.succeed(false))
       )
       if (!queued) return true
-      yield* sendDownloadWork(job, claimed.quotaBytesLeft)
+      yield* sendDownloadWork(job, 0, claimed.quotaBytesLeft)
       yield* batch({ _tag: "RecordEntryQueued", batchId, entryId: command.entryId, jobId: job.jobId, now })
       return true
     }

@@ -12,6 +12,7 @@ import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { MEDIA_STREAM } from "@mds/shared/eventstore/Subjects"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
 import { dueSweepActions, isFullySwept, nothingSwept, type SweepAction, type SweepProgress } from "./SweepActions.ts"
+import { Followers } from "@mds/shared/nats/Followers"
 import { type FollowedMessage, followDecoded } from "@mds/shared/nats/StreamFollower"
 
 const decodeMediaEvent = Schema.decodeUnknownOption(Schema.fromJsonString(MediaEvent))
@@ -115,6 +116,8 @@ export const ExpirySweeper = Layer.effectDiscard(
         onEvent: onMediaEvent
       })
     ]
+    const registry = yield* Followers
+    for (const follower of followers) registry.register(follower)
     // A sweep over views that stopped following would act late or on old states: wait until both deliver again.
     const sweepWhenFollowing = Effect.suspend(() => {
       const recovering = followers.filter((f) => f.state() !== "following").map((f) => f.name)

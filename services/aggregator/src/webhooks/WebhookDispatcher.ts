@@ -5,16 +5,14 @@ import type { JsMsg } from "@nats-io/jetstream"
 import { DeliverPolicy } from "@nats-io/jetstream"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { answerJob } from "@mds/shared/api/JobResponse"
-import { type JobEvent, JobEvent as JobEventSchema, decodeJobEventJson } from "@mds/shared/domain/job/JobEvent"
-import { evolveJobView, type JobView } from "@mds/shared/domain/job/JobView"
+import { JobEvent as JobEventSchema, decodeJobEventJson } from "@mds/shared/domain/job/JobEvent"
+import { endsJob, hasEnded } from "@mds/shared/domain/job/JobState"
+import type { JobView } from "@mds/shared/domain/job/JobView"
+import { foldJobEvents } from "@mds/shared/jobs/JobStates"
 import { judgeAttempt } from "@mds/shared/domain/webhook/DeliveryPlan"
 import { WebhookDecider, type WebhookEndpoint } from "@mds/shared/domain/webhook/WebhookDecider"
-import {
-  WebhookConfigEvent,
-  WebhookDeliveryAttempted,
-  type WebhookEventType,
-  WebhookRedeliveryRequested
-} from "@mds/shared/domain/webhook/WebhookEvent"
+import { recordDeliveryAttempt } from "@mds/shared/domain/webhook/DeliveryFacts"
+import { WebhookConfigEvent, type WebhookEventType, WebhookRedeliveryRequested } from "@mds/shared/domain/webhook/WebhookEvent"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import {
@@ -23,8 +21,7 @@ import {
   JOBS_STREAM,
   jobSubject,
   WEBHOOKS_STREAM,
-  webhookConfigSubject,
-  webhookDeliverySubject
+  webhookConfigSubject
 } from "@mds/shared/eventstore/Subjects"
 import {
   DELIVERY_ID_HEADER,
@@ -46,19 +43,12 @@ const decodeRedelivery = Schema.decodeUnknownOption(Schema.fromJsonString(Webhoo
 
 const ack: Verdict = { _tag: "Ack" }
 
-/** The webhook event a job event is, with its time; null for the job events nobody is told about. */
-const webhookEventOf = (event: JobEvent): { readonly type: WebhookEventType; readonly at: number } | null => {
-  switch (event._tag) {
-    case "JobCompleted":
-      return { type: "job.completed", at: event.at }
-    case "JobFailed":
-    // A canceled job ends failed (error.code canceled), and is announced as such.
-    case "JobCanceled":
-      return { type: "job.failed", at: event.at }
-    default:
-      return null
-  }
-}
+/**
+ * The webhook event the job's end is, from the job's one state: completed, or failed (a canceled job ends failed, with
+ * error.code canceled, and is announced as such); an expired job is announced to nobody.
+ */
+const webhookEventOf = (job: JobView): WebhookEventType | null =>
+  job.status === "completed" ? "job.completed" : job.status === "failed" ? "job.failed" : null
 
 /** Stable for one event of one job, so receivers can drop repeated deliveries. */
 const deliveryIdOf = (projectId: string, jobId: string, type: WebhookEventType) =>
@@ -84,15 +74,12 @@ export const WebhookDispatcher = Layer.effectDiscard(
         })
       )
 
-    /** The job as of this event, in the /v1 shape GET /jobs answers with. */
+    /** The job's state as of this event, and whether this very event ended it. */
     const jobAt = Effect.fn("WebhookDispatcher.jobAt")(function* (subject: string, uptoSeq: number) {
-      let doc: JobView | null = null
-      for (const stored of yield* store.readSubject(JobEventSchema, subject)) {
-        if (stored.seq > uptoSeq) break
-        doc = evolveJobView(doc, stored.event, stored.seq)
-      }
-      if (doc === null) return null
-      return yield* answerJob(artifacts, doc)
+      const stored = (yield* store.readSubject(JobEventSchema, subject)).filter((item) => item.seq <= uptoSeq)
+      const before = foldJobEvents(null, stored.slice(0, -1))
+      const after = foldJobEvents(before, stored.slice(-1))
+      return { job: after, endedNow: !hasEnded(before) && hasEnded(after) }
     })
 
     const post = (endpoint: WebhookEndpoint, headers: Record<string, string>, body: string) =>
@@ -120,26 +107,24 @@ export const WebhookDispatcher = Layer.effectDiscard(
         })
       })
 
-    /** One attempt to deliver one event of a job: POST, log the attempt, and say whether to try again (Nak). */
+    /** One attempt to deliver a job's end to the project's endpoint: POST, log the attempt, say whether to try again. */
     const attemptDelivery = Effect.fn("WebhookDispatcher.attempt")(function* (options: {
       readonly projectId: string
       readonly jobId: string
+      readonly state: JobView
       readonly type: WebhookEventType
-      readonly happenedAt: number
-      /** The job's subject and the sequence whose state the payload shows. */
-      readonly jobSeq: number
       readonly attempt: number
-      /** For a redelivery, the attempt time it was asked after (its attempts' message ids); null for the first series. */
-      readonly redeliveryOf: number | null
+      /** For a redelivery, the time of the attempt it was asked after; absent for the first series. */
+      readonly redeliveryOf?: number
     }) {
-      const { projectId, jobId, type, attempt } = options
+      const { projectId, jobId, state, type, attempt } = options
       const endpoint = yield* endpointOf(projectId)
       if (endpoint === null || !endpoint.events.includes(type)) return ack
-      const job = yield* jobAt(jobSubject(projectId, jobId), options.jobSeq)
-      if (job === null) return ack
+      const job = yield* answerJob(artifacts, state)
+      const happened = { at: state.completedAt ?? (yield* Clock.currentTimeMillis) }
 
       const deliveryId = deliveryIdOf(projectId, jobId, type)
-      const body = JSON.stringify({ id: deliveryId, type, created_at: new Date(options.happenedAt).toISOString(), data: { job } })
+      const body = JSON.stringify({ id: deliveryId, type, created_at: new Date(happened.at).toISOString(), data: { job } })
       const secret = webhookSecret(Redacted.value(settings.serverSecret), projectId, endpoint.webhookId)
       const started = yield* Clock.currentTimeMillis
       const result = yield* post(
@@ -156,29 +141,24 @@ export const WebhookDispatcher = Layer.effectDiscard(
       )
       const finished = yield* Clock.currentTimeMillis
       const verdict = judgeAttempt(settings.schedule, attempt, result.statusCode)
-      yield* store.append(
-        WebhookDeliveryAttempted,
-        webhookDeliverySubject(projectId),
-        {
-          _tag: "WebhookDeliveryAttempted",
-          v: 1,
-          deliveryId,
-          projectId,
-          webhookId: endpoint.webhookId,
-          url: endpoint.url,
-          eventType: type,
-          jobId,
-          attempt,
-          outcome: verdict.outcome,
-          statusCode: result.statusCode,
-          error: result.error,
-          durationMs: finished - started,
-          at: finished,
-          nextAttemptAt: verdict.retryInMs === null ? null : finished + verdict.retryInMs,
-          ...(options.redeliveryOf === null ? {} : { redelivery: true })
-        },
-        { msgId: `${deliveryId}:${options.redeliveryOf === null ? "" : `r${options.redeliveryOf}:`}${attempt}` }
-      )
+      yield* recordDeliveryAttempt({
+        _tag: "WebhookDeliveryAttempted",
+        v: 1,
+        deliveryId,
+        projectId,
+        webhookId: endpoint.webhookId,
+        url: endpoint.url,
+        eventType: type,
+        jobId,
+        attempt,
+        outcome: verdict.outcome,
+        statusCode: result.statusCode,
+        error: result.error,
+        durationMs: finished - started,
+        at: finished,
+        nextAttemptAt: verdict.retryInMs === null ? null : finished + verdict.retryInMs,
+        ...(options.redeliveryOf === undefined ? {} : { redeliveryOf: options.redeliveryOf })
+      }).pipe(Effect.provideService(EventStore, store))
       yield* Effect.logInfo("webhook attempt").pipe(
         Effect.annotateLogs({ deliveryId, projectId, jobId, attempt, outcome: verdict.outcome, statusCode: result.statusCode })
       )
@@ -193,35 +173,31 @@ export const WebhookDispatcher = Layer.effectDiscard(
 
     const deliver = Effect.fn("WebhookDispatcher.deliver")(function* (msg: JsMsg) {
       const event = decodeJobEventJson(msg.string())
-      if (Option.isNone(event)) return ack
-      const happened = webhookEventOf(event.value)
-      if (happened === null) return ack
+      // Only the event that ends a job is announced: most events (progress) are passed over before any read.
+      if (Option.isNone(event) || !endsJob(event.value)) return ack
       const [, , projectId, jobId] = msg.subject.split(".")
       if (projectId === undefined || jobId === undefined) return ack
-      return yield* attemptDelivery({
-        projectId,
-        jobId,
-        type: happened.type,
-        happenedAt: happened.at,
-        jobSeq: msg.seq,
-        attempt: msg.info.deliveryCount,
-        redeliveryOf: null
-      })
+      const { job: state, endedNow } = yield* jobAt(msg.subject, msg.seq)
+      const type = state === null || !endedNow ? null : webhookEventOf(state)
+      if (state === null || type === null) return ack
+      return yield* attemptDelivery({ projectId, jobId, state, type, attempt: msg.info.deliveryCount })
     })
 
     /** A redelivery someone asked for: the same event (same delivery id) with the job as it ended, retried as usual. */
     const redeliver = Effect.fn("WebhookDispatcher.redeliver")(function* (msg: JsMsg) {
       const requested = decodeRedelivery(msg.string())
       if (Option.isNone(requested)) return ack
-      const { projectId, jobId, eventType } = requested.value
+      const { projectId, jobId, eventType, afterAttemptAt } = requested.value
+      const { job: state } = yield* jobAt(jobSubject(projectId, jobId), Number.MAX_SAFE_INTEGER)
+      // The job's events outlive its lifetime only by the stream's retention: a job no longer there is not sent.
+      if (state === null || webhookEventOf(state) !== eventType) return ack
       return yield* attemptDelivery({
         projectId,
         jobId,
+        state,
         type: eventType,
-        happenedAt: requested.value.at,
-        jobSeq: Number.MAX_SAFE_INTEGER,
         attempt: msg.info.deliveryCount,
-        redeliveryOf: requested.value.afterAttemptAt
+        redeliveryOf: afterAttemptAt
       })
     })
 

@@ -1,6 +1,6 @@
 // At start, records what the installed yt-dlp can extract (ExtractorCatalogPublished v2), once per yt-dlp version.
-import { createHash } from "node:crypto"
 import { Clock, Effect, Layer } from "effect"
+import { recordExtractorCatalog } from "@mds/shared/domain/platform/CatalogFacts"
 import { ExtractorCatalogPublished } from "@mds/shared/domain/platform/CatalogEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { EXTRACTOR_CATALOG_SUBJECT } from "@mds/shared/eventstore/Subjects"
@@ -19,13 +19,13 @@ export const publishExtractorCatalog = Effect.gen(function* () {
     return
   }
   const extractors = yield* listExtractors(yield* YtDlp.config, ytdlp, yield* Confinement)
-  const digest = createHash("sha256").update(JSON.stringify(extractors)).digest("hex").slice(0, 16)
-  const appended = yield* store.append(
-    ExtractorCatalogPublished,
-    EXTRACTOR_CATALOG_SUBJECT,
-    { _tag: "ExtractorCatalogPublished", v: 2, ytDlpVersion, extractors, at: yield* Clock.currentTimeMillis },
-    { msgId: `${ytDlpVersion}:v2:${digest}` }
-  )
+  const appended = yield* recordExtractorCatalog({
+    _tag: "ExtractorCatalogPublished",
+    v: 2,
+    ytDlpVersion,
+    extractors,
+    at: yield* Clock.currentTimeMillis
+  })
   yield* Effect.logInfo("extractor catalog published", {
     ytDlpVersion,
     extractors: extractors.length,

@@ -10,6 +10,7 @@ import { SlotReleaseReason } from "@mds/shared/domain/admission/AdmissionEvent"
 import type { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
 import { jobCommands } from "@mds/shared/domain/job/JobCommands"
 import { slotReleaseBytes } from "@mds/shared/domain/job/JobSlot"
+import { jobStatus } from "@mds/shared/domain/job/JobState"
 import type { JobCommand } from "@mds/shared/domain/job/JobDecider"
 import { parseFormatId } from "@mds/shared/domain/media/FormatId"
 import { parseSubtitleFormatId } from "@mds/shared/domain/media/SubtitleTrack"
@@ -169,11 +170,14 @@ export class DownloadJob extends Context.Service<
       const workDirOf = (command: DownloadMedia, delivery: Delivery) =>
         join(config.workRoot, `${command.jobId}-${delivery.deliveryCount}-${randomBytes(4).toString("hex")}`)
 
-      /** Runs started so far: the attempt the job's state holds (each JobStarted raises it by one). */
+      /**
+       * Runs of the job's current try started so far: the attempt the job's state holds (each JobStarted raises it by
+       * one), less the runs before its latest retry (a retry is a new work message, whose deliveries count afresh).
+       */
       const startedRuns = (command: DownloadMedia) =>
         readJobState(command.projectId, command.jobId).pipe(
           provideStore,
-          Effect.map(({ state }) => state?.attempt ?? 0)
+          Effect.map(({ state }) => (state?.attempt ?? 0) - (state?.retry?.afterAttempt ?? 0))
         )
 
       /** A file this run stored for a job that ended otherwise: nobody can fetch it, so it is not kept. */
@@ -214,7 +218,7 @@ export class DownloadJob extends Context.Service<
           yield* Effect.logInfo("job is not runnable (unknown); skipping")
           return "ack" as const
         }
-        if (started.events.some((event) => event._tag === "JobExpired")) {
+        if (jobStatus(started.state) === "expired") {
           yield* Effect.logInfo("job expired before it started")
           return yield* finish(command, "expired")
         }

@@ -1,7 +1,7 @@
 // The durable pull consumer "extractor" on the work queue: takes DownloadMedia commands, WORKER_CONCURRENCY at a time.
 import { AckPolicy, type Consumer, type JsMsg } from "@nats-io/jetstream"
 import { nanos } from "@nats-io/transport-node"
-import { Effect, Exit, Layer, Schema, Scope, Semaphore } from "effect"
+import { Effect, Exit, Layer, Option, Schema, Scope, Semaphore } from "effect"
 import { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
 import { EventStoreError } from "@mds/shared/eventstore/EventStore"
 import { DOWNLOAD_WORK_SUBJECT, WORK_STREAM } from "@mds/shared/eventstore/Subjects"
@@ -9,7 +9,7 @@ import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { withMessageSpan } from "@mds/shared/observability/TraceContext"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
 import { PlatformPacing } from "../pacing/PlatformPacing.ts"
-import { DownloadJob } from "./DownloadJob.ts"
+import { DownloadJob, type DownloadOutcome } from "./DownloadJob.ts"
 import { FragmentConcurrency } from "./FragmentConcurrency.ts"
 
 export const DOWNLOAD_CONSUMER = "extractor"
@@ -87,15 +87,15 @@ export const DownloadWorker = Layer.effectDiscard(
                 fragments.forPlatform(command.platform)
               )
               // Over its platform's fleet-wide limit the job stays queued: handed back to be offered again later.
-              if (concurrentFragments === 0 || !(yield* pacing.admit(command.platform, command.jobId))) {
+              const paced = concurrentFragments === 0 ? Option.none() : yield* pacing.admit(command.platform, command.jobId)
+              if (Option.isNone(paced)) {
                 yield* Effect.logDebug("platform at its pacing limit; job waits", { jobId: command.jobId, platform: command.platform })
                 return yield* Effect.sync(() => m.nak(pacing.retryDelayMs))
               }
-              const outcome = yield* job.run(command, {
-                deliveryCount: m.info.deliveryCount,
-                working: () => m.working(),
-                concurrentFragments
-              })
+              // A run whose lease was lost for good stops (killing yt-dlp): another run may hold the key by now.
+              const outcome = yield* job
+                .run(command, { deliveryCount: m.info.deliveryCount, working: () => m.working(), concurrentFragments })
+                .pipe(Effect.raceFirst(paced.value.lost.pipe(Effect.as<DownloadOutcome>("retry"))))
               yield* Effect.sync(() => (outcome === "ack" ? m.ack() : m.nak(RETRY_DELAY_MS)))
             }).pipe(
               Effect.scoped,

@@ -12,6 +12,7 @@ import { egressProxy } from "../egress/EgressProxy.ts"
 import { UpstreamProxies } from "../egress/UpstreamProxies.ts"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
 import { Ffmpeg } from "../media/Ffmpeg.ts"
+import { PlatformPacing } from "../pacing/PlatformPacing.ts"
 import { ResolvedInfoStore } from "../resolve/info/ResolvedInfoStore.ts"
 import { classifyFailure, failureMessage, refusalMessage } from "../ytdlp/classifyFailure.ts"
 import { parseCurlMeterLine } from "../ytdlp/CurlMeterLine.ts"
@@ -72,6 +73,7 @@ export class FetchMedia extends Context.Service<
       const upstreams = yield* UpstreamProxies
       const runCookies = yield* RunCookies
       const infoStore = yield* ResolvedInfoStore
+      const pacing = yield* PlatformPacing
       const serverLimits: JobLimits = { maxDurationSeconds: config.maxDurationSeconds, maxFileBytes: config.maxFileBytes }
 
       const runOnce = Effect.fn("FetchMedia.runOnce")(function* (
@@ -127,10 +129,21 @@ export class FetchMedia extends Context.Service<
         }
         // A stored info JSON already holds the formats an impersonated resolve found; the page is extracted again only
         // for a job without one, and that run impersonates when the platform needs it.
+        // Every start takes a start key of the platform's pacing (this run's retries and the anti-bot retry included).
         const ran = impersonation.run(platform, (impersonate) =>
-          source._tag === "Page"
-            ? ytdlp.run(source.url.href, { ...flags, ...impersonate }, { cwd: options.workDir, onLine, onErrorLine })
-            : ytdlp.run("", { ...flags, ...loadInfoFlags(source.infoPath), ...impersonate }, { cwd: options.workDir, onLine, onErrorLine })
+          pacing
+            .start(platform, command.jobId)
+            .pipe(
+              Effect.andThen(
+                source._tag === "Page"
+                  ? ytdlp.run(source.url.href, { ...flags, ...impersonate }, { cwd: options.workDir, onLine, onErrorLine })
+                  : ytdlp.run(
+                      "",
+                      { ...flags, ...loadInfoFlags(source.infoPath), ...impersonate },
+                      { cwd: options.workDir, onLine, onErrorLine }
+                    )
+              )
+            )
         )
         yield* timed(ytDlpDuration, { operation: "download", platform }, ran).pipe(
           Effect.mapError((error): DownloadFailed | StoredUrlsRefused => {
@@ -290,27 +303,27 @@ export class FetchMedia extends Context.Service<
         const onLine = (line: string) => {
           title = parseSubtitleTitle(line) ?? title
         }
-        yield* ytdlp
-          .run(
-            url.href,
-            { ...subtitleFileFlags(language, options.workDir, proxy.url, config.ffmpegPath), ...cookies.flags },
-            { cwd: options.workDir, onLine }
-          )
-          .pipe(
-            Effect.mapError((error) => {
-              const code = classifyFailure(error.stderr, proxy.refusals.length > 0)
-              if (code === "url_not_allowed")
-                return jobFailure(code, `a request was refused: ${proxy.refusals[0]?.message ?? "private address"}`)
-              if (code === "transient" || code === "failed")
-                return jobFailure("download_failed", failureMessage(error.stderr), code === "transient")
-              return jobFailure(code, failureMessage(error.stderr))
-            }),
-            Effect.timeoutOrElse({
-              duration: config.downloadTimeoutMs,
-              orElse: () =>
-                Effect.fail(jobFailure("download_timeout", `The download took longer than ${config.downloadTimeoutMs / 1000} s.`))
-            })
-          )
+        yield* pacing.start(command.platform, command.jobId).pipe(
+          Effect.andThen(
+            ytdlp.run(
+              url.href,
+              { ...subtitleFileFlags(language, options.workDir, proxy.url, config.ffmpegPath), ...cookies.flags },
+              { cwd: options.workDir, onLine }
+            )
+          ),
+          Effect.mapError((error) => {
+            const code = classifyFailure(error.stderr, proxy.refusals.length > 0)
+            if (code === "url_not_allowed")
+              return jobFailure(code, `a request was refused: ${proxy.refusals[0]?.message ?? "private address"}`)
+            if (code === "transient" || code === "failed")
+              return jobFailure("download_failed", failureMessage(error.stderr), code === "transient")
+            return jobFailure(code, failureMessage(error.stderr))
+          }),
+          Effect.timeoutOrElse({
+            duration: config.downloadTimeoutMs,
+            orElse: () => Effect.fail(jobFailure("download_timeout", `The download took longer than ${config.downloadTimeoutMs / 1000} s.`))
+          })
+        )
         // yt-dlp skips a language the media lacks without failing: the file's absence says so.
         const filepath = join(options.workDir, `media.${language}.vtt`)
         const size = yield* Effect.promise(() =>

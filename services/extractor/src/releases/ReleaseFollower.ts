@@ -1,10 +1,10 @@
 // Follows the fleet's yt-dlp choice: installs the chosen release beside the others, checks it, switches or keeps the old one.
-import { randomUUID } from "node:crypto"
 import { Effect, Layer, Option, Schedule } from "effect"
 import { type YtDlpReleaseChoice, YtDlpReleaseChosen, YtDlpWorkerEvent } from "@mds/shared/domain/release/YtDlpReleaseEvent"
+import { recordWorkerReport } from "@mds/shared/domain/release/ReleaseFacts"
 import { WORKER_REPORT_INTERVAL_MS } from "@mds/shared/domain/release/YtDlpFleetStatus"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { YT_DLP_CHOICE_SUBJECT, ytDlpWorkerSubject } from "@mds/shared/eventstore/Subjects"
+import { YT_DLP_CHOICE_SUBJECT } from "@mds/shared/eventstore/Subjects"
 import { publishExtractorCatalog } from "../catalog/CatalogPublisher.ts"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
 import { YtDlp } from "../ytdlp/YtDlp.ts"
@@ -31,9 +31,10 @@ export const ReleaseFollower = Layer.effectDiscard(
     const ytdlp = yield* YtDlp
 
     const report = (event: YtDlpWorkerEvent) =>
-      store
-        .append(YtDlpWorkerEvent, ytDlpWorkerSubject(workerId), event, { msgId: randomUUID() })
-        .pipe(Effect.catchCause((cause) => Effect.logWarning("release report not recorded", cause)))
+      recordWorkerReport(workerId)(event).pipe(
+        Effect.provideService(EventStore, store),
+        Effect.catchCause((cause) => Effect.logWarning("release report not recorded", cause))
+      )
 
     const apply = Effect.fn("ReleaseFollower.apply")(function* (choice: YtDlpReleaseChoice) {
       const current = active.current()

@@ -1,18 +1,19 @@
 // Resolves a URL into MediaResolved: platform check, egress check, yt-dlp -J through the proxy, probing, thumbnail, append.
+import { randomUUID } from "node:crypto"
 import { mkdir, rm } from "node:fs/promises"
 import { join } from "node:path"
 import { Context, Deferred, Effect, Layer, Option, Result, Schema } from "effect"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { downloadLinkOf } from "@mds/shared/artifacts/DownloadLink"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
-import { type MediaResolved, MediaEvent } from "@mds/shared/domain/media/MediaEvent"
+import type { MediaResolved } from "@mds/shared/domain/media/MediaEvent"
 import { mediaOwnerOf } from "@mds/shared/domain/media/MediaVisibility"
 import { ResolveFailureCode } from "@mds/shared/domain/media/ResolveRpc"
 import { classifyUrl } from "@mds/shared/domain/platform/classifyUrl"
 import { isBlockedExtractor, platformIdOf } from "@mds/shared/domain/platform/platformIdOf"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
+import { recordMedia } from "@mds/shared/domain/media/MediaFacts"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { mediaSubject } from "@mds/shared/eventstore/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { Impersonation } from "../antibot/Impersonation.ts"
 import { RunCookies } from "../cookies/RunCookies.ts"
@@ -21,6 +22,7 @@ import { UpstreamProxies } from "../egress/UpstreamProxies.ts"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
 import { PlatformOutcomes } from "../health/PlatformOutcomes.ts"
 import { Ffmpeg } from "../media/Ffmpeg.ts"
+import { PlatformPacing } from "../pacing/PlatformPacing.ts"
 import { countOne, extractionFailures, timed, ytDlpDuration } from "@mds/shared/observability/Metrics"
 import { classifyFailure, failureMessage, refusalMessage as describeRefusal } from "../ytdlp/classifyFailure.ts"
 import { describeMedia, mediaEntry, needsProbe, probeableUrl } from "../ytdlp/describeMedia.ts"
@@ -64,7 +66,7 @@ export class MediaResolver extends Context.Service<
       const ytdlp = yield* YtDlp
       const ffmpeg = yield* Ffmpeg
       const artifacts = yield* ArtifactStore
-      const store = yield* EventStore
+      const provideStore = Effect.provideService(EventStore, yield* EventStore)
       const lifetimes = yield* Lifetimes
       const config = yield* ExtractorConfig
       const outcomes = yield* PlatformOutcomes
@@ -72,12 +74,14 @@ export class MediaResolver extends Context.Service<
       const runCookies = yield* RunCookies
       const upstreams = yield* UpstreamProxies
       const infoStore = yield* ResolvedInfoStore
+      const pacing = yield* PlatformPacing
 
       const extract = Effect.fn("MediaResolver.extract")(function* (
         url: URL,
         platform: string,
         projectId: string | null,
-        playlist: boolean
+        playlist: boolean,
+        runId: string
       ) {
         const proxy = yield* egressProxy(policy, upstreams.forPlatform(platform))
         const cookies = projectId === null ? { flags: {}, used: false } : yield* runCookies.forRun(projectId, url.href)
@@ -88,13 +92,17 @@ export class MediaResolver extends Context.Service<
         // Extension: a playlist resolve reads the playlist's entries flat (no extraction per entry), up to the cap.
         const playlistFlags = playlist ? { yesPlaylist: true, flatPlaylist: true, playlistEnd: config.playlistMaxEntries } : {}
         const dumped = impersonation.run(platform, (impersonate) =>
-          ytdlp.run(url.href, {
-            ...baseFlags(proxy.url, config.ffmpegPath),
-            dumpSingleJson: true,
-            ...cookies.flags,
-            ...impersonate,
-            ...playlistFlags
-          })
+          pacing.start(platform, runId).pipe(
+            Effect.andThen(
+              ytdlp.run(url.href, {
+                ...baseFlags(proxy.url, config.ffmpegPath),
+                dumpSingleJson: true,
+                ...cookies.flags,
+                ...impersonate,
+                ...playlistFlags
+              })
+            )
+          )
         )
         const run = yield* timed(ytDlpDuration, { operation: "resolve", platform }, dumped).pipe(
           Effect.mapError((error) => {
@@ -153,10 +161,30 @@ export class MediaResolver extends Context.Service<
           ...subtitlesOf(info),
           ...owner
         }
-        yield* store
-          .append(MediaEvent, mediaSubject(mediaId), media, { msgId: mediaId })
-          .pipe(Effect.mapError((error) => failWith("extraction_failed", `could not record the media: ${error.message}`)))
+        yield* recordMedia(mediaId)(media).pipe(
+          provideStore,
+          Effect.mapError((error) => failWith("extraction_failed", `could not record the media: ${error.message}`))
+        )
         return media
+      }, Effect.scoped)
+
+      /**
+       * A resolve is paced like a download: it holds a run key while it lasts (waiting while the platform is full, within
+       * the resolve's timeout) and every yt-dlp start takes a start key; a run whose lease is lost for good stops.
+       */
+      const pacedExtract = Effect.fn("MediaResolver.pacedExtract")(function* (
+        url: URL,
+        platform: string,
+        projectId: string | null,
+        playlist: boolean
+      ) {
+        const runId = `resolve-${randomUUID()}`
+        const paced = yield* pacing.admitWhenFree(platform, runId)
+        return yield* extract(url, platform, projectId, playlist, runId).pipe(
+          Effect.raceFirst(
+            paced.lost.pipe(Effect.andThen(Effect.fail(failWith("extraction_failed", "the platform's pacing lease was lost; try again"))))
+          )
+        )
       }, Effect.scoped)
 
       /**
@@ -190,9 +218,10 @@ export class MediaResolver extends Context.Service<
           entries,
           ...owner
         }
-        yield* store
-          .append(MediaEvent, mediaSubject(mediaId), media, { msgId: mediaId })
-          .pipe(Effect.mapError((error) => failWith("extraction_failed", `could not record the media: ${error.message}`)))
+        yield* recordMedia(mediaId)(media).pipe(
+          provideStore,
+          Effect.mapError((error) => failWith("extraction_failed", `could not record the media: ${error.message}`))
+        )
         return media
       })
 
@@ -263,7 +292,7 @@ export class MediaResolver extends Context.Service<
           if (Result.isFailure(platform)) return yield* failWith("unsupported_platform", platform.failure.message)
           yield* policy.check(url).pipe(Effect.mapError((error) => failWith("url_not_allowed", error.message)))
           const platformId = platform.success.id
-          return yield* extract(url, platformId, projectId, playlist).pipe(
+          return yield* pacedExtract(url, platformId, projectId, playlist).pipe(
             Effect.timeoutOrElse({
               duration: config.resolveTimeoutMs,
               orElse: () => Effect.fail(failWith("extraction_timeout", `resolving took longer than ${config.resolveTimeoutMs / 1000} s`))

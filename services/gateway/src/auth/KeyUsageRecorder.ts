@@ -1,7 +1,6 @@
 // Records when keys were last used without a write per request: uses coalesce in memory and flush as one KeyUsed per key.
-import { KeyUsed } from "@mds/shared/domain/account/AccountEvent"
+import { recordKeyUse } from "@mds/shared/domain/account/KeyUsageFacts"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { keyUsageSubject } from "@mds/shared/eventstore/Subjects"
 import { Config, Context, Duration, Effect, Layer } from "effect"
 import { makeUsageLedger, type PendingUse } from "./UsageLedger.ts"
 
@@ -19,19 +18,11 @@ export class KeyUsageRecorder extends Context.Service<
   static readonly layer = Layer.effect(
     KeyUsageRecorder,
     Effect.gen(function* () {
-      const store = yield* EventStore
+      const provideStore = Effect.provideService(EventStore, yield* EventStore)
       const intervalSeconds = yield* KeyUsageRecorder.config
       const ledger = makeUsageLedger()
 
-      const appendOne = (use: PendingUse) =>
-        store.append(
-          KeyUsed,
-          keyUsageSubject(use.keyId),
-          { _tag: "KeyUsed", v: 1, ...use },
-          {
-            msgId: `KeyUsed:${use.keyId}:${use.at}`
-          }
-        )
+      const appendOne = (use: PendingUse) => recordKeyUse(use.keyId)({ _tag: "KeyUsed", v: 1, ...use }).pipe(provideStore)
 
       const flush = Effect.gen(function* () {
         const uses = ledger.drain()

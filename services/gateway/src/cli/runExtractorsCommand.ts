@@ -1,5 +1,5 @@
 // The extractor fleet's yt-dlp release: record the operator's choice, and show what every extractor runs.
-import { randomUUID } from "node:crypto"
+import { recordReleaseChoice } from "@mds/shared/domain/release/ReleaseFacts"
 import { fleetStatusOf } from "@mds/shared/domain/release/YtDlpFleetStatus"
 import { YtDlpReleaseChosen, YtDlpWorkerEvent } from "@mds/shared/domain/release/YtDlpReleaseEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
@@ -9,13 +9,7 @@ import type { ExtractorsStatusCommand, UseYtDlpReleaseCommand } from "./AdminCom
 
 /** Prints nothing: the extractors report on their own (see `extractors status`). */
 export const useYtDlpRelease = Effect.fn("useYtDlpRelease")(function* (command: typeof UseYtDlpReleaseCommand.Type) {
-  const store = yield* EventStore
-  yield* store.append(
-    YtDlpReleaseChosen,
-    YT_DLP_CHOICE_SUBJECT,
-    { _tag: "YtDlpReleaseChosen", v: 1, choice: command.choice, at: Date.now() },
-    { msgId: randomUUID() }
-  )
+  yield* recordReleaseChoice({ _tag: "YtDlpReleaseChosen", v: 1, choice: command.choice, at: Date.now() })
   return `extractors will use ${command.choice}`
 })
 

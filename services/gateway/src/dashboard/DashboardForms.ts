@@ -45,7 +45,7 @@ export const LoginForm = Schema.Struct({
 
 const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
 
-const decodeForm = <A>(schema: Schema.Codec<A, unknown>, raw: unknown) =>
+export const decodeForm = <A>(schema: Schema.Codec<A, unknown>, raw: unknown) =>
   Schema.decodeUnknownEffect(schema)(raw).pipe(
     Effect.mapError((error) => {
       const issue = formatIssues(error.issue).issues[0]

@@ -5,6 +5,14 @@ import { addMember, jobsJson, listJobs, rename, showProject, showSettings } from
 import { addProject, listProjects, showLogin, signIn, signOut } from "./handlers/SessionHandlers.ts"
 import { showUsage } from "./handlers/UsageHandlers.ts"
 import { redeliver, showWebhooks } from "./handlers/WebhookHandlers.ts"
+import {
+  addSubscription,
+  checkSubscriptionNow,
+  pauseSubscription,
+  removeSubscription,
+  resumeSubscription,
+  showSubscriptions
+} from "./handlers/SubscriptionHandlers.ts"
 import { type DashboardRoute, route } from "./DashboardRoute.ts"
 
 const P = "/dashboard/projects/:projectId"
@@ -32,7 +40,13 @@ export const dashboardRoutes = [
   route("POST", `${P}/members`, addMember),
   route("GET", `${P}/cookies`, showCookies),
   route("POST", `${P}/cookies`, storeCookies),
-  route("POST", `${P}/cookies/:platform/remove`, removeCookies)
+  route("POST", `${P}/cookies/:platform/remove`, removeCookies),
+  route("GET", `${P}/subscriptions`, showSubscriptions),
+  route("POST", `${P}/subscriptions`, addSubscription),
+  route("POST", `${P}/subscriptions/:subscriptionId/pause`, pauseSubscription),
+  route("POST", `${P}/subscriptions/:subscriptionId/resume`, resumeSubscription),
+  route("POST", `${P}/subscriptions/:subscriptionId/check`, checkSubscriptionNow),
+  route("POST", `${P}/subscriptions/:subscriptionId/remove`, removeSubscription)
 ]
 
 /** Every service some dashboard route needs. */

@@ -1,8 +1,10 @@
-// GET /v1/health: "ok" while the NATS connection answers a ping, "degraded" (503) otherwise; with each stream follower's state.
+// GET /v1/health: "ok" while the NATS connection answers a ping, "degraded" (503) otherwise; with each stream follower's
+// state, this gateway's and the aggregator's.
 import { Followers } from "@mds/shared/nats/Followers"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { Effect } from "effect"
 import { json } from "../http/Route.ts"
+import { ServiceFollowersView } from "./ServiceFollowersView.ts"
 import { YtDlpFleetView } from "./YtDlpFleetView.ts"
 
 const PING_TIMEOUT = "1 second"
@@ -11,7 +13,7 @@ export const checkHealth = Effect.fn("checkHealth")(function* () {
   const { connection } = yield* NatsClient
   // A follower that is recovering does not make the gateway unhealthy: its reads fall back to the stores meanwhile,
   // and a load balancer taking every gateway out while one NATS node restarts would turn a blip into an outage.
-  const followers = (yield* Followers).snapshot()
+  const own = (yield* Followers).snapshot()
   // The ping promise settles on its own even after the timeout gave up on it, so it must never reject.
   const connected = yield* Effect.promise(() =>
     connection.flush().then(
@@ -22,6 +24,8 @@ export const checkHealth = Effect.fn("checkHealth")(function* () {
     Effect.timeout(PING_TIMEOUT),
     Effect.orElseSucceed(() => false)
   )
+  // The aggregator's followers (named `aggregator.<follower>`), as last gathered over NATS.
+  const followers = connected ? { ...own, ...(yield* (yield* ServiceFollowersView).states) } : own
   const ytDlp = connected ? yield* (yield* YtDlpFleetView).report : null
   const extension = ytDlp === null ? {} : { yt_dlp: ytDlp }
   return connected

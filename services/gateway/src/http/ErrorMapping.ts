@@ -11,6 +11,7 @@ import type {
   JobAlreadyExists,
   JobAlreadyFinished,
   JobNotFound,
+  JobNotRetryable,
   MediaNotFound,
   MediaUnavailable,
   ProjectAlreadyExists,
@@ -21,6 +22,13 @@ import type {
   UnsupportedPlatform,
   UrlNotAllowed
 } from "@mds/shared/domain/DomainErrors"
+import type {
+  InvalidSubscription,
+  SubscriptionAlreadyExists,
+  SubscriptionNotFound,
+  SubscriptionPausedNow
+} from "@mds/shared/domain/subscription/SubscriptionDecider"
+import type { NotAPlaylist } from "../subscriptions/SubscriptionErrors.ts"
 import type { BatchAlreadyExists, BatchAlreadyFinished, BatchNotFound, BatchWithoutEntries } from "@mds/shared/domain/batch/BatchDecider"
 import type { IdempotencyKeyInUse, IdempotencyKeyReused } from "@mds/shared/domain/idempotency/IdempotencyDecider"
 import type { AppendConflict, EventStoreError } from "@mds/shared/eventstore/EventStore"
@@ -41,6 +49,7 @@ export type ApiFailure =
   | JobNotFound
   | JobAlreadyExists
   | JobAlreadyFinished
+  | JobNotRetryable
   | InvalidJobTransition
   | MediaNotFound
   | UnsupportedPlatform
@@ -69,6 +78,11 @@ export type ApiFailure =
   | BatchAlreadyFinished
   | BatchAlreadyExists
   | BatchWithoutEntries
+  | SubscriptionNotFound
+  | SubscriptionPausedNow
+  | SubscriptionAlreadyExists
+  | InvalidSubscription
+  | NotAPlaylist
 
 export interface ApiError {
   readonly status: number
@@ -114,7 +128,8 @@ const WITH_OWN_MESSAGE = {
   UnsupportedPlatform: [422, "unsupported_platform"],
   MediaUnavailable: [422, "media_unavailable"],
   UrlNotAllowed: [422, "url_not_allowed"],
-  SectionOutOfRange: [422, "section_out_of_range"]
+  SectionOutOfRange: [422, "section_out_of_range"],
+  InvalidSubscription: [422, "invalid_options"]
 } as const satisfies Partial<Record<ApiFailure["_tag"], readonly [number, ApiErrorCode]>>
 
 /** Failures answered with the same error every time. */
@@ -138,6 +153,26 @@ const FIXED = {
 const hasOwnMessage = (failure: ApiFailure): failure is FailureTagged<keyof typeof WITH_OWN_MESSAGE> =>
   Object.hasOwn(WITH_OWN_MESSAGE, failure._tag)
 const isFixed = (failure: ApiFailure): failure is FailureTagged<keyof typeof FIXED> => Object.hasOwn(FIXED, failure._tag)
+
+/** A retry refused, with its reason as the code: the job is not failed, its failure is not retryable, or it was canceled. */
+const notRetryableError = (failure: JobNotRetryable): ApiError => {
+  switch (failure.reason) {
+    case "not_failed":
+      return {
+        status: 409,
+        code: "job_not_failed",
+        message: `Job ${failure.jobId} is ${failure.detail}; only a failed job can be retried.`
+      }
+    case "not_retryable":
+      return {
+        status: 409,
+        code: "job_not_retryable",
+        message: `Job ${failure.jobId} failed with ${failure.detail}, which is not retryable: trying again would fail the same way.`
+      }
+    case "canceled":
+      return { status: 409, code: "job_canceled", message: `Job ${failure.jobId} was canceled; queue the download again instead.` }
+  }
+}
 
 /** Messages never echo secrets or internal details; storage failures are logged by the caller instead. */
 export const toApiError = (failure: ApiFailure): ApiError => {
@@ -197,6 +232,8 @@ export const toApiError = (failure: ApiFailure): ApiError => {
         code: "job_already_finished",
         message: `Job ${failure.jobId} already ended (${failure.status}); only a queued or processing job can be canceled.`
       }
+    case "JobNotRetryable":
+      return notRetryableError(failure)
     case "MediaNotFound":
       return {
         status: 404,
@@ -216,6 +253,20 @@ export const toApiError = (failure: ApiFailure): ApiError => {
       return { status: 404, code: "batch_not_found", message: `Batch ${failure.batchId} does not exist or has expired.` }
     case "BatchAlreadyFinished":
       return { status: 409, code: "batch_already_finished", message: `Batch ${failure.batchId} already ended; every entry finished.` }
+    case "SubscriptionNotFound":
+      return {
+        status: 404,
+        code: "subscription_not_found",
+        message: `Subscription ${failure.subscriptionId} does not exist or was removed.`
+      }
+    case "SubscriptionPausedNow":
+      return { status: 409, code: "subscription_paused", message: `Subscription ${failure.subscriptionId} is paused; resume it first.` }
+    case "NotAPlaylist":
+      return {
+        status: 422,
+        code: "not_a_playlist",
+        message: `${failure.url} resolves as one media, not as a playlist, channel or feed: nothing to follow (download it with POST /media/download).`
+      }
     case "SubtitlesUnavailable":
       return {
         status: 422,
@@ -274,6 +325,7 @@ export const toApiError = (failure: ApiFailure): ApiError => {
     case "JobAlreadyExists":
     case "BatchAlreadyExists":
     case "BatchWithoutEntries":
+    case "SubscriptionAlreadyExists":
     case "InvalidJobTransition":
     case "ProjectNotFound":
     case "ProjectAlreadyExists":

@@ -202,7 +202,7 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
       method: route.method,
       url: route.path,
       handler: (request, reply) => {
-        if (route.method === "POST" && !isJson(request.headers["content-type"])) {
+        if (route.method === "POST" && route.bodyless !== true && !isJson(request.headers["content-type"])) {
           return sendError(request, reply, toApiError(new UnsupportedMediaType({ contentType: request.headers["content-type"] ?? "" })))
         }
         const input: RouteInput = {

@@ -53,6 +53,8 @@ export type Serve<R> = (input: RouteInput, io: Io<R>, now: number) => Step<Answe
 export interface Route<R> {
   readonly method: "GET" | "POST" | "DELETE"
   readonly path: string
+  /** A POST that takes no body (retry, pause, resume, check now) needs no JSON Content-Type; absent: it takes one. */
+  readonly bodyless?: true
   /** Called once at start-up with the application's services: takes what its steps use synchronously. */
   readonly bind: (services: Context.Context<R>) => Serve<R>
 }
@@ -136,13 +138,15 @@ export const endpointRoute = <R>(
   handler: EffectHandler<R> | StepHandler<R>
 ): Route<R | ApiKeyAuth | RequestRateLimiter> => {
   const { method, path, access } = endpoint
+  const bodyless = method === "POST" && endpoint.requestBody === undefined ? { bodyless: true as const } : {}
   if (access._tag === "Public") {
     if (typeof handler !== "function") throw new Error(`${method} ${path}: a public endpoint takes an Effect handler`)
-    return { method, path, bind: () => (input, io) => io(handler(input, ANONYMOUS)) }
+    return { method, path, ...bodyless, bind: () => (input, io) => io(handler(input, ANONYMOUS)) }
   }
   return {
     method,
     path,
+    ...bodyless,
     bind: (services) => {
       const admit = admission(services, access.scope)
       const answer =

@@ -9,6 +9,16 @@ import { checkHealth } from "../health/checkHealth.ts"
 import { cancelJob } from "../jobs/cancelJob.ts"
 import { cancelBatch, createBatch, getBatch } from "../batches/batchRoutes.ts"
 import { readJob } from "../jobs/readJob.ts"
+import {
+  checkSubscription,
+  createSubscription,
+  getSubscription,
+  listSubscriptions,
+  pauseSubscription,
+  removeSubscription,
+  resumeSubscription
+} from "../subscriptions/subscriptionRoutes.ts"
+import { retryJob } from "../jobs/retryJob.ts"
 import { streamJobEvents } from "../jobs/streamJobEvents.ts"
 import { queueDownloadOnce } from "../jobs/queueDownloadOnce.ts"
 import { resolveMedia } from "../media/resolveMedia.ts"
@@ -28,9 +38,17 @@ const handlers = {
   downloadMedia: queueDownloadOnce,
   getJob: readJob,
   cancelJob,
+  retryJob,
   createBatch,
   getBatch,
   cancelBatch,
+  createSubscription,
+  listSubscriptions,
+  getSubscription,
+  pauseSubscription,
+  resumeSubscription,
+  checkSubscription,
+  removeSubscription,
   streamJobEvents,
   getUsage: readUsage,
   listWebhookDeliveries: listDeliveries,

@@ -58,7 +58,11 @@ const finishedReason = Effect.fn("finishedReason")(function* (projectId: string,
   }
   // A job canceled after its run started is not finished for its slot: its worker frees it once the run stopped.
   const reason = slotReleaseOf(view.value)
-  if (reason !== null) return { reason, bytes: slotReleaseBytes(view.value) }
+  // A slot claimed after its job failed is a retry's (POST /retry, the automatic retries) that has not recorded
+  // JobRetried yet: like an orphan, it is given the grace period before it counts as finished.
+  const claimedAt = expiresAt - lifetimes.jobMs
+  const retryInFlight = reason === "failed" && claimedAt >= (view.value.completedAt ?? now) && now - claimedAt <= ORPHAN_GRACE_MS
+  if (reason !== null) return retryInFlight ? null : { reason, bytes: slotReleaseBytes(view.value) }
   return now >= view.value.expiresAt ? { reason: "expired" as const, bytes: 0 } : null
 })
 
@@ -93,4 +97,13 @@ export const admitJob = Effect.fn("admitJob")(function* (projectId: string, jobI
       )
     )
   )
+})
+
+/**
+ * Claims a slot for a job that held one before (a retry): the cached admission state may still show the job's old
+ * slot, released since by a worker elsewhere, and a claim decided from it would append nothing. So it is read afresh.
+ */
+export const admitRetriedJob = Effect.fn("admitRetriedJob")(function* (projectId: string, jobId: string) {
+  ;(yield* AdmissionStates).forget(projectId)
+  return yield* admitJob(projectId, jobId)
 })

@@ -91,7 +91,7 @@ const recordJob = Effect.fn("recordJob")(function* (
   // Read-your-writes from memory: the first poll after the 202 needs neither the read model nor the stream.
   // The command's resulting state is the job's document (the job's one state), as of the sequence it appended.
   if (queued.state !== null) (yield* JobViewCache).seed({ ...queued.state, lastSeq: queued.lastSeq })
-  yield* sendDownloadWork(job, quotaBytesLeft)
+  yield* sendDownloadWork(job, 0, quotaBytesLeft)
 })
 
 /** Retried while NATS cannot take the write (a failover takes a few seconds); a rejection by the decider is final. */

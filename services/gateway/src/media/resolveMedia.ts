@@ -1,17 +1,13 @@
 // POST /v1/media/resolve: classify and vet the URL, answer from the resolve cache, else ask an extractor over NATS.
 import { ResolveRequest as ResolveBodySchema } from "@mds/shared/api/Requests"
-import { RESOLVE_RPC_SUBJECT } from "@mds/shared/eventstore/Subjects"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { MediaUnavailable, UnsupportedPlatform, UrlNotAllowed } from "@mds/shared/domain/DomainErrors"
 import type { MediaResolved } from "@mds/shared/domain/media/MediaEvent"
 import { isMediaVisibleTo } from "@mds/shared/domain/media/MediaVisibility"
-import { ResolveReply, ResolveRequest } from "@mds/shared/domain/media/ResolveRpc"
 import { classifyUrl } from "@mds/shared/domain/platform/classifyUrl"
-import { NatsClient } from "@mds/shared/nats/NatsClient"
-import { currentTraceHeaders } from "@mds/shared/observability/TraceContext"
+import { requestResolve } from "@mds/shared/nats/ResolveRpcClient"
 import { MediaReadModel } from "@mds/shared/readmodel/MediaReadModel"
-import { errors } from "@nats-io/transport-node"
-import { Clock, Effect, Option, Result, Schema } from "effect"
+import { Clock, Effect, Option, Result } from "effect"
 import { ExtractionFailed, ExtractionTimeout, ServiceUnavailable } from "../http/GatewayErrors.ts"
 import { decodeBody, parseHttpUrl } from "../http/RequestBody.ts"
 import { json, type RouteInput } from "../http/Route.ts"
@@ -21,12 +17,6 @@ import { toMediaResponse } from "./MediaResponse.ts"
 
 // The same schema the OpenAPI document describes.
 const ResolveBody = ResolveBodySchema
-
-/** yt-dlp on a slow site can take a while; the extractor enforces its own, shorter, limit and reports it. */
-const RESOLVE_RPC_TIMEOUT_MS = 120_000
-
-const encodeRequest = Schema.encodeSync(Schema.fromJsonString(ResolveRequest))
-const decodeReply = Schema.decodeUnknownEffect(Schema.fromJsonString(ResolveReply))
 
 /** Classification and egress checks shared by resolve and download-by-URL. */
 export const vetMediaUrl = Effect.fn("vetMediaUrl")(function* (field: string, raw: string) {
@@ -40,27 +30,18 @@ export const vetMediaUrl = Effect.fn("vetMediaUrl")(function* (field: string, ra
 })
 
 /** The project goes with the request: an extractor uses the project's cookies for the platform, if it stored any. */
-const requestResolution = Effect.fn("requestResolution")(function* (url: string, projectId: string, playlist: boolean) {
-  const { connection } = yield* NatsClient
-  const headers = yield* currentTraceHeaders
-  const reply = yield* Effect.tryPromise({
-    try: () =>
-      connection.request(RESOLVE_RPC_SUBJECT, encodeRequest(playlist ? { url, projectId, playlist } : { url, projectId }), {
-        timeout: RESOLVE_RPC_TIMEOUT_MS,
-        ...(headers === undefined ? {} : { headers })
-      }),
-    catch: (cause) => {
-      if (cause instanceof errors.RequestError && cause.isNoResponders()) {
-        return new ServiceUnavailable({ message: "No extractor is available to resolve media; retry shortly." })
+export const requestResolution = Effect.fn("requestResolution")(function* (url: string, projectId: string, playlist: boolean) {
+  const decoded = yield* requestResolve(playlist ? { url, projectId, playlist } : { url, projectId }).pipe(
+    Effect.catchTag("ResolveRpcFailed", (failure): Effect.Effect<never, ExtractionTimeout | ExtractionFailed | ServiceUnavailable> => {
+      switch (failure.reason) {
+        case "timeout":
+          return Effect.fail(new ExtractionTimeout({ message: failure.message }))
+        case "unreadable":
+          return Effect.fail(new ExtractionFailed({ message: failure.message }))
+        default:
+          return Effect.fail(new ServiceUnavailable({ message: failure.message }))
       }
-      if (cause instanceof errors.TimeoutError || (cause instanceof Error && cause.cause instanceof errors.TimeoutError)) {
-        return new ExtractionTimeout({ message: "Resolving the media took too long." })
-      }
-      return new ServiceUnavailable({ message: "The extractor fleet cannot be reached; retry shortly." })
-    }
-  })
-  const decoded = yield* decodeReply(reply.string()).pipe(
-    Effect.mapError(() => new ExtractionFailed({ message: "The extractor sent an unreadable reply." }))
+    })
   )
   if (decoded._tag === "ResolveSucceeded") return decoded.media
   switch (decoded.code) {

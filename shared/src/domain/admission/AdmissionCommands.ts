@@ -6,13 +6,17 @@ import { AdmissionDecider, type AdmissionState } from "./AdmissionDecider.ts"
 import { AdmissionEvent, type SlotReleaseReason } from "./AdmissionEvent.ts"
 import type { QuotaLimits } from "./Quota.ts"
 
-/** A job claims its slot once and releases it once, whoever releases it (the worker, the gateway or the sweeper). */
+/**
+ * A job claims its slot once per try and releases it once per try, whoever releases it (the worker, the gateway or the
+ * sweeper); the decider turns a claim of a held slot or a release of a free one into nothing. A retried job claims
+ * again within the duplicate window, so the id carries the command's time: the same command repeated appends once.
+ */
 const handleAdmission = commandHandler({
   decider: AdmissionDecider,
   codec: AdmissionEvent,
   // Each event carries every held slot: the last one is the state.
   hydrate: "last",
-  msgId: (event) => `${event._tag}:${event.jobId}`
+  msgId: (event) => `${event._tag}:${event.jobId}:${event.at}`
 })
 
 export const claimSlot = (

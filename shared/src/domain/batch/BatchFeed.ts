@@ -36,7 +36,7 @@ export interface FeedTrigger {
 
 /**
  * The feeder's commands. Each is safe to repeat: its appends carry ids fixed by the batch, the entry and its job
- * (claim `SlotClaimed:<jobId>`, `JobQueued` of the derived job id, the work message `<jobId>`, `BatchEntryQueued:
+ * (claim `SlotClaimed:<jobId>:<at>`, `JobQueued` of the derived job id, the work message `<jobId>`, `BatchEntryQueued:
  * <batchId>:<entryId>`, ...), and each decider turns a repeat into nothing.
  */
 export type FeedCommand =

@@ -16,6 +16,8 @@ export const DownloadMedia = Schema.TaggedStruct("DownloadMedia", {
    * Extension: the bytes the project may still download this month when the job was admitted (absent: no byte quota).
    * A download that would go past it fails quota_exceeded and stores nothing.
    */
-  quotaBytesLeft: Schema.optionalKey(Schema.Number)
+  quotaBytesLeft: Schema.optionalKey(Schema.Number),
+  /** Extension: the try of the job this message is for (absent: its first; n: its n-th automatic or client retry). */
+  retry: Schema.optionalKey(Schema.Number)
 })
 export type DownloadMedia = typeof DownloadMedia.Type

@@ -1,10 +1,11 @@
 // Commands of the job aggregate and the pure decide function that turns them into JobEvents.
 import { Result } from "effect"
 import type { Decider } from "../Decider.ts"
-import { InvalidJobTransition, JobAlreadyExists, JobAlreadyFinished, JobNotFound } from "../DomainErrors.ts"
+import { InvalidJobTransition, JobAlreadyExists, JobAlreadyFinished, JobNotFound, JobNotRetryable } from "../DomainErrors.ts"
 import { type DownloadOptions, hasOptions } from "./DownloadOptions.ts"
-import type { JobArtifact, JobError, JobEvent, JobSource } from "./JobEvent.ts"
-import { evolveJob, initialJobState, isTerminal, type JobState, type JobStatus, jobStatus } from "./JobState.ts"
+import type { JobArtifact, JobError, JobEvent, JobRetriedBy, JobSource } from "./JobEvent.ts"
+import { isRetryableFailure } from "./JobFailures.ts"
+import { evolveJob, initialJobState, isTerminal, type JobState, type JobStatus, jobStatus, retriesOf } from "./JobState.ts"
 
 export type JobCommand =
   | {
@@ -32,8 +33,19 @@ export type JobCommand =
   | { readonly _tag: "FailJob"; readonly jobId: string; readonly error: JobError; readonly now: number }
   | { readonly _tag: "ExpireJob"; readonly jobId: string; readonly now: number }
   | { readonly _tag: "CancelJob"; readonly jobId: string; readonly now: number }
+  | {
+      readonly _tag: "RetryJob"
+      readonly jobId: string
+      readonly by: JobRetriedBy
+      readonly now: number
+      /**
+       * The retry this command makes (the automatic retries name it, so that carrying it out again does nothing once
+       * the job has had it); without it, the job's next.
+       */
+      readonly retry?: number
+    }
 
-export type JobRejection = JobAlreadyExists | InvalidJobTransition | JobNotFound | JobAlreadyFinished
+export type JobRejection = JobAlreadyExists | InvalidJobTransition | JobNotFound | JobAlreadyFinished | JobNotRetryable
 
 type Decision = Result.Result<ReadonlyArray<JobEvent>, JobRejection>
 
@@ -107,6 +119,27 @@ export const decideJob = (command: JobCommand, state: JobState): Decision => {
       if (status === "canceled") return none
       if (isTerminal(status)) return Result.fail(new JobAlreadyFinished({ jobId: command.jobId, status }))
       return emit({ _tag: "JobCanceled", v: 1, jobId: command.jobId, at: command.now })
+    case "RetryJob": {
+      // Like a cancel, a job past its lifetime is not found: nobody could read what a retry would make of it.
+      if (state === null || status === "expired" || isOverdue(state, command.now)) {
+        return Result.fail(new JobNotFound({ jobId: command.jobId }))
+      }
+      if (command.retry !== undefined && retriesOf(state) >= command.retry) return none
+      const notRetryable = (reason: JobNotRetryable["reason"], detail: string) =>
+        Result.fail(new JobNotRetryable({ jobId: command.jobId, reason, detail }))
+      if (status === "canceled") return notRetryable("canceled", status)
+      if (status !== "failed" || state.error === null) return notRetryable("not_failed", status)
+      if (!isRetryableFailure(state.error.code)) return notRetryable("not_retryable", state.error.code)
+      return emit({
+        _tag: "JobRetried",
+        v: 1,
+        jobId: command.jobId,
+        retry: retriesOf(state) + 1,
+        attempt: state.attempt,
+        by: command.by,
+        at: command.now
+      })
+    }
   }
 }
 

@@ -1,7 +1,8 @@
 // Specifications of the job decider: every command in every state it can meet.
-import { describe, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { DeciderSpecification } from "../DeciderSpecification.ts"
 import { jobQueued } from "../../../../test/support/JobEvents.ts"
+import { jobEventId } from "./JobCommands.ts"
 import { JobDecider } from "./JobDecider.ts"
 import type { JobArtifact, JobEvent } from "./JobEvent.ts"
 
@@ -208,6 +209,113 @@ describe("JobDecider", () => {
       given([queued, started(1), canceled])
         .when({ _tag: "FailJob", jobId, error: failure, now: T0 + 50 })
         .thenNothing()
+    })
+  })
+
+  describe("RetryJob", () => {
+    const transient = { code: "download_failed", message: "HTTP Error 503", retryable: true } as const
+    const failedTransiently = (at = T0 + 30): JobEvent => ({ _tag: "JobFailed", v: 1, jobId, error: transient, at })
+    const retry = (by: "automatic" | "client" = "client", now = T0 + 60, number?: number) =>
+      ({ _tag: "RetryJob", jobId, by, now, ...(number === undefined ? {} : { retry: number }) }) as const
+    const retried = (number: number, attempt: number, by: "automatic" | "client" = "client", at = T0 + 60): JobEvent => ({
+      _tag: "JobRetried",
+      v: 1,
+      jobId,
+      retry: number,
+      attempt,
+      by,
+      at
+    })
+    const canceled: JobEvent = { _tag: "JobCanceled", v: 1, jobId, at: T0 + 40 }
+
+    it("queues a failed job again when its failure is retryable, after the runs it had", () =>
+      given([queued, started(1), failedTransiently()])
+        .when(retry())
+        .then([retried(1, 1)]))
+    it("numbers a second retry after the first, counting every run so far", () =>
+      given([queued, started(1), failedTransiently(), retried(1, 1, "automatic", T0 + 40), started(2, T0 + 50), failedTransiently(T0 + 55)])
+        .when(retry("automatic", T0 + 70))
+        .then([retried(2, 2, "automatic", T0 + 70)]))
+    it("retries a job that failed before it ever started (attempt 0)", () =>
+      given([queued, failedTransiently()])
+        .when(retry())
+        .then([retried(1, 0)]))
+    it("does nothing when the retry it names already happened (an automatic retry carried out twice)", () =>
+      given([queued, started(1), failedTransiently(), retried(1, 1, "automatic")])
+        .when(retry("automatic", T0 + 61, 1))
+        .thenNothing())
+    it("refuses a failure that is not retryable, naming its code", () => {
+      const gone: JobEvent = {
+        _tag: "JobFailed",
+        v: 1,
+        jobId,
+        error: { code: "media_unavailable", message: "private", retryable: false },
+        at: T0 + 30
+      }
+      const refused = given([queued, started(1), gone])
+        .when(retry())
+        .thenRejects("JobNotRetryable")
+      expect(refused).toMatchObject({ reason: "not_retryable", detail: "media_unavailable" })
+    })
+    it("judges by the table, not by the flag the failure was recorded with", () => {
+      const unsupported: JobEvent = {
+        _tag: "JobFailed",
+        v: 1,
+        jobId,
+        error: { code: "unsupported_platform", message: "no", retryable: true },
+        at: T0 + 30
+      }
+      expect(
+        given([queued, started(1), unsupported])
+          .when(retry())
+          .thenRejects("JobNotRetryable")
+      ).toMatchObject({ reason: "not_retryable" })
+    })
+    it("refuses a canceled job", () =>
+      expect(
+        given([queued, started(1), canceled])
+          .when(retry())
+          .thenRejects("JobNotRetryable")
+      ).toMatchObject({ reason: "canceled" }))
+    it.each([
+      ["queued", [queued]],
+      ["processing", [queued, started(1)]],
+      ["completed", [queued, started(1), completed]],
+      ["retried and queued again", [queued, started(1), failedTransiently(), retried(1, 1)]]
+    ] as const)("refuses a %s job as not failed", (_, events) =>
+      expect(
+        given(events)
+          .when(retry("client", T0 + 65))
+          .thenRejects("JobNotRetryable")
+      ).toMatchObject({ reason: "not_failed" })
+    )
+    it("does not find an unknown, expired or overdue job", () => {
+      given([]).when(retry()).thenRejects("JobNotFound")
+      given([queued, expired])
+        .when(retry("client", T0 + LIFETIME + 1))
+        .thenRejects("JobNotFound")
+      given([queued, started(1), failedTransiently()])
+        .when(retry("client", T0 + LIFETIME))
+        .thenRejects("JobNotFound")
+    })
+    it("a retried job starts again with the next attempt, then completes", () => {
+      const history = [queued, started(1), failedTransiently(), retried(1, 1)]
+      given(history)
+        .when({ _tag: "StartJob", jobId, workerId: "w1", now: T0 + 70 })
+        .then([started(2, T0 + 70)])
+      given([...history, started(2, T0 + 70)])
+        .when({ _tag: "ReportProgress", jobId, percent: 10, now: T0 + 71 })
+        .then([{ _tag: "JobProgressed", v: 1, jobId, percent: 10, at: T0 + 71 }])
+      given([...history, started(2, T0 + 70)])
+        .when({ _tag: "CompleteJob", jobId, artifact, now: T0 + 80 })
+        .then([{ _tag: "JobCompleted", v: 1, jobId, artifact, at: T0 + 80 }])
+    })
+    it("names each retry's append by its number, and each try's failure apart", () => {
+      expect(jobEventId(retried(1, 1))).not.toBe(jobEventId(retried(2, 2)))
+      expect(jobEventId(failedTransiently(T0 + 30))).not.toBe(jobEventId(failedTransiently(T0 + 55)))
+      expect(jobEventId({ _tag: "JobProgressed", v: 1, jobId, percent: 10, at: T0 + 20 })).not.toBe(
+        jobEventId({ _tag: "JobProgressed", v: 1, jobId, percent: 10, at: T0 + 71 })
+      )
     })
   })
 })

@@ -127,6 +127,26 @@ export const JobCanceled = Schema.TaggedStruct("JobCanceled", {
 })
 export type JobCanceled = typeof JobCanceled.Type
 
+/** Who queued a failed job again: the automatic retries (JOB_AUTO_RETRIES) or a client (POST /v1/jobs/{jobId}/retry). */
+export const JobRetriedBy = Schema.Literals(["automatic", "client"])
+export type JobRetriedBy = typeof JobRetriedBy.Type
+
+/**
+ * Extension: a failed job whose failure was retryable (JobFailures.ts) is queued again, as a new try of the same job:
+ * the one event that reopens an ended job. Its runs go on counting attempts from where the failed try left them.
+ */
+export const JobRetried = Schema.TaggedStruct("JobRetried", {
+  v: V1,
+  jobId: Schema.String,
+  /** 1 for the job's first retry, 2 for its second, ... */
+  retry: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)),
+  /** Runs started before this retry (the job's attempt then): the next run is attempt + 1. */
+  attempt: Schema.Int,
+  by: JobRetriedBy,
+  at: EpochMillis
+})
+export type JobRetried = typeof JobRetried.Type
+
 /** The error a canceled job shows: it ends failed with error.code canceled. */
 export const CANCELED_ERROR: JobError = {
   code: "canceled",
@@ -135,7 +155,7 @@ export const CANCELED_ERROR: JobError = {
   retryable: false
 }
 
-export const JobEvent = Schema.Union([JobQueued, JobStarted, JobProgressed, JobCompleted, JobFailed, JobExpired, JobCanceled])
+export const JobEvent = Schema.Union([JobQueued, JobStarted, JobProgressed, JobCompleted, JobFailed, JobExpired, JobCanceled, JobRetried])
 export type JobEvent = typeof JobEvent.Type
 
 /** A job event from a message's JSON, or none when it does not decode (consumers step over such messages). */

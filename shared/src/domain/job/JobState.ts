@@ -21,7 +21,7 @@ export const jobStatus = (state: JobState): JobStatus => {
 export const isTerminal = (status: JobStatus): boolean =>
   status === "completed" || status === "failed" || status === "expired" || status === "canceled"
 
-/** The job reached an end: nothing runs for it any more and no later event changes it. */
+/** The job reached an end: nothing runs for it any more, and only a JobRetried (of a failed job) reopens it. */
 export const hasEnded = (state: JobState): boolean => isTerminal(jobStatus(state))
 
 /** A job that is waiting: what `endsJob` folds an event into. */
@@ -53,8 +53,13 @@ export const changesJobStatus = (event: JobEvent): boolean =>
 /** The event ends whatever live job it is folded into: what a reactor that waits for jobs' ends listens for. */
 export const endsJob = (event: JobEvent): boolean => hasEnded(evolveJob(LIVE_JOB, event))
 
+/** Retries the job had so far. */
+export const retriesOf = (state: JobState): number => state?.retry?.number ?? 0
+
 /**
- * Terminal states absorb every later event, so a late or duplicated event never reopens a job. Events of a job whose
+ * Terminal states absorb every later event, so a late or duplicated event never reopens a job; the one exception is
+ * JobRetried, which queues a failed job again (the decider only emits it for a retryable failure, JobFailures.ts) and
+ * is itself absorbed when repeated (a number not above the job's retries) or when the job is not failed. Events of a job whose
  * JobQueued was never seen (trimmed by retention) have nothing to attach to. `lastSeq` is left as it was: the
  * projection (`evolveJobView`) sets it from the event's stream sequence.
  */
@@ -79,6 +84,17 @@ export const evolveJob = (state: JobState, event: JobEvent): JobState => {
       lastSeq: 0,
       ...(event.options === undefined ? {} : { options: event.options }),
       ...(event.batch === undefined ? {} : { batch: event.batch })
+    }
+  }
+  if (event._tag === "JobRetried") {
+    if (jobStatus(state) !== "failed" || state === null || event.retry <= retriesOf(state)) return state
+    return {
+      ...state,
+      status: "queued",
+      progress: 0,
+      completedAt: null,
+      error: null,
+      retry: { number: event.retry, afterAttempt: event.attempt, by: event.by, at: event.at }
     }
   }
   if (state === null || hasEnded(state)) return state

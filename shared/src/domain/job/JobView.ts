@@ -1,11 +1,22 @@
 // The job read model document and its projection: evolve(doc | null, event), replayable from the stream.
 import { Schema } from "effect"
 import { DownloadOptions } from "./DownloadOptions.ts"
-import { JobArtifact, JobBatchEntry, JobError, type JobEvent, JobSource } from "./JobEvent.ts"
+import { JobArtifact, JobBatchEntry, JobError, type JobEvent, JobRetriedBy, JobSource } from "./JobEvent.ts"
 import { evolveJob } from "./JobState.ts"
 
 export const JobViewStatus = Schema.Literals(["queued", "processing", "completed", "failed", "expired"])
 export type JobViewStatus = typeof JobViewStatus.Type
+
+/** The job's latest retry (JobRetried): how many there were, and after how many runs the latest one came. */
+export const JobRetry = Schema.Struct({
+  /** Retries so far (the latest JobRetried's number). */
+  number: Schema.Number,
+  /** Runs started before the latest retry: the current try's runs are `attempt - afterAttempt`. */
+  afterAttempt: Schema.Number,
+  by: JobRetriedBy,
+  at: Schema.Number
+})
+export type JobRetry = typeof JobRetry.Type
 
 export const JobView = Schema.Struct({
   id: Schema.String,
@@ -30,6 +41,8 @@ export const JobView = Schema.Struct({
   options: Schema.optionalKey(DownloadOptions),
   /** Extension: the batch entry the job downloads, when a batch queued it (what the batch feeder asks of a job). */
   batch: Schema.optionalKey(JobBatchEntry),
+  /** Extension: the job's latest retry; absent until it was retried (documents written before decode as never retried). */
+  retry: Schema.optionalKey(JobRetry),
   /** Stream sequence of the last event folded in; lets a projection skip redelivered events. */
   lastSeq: Schema.Number
 })

@@ -2,8 +2,9 @@
 import { describe, expect, it } from "vitest"
 import { jobQueued } from "../../../../test/support/JobEvents.ts"
 import type { JobEvent } from "./JobEvent.ts"
-import { endsJob } from "./JobState.ts"
-import { evolveJobView, isJobVisible, type JobView } from "./JobView.ts"
+import { Schema } from "effect"
+import { endsJob, evolveJob } from "./JobState.ts"
+import { evolveJobView, isJobVisible, JobView } from "./JobView.ts"
 
 const jobId = "job_a"
 const queued: JobEvent = jobQueued("prj_a", jobId, 100, {
@@ -127,5 +128,28 @@ describe("what reactors ask of a job", () => {
     const expired: JobEvent = { _tag: "JobExpired", v: 1, jobId, at: 400 }
     expect([completed, failed, expired, canceled].map(endsJob)).toEqual([true, true, true, true])
     expect([queued, started, progressed(50)].map(endsJob)).toEqual([false, false, false])
+  })
+
+  describe("JobRetried, the one event that reopens an ended job", () => {
+    const retried = (retry: number, at = 500): JobEvent => ({ _tag: "JobRetried", v: 1, jobId, retry, attempt: 1, by: "automatic", at })
+    const canceled: JobEvent = { _tag: "JobCanceled", v: 1, jobId, at: 400 }
+
+    it("given a failed job, queues it again: error cleared, progress 0, its runs and retries counted", () => {
+      const doc = project([queued, started, progressed(40), failed, retried(1)])
+      expect(doc).toMatchObject({ status: "queued", progress: 0, error: null, completedAt: null, attempt: 1, startedAt: 200 })
+      expect(doc?.retry).toEqual({ number: 1, afterAttempt: 1, by: "automatic", at: 500 })
+      expect(endsJob(retried(1))).toBe(false)
+    })
+    it("is absorbed by a completed or canceled job, and when repeated", () => {
+      expect(project([queued, started, completed, retried(1)])?.status).toBe("completed")
+      expect(project([queued, started, canceled, retried(1)])?.status).toBe("failed")
+      const once = project([queued, started, failed, retried(1), { ...failed, at: 600 }])
+      expect(evolveJob(once, retried(1, 700))).toEqual(once)
+    })
+    it("a document stored before retries existed decodes as never retried", () => {
+      const old = project([queued, started, failed])
+      const decoded = Schema.decodeUnknownSync(JobView)(JSON.parse(JSON.stringify(old)))
+      expect(decoded.retry).toBeUndefined()
+    })
   })
 })

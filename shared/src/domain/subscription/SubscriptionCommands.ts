@@ -1,5 +1,8 @@
-// Extension: the subscription aggregate's command handler, bound once: `subscriptionCommands(projectId, subscriptionId)(command)`.
+// Extension: the subscription aggregate's command handler, bound once (`subscriptionCommands(projectId, subscriptionId)(command)`), and its state.
+import { Effect } from "effect"
 import { commandHandler, forSubject } from "../../eventstore/CommandHandler.ts"
+import { EventStore } from "../../eventstore/EventStore.ts"
+import { foldEvents } from "../Decider.ts"
 import { subscriptionSubject } from "../../eventstore/Subjects.ts"
 import { SubscriptionDecider } from "./SubscriptionDecider.ts"
 import { SubscriptionEvent } from "./SubscriptionEvent.ts"
@@ -27,3 +30,16 @@ const subscriptionEventId = (event: SubscriptionEvent, index: number, invocation
 const handleSubscription = commandHandler({ decider: SubscriptionDecider, codec: SubscriptionEvent, msgId: subscriptionEventId })
 
 export const subscriptionCommands = forSubject(handleSubscription, subscriptionSubject)
+
+/** The subscription's state and its subject's last sequence, folded from its subject (null before it was created). */
+export const currentSubscription = Effect.fn("currentSubscription")(function* (projectId: string, subscriptionId: string) {
+  const store = yield* EventStore
+  const stored = yield* store.readSubject(SubscriptionEvent, subscriptionSubject(projectId, subscriptionId))
+  return {
+    state: foldEvents(
+      SubscriptionDecider,
+      stored.map((item) => item.event)
+    ),
+    lastSeq: stored.at(-1)?.seq ?? 0
+  }
+})

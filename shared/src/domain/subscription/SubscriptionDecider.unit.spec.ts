@@ -114,7 +114,7 @@ describe("SubscriptionDecider", () => {
   })
 
   it("records the entries a check queued, as one batch", () => {
-    const entries = [{ archiveKey: "generic c", url: "https://media.example.com/c.mp3", title: "c" }]
+    const entries = [{ archiveKey: "generic c", entryId: "ent_c", url: "https://media.example.com/c.mp3", title: "c" }]
     given([created, checked(T0 + 1, ["a"])])
       .when({
         _tag: "RecordCheck",

@@ -14,9 +14,13 @@ export const SubscriptionFilters = Schema.Struct({
 })
 export type SubscriptionFilters = typeof SubscriptionFilters.Type
 
-/** One entry a check queued: its archive key (how the project's download archive knows it) and where it is. */
+/**
+ * One entry a check queued: its archive key (how the project's download archive knows it), its entry in the check's
+ * batch (which names its job) and where it is.
+ */
 export const QueuedEntry = Schema.Struct({
   archiveKey: Schema.String,
+  entryId: Schema.String,
   url: Schema.String,
   title: Schema.String
 })

@@ -52,8 +52,11 @@ export const WebhookDeliveryAttempted = Schema.TaggedStruct("WebhookDeliveryAtte
   durationMs: Schema.Number,
   at: Schema.Number,
   nextAttemptAt: Schema.NullOr(Schema.Number),
-  /** Present on the attempts of a redelivery someone asked for (WebhookRedeliveryRequested); absent on the first series. */
-  redelivery: Schema.optionalKey(Schema.Boolean)
+  /**
+   * Present on the attempts of a redelivery someone asked for (WebhookRedeliveryRequested): the time of the attempt it
+   * was asked after. Absent on the first series.
+   */
+  redeliveryOf: Schema.optionalKey(Schema.Number)
 })
 export type WebhookDeliveryAttempted = typeof WebhookDeliveryAttempted.Type
 

@@ -46,7 +46,10 @@ export interface ProjectRef {
 }
 
 /** The project's heading and its sections; the current one is marked for assistive technology. */
-export const projectHeader = (project: ProjectRef, active: "keys" | "jobs" | "usage" | "webhooks" | "cookies" | "settings") => {
+export const projectHeader = (
+  project: ProjectRef,
+  active: "keys" | "jobs" | "usage" | "webhooks" | "cookies" | "subscriptions" | "settings"
+) => {
   const base = `/dashboard/projects/${project.projectId}`
   const link = (section: typeof active, href: string, label: string) =>
     html`<a href="${href}"${section === active ? html` aria-current="page"` : ""}>${label}</a>`
@@ -59,6 +62,7 @@ export const projectHeader = (project: ProjectRef, active: "keys" | "jobs" | "us
   ${link("usage", `${base}/usage`, "Usage")}
   ${link("webhooks", `${base}/webhooks`, "Webhooks")}
   ${link("cookies", `${base}/cookies`, "Cookies")}
+  ${link("subscriptions", `${base}/subscriptions`, "Subscriptions")}
   ${link("settings", `${base}/settings`, "Settings")}
 </nav>`
 }

@@ -35,7 +35,7 @@ export const webhooksPage = (options: {
   const row = ({ latest, attempts }: DeliveryRow) =>
     html`<tr data-delivery-id="${latest.deliveryId}">
   <td data-label="Event">${latest.eventType} <a href="${base}/jobs#${latest.jobId}"><code>${latest.jobId}</code></a></td>
-  <td data-label="Outcome"><span class="badge ${OUTCOME_BADGE[latest.outcome]}">${latest.outcome.replace("_", " ")}</span>${latest.redelivery === true ? html` <span class="muted">redelivery</span>` : ""}</td>
+  <td data-label="Outcome"><span class="badge ${OUTCOME_BADGE[latest.outcome]}">${latest.outcome.replace("_", " ")}</span>${latest.redeliveryOf === undefined ? "" : html` <span class="muted">redelivery</span>`}</td>
   <td data-label="Status code">${latest.statusCode === null ? html`<span class="muted">none</span>` : latest.statusCode}${latest.error === null || latest.error === `HTTP ${latest.statusCode}` ? "" : html` <span class="muted">${latest.error}</span>`}</td>
   <td data-label="Attempts">${attempts}</td>
   <td data-label="Last attempt">${formatTime(latest.at)}</td>

@@ -180,6 +180,7 @@ export const buildOpenApiDocument = (options: OpenApiOptions): Json => {
     tags: [
       { name: "Media", description: "Resolve URLs and list platforms." },
       { name: "Jobs", description: "Download jobs and their files." },
+      { name: "Subscriptions", description: "Extension: follow a playlist, channel or feed; download what is new, once." },
       { name: "Webhooks", description: "Extension: signed job.completed/job.failed notifications." },
       { name: "Service", description: "Health and this document." }
     ],

@@ -1,0 +1,85 @@
+// A project's subscriptions in the dashboard: list, add, pause, resume, check now, remove; the same use cases as /v1/subscriptions.
+import type { Subscription } from "@mds/shared/domain/subscription/SubscriptionState"
+import { Effect } from "effect"
+import { type ApiFailure, internalError, toApiError } from "../../http/ErrorMapping.ts"
+import {
+  changeSubscription,
+  projectSubscriptions,
+  type SubscriptionChange,
+  subscribe,
+  unsubscribe
+} from "../../subscriptions/SubscriptionUseCases.ts"
+import { type DashboardInput, type Member, pageReply, requireMember } from "../DashboardRoute.ts"
+import { subscriptionsPage } from "../pages/SubscriptionPages.ts"
+import { decodeSubscriptionForm, emptySubscriptionForm, type SubscriptionFormValues, subscriptionFormValues } from "../SubscriptionForm.ts"
+
+const render = Effect.fn("renderSubscriptions")(function* (
+  { signedIn, project }: Member,
+  outcome: { readonly error?: string; readonly notice?: string; readonly form?: SubscriptionFormValues }
+) {
+  const subscriptions = yield* projectSubscriptions(project.projectId)
+  const error = outcome.error ?? null
+  return pageReply(
+    subscriptionsPage({
+      viewer: signedIn.viewer,
+      project,
+      subscriptions,
+      form: outcome.form ?? emptySubscriptionForm,
+      error,
+      notice: outcome.notice ?? null
+    }),
+    error === null ? 200 : 400
+  )
+})
+
+/**
+ * A use case's refusal in the words /v1 gives it (one mapping), shown on the page; storage and other server-side
+ * failures go on to the dashboard's error page.
+ */
+const refusal = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.catch(effect, (failure) => {
+    const tag = (failure as { readonly _tag?: string })._tag
+    if (tag === "InvalidForm") return Effect.succeed({ refused: (failure as { readonly message: string }).message } as const)
+    const api = toApiError(failure as ApiFailure) ?? internalError
+    return api.status < 500 ? Effect.succeed({ refused: api.message } as const) : Effect.fail(failure)
+  })
+
+const refused = (outcome: unknown): outcome is { readonly refused: string } =>
+  typeof outcome === "object" && outcome !== null && "refused" in outcome
+
+export const showSubscriptions = Effect.fn("showSubscriptions")(function* (input: DashboardInput) {
+  return yield* render(yield* requireMember(input), {})
+})
+
+export const addSubscription = Effect.fn("addSubscription")(function* (input: DashboardInput) {
+  const member = yield* requireMember(input)
+  const form = subscriptionFormValues(input.body)
+  const created = yield* refusal(Effect.flatMap(decodeSubscriptionForm(form), (body) => subscribe(member.project.projectId, body)))
+  if (refused(created)) return yield* render(member, { error: created.refused, form })
+  return yield* render(member, { notice: `Subscribed to ${created.url}; its first check runs now.` })
+})
+
+const NOTICES: Record<SubscriptionChange, (s: Subscription) => string> = {
+  PauseSubscription: (s) => `${s.url} is paused.`,
+  ResumeSubscription: (s) => `${s.url} is active again.`,
+  CheckNow: (s) => `${s.url} is being checked now.`
+}
+
+const change = (what: SubscriptionChange) =>
+  Effect.fn(`dashboard.${what}`)(function* (input: DashboardInput) {
+    const member = yield* requireMember(input)
+    const changed = yield* refusal(changeSubscription(member.project.projectId, input.params["subscriptionId"] ?? "", what))
+    if (refused(changed)) return yield* render(member, { error: changed.refused })
+    return yield* render(member, { notice: NOTICES[what](changed) })
+  })
+
+export const pauseSubscription = change("PauseSubscription")
+export const resumeSubscription = change("ResumeSubscription")
+export const checkSubscriptionNow = change("CheckNow")
+
+export const removeSubscription = Effect.fn("removeDashboardSubscription")(function* (input: DashboardInput) {
+  const member = yield* requireMember(input)
+  const removed = yield* refusal(unsubscribe(member.project.projectId, input.params["subscriptionId"] ?? ""))
+  if (refused(removed)) return yield* render(member, { error: removed.refused })
+  return yield* render(member, { notice: "The subscription is removed." })
+})

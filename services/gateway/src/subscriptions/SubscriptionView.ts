@@ -1,0 +1,37 @@
+// Extension: a subscription as /v1 answers it, from its state folded from its subject.
+import type { SubscriptionBody } from "@mds/shared/api/Subscriptions"
+import type { SubscriptionFilters } from "@mds/shared/domain/subscription/SubscriptionEvent"
+import { type Subscription, subscriptionStatus } from "@mds/shared/domain/subscription/SubscriptionState"
+
+const iso = (ms: number) => new Date(ms).toISOString()
+
+const filtersBody = (filters: SubscriptionFilters): SubscriptionBody["filters"] => ({
+  ...(filters.titleContains === undefined ? {} : { title_contains: filters.titleContains }),
+  ...(filters.minDurationSeconds === undefined ? {} : { min_duration: filters.minDurationSeconds }),
+  ...(filters.maxDurationSeconds === undefined ? {} : { max_duration: filters.maxDurationSeconds }),
+  ...(filters.publishedAfter === undefined ? {} : { published_after: iso(filters.publishedAfter) })
+})
+
+export const toSubscriptionBody = (s: Subscription): SubscriptionBody => ({
+  id: s.subscriptionId,
+  url: s.url,
+  platform: s.platform,
+  format: s.format,
+  status: subscriptionStatus(s),
+  check_every: Math.round(s.checkEveryMs / 1000),
+  filters: filtersBody(s.filters),
+  backfill: s.backfill,
+  created_at: iso(s.createdAt),
+  last_check:
+    s.lastCheck === null
+      ? null
+      : {
+          at: iso(s.lastCheck.at),
+          found: s.lastCheck.found,
+          new: s.lastCheck.new,
+          filtered: s.lastCheck.filtered,
+          queued: s.lastCheck.queued
+        },
+  next_check_at: s.paused ? null : iso(s.nextCheckAt),
+  last_error: s.lastError
+})

@@ -1,0 +1,55 @@
+// The automatic retries' pure reaction: from a job's one state, whether to queue it again now, later, or not at all.
+import { isRetryableFailure } from "./JobFailures.ts"
+import { type JobState, jobStatus, retriesOf } from "./JobState.ts"
+
+export interface AutoRetrySettings {
+  /** Retries of one job at most (JOB_AUTO_RETRIES); 0 turns them off. */
+  readonly maxRetries: number
+  /** The wait after a failure before its first retry (JOB_RETRY_BACKOFF_SECONDS); each later one waits 3 times longer. */
+  readonly backoffMs: number
+}
+
+/** What woke the reaction, and when: it decides from the state read after it, whichever it was. */
+export interface RetryTrigger {
+  readonly _tag: "JobEnded" | "Reconcile"
+  readonly now: number
+}
+
+/**
+ * The reaction's commands. Each is safe to repeat: the slot claim is a no-op for a job that holds one, RetryJob names
+ * its retry (a repeat appends nothing), and the work message's id is `<jobId>:retry:<n>`.
+ */
+export type RetryReaction =
+  /** Claim a slot for the job, record JobRetried number `retry` (by automatic), hand the job to a worker. */
+  | { readonly _tag: "Retry"; readonly retry: number }
+  /** The retry was recorded but the job has not run since: its work message may be lost, so send it (the same id). */
+  | { readonly _tag: "HandOff"; readonly retry: number }
+  /** A retry is due at `at`: look again then. */
+  | { readonly _tag: "WaitUntil"; readonly at: number }
+
+const BACKOFF_FACTOR = 3
+
+/** The wait before retry number `retry` (1, 2, ...): 10 s, 30 s, 90 s ... with the default setting. */
+export const backoffBefore = (settings: AutoRetrySettings, retry: number): number =>
+  settings.backoffMs * BACKOFF_FACTOR ** Math.max(0, retry - 1)
+
+/**
+ * Only a failed job (not canceled, within its lifetime) whose failure is retryable by the table, while it has had fewer
+ * than `maxRetries` retries; a client's retry counts among them. A retry it recorded whose job has not started since
+ * is handed off again: the step between the two may have been cut off (the message that woke it is then redelivered).
+ */
+export const react = (state: JobState, settings: AutoRetrySettings, trigger: RetryTrigger): ReadonlyArray<RetryReaction> => {
+  if (state === null || trigger.now >= state.expiresAt) return []
+  const status = jobStatus(state)
+  const retry = state.retry
+  if (status === "queued" && retry?.by === "automatic" && state.attempt === retry.afterAttempt) {
+    return [{ _tag: "HandOff", retry: retry.number }]
+  }
+  if (status !== "failed" || state.error === null || !isRetryableFailure(state.error.code)) return []
+  const retries = retriesOf(state)
+  if (retries >= settings.maxRetries) return []
+  const due = (state.completedAt ?? trigger.now) + backoffBefore(settings, retries + 1)
+  // A retry due after the job's lifetime would find it not found: the job stays failed.
+  if (due >= state.expiresAt) return []
+  return trigger.now >= due ? [{ _tag: "Retry", retry: retries + 1 }] : [{ _tag: "WaitUntil", at: due }]
+}

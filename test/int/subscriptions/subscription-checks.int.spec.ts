@@ -1,0 +1,306 @@
+// Subscription checks on a real nats-server, extractor (pinned yt-dlp) and aggregator(s), against a local feed that grows
+// between checks: only new entries are queued, once, across checks, subscriptions of one project and two aggregators.
+import { mkdtemp, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { ConfigProvider, Effect, Layer, ManagedRuntime, References } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { BatchEvent } from "@mds/shared/domain/batch/BatchEvent"
+import { currentSubscription, subscriptionCommands } from "@mds/shared/domain/subscription/SubscriptionCommands"
+import { type SubscriptionEvent as SubscriptionEventType, SubscriptionEvent } from "@mds/shared/domain/subscription/SubscriptionEvent"
+import type { SubscriptionFilters } from "@mds/shared/domain/subscription/SubscriptionEvent"
+import { type Subscription, subscriptionStatus } from "@mds/shared/domain/subscription/SubscriptionState"
+import { EventStore } from "@mds/shared/eventstore/EventStore"
+import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
+import { batchSubject, subscriptionSubject } from "@mds/shared/eventstore/Subjects"
+import { newId } from "@mds/shared/ids/Ids"
+import { NatsClient } from "@mds/shared/nats/NatsClient"
+import { AggregatorLayer } from "../../../services/aggregator/src/AggregatorLayer.ts"
+import { ExtractorLayer } from "../../../services/extractor/src/ExtractorLayer.ts"
+import { YT_DLP } from "../../../services/extractor/test/ExtractorHarness.ts"
+import { eventually } from "../../support/Eventually.ts"
+import { type MediaServer, startMediaServer } from "../../support/MediaServer.ts"
+import { type NatsServer, startNatsServer } from "../../support/NatsServer.ts"
+
+type Services = EventStore | NatsClient
+
+let nats: NatsServer
+let media: MediaServer
+let dataDir: string
+let extractor: ManagedRuntime.ManagedRuntime<unknown, never>
+const aggregators: Array<ManagedRuntime.ManagedRuntime<Services, never>> = []
+
+const HOUR = 3_600_000
+const withConfig = (env: Record<string, string>) =>
+  Layer.mergeAll(
+    ConfigProvider.layer(
+      ConfigProvider.fromEnvRecord({
+        NATS_URL: nats.url,
+        DATA_DIR: dataDir,
+        DOWNLOAD_URL_SECRET: "test-secret",
+        API_KEY_PEPPER: "test-pepper",
+        PUBLIC_BASE_URL: "http://files.test",
+        ...env
+      })
+    ),
+    Layer.succeed(References.MinimumLogLevel, "Error")
+  )
+
+/** Only events wake the scheduler here (its tick is an hour): a check runs because it was due, not because time passed. */
+const startAggregator = async () => {
+  const runtime = ManagedRuntime.make(
+    AggregatorLayer.pipe(Layer.provideMerge(withConfig({ SUBSCRIPTION_TICK_SECONDS: "3600" })), Layer.orDie)
+  )
+  await runtime.runPromise(Effect.void)
+  aggregators.push(runtime)
+  return runtime
+}
+
+const run = <A, E>(effect: Effect.Effect<A, E, Services>) => {
+  const runtime = aggregators[0]
+  if (runtime === undefined) throw new Error("no aggregator running")
+  return runtime.runPromise(effect)
+}
+
+beforeAll(async () => {
+  nats = await startNatsServer()
+  media = await startMediaServer()
+  dataDir = await mkdtemp(join(tmpdir(), "mds-subscriptions-"))
+  extractor = ManagedRuntime.make(
+    ExtractorLayer.pipe(Layer.provideMerge(withConfig({ YT_DLP_PATH: YT_DLP, EGRESS_ALLOW: media.hostPort })), Layer.orDie)
+  ) as ManagedRuntime.ManagedRuntime<unknown, never>
+  await extractor.runPromise(Effect.void)
+  await startAggregator()
+}, 120_000)
+
+afterAll(async () => {
+  for (const runtime of aggregators) await runtime.dispose()
+  await extractor?.dispose()
+  await media?.close()
+  await nats?.close()
+  if (dataDir) await rm(dataDir, { recursive: true, force: true })
+})
+
+const subscriptionEvents = (projectId: string, subscriptionId: string) =>
+  run(
+    Effect.gen(function* () {
+      const stored = yield* (yield* EventStore).readSubject(SubscriptionEvent, subscriptionSubject(projectId, subscriptionId))
+      return stored.map((item) => item.event)
+    })
+  )
+
+const stateOf = async (projectId: string, subscriptionId: string): Promise<Subscription> => {
+  const { state } = await run(currentSubscription(projectId, subscriptionId))
+  if (state === null) throw new Error(`no subscription ${subscriptionId}`)
+  return state
+}
+
+const outcomes = (events: ReadonlyArray<SubscriptionEventType>) =>
+  events.filter((e) => e._tag === "SubscriptionChecked" || e._tag === "SubscriptionCheckFailed")
+
+/** Waits until the subscription has `count` check outcomes (checked or failed) and returns its events. */
+const afterChecks = (projectId: string, subscriptionId: string, count: number) =>
+  eventually(
+    () => subscriptionEvents(projectId, subscriptionId),
+    (events) => outcomes(events).length >= count,
+    `check ${count} of ${subscriptionId}`,
+    60_000
+  )
+
+const subscribe = async (
+  projectId: string,
+  url: string,
+  options: { readonly backfill?: number; readonly filters?: SubscriptionFilters; readonly now?: number } = {}
+) => {
+  const subscriptionId = newId("sub")
+  await run(
+    subscriptionCommands(
+      projectId,
+      subscriptionId
+    )({
+      _tag: "CreateSubscription",
+      subscriptionId,
+      projectId,
+      url,
+      platform: "generic",
+      format: "audio_m4a",
+      checkEveryMs: HOUR,
+      filters: options.filters ?? {},
+      backfill: options.backfill ?? 0,
+      now: options.now ?? Date.now()
+    })
+  )
+  return subscriptionId
+}
+
+/** As POST /v1/subscriptions/{id}/check does; waits for the check's outcome. */
+const checkNow = async (projectId: string, subscriptionId: string) => {
+  const before = outcomes(await subscriptionEvents(projectId, subscriptionId)).length
+  await run(subscriptionCommands(projectId, subscriptionId)({ _tag: "CheckNow", subscriptionId, now: Date.now() }))
+  return afterChecks(projectId, subscriptionId, before + 1)
+}
+
+/** Titles of the entries queued by every check of the subscription, from the batches it created. */
+const queuedTitles = async (projectId: string, events: ReadonlyArray<SubscriptionEventType>) => {
+  const titles: Array<string> = []
+  for (const event of events) {
+    if (event._tag !== "SubscriptionEntriesQueued") continue
+    const batch = await run(
+      Effect.gen(function* () {
+        return yield* (yield* EventStore).readSubject(BatchEvent, batchSubject(projectId, event.batchId))
+      })
+    )
+    const created = batch[0]?.event
+    if (created?._tag !== "BatchCreated") throw new Error(`batch ${event.batchId} not created`)
+    expect(created.entries.map((e) => e.entryId)).toEqual(event.entries.map((e) => e.entryId))
+    titles.push(...created.entries.map((e) => e.title))
+  }
+  return titles
+}
+
+const lastCheckOf = (events: ReadonlyArray<SubscriptionEventType>) => {
+  const last = outcomes(events).at(-1)
+  if (last?._tag !== "SubscriptionChecked") throw new Error(`last check did not succeed: ${JSON.stringify(last)}`)
+  return { found: last.found, new: last.new, filtered: last.filtered, queued: last.queued }
+}
+
+describe("subscription checks", () => {
+  it("the first check is a baseline; a later check queues only the entries that appeared since, and a repeat queues nothing", async () => {
+    const projectId = newId("prj")
+    media.setFeed("grow", { episodes: 3 })
+    const subscriptionId = await subscribe(projectId, media.growingFeed("grow"))
+    const first = await afterChecks(projectId, subscriptionId, 1)
+    expect(lastCheckOf(first)).toEqual({ found: 3, new: 0, filtered: 0, queued: 0 })
+
+    media.setFeed("grow", { episodes: 5 })
+    const second = await checkNow(projectId, subscriptionId)
+    expect(lastCheckOf(second)).toEqual({ found: 5, new: 2, filtered: 0, queued: 2 })
+    expect(await queuedTitles(projectId, second)).toEqual(["Episode 5", "Episode 4"])
+
+    const third = await checkNow(projectId, subscriptionId)
+    expect(lastCheckOf(third)).toEqual({ found: 5, new: 0, filtered: 0, queued: 0 })
+    expect(await queuedTitles(projectId, third)).toEqual(["Episode 5", "Episode 4"])
+  }, 120_000)
+
+  it("backfill queues the newest current entries at once", async () => {
+    const projectId = newId("prj")
+    media.setFeed("backfill", { episodes: 4 })
+    const subscriptionId = await subscribe(projectId, media.growingFeed("backfill"), { backfill: 2 })
+    const events = await afterChecks(projectId, subscriptionId, 1)
+    expect(lastCheckOf(events)).toEqual({ found: 4, new: 2, filtered: 0, queued: 2 })
+    expect(await queuedTitles(projectId, events)).toEqual(["Episode 4", "Episode 3"])
+  }, 120_000)
+
+  it("filters let only matching new entries through, and a check whose new entries were all filtered is a success", async () => {
+    const projectId = newId("prj")
+    media.setFeed("filters", { episodes: 1, title: (n) => (n % 2 === 0 ? `Bonus ${n}` : `Episode ${n}`) })
+    const subscriptionId = await subscribe(projectId, media.growingFeed("filters"), { filters: { titleContains: "bonus" } })
+    await afterChecks(projectId, subscriptionId, 1)
+    media.setFeed("filters", { episodes: 4 })
+    const events = await checkNow(projectId, subscriptionId)
+    expect(lastCheckOf(events)).toEqual({ found: 4, new: 3, filtered: 1, queued: 2 })
+    expect(await queuedTitles(projectId, events)).toEqual(["Bonus 4", "Bonus 2"])
+
+    media.setFeed("filters", { episodes: 5 })
+    const onlyFiltered = await checkNow(projectId, subscriptionId)
+    expect(lastCheckOf(onlyFiltered)).toEqual({ found: 5, new: 1, filtered: 1, queued: 0 })
+    expect(subscriptionStatus(await stateOf(projectId, subscriptionId))).toBe("active")
+  }, 120_000)
+
+  it("an overlapping second subscription of the same project queues nothing the first queued", async () => {
+    const projectId = newId("prj")
+    media.setFeed("overlap", { episodes: 3 })
+    const first = await subscribe(projectId, media.growingFeed("overlap"), { backfill: 3 })
+    expect(lastCheckOf(await afterChecks(projectId, first, 1)).queued).toBe(3)
+    const second = await subscribe(projectId, media.growingFeed("overlap", "again"), { backfill: 3 })
+    const events = await afterChecks(projectId, second, 1)
+    expect(lastCheckOf(events)).toEqual({ found: 3, new: 3, filtered: 0, queued: 0 })
+    expect(events.some((e) => e._tag === "SubscriptionEntriesQueued")).toBe(false)
+
+    // Another project has its own archive.
+    const other = newId("prj")
+    const theirs = await subscribe(other, media.growingFeed("overlap"), { backfill: 3 })
+    expect(lastCheckOf(await afterChecks(other, theirs, 1)).queued).toBe(3)
+  }, 120_000)
+
+  it("a feed that fails three checks in a row is failing with the last error, and recovers with the next good check", async () => {
+    const projectId = newId("prj")
+    media.setFeed("flaky", { episodes: 2 })
+    const subscriptionId = await subscribe(projectId, media.growingFeed("flaky"))
+    await afterChecks(projectId, subscriptionId, 1)
+    media.setFeed("flaky", { failing: true })
+    for (const failures of [1, 2, 3]) {
+      await checkNow(projectId, subscriptionId)
+      const state = await stateOf(projectId, subscriptionId)
+      expect(state.failuresInARow).toBe(failures)
+      expect(subscriptionStatus(state)).toBe(failures < 3 ? "active" : "failing")
+    }
+    const failing = await subscriptionEvents(projectId, subscriptionId)
+    expect(failing.filter((e) => e._tag === "SubscriptionFailing")).toHaveLength(1)
+    expect((await stateOf(projectId, subscriptionId)).lastError?.code).toBe("extraction_failed")
+
+    media.setFeed("flaky", { failing: false, episodes: 3 })
+    const recovered = await checkNow(projectId, subscriptionId)
+    expect(lastCheckOf(recovered)).toEqual({ found: 3, new: 1, filtered: 0, queued: 1 })
+    const state = await stateOf(projectId, subscriptionId)
+    expect(subscriptionStatus(state)).toBe("active")
+    expect(state.lastError).toBeNull()
+  }, 180_000)
+
+  it("two aggregators racing every check of a subscription run each once: one resolve, one batch, one record", async () => {
+    const second = await startAggregator()
+    try {
+      const projectId = newId("prj")
+      media.setFeed("race", { episodes: 1 })
+      const url = media.growingFeed("race")
+      const subscriptionId = await subscribe(projectId, url)
+      await afterChecks(projectId, subscriptionId, 1)
+      media.setFeed("race", { episodes: 3 })
+      const events = await checkNow(projectId, subscriptionId)
+      expect(lastCheckOf(events).queued).toBe(2)
+      expect(outcomes(events)).toHaveLength(2)
+      expect(events.filter((e) => e._tag === "SubscriptionEntriesQueued")).toHaveLength(1)
+      // Each check fetched the feed once: neither aggregator resolved a check the other ran.
+      expect(media.requestCount(url)).toBe(2)
+    } finally {
+      aggregators.splice(aggregators.indexOf(second), 1)
+      await second.dispose()
+    }
+  }, 120_000)
+
+  it("a check missed while every aggregator was down runs once on start, not once per missed period", async () => {
+    const projectId = newId("prj")
+    media.setFeed("missed", { episodes: 2 })
+    for (const runtime of aggregators.splice(0, aggregators.length)) await runtime.dispose()
+    // Written as the gateway would, while no aggregator runs.
+    const writer = ManagedRuntime.make(
+      JetStreamEventStore.pipe(Layer.provideMerge(NatsClient.layer), Layer.provide(withConfig({})), Layer.orDie)
+    )
+    const subscriptionId = newId("sub")
+    const createdAt = Date.now() - 5 * HOUR
+    await writer.runPromise(
+      subscriptionCommands(
+        projectId,
+        subscriptionId
+      )({
+        _tag: "CreateSubscription",
+        subscriptionId,
+        projectId,
+        url: media.growingFeed("missed"),
+        platform: "generic",
+        format: "audio_m4a",
+        checkEveryMs: HOUR,
+        filters: {},
+        backfill: 0,
+        now: createdAt
+      })
+    )
+    await writer.dispose()
+    const started = Date.now()
+    await startAggregator()
+    const events = await afterChecks(projectId, subscriptionId, 1)
+    expect(outcomes(events)).toHaveLength(1)
+    const state = await stateOf(projectId, subscriptionId)
+    expect(state.nextCheckAt).toBeGreaterThanOrEqual(started + HOUR)
+  }, 120_000)
+})
