@@ -22,14 +22,19 @@ import { JobProjection, jobsProjection } from "./jobs/JobProjection.ts"
 import { JobRetrier } from "./jobs/JobRetrier.ts"
 import { MediaProjection, mediaProjection } from "./media/MediaProjection.ts"
 import { SubjectHistory } from "./projections/SubjectHistory.ts"
+import { UsageProjection, usageProjection } from "./usage/UsageProjection.ts"
+import { JobStates } from "@mds/shared/jobs/JobStates"
 
 /** Every read model the aggregator keeps, as data: stream, durable consumer, decoding and projection. */
-export const PROJECTIONS = [jobsProjection, mediaProjection, accountsProjection, keyUsageProjection] as const
+export const PROJECTIONS = [jobsProjection, mediaProjection, accountsProjection, keyUsageProjection, usageProjection] as const
 
 /** What the projections write with, over whatever read models, ArtifactStore and NatsClient are provided. */
-export const ProjectionServices = Layer.mergeAll(JobProjection.layer, MediaProjection.layer, AccountProjection.layer).pipe(
-  Layer.provide(SubjectHistory.layer)
-)
+export const ProjectionServices = Layer.mergeAll(
+  JobProjection.layer,
+  MediaProjection.layer,
+  AccountProjection.layer,
+  UsageProjection.layer.pipe(Layer.provide(JobStates.layer))
+).pipe(Layer.provide(SubjectHistory.layer))
 
 const StreamsEnsured = Layer.effectDiscard(ensureStreams)
 

@@ -6,17 +6,24 @@ import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { makeDownloadLinkSigner } from "@mds/shared/artifacts/DownloadLinkSigner"
 import { makeFsArtifactStore } from "@mds/shared/artifacts/FsArtifactStore"
 import { type JobEvent, JobEvent as JobEventCodec } from "@mds/shared/domain/job/JobEvent"
-import { WebhookDeliveryAttempted, WebhookConfigEvent } from "@mds/shared/domain/webhook/WebhookEvent"
+import { WebhookDeliveryAttempted, WebhookConfigEvent, WebhookRedeliveryRequested } from "@mds/shared/domain/webhook/WebhookEvent"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
-import { JOBS_STREAM, jobSubject, webhookConfigSubject, webhookDeliverySubject } from "@mds/shared/eventstore/Subjects"
+import {
+  JOBS_STREAM,
+  jobSubject,
+  webhookConfigSubject,
+  webhookDeliverySubject,
+  webhookRedeliverSubject
+} from "@mds/shared/eventstore/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { webhookSecret } from "@mds/shared/webhooks/WebhookSignature"
 import { ConfigProvider, Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { WEBHOOKS_DURABLE, WebhookDispatcher } from "../src/webhooks/WebhookDispatcher.ts"
+import { requestRedelivery } from "@mds/shared/domain/webhook/WebhookCommands"
 import { WebhookSettings } from "../src/webhooks/WebhookSettings.ts"
 import { startWebhookReceiver, verifyWithPython, type WebhookReceiver } from "../../../test/support/WebhookReceiver.ts"
 import { TestNats } from "../../../test/int/support/TestNats.ts"
@@ -235,5 +242,47 @@ describe("WebhookDispatcher", () => {
     expect(log[0]!.error).toMatch(/^refused/)
     expect(receiver.received.length).toBe(before)
     expect(await deliveryLog(selective)).toEqual([])
+  })
+
+  it("sends a given-up delivery again when asked: the same delivery id, logged as a redelivery; asking while it retries is refused", async () => {
+    const projectId = newId("prj")
+    const jobId = newId("job")
+    await configure(projectId, receiver.url, ["job.failed"])
+    receiver.answerWith([500, 500, 500])
+    const before = receiver.received.length
+    await recordJob(projectId, jobId, "failed")
+    const log = await waitForLog(projectId, 3)
+    expect(log.at(-1)?.outcome).toBe("failed")
+    const deliveryId = log[0]!.deliveryId
+    const firstBody = JSON.parse(receiver.received[before]!.body)
+
+    receiver.answerWith([204])
+    const asked = await run(requestRedelivery(projectId, deliveryId, Date.now()))
+    expect(asked).toMatchObject({ deliveryId, jobId, eventType: "job.failed" })
+    // A second click before it ran is the same request: one more POST, not two.
+    await run(requestRedelivery(projectId, deliveryId, Date.now()))
+    const again = (await receiver.waitFor(before + 4))[before + 3]!
+    expect(again.headers["mds-delivery-id"]).toBe(deliveryId)
+    const body = JSON.parse(again.body)
+    expect(body.id).toBe(deliveryId)
+    expect(body.data.job).toEqual(firstBody.data.job)
+    const after = await waitForLog(projectId, 4)
+    expect(after[3]).toMatchObject({ deliveryId, outcome: "delivered", statusCode: 204, redeliveryOf: log[2]!.at, attempt: 1 })
+    const requests = await run(
+      Effect.flatMap(EventStore, (store) => store.readSubject(WebhookRedeliveryRequested, webhookRedeliverSubject(projectId)))
+    )
+    expect(requests).toHaveLength(1)
+
+    // A delivery still retrying may not be sent again beside its retries.
+    const retrying = newId("prj")
+    await configure(retrying, receiver.url, ["job.failed"])
+    receiver.answerWith([500, 500, 500])
+    await recordJob(retrying, newId("job"), "failed")
+    const pending = await waitForLog(retrying, 1)
+    const refused = await runtime.runPromiseExit(requestRedelivery(retrying, pending[0]!.deliveryId, Date.now()))
+    expect(refused._tag).toBe("Failure")
+    expect(JSON.stringify(refused)).toContain("WebhookDeliveryPending")
+    await waitForLog(retrying, 3)
+    receiver.answerWith([])
   })
 })

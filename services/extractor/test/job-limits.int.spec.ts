@@ -1,6 +1,12 @@
 // Per-job limits (duration, size, time) and transient-failure retries, through the real extractor, yt-dlp and ffmpeg.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { readdir } from "node:fs/promises"
+import { join } from "node:path"
+import { Effect } from "effect"
+import { claimSlot } from "@mds/shared/domain/admission/AdmissionCommands"
+import { type QueuedJob, queueJob, sendDownloadWork } from "@mds/shared/domain/job/DownloadWork"
 import type { JobEvent } from "@mds/shared/domain/job/JobEvent"
+import { newId } from "@mds/shared/ids/Ids"
 import { type MediaServer, startMediaServer } from "../../../test/support/MediaServer.ts"
 import { type ExtractorHarness, startExtractorHarness } from "./ExtractorHarness.ts"
 
@@ -78,6 +84,65 @@ describe("limits per job", () => {
     const { readdir } = await import("node:fs/promises")
     const left = await readdir(`${strict.dataDir}/work`).catch(() => [])
     expect(left.filter((name) => name.startsWith(jobId))).toEqual([])
+  })
+})
+
+/** Queues a job as the gateway does when the project's byte quota leaves `quotaBytesLeft` bytes this month. */
+const queueWithQuota = async (h: ExtractorHarness, url: string, quotaBytesLeft: number) => {
+  const projectId = newId("prj")
+  const jobId = newId("job")
+  const now = Date.now()
+  const job: QueuedJob = {
+    jobId,
+    projectId,
+    platform: "generic",
+    format: "video_best",
+    source: { url, mediaId: null },
+    now,
+    lifetimeMs: 3_600_000
+  }
+  await h.run(
+    Effect.gen(function* () {
+      yield* queueJob(job)
+      yield* claimSlot({
+        projectId,
+        jobId,
+        limit: 2,
+        quota: { jobsPerDay: null, bytesPerMonth: 100 * 1024 * 1024 },
+        now,
+        expiresAt: now + 3_600_000
+      })
+      yield* sendDownloadWork(job, 0, quotaBytesLeft)
+    })
+  )
+  return { projectId, jobId }
+}
+
+describe("the project's monthly byte quota", () => {
+  it("a file that would cross what the quota leaves fails quota_exceeded (not retryable), stores nothing, counts no bytes", async () => {
+    const { projectId, jobId } = await queueWithQuota(retrying, media.urls.slow, 1024 * 1024)
+    const events = await retrying.waitForEnd(projectId, jobId)
+    const error = failure(events)
+    expect(error).toMatchObject({ code: "quota_exceeded", retryable: false })
+    expect(error.message).toContain("1.0 MB left")
+    // Refused from its announced size, before the throttled transfer got far.
+    expect(events.some((e) => e._tag === "JobProgressed" && e.percent > 50)).toBe(false)
+    const stored = await readdir(join(retrying.dataDir, "artifacts", "files", "jobs", projectId)).catch(() => [])
+    expect(stored).toEqual([])
+    const released = await retrying.lastAdmission(projectId)
+    expect(released).toMatchObject({ _tag: "SlotReleased", reason: "failed", held: [] })
+    expect(released._tag === "SlotReleased" && released.bytes).toBeFalsy()
+  })
+
+  it("a file within what is left completes, and its slot's release counts its bytes toward the month", async () => {
+    const { projectId, jobId } = await queueWithQuota(retrying, media.urls.mp4, 50 * 1024 * 1024)
+    const events = await retrying.waitForEnd(projectId, jobId)
+    const done = events.at(-1)
+    expect(done?._tag, JSON.stringify(events)).toBe("JobCompleted")
+    const size = done?._tag === "JobCompleted" ? done.artifact.sizeBytes : -1
+    const released = await retrying.lastAdmission(projectId)
+    expect(released).toMatchObject({ _tag: "SlotReleased", reason: "completed", bytes: size })
+    expect(released.usage).toMatchObject({ jobs: 1, bytes: size })
   })
 })
 

@@ -7,6 +7,7 @@ import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
 import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
 import { JobStates } from "@mds/shared/jobs/JobStates"
+import { ProjectQuotaReader } from "@mds/shared/quota/ProjectQuotaReader"
 import { Followers } from "@mds/shared/nats/Followers"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { CachedMediaReadModel } from "@mds/shared/readmodel/CachedMediaReadModel"
@@ -14,6 +15,7 @@ import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
 import { KeyReadModel } from "@mds/shared/readmodel/KeyReadModel"
 import { ProjectReadModel } from "@mds/shared/readmodel/ProjectReadModel"
 import { ReadModelLayer } from "@mds/shared/readmodel/ReadModelLayer"
+import { UsageReadModel } from "@mds/shared/readmodel/UsageReadModel"
 import { Layer } from "effect"
 import { ApiKeyAuth } from "./auth/ApiKeyAuth.ts"
 import { KeyDirectory } from "./auth/KeyDirectory.ts"
@@ -43,7 +45,8 @@ const ReadModels = Layer.mergeAll(
   JobViewCache.layer.pipe(Layer.provideMerge(JobStates.layer)),
   Layer.effect(JobReadModel, JobReadModel),
   Layer.effect(ProjectReadModel, ProjectReadModel),
-  Layer.effect(KeyReadModel, KeyReadModel)
+  Layer.effect(KeyReadModel, KeyReadModel),
+  Layer.effect(UsageReadModel, UsageReadModel)
 ).pipe(Layer.provide(ReadModelLayer))
 
 // Read models and artifacts: KV and filesystem by default, MongoDB and S3 when MONGO_URL / S3_ENDPOINT are set.
@@ -53,6 +56,7 @@ const Adapters = Layer.mergeAll(
   ApiKeyAuth.layer.pipe(Layer.provideMerge(Layer.mergeAll(KeyDirectory.layer, KeyUsageRecorder.layer))),
   DashboardLayer,
   AdmissionStates.layer,
+  ProjectQuotaReader.layer,
   PlatformHealthBoard.layer,
   RequestRateLimiter.layer,
   PollingGuard.layer,

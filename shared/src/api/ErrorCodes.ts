@@ -81,6 +81,12 @@ export const errorCatalogue = {
     description: "Extension: cookies_txt is not a Netscape cookies file (the message names the first bad line, never its content)."
   },
   concurrency_limit_exceeded: { status: 429, description: "The project already has the maximum number of jobs queued or processing." },
+  quota_exceeded: {
+    status: 429,
+    description:
+      "Extension: a quota of the project (jobs per UTC day, downloaded bytes per UTC month) is used up; Retry-After is " +
+      'the reset, and RateLimit-Policy names the quota (name="jobs_per_day" or "bytes_per_month").'
+  },
   rate_limit_exceeded: {
     status: 429,
     description:

@@ -5,6 +5,7 @@ import { CookieJar } from "./CookieJars.ts"
 import { CookiePlatform, CookiesUpload, DownloadRequest, ResolveRequest } from "./Requests.ts"
 import { Health, Job, JobAccepted, Media, Platform } from "./Responses.ts"
 import { WebhookDelivery } from "./WebhookDeliveries.ts"
+import { Usage } from "./Usage.ts"
 import { Batch, CreateBatchRequest } from "./Batches.ts"
 import { CreateSubscriptionRequest, SubscriptionBody } from "./Subscriptions.ts"
 import { Schema } from "effect"
@@ -113,6 +114,7 @@ export const V1 = {
       "unsupported_platform",
       "url_not_allowed",
       "concurrency_limit_exceeded",
+      "quota_exceeded",
       "platform_paused",
       "service_unavailable"
     ]
@@ -155,7 +157,15 @@ export const V1 = {
     access: keyed("media:download"),
     parameters: [JOB_ID],
     success: { status: 202, description: "The job, queued again.", data: Job },
-    errors: ["job_not_found", "job_not_failed", "job_not_retryable", "job_canceled", "concurrency_limit_exceeded", "service_unavailable"]
+    errors: [
+      "job_not_found",
+      "job_not_failed",
+      "job_not_retryable",
+      "job_canceled",
+      "concurrency_limit_exceeded",
+      "quota_exceeded",
+      "service_unavailable"
+    ]
   },
   createBatch: {
     method: "POST",
@@ -168,7 +178,7 @@ export const V1 = {
     access: keyed("media:download"),
     requestBody: CreateBatchRequest,
     success: { status: 202, description: "The batch, running.", data: Batch },
-    errors: ["invalid_request", "media_not_found", "format_unavailable", "invalid_options", "service_unavailable"]
+    errors: ["invalid_request", "media_not_found", "format_unavailable", "invalid_options", "quota_exceeded", "service_unavailable"]
   },
   getBatch: {
     method: "GET",
@@ -291,6 +301,35 @@ export const V1 = {
     parameters: [JOB_ID],
     success: { status: 200, description: "The event stream.", data: "events" },
     errors: ["job_not_found", "service_unavailable"]
+  },
+  getUsage: {
+    method: "GET",
+    path: "/v1/usage",
+    tag: "Usage",
+    summary: "Extension: the project's jobs and downloaded bytes per day, and its quotas",
+    description:
+      "Per UTC day of the range: jobs (by the day they were queued) by status, failures by error code, bytes of " +
+      "completed jobs, each per platform; the most frequent error codes with example jobs; and the project's quotas " +
+      "with what is used of them now. Any key of the project may read it.",
+    access: keyed(null),
+    parameters: [
+      {
+        name: "from",
+        in: "query",
+        required: false,
+        description: "First day, YYYY-MM-DD (UTC); default 29 days before `to`.",
+        schema: Schema.String.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}$/u))
+      },
+      {
+        name: "to",
+        in: "query",
+        required: false,
+        description: "Last day, YYYY-MM-DD (UTC); default today. At most 366 days after `from`.",
+        schema: Schema.String.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}$/u))
+      }
+    ],
+    success: { status: 200, description: "The usage.", data: Usage },
+    errors: ["invalid_request", "service_unavailable"]
   },
   listWebhookDeliveries: {
     method: "GET",

@@ -6,6 +6,17 @@ export class ConcurrencyLimitExceeded extends Schema.TaggedError<ConcurrencyLimi
   limit: Schema.Number
 }) {}
 
+/** A quota of the project is used up until `resetAt` (epoch ms): a new job is refused until then. */
+export class QuotaExceeded extends Schema.TaggedError<QuotaExceeded>()("QuotaExceeded", {
+  projectId: Schema.String,
+  quota: Schema.Literals(["jobs_per_day", "bytes_per_month"]),
+  limit: Schema.Number,
+  used: Schema.Number,
+  resetAt: Schema.Number,
+  /** Whole seconds from the refusal to the reset (Retry-After), at least 1. */
+  retryAfterSeconds: Schema.Number
+}) {}
+
 export class JobNotFound extends Schema.TaggedError<JobNotFound>()("JobNotFound", {
   jobId: Schema.String
 }) {}

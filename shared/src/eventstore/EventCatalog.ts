@@ -14,7 +14,7 @@ import { SubscriptionEvent } from "../domain/subscription/SubscriptionEvent.ts"
 import { ExtractorCatalogPublished } from "../domain/platform/CatalogEvent.ts"
 import { PlatformHealthEvent } from "../domain/platform/PlatformHealthEvent.ts"
 import { YtDlpReleaseChosen, YtDlpWorkerEvent } from "../domain/release/YtDlpReleaseEvent.ts"
-import { WebhookConfigEvent, WebhookDeliveryAttempted } from "../domain/webhook/WebhookEvent.ts"
+import { WebhookConfigEvent, WebhookDeliveryAttempted, WebhookRedeliveryRequested } from "../domain/webhook/WebhookEvent.ts"
 import {
   ACCOUNTS_STREAM,
   ARCHIVE_STREAM,
@@ -88,6 +88,12 @@ export const EVENT_CATALOG: ReadonlyArray<CatalogEntry> = [
     stream: WEBHOOKS_STREAM.name,
     title: "WebhookDeliveryAttempted (extension)",
     schema: WebhookDeliveryAttempted
+  },
+  {
+    subject: "mds.webhook.redeliver.<projectId>",
+    stream: WEBHOOKS_STREAM.name,
+    title: "WebhookRedeliveryRequested (extension)",
+    schema: WebhookRedeliveryRequested
   },
   {
     subject: "mds.platform.health.<platformId>",

@@ -26,6 +26,7 @@ import {
 
 const HOUR_MS = 3_600_000
 const DEDUP_WINDOW_MS = 2 * 60_000
+const ADMISSION_KEPT_MS = 32 * 24 * HOUR_MS
 /** Delivery attempts kept per project (and configuration changes, of which only the last matters). */
 export const WEBHOOK_LOG_LIMIT = 1000
 
@@ -47,8 +48,10 @@ export const streamConfigs = (
   return [
     // Kept long enough to rebuild every job that can still be read or downloaded.
     base(JOBS_STREAM, lifetimes.jobMs + lifetimes.downloadUrlMs + HOUR_MS),
-    // Only each project's last event matters (it carries the held slots).
-    { ...base(ADMISSION_STREAM, 2 * lifetimes.jobMs + HOUR_MS), max_msgs_per_subject: 16 },
+    // Only each project's last event matters (it carries the held slots and the quota usage). Kept past a calendar
+    // month: an idle project's last event must still tell this month's downloaded bytes; one older than 32 days is
+    // of an earlier month, whose counts no longer apply anyway.
+    { ...base(ADMISSION_STREAM, Math.max(2 * lifetimes.jobMs + HOUR_MS, ADMISSION_KEPT_MS)), max_msgs_per_subject: 16 },
     base(MEDIA_STREAM, lifetimes.mediaMs + HOUR_MS),
     // Projects, keys and users are kept for good: they are the source of truth for authentication.
     base(ACCOUNTS_STREAM, 0),

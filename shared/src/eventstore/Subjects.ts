@@ -56,6 +56,9 @@ export const platformHealthSubject = (platformId: string) => `mds.platform.healt
 export const ALL_PLATFORM_HEALTH_SUBJECT = "mds.platform.health.>"
 export const webhookConfigSubject = (projectId: string) => `mds.webhook.config.${projectId}`
 export const webhookDeliverySubject = (projectId: string) => `mds.webhook.delivery.${projectId}`
+/** Extension: requests to send a delivery again (WebhookRedeliveryRequested). */
+export const webhookRedeliverSubject = (projectId: string) => `mds.webhook.redeliver.${projectId}`
+export const ALL_WEBHOOK_REDELIVERIES_SUBJECT = "mds.webhook.redeliver.>"
 /** `keyHash` is a digest of the client's key: keys may hold characters that subjects cannot. */
 export const idempotencySubject = (projectId: string, keyHash: string) => `mds.idempotency.${projectId}.${keyHash}`
 

@@ -34,6 +34,14 @@ export const reextractions = Metric.counter("mds_download_reextractions_total", 
 /** Aggregator: label state (queued|processing|completed|failed), jobs within their lifetime. */
 export const jobsByState = Metric.gauge("mds_jobs", { description: "Jobs within their lifetime, by state." })
 
+export const projectJobsEnded = Metric.gauge("mds_project_jobs_ended", {
+  description: "Jobs of a project that ended, by outcome (completed, failed, canceled, expired), over the job stream's retention."
+})
+
+export const projectDownloadedBytes = Metric.gauge("mds_project_downloaded_bytes", {
+  description: "Bytes of the files of a project's completed jobs, over the job stream's retention."
+})
+
 /** Aggregator: download commands on the work queue, label state (waiting|in_progress). */
 export const workQueueDepth = Metric.gauge("mds_work_queue_depth", {
   description: "Download commands on the work queue: waiting for a worker, or taken and not yet acknowledged."

@@ -13,12 +13,14 @@ import type { MediaReadModel } from "./MediaReadModel.ts"
 import type { ProjectReadModel } from "./ProjectReadModel.ts"
 import type { ReadModelError } from "./ReadModelError.ts"
 import type { ReadModelStores } from "./ReadModelStores.ts"
+import { makeKvUsageReadModel, USAGE_BUCKET } from "./kv/KvUsageReadModel.ts"
+import type { UsageReadModel } from "./UsageReadModel.ts"
 
 export type ReadModelBackendKind = "kv" | "mongo"
 
 /** The read models by logical name; adding one means a name here and an `open` per backend below. */
-export type ReadModelName = "jobs" | "media" | "projects" | "keys"
-export const READ_MODEL_NAMES: ReadonlyArray<ReadModelName> = ["jobs", "media", "projects", "keys"]
+export type ReadModelName = "jobs" | "media" | "projects" | "keys" | "usage"
+export const READ_MODEL_NAMES: ReadonlyArray<ReadModelName> = ["jobs", "media", "projects", "keys", "usage"]
 
 export interface ReadModelBackendShape {
   readonly kind: ReadModelBackendKind
@@ -29,6 +31,7 @@ export interface ReadModelBackendShape {
   openMedia(store: string): Effect.Effect<MediaReadModel["Service"], ReadModelError>
   openProjects(store: string): Effect.Effect<ProjectReadModel["Service"], ReadModelError>
   openKeys(store: string): Effect.Effect<KeyReadModel["Service"], ReadModelError>
+  openUsage(store: string): Effect.Effect<UsageReadModel["Service"], ReadModelError>
 }
 
 /** MongoDB collections (the production topology) are MongoReadModelBackend.ts, loaded only when configured. */
@@ -41,11 +44,12 @@ export class ReadModelBackend extends Context.Service<ReadModelBackend, ReadMode
       return ReadModelBackend.of({
         kind: "kv",
         stores: yield* makeKvReadModelStores(READ_MODEL_STORES_BUCKET),
-        defaults: { jobs: JOBS_BUCKET, media: MEDIA_BUCKET, projects: PROJECTS_BUCKET, keys: KEYS_BUCKET },
+        defaults: { jobs: JOBS_BUCKET, media: MEDIA_BUCKET, projects: PROJECTS_BUCKET, keys: KEYS_BUCKET, usage: USAGE_BUCKET },
         openJobs: (store) => Effect.provideContext(makeKvJobReadModel(store), context),
         openMedia: (store) => Effect.provideContext(makeKvMediaReadModel(store), context),
         openProjects: (store) => Effect.provideContext(makeKvProjectReadModel(store), context),
-        openKeys: (store) => Effect.provideContext(makeKvKeyReadModel(store), context)
+        openKeys: (store) => Effect.provideContext(makeKvKeyReadModel(store), context),
+        openUsage: (store) => Effect.provideContext(makeKvUsageReadModel(store), context)
       })
     })
   )

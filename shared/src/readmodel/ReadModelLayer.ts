@@ -9,6 +9,7 @@ import { ProjectReadModel } from "./ProjectReadModel.ts"
 import { ReadModelBackend, type ReadModelBackendKind, type ReadModelBackendShape, type ReadModelName } from "./ReadModelBackend.ts"
 import type { ReadModelError } from "./ReadModelError.ts"
 import { ReadModelStores } from "./ReadModelStores.ts"
+import { UsageReadModel } from "./UsageReadModel.ts"
 
 /** Which backend the configuration selects. */
 export const configuredBackend = Config.option(MONGO_URL).pipe(
@@ -45,7 +46,8 @@ export const FollowingReadModels = Layer.mergeAll(
   following(JobReadModel, "jobs", (backend) => backend.openJobs),
   following(MediaReadModel, "media", (backend) => backend.openMedia),
   following(ProjectReadModel, "projects", (backend) => backend.openProjects),
-  following(KeyReadModel, "keys", (backend) => backend.openKeys)
+  following(KeyReadModel, "keys", (backend) => backend.openKeys),
+  following(UsageReadModel, "usage", (backend) => backend.openUsage)
 ).pipe(
   Layer.provideMerge(
     Layer.effect(

@@ -16,10 +16,13 @@ import { jobView } from "../../support/JobViews.ts"
 import { jobReadModelContract } from "./JobReadModel.contract.ts"
 import { mediaReadModelContract, resolvedMedia } from "./MediaReadModel.contract.ts"
 import { readModelStoresContract } from "./ReadModelStores.contract.ts"
+import { KvUsageReadModel } from "@mds/shared/readmodel/kv/KvUsageReadModel"
+import { usageReadModelContract } from "./UsageReadModel.contract.ts"
 
 jobReadModelContract("NATS KV", KvJobReadModel.layer.pipe(Layer.provide(TestNats)))
 mediaReadModelContract("NATS KV", KvMediaReadModel.layer.pipe(Layer.provide(TestNats)))
 readModelStoresContract("NATS KV", KvReadModelStores.layer.pipe(Layer.provide(TestNats)))
+usageReadModelContract("NATS KV", KvUsageReadModel.layer.pipe(Layer.provide(TestNats)))
 
 const kvLayer = Layer.mergeAll(KvJobReadModel.layer, KvMediaReadModel.layer).pipe(Layer.provideMerge(TestNats))
 

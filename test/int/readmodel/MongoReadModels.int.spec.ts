@@ -15,6 +15,8 @@ import { keyReadModelContract, projectReadModelContract } from "./AccountReadMod
 import { jobReadModelContract } from "./JobReadModel.contract.ts"
 import { mediaReadModelContract } from "./MediaReadModel.contract.ts"
 import { readModelStoresContract } from "./ReadModelStores.contract.ts"
+import { MongoUsageReadModel } from "@mds/shared/readmodel/mongo/MongoUsageReadModel"
+import { usageReadModelContract } from "./UsageReadModel.contract.ts"
 
 announceDockerSkip("MongoDB read models")
 
@@ -29,6 +31,7 @@ describe.skipIf(!dockerAvailable)(title, () => {
   readModelStoresContract("MongoDB", MongoReadModelStores.layerWithCollection("contract_readmodels").pipe(Layer.provide(mongo)))
   projectReadModelContract("MongoDB", MongoProjectReadModel.layerWithCollection("contract_projects").pipe(Layer.provide(mongo)))
   keyReadModelContract("MongoDB", MongoKeyReadModel.layerWithCollection("contract_keys").pipe(Layer.provide(mongo)))
+  usageReadModelContract("MongoDB", MongoUsageReadModel.layerWithCollection("contract_usage").pipe(Layer.provide(mongo)))
 
   const production = Layer.mergeAll(
     MongoJobReadModel.layer,

@@ -9,6 +9,7 @@ import { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { endsJob } from "@mds/shared/domain/job/JobState"
 import { ADMISSION_STREAM, BATCHES_STREAM, batchSubject, JOBS_STREAM } from "@mds/shared/eventstore/Subjects"
 import { JobStates } from "@mds/shared/jobs/JobStates"
+import { ProjectQuotaReader } from "@mds/shared/quota/ProjectQuotaReader"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { type DurableConsumerOptions, ensureDurableConsumer, runDurableConsumer, type Verdict } from "../consumers/DurableConsumer.ts"
 import { feedBatch } from "./FeedRound.ts"
@@ -157,4 +158,6 @@ const makeBatchFeeder = Effect.gen(function* () {
   yield* Effect.logInfo("batch feeder consuming", { reconcileMs })
 })
 
-export const BatchFeeder = Layer.effectDiscard(makeBatchFeeder).pipe(Layer.provide(JobStates.layer))
+export const BatchFeeder = Layer.effectDiscard(makeBatchFeeder).pipe(
+  Layer.provide(Layer.mergeAll(JobStates.layer, ProjectQuotaReader.layer))
+)

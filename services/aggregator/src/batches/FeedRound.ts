@@ -19,11 +19,13 @@ import { entryJobId } from "@mds/shared/domain/batch/EntryJobId"
 import { isBatchDone, progressOf } from "@mds/shared/domain/batch/BatchState"
 import { type QueuedJob, queueJob, sendDownloadWork } from "@mds/shared/domain/job/DownloadWork"
 import { jobCommands } from "@mds/shared/domain/job/JobCommands"
-import { slotReleaseOf } from "@mds/shared/domain/job/JobSlot"
+import { slotReleaseBytes, slotReleaseOf } from "@mds/shared/domain/job/JobSlot"
 import { jobStatus } from "@mds/shared/domain/job/JobState"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { admissionSubject, batchSubject } from "@mds/shared/eventstore/Subjects"
 import { JobStates } from "@mds/shared/jobs/JobStates"
+import { ProjectQuotaReader } from "@mds/shared/quota/ProjectQuotaReader"
+import { bytesLeft } from "@mds/shared/domain/admission/Quota"
 
 /** A round's reads: the batch as created (what its jobs are made of) and the reaction's state. */
 interface Loaded {
@@ -59,7 +61,7 @@ const load = Effect.fn("BatchFeeder.load")(function* (projectId: string, batchId
       const jobId = progress._tag === "Queued" || progress._tag === "Finished" ? progress.jobId : entryJobId(batchId, id)
       return Effect.map(jobStates.current(projectId, jobId), ({ state }): [string, EntryJob] => [
         id,
-        { jobId, status: jobStatus(state), slotRelease: slotReleaseOf(state) }
+        { jobId, status: jobStatus(state), slotRelease: slotReleaseOf(state), slotBytes: slotReleaseBytes(state) }
       ])
     },
     { concurrency: 4 }
@@ -92,18 +94,20 @@ const carryOut = Effect.fn("BatchFeeder.carryOut")(function* (created: BatchCrea
     case "StartEntry": {
       const job = jobOf(created, command.entryId, command.jobId, now, lifetimes.jobMs)
       const limit = lifetimes.maxConcurrentJobs
-      const claimed = yield* claimSlot({ projectId, jobId: job.jobId, limit, now, expiresAt: now + lifetimes.jobMs }).pipe(
-        Effect.as(true),
-        Effect.catchTag("ConcurrencyLimitExceeded", () => Effect.succeed(false))
+      const quota = yield* (yield* ProjectQuotaReader).limitsOf(projectId)
+      // Over a quota the entry waits like one for a slot: until the quota resets or the batch's end expires it.
+      const claimed = yield* claimSlot({ projectId, jobId: job.jobId, limit, quota, now, expiresAt: now + lifetimes.jobMs }).pipe(
+        Effect.map((done) => ({ quotaBytesLeft: bytesLeft(quota, done.state.usage, now) })),
+        Effect.catchTags({ ConcurrencyLimitExceeded: () => Effect.succeed(null), QuotaExceeded: () => Effect.succeed(null) })
       )
-      if (!claimed) return false
+      if (claimed === null) return false
       // Queued meanwhile by another round: the next round reads that job and records or finishes the entry.
       const queued = yield* queueJob(job).pipe(
         Effect.as(true),
         Effect.catchTag("JobAlreadyExists", () => Effect.succeed(false))
       )
       if (!queued) return true
-      yield* sendDownloadWork(job)
+      yield* sendDownloadWork(job, 0, claimed.quotaBytesLeft)
       yield* batch({ _tag: "RecordEntryQueued", batchId, entryId: command.entryId, jobId: job.jobId, now })
       return true
     }
@@ -125,7 +129,7 @@ const carryOut = Effect.fn("BatchFeeder.carryOut")(function* (created: BatchCrea
       )
       return true
     case "ReleaseSlot":
-      yield* releaseSlot(projectId, command.jobId, command.reason)
+      yield* releaseSlot(projectId, command.jobId, command.reason, command.bytes ?? 0)
       return true
     case "ExpireEntries":
       yield* batch({ _tag: "ExpireEntries", batchId, now })

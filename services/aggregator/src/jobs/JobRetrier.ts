@@ -14,6 +14,8 @@ import { endsJob } from "@mds/shared/domain/job/JobState"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { JOBS_STREAM } from "@mds/shared/eventstore/Subjects"
 import { JobStates } from "@mds/shared/jobs/JobStates"
+import { ProjectQuotaReader } from "@mds/shared/quota/ProjectQuotaReader"
+import { bytesLeft } from "@mds/shared/domain/admission/Quota"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { type DurableConsumerOptions, ensureDurableConsumer, runDurableConsumer, type Verdict } from "../consumers/DurableConsumer.ts"
 
@@ -51,18 +53,32 @@ const makeJobRetrier = Effect.gen(function* () {
   const store = yield* EventStore
   const jobStates = yield* JobStates
   const lifetimes = yield* Lifetimes
+  const quotas = yield* ProjectQuotaReader
   const { maxRetries, backoffMs, reconcileMs } = yield* JobRetrierConfig
   const settings: AutoRetrySettings = { maxRetries, backoffMs }
   const provideStore = Effect.provideService(EventStore, store)
 
-  /** Claims a slot, records the retry, hands the job off; false when the project's slots are all held. */
+  /**
+   * Claims a slot within the project's quotas, records the retry, hands the job off; false when the project's slots are
+   * all held. A retry over a used-up quota is not made (the job stays failed): it would wait for the quota's reset.
+   */
   const retry = Effect.fn("JobRetrier.retry")(function* (projectId: string, jobId: string, number: number, now: number) {
     const limit = lifetimes.maxConcurrentJobs
-    const claimed = yield* claimSlot({ projectId, jobId, limit, now, expiresAt: now + lifetimes.jobMs }).pipe(
-      Effect.as(true),
-      Effect.catchTag("ConcurrencyLimitExceeded", () => Effect.succeed(false))
+    const quota = yield* quotas.limitsOf(projectId)
+    const claimed = yield* claimSlot({ projectId, jobId, limit, quota, now, expiresAt: now + lifetimes.jobMs }).pipe(
+      Effect.map((done): { readonly quotaBytesLeft: number | null } | "full" | "over quota" => ({
+        quotaBytesLeft: bytesLeft(quota, done.state.usage, now)
+      })),
+      Effect.catchTags({
+        ConcurrencyLimitExceeded: () => Effect.succeed("full" as const),
+        QuotaExceeded: () => Effect.succeed("over quota" as const)
+      })
     )
-    if (!claimed) return false
+    if (claimed === "full") return false
+    if (claimed === "over quota") {
+      yield* Effect.logInfo("job not retried: a quota of the project is used up", { jobId, retry: number })
+      return true
+    }
     const retried = yield* jobCommands(
       projectId,
       jobId
@@ -77,7 +93,7 @@ const makeJobRetrier = Effect.gen(function* () {
       if (reason !== null) yield* releaseSlot(projectId, jobId, reason)
       return true
     }
-    yield* sendDownloadWork(queuedJobOf(retried), number)
+    yield* sendDownloadWork(queuedJobOf(retried), number, claimed.quotaBytesLeft)
     yield* Effect.logInfo("job retried automatically", { jobId, retry: number, attempt: retried.attempt })
     return true
   })
@@ -158,4 +174,4 @@ const makeJobRetrier = Effect.gen(function* () {
   yield* Effect.logInfo("automatic job retries consuming", { maxRetries, backoffMs, reconcileMs })
 })
 
-export const JobRetrier = Layer.effectDiscard(makeJobRetrier).pipe(Layer.provide(JobStates.layer))
+export const JobRetrier = Layer.effectDiscard(makeJobRetrier).pipe(Layer.provide(Layer.mergeAll(JobStates.layer, ProjectQuotaReader.layer)))

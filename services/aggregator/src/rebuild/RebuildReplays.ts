@@ -3,6 +3,10 @@ import type { JsMsg } from "@nats-io/jetstream"
 import { Effect, Layer, Option, Schema } from "effect"
 import { KeyEvent, KeyUsed } from "@mds/shared/domain/account/AccountEvent"
 import { MediaEvent } from "@mds/shared/domain/media/MediaEvent"
+import { JobEvent } from "@mds/shared/domain/job/JobEvent"
+import { JobStates } from "@mds/shared/jobs/JobStates"
+import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
+import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
 import {
   ACCOUNTS_STREAM,
   ALL_KEYS_SUBJECT,
@@ -18,6 +22,7 @@ import { MediaProjection } from "../media/MediaProjection.ts"
 import { SubjectHistory } from "../projections/SubjectHistory.ts"
 import { makeJobProjector } from "../jobs/JobProjector.ts"
 import { previousSubjectSeq } from "../projections/Projection.ts"
+import { makeUsageProjector } from "../usage/UsageProjection.ts"
 
 /** One filtered stream to replay; a read model may need several (keys: their events and their usage). */
 export interface ReplaySource {
@@ -44,6 +49,7 @@ export const defaultReplayBatchLimits: ReplayBatchLimits = { messages: 1_000, do
 const perMessage = (handle: (msg: JsMsg) => Effect.Effect<unknown, unknown>) => ({ _tag: "PerMessage", handle }) as const
 
 const decodeMediaEvent = Schema.decodeUnknownEffect(Schema.fromJsonString(MediaEvent))
+const decodeJobEvent = Schema.decodeUnknownEffect(Schema.fromJsonString(JobEvent))
 const decodeKeyEvent = Schema.decodeUnknownEffect(Schema.fromJsonString(KeyEvent))
 const decodeKeyUsed = Schema.decodeUnknownEffect(Schema.fromJsonString(KeyUsed))
 
@@ -104,6 +110,22 @@ export const replaySourcesFor = (name: ReadModelName, store: string, limits: Rep
             filter: ALL_PROJECTS_SUBJECT,
             // mds.account.project.<projectId>; the fold reads the subject itself and steps over poison in it.
             projection: perMessage((msg) => catchUp(msg.subject.split(".")[3] ?? "", msg.subject, msg.seq))
+          }
+        ] satisfies ReadonlyArray<ReplaySource>
+      }
+      case "usage": {
+        // The live projector over the new store; the jobs' states come from the job read model in use and the stream.
+        const jobs = yield* backend.openJobs(yield* backend.stores.current("jobs", backend.defaults.jobs))
+        const jobStates = yield* Effect.provide(
+          JobStates,
+          JobStates.layer.pipe(Layer.provide(Layer.mergeAll(Layer.succeed(JobReadModel, jobs), JetStreamEventStore)))
+        )
+        const apply = makeUsageProjector(yield* backend.openUsage(store), jobStates)
+        return [
+          {
+            stream: JOBS_STREAM.name,
+            filter: JOBS_STREAM.subjects[0]!,
+            projection: perMessage((msg) => whenDecoded(decodeJobEvent, msg, (event) => apply(event, msg.subject)))
           }
         ] satisfies ReadonlyArray<ReplaySource>
       }

@@ -1,5 +1,5 @@
 // Delivers job.completed / job.failed to each project's webhook endpoint: signed POSTs, retried with backoff through
-// JetStream redelivery, every attempt appended to the project's delivery log.
+// JetStream redelivery, every attempt appended to the project's delivery log; and sends one again when asked.
 import type { JsMsg } from "@nats-io/jetstream"
 import { DeliverPolicy } from "@nats-io/jetstream"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
@@ -8,14 +8,23 @@ import { JobEvent as JobEventSchema, decodeJobEventJson } from "@mds/shared/doma
 import { endsJob, hasEnded } from "@mds/shared/domain/job/JobState"
 import type { JobView } from "@mds/shared/domain/job/JobView"
 import { foldJobEvents } from "@mds/shared/jobs/JobStates"
-import type { WebhookEventType } from "@mds/shared/domain/webhook/WebhookEvent"
+import { type WebhookEventType, WebhookRedeliveryRequested } from "@mds/shared/domain/webhook/WebhookEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { ALL_JOBS_SUBJECT, JOBS_STREAM } from "@mds/shared/eventstore/Subjects"
-import { Clock, Effect, Layer, Option } from "effect"
+import {
+  ALL_JOBS_SUBJECT,
+  ALL_WEBHOOK_REDELIVERIES_SUBJECT,
+  JOBS_STREAM,
+  jobSubject,
+  WEBHOOKS_STREAM
+} from "@mds/shared/eventstore/Subjects"
+import { Clock, Effect, Layer, Option, Schema } from "effect"
 import { type DurableConsumerOptions, ensureDurableConsumer, runDurableConsumer, type Verdict } from "../consumers/DurableConsumer.ts"
 import { ack, deliveryIdOf, makeWebhookSender, type WebhookMessage } from "./WebhookSender.ts"
 
 export const WEBHOOKS_DURABLE = "aggregator-webhooks"
+export const WEBHOOK_REDELIVERIES_DURABLE = "aggregator-webhook-redeliveries"
+
+const decodeRedelivery = Schema.decodeUnknownOption(Schema.fromJsonString(WebhookRedeliveryRequested))
 
 /**
  * The webhook event the job's end is, from the job's one state: completed, or failed (a canceled job ends failed, with
@@ -39,6 +48,30 @@ export const WebhookDispatcher = Layer.effectDiscard(
       return { job: after, endedNow: !hasEnded(before) && hasEnded(after) }
     })
 
+    /** The job's end as the webhook message its type announces, or null when the endpoint did not choose it. */
+    const messageOf = Effect.fn("WebhookDispatcher.messageOf")(function* (
+      projectId: string,
+      jobId: string,
+      state: JobView,
+      type: WebhookEventType,
+      redeliveryOf?: number
+    ) {
+      const endpoint = yield* sender.endpointFor(projectId, type)
+      if (endpoint === null) return null
+      const job = yield* answerJob(artifacts, state)
+      const message: WebhookMessage = {
+        projectId,
+        type,
+        deliveryId: deliveryIdOf(projectId, jobId, type),
+        jobId,
+        subscriptionId: null,
+        happenedAt: state.completedAt ?? (yield* Clock.currentTimeMillis),
+        data: { job },
+        ...(redeliveryOf === undefined ? {} : { redeliveryOf })
+      }
+      return { endpoint, message }
+    })
+
     const deliver = Effect.fn("WebhookDispatcher.deliver")(function* (msg: JsMsg) {
       const event = decodeJobEventJson(msg.string())
       // Only the event that ends a job is announced: most events (progress) are passed over before any read.
@@ -48,36 +81,51 @@ export const WebhookDispatcher = Layer.effectDiscard(
       const { job: state, endedNow } = yield* jobAt(msg.subject, msg.seq)
       const type = state === null || !endedNow ? null : webhookEventOf(state)
       if (state === null || type === null) return ack
-      const endpoint = yield* sender.endpointFor(projectId, type)
-      if (endpoint === null) return ack
-      const job = yield* answerJob(artifacts, state)
-      const message: WebhookMessage = {
-        projectId,
-        type,
-        deliveryId: deliveryIdOf(projectId, jobId, type),
-        jobId,
-        subscriptionId: null,
-        happenedAt: state.completedAt ?? (yield* Clock.currentTimeMillis),
-        data: { job }
-      }
-      return yield* sender.send(endpoint, message, msg.info.deliveryCount)
+      const found = yield* messageOf(projectId, jobId, state, type)
+      return found === null ? ack : yield* sender.send(found.endpoint, found.message, msg.info.deliveryCount)
     })
 
-    const consumer: DurableConsumerOptions = {
-      stream: JOBS_STREAM.name,
-      durable: WEBHOOKS_DURABLE,
-      filterSubject: ALL_JOBS_SUBJECT,
-      lanes: 8,
-      ackWaitMs: settings.timeoutMs + 30_000,
-      // Created on a running system, it must not call endpoints for every job of the retained history.
-      deliverPolicy: DeliverPolicy.New,
-      // A failure to read or log is retried like a failed delivery, after a short pause.
-      handle: (msg) =>
-        deliver(msg).pipe(
-          Effect.catchCause((cause) => Effect.succeed<Verdict>({ _tag: "Nak", delayMs: 2_000, reason: String(cause).slice(0, 300) }))
-        )
+    /** A redelivery someone asked for: the same event (same delivery id) with the job as it ended, retried as usual. */
+    const redeliver = Effect.fn("WebhookDispatcher.redeliver")(function* (msg: JsMsg) {
+      const requested = decodeRedelivery(msg.string())
+      if (Option.isNone(requested)) return ack
+      const { projectId, jobId, eventType, afterAttemptAt } = requested.value
+      const { job: state } = yield* jobAt(jobSubject(projectId, jobId), Number.MAX_SAFE_INTEGER)
+      // The job's events outlive its lifetime only by the stream's retention: a job no longer there is not sent.
+      if (state === null || webhookEventOf(state) !== eventType) return ack
+      const found = yield* messageOf(projectId, jobId, state, eventType, afterAttemptAt)
+      return found === null ? ack : yield* sender.send(found.endpoint, found.message, msg.info.deliveryCount)
+    })
+
+    // A failure to read or log is retried like a failed delivery, after a short pause.
+    const orRetry = (verdict: Effect.Effect<Verdict, unknown>) =>
+      verdict.pipe(
+        Effect.catchCause((cause) => Effect.succeed<Verdict>({ _tag: "Nak", delayMs: 2_000, reason: String(cause).slice(0, 300) }))
+      )
+    const consumers: ReadonlyArray<DurableConsumerOptions> = [
+      {
+        stream: JOBS_STREAM.name,
+        durable: WEBHOOKS_DURABLE,
+        filterSubject: ALL_JOBS_SUBJECT,
+        lanes: 8,
+        ackWaitMs: settings.timeoutMs + 30_000,
+        // Created on a running system, it must not call endpoints for every job of the retained history.
+        deliverPolicy: DeliverPolicy.New,
+        handle: (msg) => orRetry(deliver(msg))
+      },
+      {
+        stream: WEBHOOKS_STREAM.name,
+        durable: WEBHOOK_REDELIVERIES_DURABLE,
+        filterSubject: ALL_WEBHOOK_REDELIVERIES_SUBJECT,
+        lanes: 4,
+        ackWaitMs: settings.timeoutMs + 30_000,
+        deliverPolicy: DeliverPolicy.New,
+        handle: (msg) => orRetry(redeliver(msg))
+      }
+    ]
+    for (const consumer of consumers) {
+      yield* ensureDurableConsumer(consumer)
+      yield* Effect.forkScoped(runDurableConsumer(consumer))
     }
-    yield* ensureDurableConsumer(consumer)
-    yield* Effect.forkScoped(runDurableConsumer(consumer))
   })
 )

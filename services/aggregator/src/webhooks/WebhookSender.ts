@@ -36,6 +36,8 @@ export interface WebhookMessage {
   readonly subscriptionId: string | null
   readonly happenedAt: number
   readonly data: unknown
+  /** For a redelivery someone asked for, the time of the attempt it was asked after; absent for the first series. */
+  readonly redeliveryOf?: number
 }
 
 interface AttemptResult {
@@ -123,7 +125,8 @@ export const makeWebhookSender = Effect.gen(function* () {
       error: result.error,
       durationMs: finished - started,
       at: finished,
-      nextAttemptAt: verdict.retryInMs === null ? null : finished + verdict.retryInMs
+      nextAttemptAt: verdict.retryInMs === null ? null : finished + verdict.retryInMs,
+      ...(message.redeliveryOf === undefined ? {} : { redeliveryOf: message.redeliveryOf })
     }).pipe(Effect.provideService(EventStore, store))
     yield* Effect.logInfo("webhook attempt").pipe(
       Effect.annotateLogs({

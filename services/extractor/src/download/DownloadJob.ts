@@ -9,6 +9,7 @@ import { releaseSlot } from "@mds/shared/domain/admission/AdmissionCommands"
 import { SlotReleaseReason } from "@mds/shared/domain/admission/AdmissionEvent"
 import type { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
 import { jobCommands } from "@mds/shared/domain/job/JobCommands"
+import { slotReleaseBytes } from "@mds/shared/domain/job/JobSlot"
 import { jobStatus } from "@mds/shared/domain/job/JobState"
 import type { JobCommand } from "@mds/shared/domain/job/JobDecider"
 import { parseFormatId } from "@mds/shared/domain/media/FormatId"
@@ -145,8 +146,9 @@ export class DownloadJob extends Context.Service<
         return Effect.succeed(platformIdOf(key))
       }
 
-      const finish = (command: DownloadMedia, reason: SlotReleaseReason) =>
-        releaseSlot(command.projectId, command.jobId, reason).pipe(provideStore, Effect.as<DownloadOutcome>("ack"))
+      /** Frees the job's slot; a completed job's release also counts its file's bytes toward the month's quota. */
+      const finish = (command: DownloadMedia, reason: SlotReleaseReason, bytes = 0) =>
+        releaseSlot(command.projectId, command.jobId, reason, bytes).pipe(provideStore, Effect.as<DownloadOutcome>("ack"))
 
       const fail = Effect.fn("DownloadJob.fail")(function* (command: DownloadMedia, failure: DownloadFailed) {
         const handled = yield* jobCommand(command, {
@@ -207,7 +209,11 @@ export class DownloadJob extends Context.Service<
           // freeing it is redelivered to do exactly that (freeing is a no-op for a job that holds none).
           if (isSlotReleaseReason(started)) {
             yield* Effect.logInfo("job already ended; freeing its slot", { status: started })
-            return yield* finish(command, started)
+            const bytes =
+              started === "completed"
+                ? slotReleaseBytes((yield* readJobState(command.projectId, command.jobId).pipe(provideStore)).state)
+                : 0
+            return yield* finish(command, started, bytes)
           }
           yield* Effect.logInfo("job is not runnable (unknown); skipping")
           return "ack" as const
@@ -272,7 +278,7 @@ export class DownloadJob extends Context.Service<
         }
         yield* Effect.logInfo("job completed", { key: artifact.key, sizeBytes: artifact.sizeBytes })
         yield* outcomes.record(handledBy, null)
-        return yield* finish(command, "completed")
+        return yield* finish(command, "completed", artifact.sizeBytes)
       }, Effect.scoped)
 
       const run = (command: DownloadMedia, delivery: Delivery): Effect.Effect<DownloadOutcome> =>

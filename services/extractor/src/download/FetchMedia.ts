@@ -74,7 +74,7 @@ export class FetchMedia extends Context.Service<
       const runCookies = yield* RunCookies
       const infoStore = yield* ResolvedInfoStore
       const pacing = yield* PlatformPacing
-      const limits: JobLimits = { maxDurationSeconds: config.maxDurationSeconds, maxFileBytes: config.maxFileBytes }
+      const serverLimits: JobLimits = { maxDurationSeconds: config.maxDurationSeconds, maxFileBytes: config.maxFileBytes }
 
       const runOnce = Effect.fn("FetchMedia.runOnce")(function* (
         source: Source,
@@ -84,6 +84,7 @@ export class FetchMedia extends Context.Service<
       ) {
         const { platform } = command
         const section = command.options?.section
+        const limits: JobLimits = { ...serverLimits, quotaBytesLeft: command.quotaBytesLeft ?? null }
         const proxy = yield* egressProxy(policy, upstreams.forPlatform(platform))
         // Completed from the line callback when a limit is crossed; racing it against yt-dlp kills the run at once.
         const overLimit = Deferred.makeUnsafe<never, DownloadFailed>()

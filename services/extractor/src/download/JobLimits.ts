@@ -6,6 +6,8 @@ export interface JobLimits {
   readonly maxDurationSeconds: number
   /** Bytes; 0 means no limit. */
   readonly maxFileBytes: number
+  /** Bytes the project's monthly quota still allows (the work message's quotaBytesLeft); null: no byte quota. */
+  readonly quotaBytesLeft?: number | null
 }
 
 /** What is known about the media at some point of the job: before the download, during it, or after it. */
@@ -16,7 +18,7 @@ export interface MediaFacts {
 }
 
 export interface LimitBreach {
-  readonly code: Extract<JobErrorCode, "media_too_long" | "file_too_large">
+  readonly code: Extract<JobErrorCode, "media_too_long" | "file_too_large" | "quota_exceeded">
   readonly message: string
 }
 
@@ -36,6 +38,13 @@ export const limitBreach = (limits: JobLimits, facts: MediaFacts): LimitBreach |
     return {
       code: "file_too_large",
       message: `The file would be larger than ${megabytes(limits.maxFileBytes)}, the most this service stores per job.`
+    }
+  }
+  const left = limits.quotaBytesLeft ?? null
+  if (left !== null && bytes !== null && bytes > left) {
+    return {
+      code: "quota_exceeded",
+      message: `The file would take the project past its downloaded-bytes quota for the month (${megabytes(left)} left).`
     }
   }
   return null

@@ -31,4 +31,15 @@ describe("limitBreach", () => {
   it("states small limits with a decimal", () => {
     expect(limitBreach({ maxDurationSeconds: 0, maxFileBytes: 512 * 1024 }, { bytes: 600_000 })?.message).toContain("0.5 MB")
   })
+  it("given more bytes than the project's monthly quota leaves, then quota_exceeded", () => {
+    const breach = limitBreach({ ...limits, quotaBytesLeft: 1024 * 1024 }, { bytes: 1024 * 1024 + 1 })
+    expect(breach?.code).toBe("quota_exceeded")
+    expect(breach?.message).toContain("1.0 MB left")
+  })
+  it("given exactly what the quota leaves, then no breach", () => {
+    expect(limitBreach({ ...limits, quotaBytesLeft: 1024 * 1024 }, { bytes: 1024 * 1024 })).toBeNull()
+  })
+  it("names the server's per-job limit before the project's quota", () => {
+    expect(limitBreach({ ...limits, quotaBytesLeft: 10 }, { bytes: 1e12 })?.code).toBe("file_too_large")
+  })
 })

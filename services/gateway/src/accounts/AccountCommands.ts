@@ -10,6 +10,7 @@ import {
 } from "@mds/shared/domain/account/AccountEvent"
 import { KeyDecider } from "@mds/shared/domain/account/KeyDecider"
 import { ProjectDecider } from "@mds/shared/domain/account/ProjectDecider"
+import type { ProjectQuotas } from "@mds/shared/domain/account/ProjectQuotas"
 import { UserDecider } from "@mds/shared/domain/account/UserDecider"
 import { type Decider, foldEvents } from "@mds/shared/domain/Decider"
 import { ProjectNotFound, UserNotFound } from "@mds/shared/domain/DomainErrors"
@@ -52,6 +53,12 @@ export const createProject = Effect.fn("createProject")(function* (name: string,
   const projectId = newId("prj")
   yield* projectCommands(projectId)({ _tag: "CreateProject", projectId, name, owner, now })
   return projectId
+})
+
+/** Sets the quotas given (the others stay as they were); the gateways apply it within seconds. */
+export const setProjectQuota = Effect.fn("setProjectQuota")(function* (projectId: string, quotas: Partial<ProjectQuotas>) {
+  const now = yield* Clock.currentTimeMillis
+  yield* projectCommands(projectId)({ _tag: "SetProjectQuota", projectId, quotas, now })
 })
 
 export const renameProject = Effect.fn("renameProject")(function* (projectId: string, name: string) {

@@ -6,6 +6,7 @@ import { batchCommands } from "@mds/shared/domain/batch/BatchCommands"
 import { BatchNotFound } from "@mds/shared/domain/batch/BatchDecider"
 import { parseFormatId } from "@mds/shared/domain/media/FormatId"
 import { BatchId, newId } from "@mds/shared/ids/Ids"
+import { ensureWithinQuota } from "@mds/shared/quota/QuotaCheck"
 import { Clock, Effect, Option, Schema } from "effect"
 import type { Principal } from "../auth/ApiKeyAuth.ts"
 import { InvalidOptions } from "../http/GatewayErrors.ts"
@@ -37,6 +38,8 @@ export const createBatch = Effect.fn("createBatch")(function* (input: RouteInput
   const chosen = body.entries === undefined ? playlist.entries : body.entries.map((id) => playlist.entries.find((entry) => entry.id === id))
   const unknown = (body.entries ?? []).filter((_, i) => chosen[i] === undefined)
   if (unknown.length > 0) return yield* new InvalidOptions({ message: `entries: not in the playlist: ${unknown.slice(0, 5).join(", ")}.` })
+  // A batch over a used-up quota would only wait: refused now. Each entry's job is still admitted within the quotas.
+  yield* ensureWithinQuota(principal.projectId)
   const batchId = newId("bat")
   const now = yield* Clock.currentTimeMillis
   const lifetimes = yield* Lifetimes

@@ -1,5 +1,6 @@
 // The admin CLI's commands, decoded from argv with Schema: projects, members, keys and dashboard users.
-import { KeyEnvironment, Scope } from "@mds/shared/domain/account/AccountEvent"
+import { KeyEnvironment, type QuotaSetting, Scope } from "@mds/shared/domain/account/AccountEvent"
+import { parseByteSize } from "@mds/shared/config/ByteSize"
 import { ALL_WEBHOOK_EVENT_TYPES, WebhookEventType } from "@mds/shared/domain/webhook/WebhookEvent"
 import { YtDlpReleaseChoice } from "@mds/shared/domain/release/YtDlpReleaseEvent"
 import { ProjectId } from "@mds/shared/ids/Ids"
@@ -38,6 +39,29 @@ export const ListDeliveriesCommand = Schema.TaggedStruct("ListDeliveries", {
   limit: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 1000 }))
 })
 
+const wholeCount = (text: string): number | string => (/^\d+$/u.test(text) ? Number(text) : `"${text}" is not a whole number`)
+
+/** A quota flag's value read as a setting: a size or count, "unlimited", or "default" (the server's QUOTA_* setting). */
+export const quotaSettingOf = (text: string, parse: (text: string) => number | string): QuotaSetting | string =>
+  text === "unlimited" || text === "default" ? text : parse(text)
+
+const quotaValue = (parse: (text: string) => number | string) =>
+  Schema.String.check(
+    Schema.makeFilter((text: string) => {
+      const setting = quotaSettingOf(text, parse)
+      return typeof setting === "string" && setting !== "unlimited" && setting !== "default" ? setting : undefined
+    })
+  )
+
+export const parseQuotaBytes = (text: string) => quotaSettingOf(text, parseByteSize) as QuotaSetting
+export const parseQuotaJobs = (text: string) => quotaSettingOf(text, wholeCount) as QuotaSetting
+
+export const SetQuotaCommand = Schema.TaggedStruct("SetQuota", {
+  projectId: ProjectId,
+  bytesPerMonth: Schema.optionalKey(quotaValue(parseByteSize)),
+  jobsPerDay: Schema.optionalKey(quotaValue(wholeCount))
+})
+
 export const UseYtDlpReleaseCommand = Schema.TaggedStruct("UseYtDlpRelease", { choice: YtDlpReleaseChoice })
 export const ExtractorsStatusCommand = Schema.TaggedStruct("ExtractorsStatus", {})
 
@@ -52,7 +76,8 @@ export const AdminCommand = Schema.Union([
   SetPasswordCommand,
   SetWebhookCommand,
   RemoveWebhookCommand,
-  ListDeliveriesCommand
+  ListDeliveriesCommand,
+  SetQuotaCommand
 ])
 export type AdminCommand = typeof AdminCommand.Type
 
@@ -61,6 +86,7 @@ export const USAGE = `usage:
   key create --project PROJECT_ID --name NAME --scopes media:resolve,media:download [--env live|test]
   key revoke KEY_OR_KEY_ID
   project add-member PROJECT_ID EMAIL
+  project quota PROJECT_ID [--bytes-per-month 50GB|unlimited|default] [--jobs-per-day 500|unlimited|default]
   user create EMAIL [--password-stdin]
   user set-password EMAIL [--password-stdin]
   webhook set --project PROJECT_ID --url URL [--events job.completed,job.failed,subscription.entries_queued,subscription.failing]   (prints the signing secret)
@@ -102,6 +128,16 @@ const candidate = (argv: ReadonlyArray<string>): unknown => {
     return { _tag: "AddMember", projectId: operand, email: normalizeEmail(rest[0] ?? "") }
   }
   if (rest.length > 0) return null
+  if (noun === "project" && verb === "quota" && operand !== undefined) {
+    const known = new Set(["bytes-per-month", "jobs-per-day"])
+    if (Object.keys(flags).length === 0 || Object.keys(flags).some((flag) => !known.has(flag))) return null
+    return {
+      _tag: "SetQuota",
+      projectId: operand,
+      ...(flags["bytes-per-month"] === undefined ? {} : { bytesPerMonth: flags["bytes-per-month"] }),
+      ...(flags["jobs-per-day"] === undefined ? {} : { jobsPerDay: flags["jobs-per-day"] })
+    }
+  }
   if (noun === "project" && verb === "create" && Object.keys(flags).length === 0) {
     return { _tag: "CreateProject", name: operand }
   }

@@ -4,8 +4,17 @@ import { KeyId } from "@mds/shared/ids/Ids"
 import { generatePassword, MIN_PASSWORD_LENGTH } from "@mds/shared/keys/PasswordHash"
 import { hashSecret, keyIdFromHash, SECRET_PATTERN } from "@mds/shared/keys/ApiKeySecret"
 import { Config, Effect, Redacted, Schema } from "effect"
-import { addProjectMember, changePassword, createKey, createProject, createUser, loadUser, revokeKey } from "../accounts/AccountCommands.ts"
-import { type AdminCommand, UsageError } from "./AdminCommand.ts"
+import {
+  addProjectMember,
+  changePassword,
+  createKey,
+  createProject,
+  createUser,
+  loadUser,
+  revokeKey,
+  setProjectQuota
+} from "../accounts/AccountCommands.ts"
+import { type AdminCommand, parseQuotaBytes, parseQuotaJobs, UsageError } from "./AdminCommand.ts"
 import { extractorsStatus, useYtDlpRelease } from "./runExtractorsCommand.ts"
 import { runWebhookCommand } from "./runWebhookCommand.ts"
 
@@ -54,6 +63,13 @@ export const runAdminCommand = Effect.fn("runAdminCommand")(function* (command: 
         return yield* new ApiKeyNotFound({ keyId: "(neither a secret nor a key id)" })
       }
       yield* revokeKey(keyId, null)
+      return ""
+    }
+    case "SetQuota": {
+      yield* setProjectQuota(command.projectId, {
+        ...(command.bytesPerMonth === undefined ? {} : { bytesPerMonth: parseQuotaBytes(command.bytesPerMonth) }),
+        ...(command.jobsPerDay === undefined ? {} : { jobsPerDay: parseQuotaJobs(command.jobsPerDay) })
+      })
       return ""
     }
     case "AddMember": {

@@ -78,6 +78,7 @@ export const registerDashboard = (app: FastifyInstance, runtime: ManagedRuntime.
             method: request.method,
             headers: request.headers,
             params: (request.params ?? {}) as Record<string, string | undefined>,
+            query: (request.query ?? {}) as Record<string, unknown>,
             body: request.body ?? {},
             address: request.ip
           }

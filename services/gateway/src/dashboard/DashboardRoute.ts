@@ -16,6 +16,8 @@ export interface DashboardInput {
   readonly method: string
   readonly headers: Readonly<Record<string, HeaderValue>>
   readonly params: Readonly<Record<string, string | undefined>>
+  /** The query string's parameters (filters and ranges of GET pages); absent: none. */
+  readonly query?: Readonly<Record<string, unknown>>
   readonly body: unknown
   /** The client's address as the connection shows it (failed sign-ins are throttled per address). */
   readonly address?: string | undefined

@@ -3,6 +3,8 @@ import { removeCookies, showCookies, storeCookies } from "./handlers/CookieHandl
 import { confirmRevoke, confirmRotate, addKey, listKeys, revoke, rotate } from "./handlers/KeyHandlers.ts"
 import { addMember, jobsJson, listJobs, rename, showProject, showSettings } from "./handlers/ProjectHandlers.ts"
 import { addProject, listProjects, showLogin, signIn, signOut } from "./handlers/SessionHandlers.ts"
+import { showUsage } from "./handlers/UsageHandlers.ts"
+import { redeliver, showWebhooks } from "./handlers/WebhookHandlers.ts"
 import {
   addSubscription,
   checkSubscriptionNow,
@@ -30,6 +32,9 @@ export const dashboardRoutes = [
   route("POST", `${P}/keys/:keyId/rotate`, rotate),
   route("GET", `${P}/jobs`, listJobs),
   route("GET", `${P}/jobs.json`, jobsJson, { json: true }),
+  route("GET", `${P}/usage`, showUsage),
+  route("GET", `${P}/webhooks`, showWebhooks),
+  route("POST", `${P}/webhooks/:deliveryId/redeliver`, redeliver),
   route("GET", `${P}/settings`, showSettings),
   route("POST", `${P}/rename`, rename),
   route("POST", `${P}/members`, addMember),

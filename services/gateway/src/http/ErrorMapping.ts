@@ -16,6 +16,7 @@ import type {
   MediaUnavailable,
   ProjectAlreadyExists,
   ProjectNotFound,
+  QuotaExceeded,
   SectionOutOfRange,
   SubtitlesUnavailable,
   UnsupportedPlatform,
@@ -44,6 +45,7 @@ export type ApiFailure =
   | CookiesNotConfigured
   | CookieVaultError
   | ConcurrencyLimitExceeded
+  | QuotaExceeded
   | JobNotFound
   | JobAlreadyExists
   | JobAlreadyFinished
@@ -96,6 +98,21 @@ const UNAVAILABLE = "The service is temporarily unavailable; retry shortly."
 const RETRY_SOON = { "retry-after": "2" }
 /** Retry-After on 429: about one polling interval, after which a running job may have finished. */
 const JOB_SLOT_RETRY_SECONDS = 5
+
+/** Seconds in each quota's window, for RateLimit-Policy's `w`. */
+const QUOTA_WINDOW_SECONDS = { jobs_per_day: 86_400, bytes_per_month: 30 * 86_400 } as const
+
+/**
+ * RateLimit-* headers (the IETF httpapi draft the key's rate limit also uses) describing the quota that refused, named
+ * in the policy's `name` parameter; they replace the key's rate headers on this answer.
+ */
+const quotaHeaders = (failure: QuotaExceeded): Record<string, string> => ({
+  "retry-after": String(failure.retryAfterSeconds),
+  "ratelimit-limit": String(failure.limit),
+  "ratelimit-remaining": "0",
+  "ratelimit-reset": String(failure.retryAfterSeconds),
+  "ratelimit-policy": `${failure.limit};w=${QUOTA_WINDOW_SECONDS[failure.quota]};name="${failure.quota}"`
+})
 
 type FailureTagged<Tag> = Extract<ApiFailure, { readonly _tag: Tag }>
 
@@ -196,6 +213,16 @@ export const toApiError = (failure: ApiFailure): ApiError => {
         code: "concurrency_limit_exceeded",
         message: `The project already has ${failure.limit} jobs queued or processing; wait for one to finish.`,
         headers: { "retry-after": String(JOB_SLOT_RETRY_SECONDS) }
+      }
+    case "QuotaExceeded":
+      return {
+        status: 429,
+        code: "quota_exceeded",
+        message:
+          failure.quota === "jobs_per_day"
+            ? `The project's quota of ${failure.limit} jobs per day (UTC) is used up; it resets at ${new Date(failure.resetAt).toISOString()}.`
+            : `The project's quota of ${failure.limit} downloaded bytes per month (UTC) is used up (${failure.used} used); it resets at ${new Date(failure.resetAt).toISOString()}.`,
+        headers: quotaHeaders(failure)
       }
     case "JobNotFound":
       return { status: 404, code: "job_not_found", message: `Job ${failure.jobId} does not exist or has expired.` }

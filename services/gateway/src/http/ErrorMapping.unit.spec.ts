@@ -4,6 +4,7 @@ import { CookieFileInvalid, CookiesNotConfigured, CookieVaultError } from "@mds/
 import { ArtifactNotFound, ArtifactStoreError } from "@mds/shared/artifacts/ArtifactStore"
 import {
   ConcurrencyLimitExceeded,
+  QuotaExceeded,
   FormatUnavailable,
   InvalidJobTransition,
   JobNotFound,
@@ -54,6 +55,11 @@ const table: ReadonlyArray<readonly [ApiFailure, number, string]> = [
   [new InvalidSignature(), 403, "invalid_signature"],
   [new LinkExpired(), 410, "link_expired"],
   [new ConcurrencyLimitExceeded({ projectId: "prj_x", limit: 2 }), 429, "concurrency_limit_exceeded"],
+  [
+    new QuotaExceeded({ projectId: "prj_x", quota: "jobs_per_day", limit: 5, used: 5, resetAt: 86_400_000, retryAfterSeconds: 60 }),
+    429,
+    "quota_exceeded"
+  ],
   [new JobNotFound({ jobId: "job_x" }), 404, "job_not_found"],
   [new MediaNotFound({ mediaId: "med_x" }), 404, "media_not_found"],
   [new UnsupportedPlatform({ url: "u", message: "m" }), 422, "unsupported_platform"],

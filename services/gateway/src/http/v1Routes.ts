@@ -3,6 +3,7 @@ import { type OperationId, type V1, v1Endpoints } from "@mds/shared/api/V1Endpoi
 import { serveDocsAsset, serveDocsPage } from "../docs/serveDocs.ts"
 import { serveFile } from "../files/serveFile.ts"
 import { listDeliveries } from "../webhooks/listDeliveries.ts"
+import { readUsage } from "../usage/readUsage.ts"
 import { listCookies, removeCookies, uploadCookies } from "../cookies/cookieRoutes.ts"
 import { checkHealth } from "../health/checkHealth.ts"
 import { cancelJob } from "../jobs/cancelJob.ts"
@@ -49,6 +50,7 @@ const handlers = {
   checkSubscription,
   removeSubscription,
   streamJobEvents,
+  getUsage: readUsage,
   listWebhookDeliveries: listDeliveries,
   listCookies,
   uploadCookies,

@@ -3,7 +3,9 @@ import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { claimSlot, releaseSlot } from "@mds/shared/domain/admission/AdmissionCommands"
 import { AdmissionDecider, liveSlots } from "@mds/shared/domain/admission/AdmissionDecider"
 import { AdmissionEvent, type SlotReleaseReason } from "@mds/shared/domain/admission/AdmissionEvent"
-import { slotReleaseOf } from "@mds/shared/domain/job/JobSlot"
+import { bytesLeft } from "@mds/shared/domain/admission/Quota"
+import { slotReleaseBytes, slotReleaseOf } from "@mds/shared/domain/job/JobSlot"
+import { ProjectQuotaReader } from "@mds/shared/quota/ProjectQuotaReader"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { admissionSubject } from "@mds/shared/eventstore/Subjects"
 import { JobStates } from "@mds/shared/jobs/JobStates"
@@ -20,28 +22,31 @@ const claim = (projectId: string, jobId: string) =>
   Effect.gen(function* () {
     const lifetimes = yield* Lifetimes
     const states = yield* AdmissionStates
+    const quota = yield* (yield* ProjectQuotaReader).limitsOf(projectId)
     const now = yield* Clock.currentTimeMillis
     const claimed = yield* claimSlot(
-      { projectId, jobId, limit: lifetimes.maxConcurrentJobs, now, expiresAt: now + lifetimes.jobMs },
+      { projectId, jobId, limit: lifetimes.maxConcurrentJobs, quota, now, expiresAt: now + lifetimes.jobMs },
       // Usually right, which saves the read; when another writer moved on, the append conflicts and reads. A
       // project not seen yet is assumed empty: a wrong guess costs one conflict, the same round trip as a read.
       { known: states.get(projectId) ?? { state: AdmissionDecider.initialState(), lastSeq: 0 } }
     ).pipe(Effect.tapError(() => Effect.sync(() => states.forget(projectId))))
     states.set(projectId, { state: claimed.state, lastSeq: claimed.lastSeq })
-    return claimed
+    // What the job may download before the month's bytes run out (null: no byte quota): its worker stops it there.
+    return { quotaBytesLeft: bytesLeft(quota, claimed.state.usage, now) }
   })
 
 /** Releases a slot this gateway may hold in its admission cache: the cached state stops being current. */
 export const releaseAdmittedSlot = Effect.fn("releaseAdmittedSlot")(function* (
   projectId: string,
   jobId: string,
-  reason: SlotReleaseReason
+  reason: SlotReleaseReason,
+  bytes = 0
 ) {
   ;(yield* AdmissionStates).forget(projectId)
-  yield* releaseSlot(projectId, jobId, reason)
+  yield* releaseSlot(projectId, jobId, reason, bytes)
 })
 
-/** Why a held slot no longer counts, or null when its job is still queued or processing. */
+/** Why a held slot no longer counts (and the bytes its release counts), or null when its job is still queued or processing. */
 const finishedReason = Effect.fn("finishedReason")(function* (projectId: string, jobId: string, expiresAt: number) {
   const lifetimes = yield* Lifetimes
   const now = yield* Clock.currentTimeMillis
@@ -49,7 +54,7 @@ const finishedReason = Effect.fn("finishedReason")(function* (projectId: string,
   const view = Option.fromNullishOr((yield* (yield* JobStates).current(projectId, jobId)).state)
   if (Option.isNone(view)) {
     const claimedAt = expiresAt - lifetimes.jobMs
-    return now - claimedAt > ORPHAN_GRACE_MS ? ("failed" as const) : null
+    return now - claimedAt > ORPHAN_GRACE_MS ? { reason: "failed" as const, bytes: 0 } : null
   }
   // A job canceled after its run started is not finished for its slot: its worker frees it once the run stopped.
   const reason = slotReleaseOf(view.value)
@@ -57,8 +62,8 @@ const finishedReason = Effect.fn("finishedReason")(function* (projectId: string,
   // JobRetried yet: like an orphan, it is given the grace period before it counts as finished.
   const claimedAt = expiresAt - lifetimes.jobMs
   const retryInFlight = reason === "failed" && claimedAt >= (view.value.completedAt ?? now) && now - claimedAt <= ORPHAN_GRACE_MS
-  if (reason !== null) return retryInFlight ? null : reason
-  return now >= view.value.expiresAt ? ("expired" as const) : null
+  if (reason !== null) return retryInFlight ? null : { reason, bytes: slotReleaseBytes(view.value) }
+  return now >= view.value.expiresAt ? { reason: "expired" as const, bytes: 0 } : null
 })
 
 /** Releases the slots of finished jobs the aggregator has not released yet; returns how many it freed. */
@@ -69,17 +74,18 @@ const releaseFinished = Effect.fn("releaseFinished")(function* (projectId: strin
   if (Option.isNone(last)) return 0
   let freed = 0
   for (const slot of liveSlots({ held: last.value.event.held }, now)) {
-    const reason = yield* finishedReason(projectId, slot.jobId, slot.expiresAt)
-    if (reason === null) continue
-    yield* releaseAdmittedSlot(projectId, slot.jobId, reason)
+    const finished = yield* finishedReason(projectId, slot.jobId, slot.expiresAt)
+    if (finished === null) continue
+    yield* releaseAdmittedSlot(projectId, slot.jobId, finished.reason, finished.bytes)
     freed++
   }
   return freed
 })
 
+/** Claims the job's slot within the project's quotas; answers what the job may still download this month. */
 export const admitJob = Effect.fn("admitJob")(function* (projectId: string, jobId: string) {
   const states = yield* AdmissionStates
-  yield* states.oneAtATime(
+  return yield* states.oneAtATime(
     projectId,
     claim(projectId, jobId).pipe(
       Effect.catchTag("ConcurrencyLimitExceeded", (full) =>
@@ -99,5 +105,5 @@ export const admitJob = Effect.fn("admitJob")(function* (projectId: string, jobI
  */
 export const admitRetriedJob = Effect.fn("admitRetriedJob")(function* (projectId: string, jobId: string) {
   ;(yield* AdmissionStates).forget(projectId)
-  yield* admitJob(projectId, jobId)
+  return yield* admitJob(projectId, jobId)
 })

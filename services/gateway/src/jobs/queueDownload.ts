@@ -76,7 +76,13 @@ const chooseTarget = Effect.fn("chooseTarget")(function* (body: typeof DownloadB
   return target
 })
 
-const recordJob = Effect.fn("recordJob")(function* (projectId: string, jobId: string, target: Target, options: DownloadOptions) {
+const recordJob = Effect.fn("recordJob")(function* (
+  projectId: string,
+  jobId: string,
+  target: Target,
+  options: DownloadOptions,
+  quotaBytesLeft: number | null
+) {
   const lifetimes = yield* Lifetimes
   const now = yield* Clock.currentTimeMillis
   const { platform, format, source } = target
@@ -85,7 +91,7 @@ const recordJob = Effect.fn("recordJob")(function* (projectId: string, jobId: st
   // Read-your-writes from memory: the first poll after the 202 needs neither the read model nor the stream.
   // The command's resulting state is the job's document (the job's one state), as of the sequence it appended.
   if (queued.state !== null) (yield* JobViewCache).seed({ ...queued.state, lastSeq: queued.lastSeq })
-  yield* sendDownloadWork(job)
+  yield* sendDownloadWork(job, 0, quotaBytesLeft)
 })
 
 /** Retried while NATS cannot take the write (a failover takes a few seconds); a rejection by the decider is final. */
@@ -129,9 +135,11 @@ export const queueDownload = Effect.fn("queueDownload")(function* (input: RouteI
   yield* checkOptions(options, target.durationSeconds, target.subtitleLanguages)
   const jobId = newId("job")
   // A refused claim (the project is full) stored nothing; one that failed in NATS may have been stored.
-  yield* admitJob(principal.projectId, jobId).pipe(
+  const { quotaBytesLeft } = yield* admitJob(principal.projectId, jobId).pipe(
     Effect.tapError((error) => (error._tag === "EventStoreError" ? giveUpJob(principal.projectId, jobId, false) : Effect.void))
   )
-  yield* recordJob(principal.projectId, jobId, target, options).pipe(Effect.tapError(() => giveUpJob(principal.projectId, jobId, true)))
+  yield* recordJob(principal.projectId, jobId, target, options, quotaBytesLeft).pipe(
+    Effect.tapError(() => giveUpJob(principal.projectId, jobId, true))
+  )
   return json(202, { job_id: jobId, status: "queued" })
 })

@@ -20,7 +20,7 @@ const isJobId = Schema.is(JobId)
  * The job decider judges (another project's job is an empty subject here, so not found): only a failed job whose
  * failure is retryable, within its lifetime, is queued again. It judges once before the slot is claimed, so a job that
  * cannot be retried answers 409 whatever the project's slots; then the job takes a slot as a new download does (429
- * when the project's slots are all held), is recorded retried and is handed to a worker as a new work message.
+ * when the project's slots are all held or a quota is used up), is recorded retried and is handed to a worker as a new work message.
  */
 export const retryJob = Effect.fn("retryJob")(function* (input: RouteInput, principal: Principal) {
   const jobId = input.params["jobId"] ?? ""
@@ -32,7 +32,7 @@ export const retryJob = Effect.fn("retryJob")(function* (input: RouteInput, prin
   const command: JobCommand = { _tag: "RetryJob", jobId, by: "client", now }
   const judged = decideJob(command, (yield* jobs.current(projectId, jobId)).state)
   if (Result.isFailure(judged)) return yield* judged.failure
-  yield* admitRetriedJob(projectId, jobId)
+  const { quotaBytesLeft } = yield* admitRetriedJob(projectId, jobId)
   const retried = yield* jobCommands(
     projectId,
     jobId
@@ -48,6 +48,6 @@ export const retryJob = Effect.fn("retryJob")(function* (input: RouteInput, prin
   const view = retried.state
   if (view === null) return yield* new JobNotFound({ jobId })
   cache.seed({ ...view, lastSeq: retried.lastSeq })
-  yield* sendDownloadWork(queuedJobOf(view), retriesOf(view))
+  yield* sendDownloadWork(queuedJobOf(view), retriesOf(view), quotaBytesLeft)
   return json(202, toJobResponse(view, null))
 })

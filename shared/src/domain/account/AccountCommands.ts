@@ -18,6 +18,8 @@ const handleProject = commandHandler({
         return `${event._tag}:${event.projectId}:${event.at}`
       case "ProjectMemberAdded":
         return `${event._tag}:${event.projectId}:${event.userId}`
+      case "ProjectQuotaSet":
+        return `${event._tag}:${event.projectId}:${event.at}`
     }
   }
 })

@@ -43,6 +43,20 @@ export const ProjectMemberAdded = Schema.TaggedStruct("ProjectMemberAdded", {
 })
 export type ProjectMemberAdded = typeof ProjectMemberAdded.Type
 
+/** A project quota as the operator set it: a limit, no limit, or the server's default (QUOTA_* settings). */
+export const QuotaSetting = Schema.Union([Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)), Schema.Literals(["unlimited", "default"])])
+export type QuotaSetting = typeof QuotaSetting.Type
+
+/** The operator set a project's quotas (admin CLI); a quota absent from the event is left as it was. */
+export const ProjectQuotaSet = Schema.TaggedStruct("ProjectQuotaSet", {
+  v: Schema.Literal(1),
+  projectId: Schema.String,
+  jobsPerDay: Schema.optionalKey(QuotaSetting),
+  bytesPerMonth: Schema.optionalKey(QuotaSetting),
+  at: Schema.Number
+})
+export type ProjectQuotaSet = typeof ProjectQuotaSet.Type
+
 export const KeyCreated = Schema.TaggedStruct("KeyCreated", {
   v: Schema.Literal(1),
   keyId: Schema.String,
@@ -96,7 +110,7 @@ export const UserPasswordChanged = Schema.TaggedStruct("UserPasswordChanged", {
 })
 export type UserPasswordChanged = typeof UserPasswordChanged.Type
 
-export const ProjectEvent = Schema.Union([ProjectCreated, ProjectRenamed, ProjectMemberAdded])
+export const ProjectEvent = Schema.Union([ProjectCreated, ProjectRenamed, ProjectMemberAdded, ProjectQuotaSet])
 export type ProjectEvent = typeof ProjectEvent.Type
 
 export const KeyEvent = Schema.Union([KeyCreated, KeyRevoked])

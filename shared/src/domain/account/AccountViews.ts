@@ -1,12 +1,15 @@
 // Read-model documents of projects and keys, and their projections: evolve(doc | null, event, seq), replayable.
 import { Schema } from "effect"
-import { KeyEnvironment, type KeyEvent, type ProjectEvent, ProjectMember, Scope } from "./AccountEvent.ts"
+import { KeyEnvironment, type KeyEvent, type ProjectEvent, ProjectMember, QuotaSetting, Scope } from "./AccountEvent.ts"
+import { DEFAULT_QUOTAS, withQuotaSet } from "./ProjectQuotas.ts"
 
 export const ProjectView = Schema.Struct({
   projectId: Schema.String,
   name: Schema.String,
   createdAt: Schema.Number,
   members: Schema.Array(ProjectMember),
+  /** The operator's quota settings; absent: the server's defaults for both. */
+  quotas: Schema.optionalKey(Schema.Struct({ jobsPerDay: QuotaSetting, bytesPerMonth: QuotaSetting })),
   /** Stream sequence of the last event folded in; a redelivered event at or below it changes nothing. */
   lastSeq: Schema.Number
 })
@@ -54,6 +57,9 @@ export const evolveProjectView = (doc: ProjectView | null, event: ProjectEvent, 
           : [...doc.members, { userId: event.userId, email: event.email }],
         lastSeq: seq
       }
+    case "ProjectQuotaSet":
+      if (doc === null) return null
+      return { ...doc, quotas: withQuotaSet(doc.quotas ?? DEFAULT_QUOTAS, event), lastSeq: seq }
   }
 }
 

@@ -3,11 +3,13 @@ import { Result } from "effect"
 import type { Decider } from "../Decider.ts"
 import { ProjectAlreadyExists, ProjectNotFound } from "../DomainErrors.ts"
 import type { ProjectEvent, ProjectMember } from "./AccountEvent.ts"
+import { DEFAULT_QUOTAS, type ProjectQuotas, withQuotaSet } from "./ProjectQuotas.ts"
 
 export interface ProjectState {
   readonly exists: boolean
   readonly name: string | null
   readonly members: ReadonlyArray<ProjectMember>
+  readonly quotas: ProjectQuotas
 }
 
 export type ProjectCommand =
@@ -25,6 +27,13 @@ export type ProjectCommand =
       readonly member: ProjectMember
       readonly now: number
     }
+  | {
+      readonly _tag: "SetProjectQuota"
+      readonly projectId: string
+      /** Only the quotas to change. */
+      readonly quotas: Partial<ProjectQuotas>
+      readonly now: number
+    }
 
 export type ProjectRejection = ProjectAlreadyExists | ProjectNotFound
 
@@ -34,11 +43,13 @@ const withMember = (members: ReadonlyArray<ProjectMember>, member: ProjectMember
 export const evolveProject = (state: ProjectState, event: ProjectEvent): ProjectState => {
   switch (event._tag) {
     case "ProjectCreated":
-      return { exists: true, name: event.name, members: event.owner === undefined ? [] : [event.owner] }
+      return { exists: true, name: event.name, members: event.owner === undefined ? [] : [event.owner], quotas: DEFAULT_QUOTAS }
     case "ProjectRenamed":
       return { ...state, name: event.name }
     case "ProjectMemberAdded":
       return { ...state, members: withMember(state.members, { userId: event.userId, email: event.email }) }
+    case "ProjectQuotaSet":
+      return { ...state, quotas: withQuotaSet(state.quotas, event) }
   }
 }
 
@@ -79,11 +90,21 @@ export const decideProject = (
           at: command.now
         }
       ])
+    case "SetProjectQuota": {
+      if (!state.exists) return Result.fail(new ProjectNotFound({ projectId: command.projectId }))
+      const { jobsPerDay, bytesPerMonth } = command.quotas
+      const changed = {
+        ...(jobsPerDay === undefined || jobsPerDay === state.quotas.jobsPerDay ? {} : { jobsPerDay }),
+        ...(bytesPerMonth === undefined || bytesPerMonth === state.quotas.bytesPerMonth ? {} : { bytesPerMonth })
+      }
+      if (Object.keys(changed).length === 0) return Result.succeed([])
+      return Result.succeed([{ _tag: "ProjectQuotaSet", v: 1, projectId: command.projectId, ...changed, at: command.now }])
+    }
   }
 }
 
 export const ProjectDecider: Decider<ProjectCommand, ProjectEvent, ProjectState, ProjectRejection> = {
-  initialState: () => ({ exists: false, name: null, members: [] }),
+  initialState: () => ({ exists: false, name: null, members: [], quotas: DEFAULT_QUOTAS }),
   evolve: evolveProject,
   decide: decideProject
 }

@@ -4,6 +4,7 @@ import { foldEvents } from "../Decider.ts"
 import { DeciderSpecification } from "../DeciderSpecification.ts"
 import type { ProjectEvent } from "./AccountEvent.ts"
 import { isProjectMember, ProjectDecider } from "./ProjectDecider.ts"
+import { type ProjectQuotas, quotaLimits } from "./ProjectQuotas.ts"
 
 const given = DeciderSpecification.for(ProjectDecider)
 const ann = { userId: "usr_ann", email: "ann@example.org" }
@@ -50,5 +51,34 @@ describe("ProjectDecider", () => {
     expect(isProjectMember(state, "usr_bob")).toBe(true)
     expect(isProjectMember(state, "usr_eve")).toBe(false)
     expect(isProjectMember(foldEvents(ProjectDecider, [created]), "usr_ann")).toBe(false)
+  })
+})
+
+describe("ProjectDecider: quotas", () => {
+  const setQuota = (quotas: Partial<ProjectQuotas>) => ({ _tag: "SetProjectQuota", projectId: "prj_a", quotas, now: 11 }) as const
+  const limited: ProjectEvent = { _tag: "ProjectQuotaSet", v: 1, projectId: "prj_a", jobsPerDay: 500, bytesPerMonth: 1024, at: 11 }
+
+  it("sets the quotas given", () =>
+    given([created])
+      .when(setQuota({ jobsPerDay: 500, bytesPerMonth: 1024 }))
+      .then([limited]))
+  it("records only the quota that changes", () =>
+    given([created, limited])
+      .when(setQuota({ jobsPerDay: 500, bytesPerMonth: "unlimited" }))
+      .then([{ _tag: "ProjectQuotaSet", v: 1, projectId: "prj_a", bytesPerMonth: "unlimited", at: 11 }]))
+  it("setting the quotas it has is a no-op", () =>
+    given([created, limited])
+      .when(setQuota({ jobsPerDay: 500 }))
+      .thenNothing())
+  it("rejects quotas for an unknown project", () =>
+    given([])
+      .when(setQuota({ jobsPerDay: 1 }))
+      .thenRejects("ProjectNotFound"))
+  it("a quota left at default follows the server's setting; unlimited ignores it", () => {
+    const state = foldEvents(ProjectDecider, [
+      created,
+      { _tag: "ProjectQuotaSet", v: 1, projectId: "prj_a", jobsPerDay: "unlimited", at: 12 }
+    ])
+    expect(quotaLimits(state.quotas, { jobsPerDay: 100, bytesPerMonth: 2048 })).toEqual({ jobsPerDay: null, bytesPerMonth: 2048 })
   })
 })

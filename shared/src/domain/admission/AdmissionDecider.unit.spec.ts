@@ -1,37 +1,55 @@
-// Specifications of the per-project admission slots: limit, idempotent claims, self-freeing expired slots, release.
-import { describe, it } from "vitest"
+// Specifications of the per-project admission: slot limit, idempotent claims, self-freeing slots, release, quotas.
+import { describe, expect, it } from "vitest"
 import { DeciderSpecification } from "../DeciderSpecification.ts"
+import type { QuotaExceeded } from "../DomainErrors.ts"
 import { AdmissionDecider } from "./AdmissionDecider.ts"
 import type { AdmissionEvent } from "./AdmissionEvent.ts"
+import type { QuotaLimits, QuotaUsage } from "./Quota.ts"
 
 const given = DeciderSpecification.for(AdmissionDecider)
 const projectId = "prj_a"
-const claim = (jobId: string, now = 100, expiresAt = 1_000) => ({ _tag: "ClaimSlot", projectId, jobId, limit: 2, now, expiresAt }) as const
-const release = (jobId: string, now = 200) => ({ _tag: "ReleaseSlot", projectId, jobId, reason: "completed", now }) as const
-const claimed = (jobId: string, held: ReadonlyArray<readonly [string, number]>, at = 100, expiresAt = 1_000): AdmissionEvent => ({
+const DAY = "1970-01-01"
+const MONTH = "1970-01"
+const used = (jobs: number, bytes = 0, day = DAY, month = MONTH): QuotaUsage => ({ day, jobs, month, bytes })
+const claim = (jobId: string, now = 100, expiresAt = 1_000, quota?: QuotaLimits) =>
+  ({ _tag: "ClaimSlot", projectId, jobId, limit: 2, now, expiresAt, ...(quota === undefined ? {} : { quota }) }) as const
+const release = (jobId: string, now = 200, bytes?: number) =>
+  ({ _tag: "ReleaseSlot", projectId, jobId, reason: "completed", now, ...(bytes === undefined ? {} : { bytes }) }) as const
+const claimed = (
+  jobId: string,
+  held: ReadonlyArray<readonly [string, number]>,
+  usage: QuotaUsage,
+  at = 100,
+  expiresAt = 1_000
+): AdmissionEvent => ({
   _tag: "SlotClaimed",
-  v: 1,
+  v: 2,
   projectId,
   jobId,
   at,
   expiresAt,
-  held: held.map(([id, until]) => ({ jobId: id, expiresAt: until }))
+  held: held.map(([id, until]) => ({ jobId: id, expiresAt: until })),
+  usage
 })
 
 /** Both slots held: job_1's claim, then job_2's, each until 1_000. */
-const bothHeld = claimed("job_2", [
-  ["job_1", 1_000],
-  ["job_2", 1_000]
-])
+const bothHeld = claimed(
+  "job_2",
+  [
+    ["job_1", 1_000],
+    ["job_2", 1_000]
+  ],
+  used(2)
+)
 
 describe("AdmissionDecider", () => {
   it("claims a slot in an empty project", () =>
     given([])
       .when(claim("job_1"))
-      .then([claimed("job_1", [["job_1", 1_000]])]))
+      .then([claimed("job_1", [["job_1", 1_000]], used(1))]))
 
   it("claims the second slot", () =>
-    given([claimed("job_1", [["job_1", 1_000]])])
+    given([claimed("job_1", [["job_1", 1_000]], used(1))])
       .when(claim("job_2"))
       .then([bothHeld]))
 
@@ -41,10 +59,14 @@ describe("AdmissionDecider", () => {
 
   it("frees slots whose job lifetime has ended", () =>
     given([
-      claimed("job_2", [
-        ["job_1", 500],
-        ["job_2", 1_000]
-      ])
+      claimed(
+        "job_2",
+        [
+          ["job_1", 500],
+          ["job_2", 1_000]
+        ],
+        used(2)
+      )
     ])
       .when(claim("job_3", 500, 2_000))
       .then([
@@ -54,6 +76,7 @@ describe("AdmissionDecider", () => {
             ["job_2", 1_000],
             ["job_3", 2_000]
           ],
+          used(3),
           500,
           2_000
         )
@@ -65,24 +88,34 @@ describe("AdmissionDecider", () => {
       .then([
         {
           _tag: "SlotReleased",
-          v: 1,
+          v: 2,
           projectId,
           jobId: "job_1",
           reason: "completed",
           at: 200,
-          held: [{ jobId: "job_2", expiresAt: 1_000 }]
+          held: [{ jobId: "job_2", expiresAt: 1_000 }],
+          usage: used(2)
         }
       ]))
 
   it("releasing a slot that is not held does nothing", () =>
-    given([claimed("job_1", [["job_1", 1_000]])])
+    given([claimed("job_1", [["job_1", 1_000]], used(1))])
       .when(release("job_9"))
       .thenNothing())
 
   it("after a release a new job fits again", () =>
     given([
       bothHeld,
-      { _tag: "SlotReleased", v: 1, projectId, jobId: "job_1", reason: "failed", at: 150, held: [{ jobId: "job_2", expiresAt: 1_000 }] }
+      {
+        _tag: "SlotReleased",
+        v: 2,
+        projectId,
+        jobId: "job_1",
+        reason: "failed",
+        at: 150,
+        held: [{ jobId: "job_2", expiresAt: 1_000 }],
+        usage: used(2)
+      }
     ])
       .when(claim("job_3", 160))
       .then([
@@ -92,7 +125,84 @@ describe("AdmissionDecider", () => {
             ["job_2", 1_000],
             ["job_3", 1_000]
           ],
+          used(3),
           160
+        )
+      ]))
+})
+
+describe("AdmissionDecider: quotas", () => {
+  const fivePerDay: QuotaLimits = { jobsPerDay: 5, bytesPerMonth: null }
+  const tenBytes: QuotaLimits = { jobsPerDay: null, bytesPerMonth: 10 }
+  const ONE_DAY = 86_400_000
+
+  it("admits the last job of the day's quota", () =>
+    given([claimed("job_4", [], used(4))])
+      .when(claim("job_5", 100, 1_000, fivePerDay))
+      .then([claimed("job_5", [["job_5", 1_000]], used(5))]))
+
+  it("refuses a job over the day's quota, until the next UTC midnight", () => {
+    const refusal = given([claimed("job_5", [], used(5))])
+      .when(claim("job_6", 100, 1_000, fivePerDay))
+      .thenRejects("QuotaExceeded") as QuotaExceeded
+    expect(refusal).toMatchObject({ quota: "jobs_per_day", limit: 5, used: 5, resetAt: ONE_DAY })
+    expect(refusal.retryAfterSeconds).toBe(Math.ceil((ONE_DAY - 100) / 1000))
+  })
+
+  it("names the quota before a full project", () =>
+    given([bothHeld])
+      .when(claim("job_3", 100, 1_000, { jobsPerDay: 2, bytesPerMonth: null }))
+      .thenRejects("QuotaExceeded"))
+
+  it("counts jobs afresh on a new UTC day", () =>
+    given([claimed("job_5", [], used(5))])
+      .when(claim("job_6", ONE_DAY + 1, ONE_DAY + 1_000, fivePerDay))
+      .then([claimed("job_6", [["job_6", ONE_DAY + 1_000]], used(1, 0, "1970-01-02"), ONE_DAY + 1, ONE_DAY + 1_000)]))
+
+  it("a completed job's release counts its bytes toward the month", () =>
+    given([claimed("job_1", [["job_1", 1_000]], used(1, 4))])
+      .when(release("job_1", 200, 6))
+      .then([
+        {
+          _tag: "SlotReleased",
+          v: 2,
+          projectId,
+          jobId: "job_1",
+          reason: "completed",
+          at: 200,
+          held: [],
+          bytes: 6,
+          usage: used(1, 10)
+        }
+      ]))
+
+  it("refuses a job once the month's bytes are used up, until the first of the next month", () => {
+    const refusal = given([claimed("job_1", [], used(1, 10))])
+      .when(claim("job_2", 100, 1_000, tenBytes))
+      .thenRejects("QuotaExceeded") as QuotaExceeded
+    expect(refusal).toMatchObject({ quota: "bytes_per_month", limit: 10, used: 10, resetAt: Date.UTC(1970, 1, 1) })
+  })
+
+  it("counts bytes afresh in a new UTC month", () => {
+    const february = Date.UTC(1970, 1, 1)
+    return given([claimed("job_1", [], used(1, 10))])
+      .when(claim("job_2", february, february + 1_000, tenBytes))
+      .then([claimed("job_2", [["job_2", february + 1_000]], used(1, 0, "1970-02-01", "1970-02"), february, february + 1_000)])
+  })
+
+  it("reads a v1 stream (written before quotas) as no usage yet", () =>
+    given([
+      { _tag: "SlotClaimed", v: 1, projectId, jobId: "job_1", at: 50, expiresAt: 1_000, held: [{ jobId: "job_1", expiresAt: 1_000 }] }
+    ])
+      .when(claim("job_2", 100, 1_000, fivePerDay))
+      .then([
+        claimed(
+          "job_2",
+          [
+            ["job_1", 1_000],
+            ["job_2", 1_000]
+          ],
+          used(1)
         )
       ]))
 })

@@ -10,6 +10,8 @@ export interface EntryJob {
   readonly status: JobStatus
   /** Why its slot may be freed now, or null while it must stay held (`slotReleaseOf`: a canceled run still going). */
   readonly slotRelease: SlotReleaseReason | null
+  /** The bytes its slot's release counts toward the month's quota (`slotReleaseBytes`); absent: none. */
+  readonly slotBytes?: number
 }
 
 /** Everything the reaction decides from, read after the event that woke the feeder. */
@@ -46,7 +48,7 @@ export type FeedCommand =
   /** The batch is canceled and the entry's job still runs. */
   | { readonly _tag: "CancelEntryJob"; readonly entryId: string; readonly jobId: string }
   /** The entry's job ended but still holds a slot (a claim repeated after its end): free it. */
-  | { readonly _tag: "ReleaseSlot"; readonly jobId: string; readonly reason: SlotReleaseReason }
+  | { readonly _tag: "ReleaseSlot"; readonly jobId: string; readonly reason: SlotReleaseReason; readonly bytes?: number }
   /** The batch's end passed: its entries never fed fail with the code `expired`. */
   | { readonly _tag: "ExpireEntries" }
 
@@ -73,7 +75,8 @@ export const react = (state: FeedState, trigger: FeedTrigger): ReadonlyArray<Fee
   const releaseIfHeld = (job: EntryJob) => {
     if (job.slotRelease === null || !held.includes(job.jobId) || released.has(job.jobId)) return
     released.add(job.jobId)
-    commands.push({ _tag: "ReleaseSlot", jobId: job.jobId, reason: job.slotRelease })
+    const bytes = job.slotBytes ?? 0
+    commands.push({ _tag: "ReleaseSlot", jobId: job.jobId, reason: job.slotRelease, ...(bytes > 0 ? { bytes } : {}) })
   }
 
   for (const entry of batch.entries) {

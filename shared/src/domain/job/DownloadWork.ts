@@ -44,9 +44,10 @@ export const queuedJobOf = (view: JobView): QueuedJob => ({
 
 /**
  * The same job handed off twice (a retried request, a redelivered batch step) is one work message; `retry` (0: the
- * job's first try) names the try the message is for.
+ * job's first try) names the try the message is for. `quotaBytesLeft`: what the project's byte quota left when the
+ * try was admitted (null: no byte quota).
  */
-export const sendDownloadWork = Effect.fnUntraced(function* (job: QueuedJob, retry = 0) {
+export const sendDownloadWork = Effect.fnUntraced(function* (job: QueuedJob, retry = 0, quotaBytesLeft: number | null = null) {
   const work: DownloadMedia = {
     _tag: "DownloadMedia",
     v: 1,
@@ -57,7 +58,8 @@ export const sendDownloadWork = Effect.fnUntraced(function* (job: QueuedJob, ret
     format: job.format,
     platform: job.platform,
     ...(hasOptions(job.options) ? { options: job.options } : {}),
-    ...(retry === 0 ? {} : { retry })
+    ...(retry === 0 ? {} : { retry }),
+    ...(quotaBytesLeft === null ? {} : { quotaBytesLeft })
   }
   return yield* recordWork(DOWNLOAD_WORK_SUBJECT, work)
 })

@@ -25,7 +25,9 @@ export const JobErrorCode = Schema.Literals([
   // Extension: the requested clip section lies outside the media (known only once the extractor read it).
   "section_out_of_range",
   // Extension: a subtitle language the job asked for is not offered by the media.
-  "subtitles_unavailable"
+  "subtitles_unavailable",
+  // Extension: the file would have taken the project past its downloaded-bytes quota for the month.
+  "quota_exceeded"
 ])
 export type JobErrorCode = typeof JobErrorCode.Type
 

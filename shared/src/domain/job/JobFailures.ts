@@ -24,6 +24,8 @@ export const RETRYABLE_FAILURES: Readonly<Record<JobErrorCode, boolean>> = {
   file_too_large: false,
   section_out_of_range: false,
   subtitles_unavailable: false,
+  // the month's byte quota would be crossed: the same file would cross it again until the month resets
+  quota_exceeded: false,
   canceled: false
 }
 

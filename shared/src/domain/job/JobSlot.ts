@@ -24,3 +24,6 @@ export const slotReleaseOf = (state: JobState): SlotReleaseReason | null => {
       return status
   }
 }
+
+/** The bytes a job's slot release counts toward the month's quota: the size of a completed job's file, else 0. */
+export const slotReleaseBytes = (state: JobState): number => (jobStatus(state) === "completed" ? (state?.artifact?.sizeBytes ?? 0) : 0)

@@ -43,6 +43,13 @@ const LIVE_JOB: JobView = {
   lastSeq: 0
 }
 
+/**
+ * The event queues, starts or ends a job: what a view that counts jobs by status (usage) listens for. Progress and
+ * events a job's state absorbs change no status.
+ */
+export const changesJobStatus = (event: JobEvent): boolean =>
+  evolveJob(null, event) !== null || jobStatus(evolveJob(LIVE_JOB, event)) !== "queued"
+
 /** The event ends whatever live job it is folded into: what a reactor that waits for jobs' ends listens for. */
 export const endsJob = (event: JobEvent): boolean => hasEnded(evolveJob(LIVE_JOB, event))
 

@@ -5,7 +5,8 @@ import { WebhookDeliveryAttempted, type WebhookDeliveryAttemptedV2 } from "./Web
 
 const recordAttempt = factRecorder({
   codec: WebhookDeliveryAttempted,
-  msgId: (attempt) => `${attempt.deliveryId}:${attempt.attempt}`
+  // A redelivery's attempts count from 1 again: its series is named by the attempt it was asked after.
+  msgId: (attempt) => `${attempt.deliveryId}:${attempt.redeliveryOf === undefined ? "" : `r${attempt.redeliveryOf}:`}${attempt.attempt}`
 })
 
 export const recordDeliveryAttempt = (attempt: WebhookDeliveryAttemptedV2) =>

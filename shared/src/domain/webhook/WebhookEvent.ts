@@ -54,13 +54,20 @@ export const WebhookDeliveryAttemptedV1 = Schema.TaggedStruct("WebhookDeliveryAt
   error: Schema.NullOr(Schema.String),
   durationMs: Schema.Number,
   at: Schema.Number,
-  nextAttemptAt: Schema.NullOr(Schema.Number)
+  nextAttemptAt: Schema.NullOr(Schema.Number),
+  /**
+   * Present on the attempts of a redelivery someone asked for (WebhookRedeliveryRequested): the time of the attempt it
+   * was asked after. Absent on the first series.
+   */
+  redeliveryOf: Schema.optionalKey(Schema.Number)
 })
 
 /**
  * Version 2: one attempt to deliver any event: a job's (`jobId`) or a subscription's (`subscriptionId`; its queued
  * entries' jobs are in the payload).
  */
+export type WebhookDeliveryAttemptedV1 = typeof WebhookDeliveryAttemptedV1.Type
+
 export const WebhookDeliveryAttemptedV2 = Schema.TaggedStruct("WebhookDeliveryAttempted", {
   ...WebhookDeliveryAttemptedV1.fields,
   v: Schema.Literal(2),
@@ -73,3 +80,20 @@ export type WebhookDeliveryAttemptedV2 = typeof WebhookDeliveryAttemptedV2.Type
 /** One attempt to deliver one event; the log of a project is the sequence of these. Written as version 2. */
 export const WebhookDeliveryAttempted = Schema.Union([WebhookDeliveryAttemptedV1, WebhookDeliveryAttemptedV2])
 export type WebhookDeliveryAttempted = typeof WebhookDeliveryAttempted.Type
+
+/**
+ * Someone asked (dashboard) to send an event again, after its delivery ended (delivered or given up): the dispatcher
+ * sends it once more, with the same delivery id, to the project's endpoint as configured now, and retries as usual.
+ * On mds.webhook.redeliver.<projectId>.
+ */
+export const WebhookRedeliveryRequested = Schema.TaggedStruct("WebhookRedeliveryRequested", {
+  v: V1,
+  projectId: Schema.String,
+  deliveryId: Schema.String,
+  jobId: Schema.String,
+  eventType: WebhookEventType,
+  /** The last attempt when it was asked for: one request per ended series (a second click is the same request). */
+  afterAttemptAt: Schema.Number,
+  at: Schema.Number
+})
+export type WebhookRedeliveryRequested = typeof WebhookRedeliveryRequested.Type

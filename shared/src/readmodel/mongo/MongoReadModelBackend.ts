@@ -9,6 +9,7 @@ import { makeMongoMediaReadModel, MEDIA_COLLECTION } from "./MongoMediaReadModel
 import { makeMongoProjectReadModel, PROJECTS_COLLECTION } from "./MongoProjectReadModel.ts"
 import { makeMongoReadModelStores, READ_MODEL_STORES_COLLECTION } from "./MongoReadModelStores.ts"
 import { ReadModelBackend } from "../ReadModelBackend.ts"
+import { makeMongoUsageReadModel, USAGE_COLLECTION } from "./MongoUsageReadModel.ts"
 
 /** MongoDB collections. Needs MongoDatabase and Lifetimes. */
 export const MongoReadModelBackend = Layer.effect(
@@ -18,11 +19,18 @@ export const MongoReadModelBackend = Layer.effect(
     return ReadModelBackend.of({
       kind: "mongo",
       stores: yield* makeMongoReadModelStores(READ_MODEL_STORES_COLLECTION),
-      defaults: { jobs: JOBS_COLLECTION, media: MEDIA_COLLECTION, projects: PROJECTS_COLLECTION, keys: KEYS_COLLECTION },
+      defaults: {
+        jobs: JOBS_COLLECTION,
+        media: MEDIA_COLLECTION,
+        projects: PROJECTS_COLLECTION,
+        keys: KEYS_COLLECTION,
+        usage: USAGE_COLLECTION
+      },
       openJobs: (store) => Effect.provideContext(makeMongoJobReadModel(store), context),
       openMedia: (store) => Effect.provideContext(makeMongoMediaReadModel(store), context),
       openProjects: (store) => Effect.provideContext(makeMongoProjectReadModel(store), context),
-      openKeys: (store) => Effect.provideContext(makeMongoKeyReadModel(store), context)
+      openKeys: (store) => Effect.provideContext(makeMongoKeyReadModel(store), context),
+      openUsage: (store) => Effect.provideContext(makeMongoUsageReadModel(store), context)
     })
   })
 )

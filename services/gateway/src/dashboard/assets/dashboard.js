@@ -44,7 +44,7 @@ function element(tag, options) {
 
 /** The same markup as the server's jobRow (services/gateway/src/dashboard/pages/ProjectPages.ts). */
 function jobRow(job) {
-  const tr = element("tr", { attributes: { "data-job-id": job.id, "data-status": job.status } })
+  const tr = element("tr", { attributes: { id: job.id, "data-job-id": job.id, "data-status": job.status } })
   tr.append(
     jobCell("Job", [element("code", { text: job.id })]),
     jobCell("Status", [element("span", { text: job.status, attributes: { class: `badge ${job.status}`, "data-field": "status" } })]),

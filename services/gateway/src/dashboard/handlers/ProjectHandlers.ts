@@ -15,15 +15,27 @@ import {
   redirectReply,
   requireMember
 } from "../DashboardRoute.ts"
+import { type JobFilter, jobFilterOf, matchesJobFilter } from "../pages/JobFilter.ts"
 import { jobsPage, settingsPage, toJobRow } from "../pages/ProjectPages.ts"
+import { quotaStandingsOf } from "@mds/shared/quota/QuotaCheck"
 
-/** How many recent jobs the page lists. */
+/** How many recent jobs the page lists, and how many it looks through when filtering. */
 const RECENT_JOBS = 50
+const FILTERED_FROM = 500
 
-const recentRows = Effect.fn("recentRows")(function* (projectId: string) {
+/** The recent visible jobs passing the filter, and the platforms and error codes seen among them (the filter's choices). */
+const recentRows = Effect.fn("recentRows")(function* (projectId: string, filter: JobFilter) {
   const now = yield* Clock.currentTimeMillis
-  const jobs = yield* (yield* JobReadModel).listByProject(projectId, RECENT_JOBS)
-  return jobs.filter((job) => isJobVisible(job, now)).map(toJobRow)
+  const jobs = (yield* (yield* JobReadModel).listByProject(projectId, FILTERED_FROM)).filter((job) => isJobVisible(job, now))
+  const rows = jobs
+    .filter((job) => matchesJobFilter(filter, job))
+    .slice(0, RECENT_JOBS)
+    .map(toJobRow)
+  const choices = {
+    platforms: [...new Set(jobs.map((job) => job.platform))].sort(),
+    errors: [...new Set(jobs.flatMap((job) => (job.error === null ? [] : [job.error.code])))].sort()
+  }
+  return { rows, choices }
 })
 
 export const showProject = Effect.fn("showProject")(function* (input: DashboardInput) {
@@ -33,42 +45,47 @@ export const showProject = Effect.fn("showProject")(function* (input: DashboardI
 
 export const listJobs = Effect.fn("listJobs")(function* (input: DashboardInput) {
   const { project, signedIn } = yield* requireMember(input)
-  return pageReply(jobsPage({ viewer: signedIn.viewer, project, rows: yield* recentRows(project.projectId) }))
+  const filter = jobFilterOf(input.query)
+  const { rows, choices } = yield* recentRows(project.projectId, filter)
+  return pageReply(jobsPage({ viewer: signedIn.viewer, project, rows, filter, choices }))
 })
 
 export const jobsJson = Effect.fn("jobsJson")(function* (input: DashboardInput) {
   const { project } = yield* requireMember(input)
-  return { _tag: "Json", data: { jobs: yield* recentRows(project.projectId) } } satisfies DashboardReply
+  const { rows } = yield* recentRows(project.projectId, jobFilterOf(input.query))
+  return { _tag: "Json", data: { jobs: rows } } satisfies DashboardReply
 })
 
 const renderSettings = ({ signedIn, project }: Member, error: string | null, notice: string | null) =>
-  pageReply(settingsPage({ viewer: signedIn.viewer, project, error, notice }), error === null ? 200 : 400)
+  Effect.map(quotaStandingsOf(project.projectId), ({ standings }) =>
+    pageReply(settingsPage({ viewer: signedIn.viewer, project, quotas: standings, error, notice }), error === null ? 200 : 400)
+  )
 
 export const showSettings = Effect.fn("showSettings")(function* (input: DashboardInput) {
   const member = yield* requireMember(input)
-  return renderSettings(member, null, null)
+  return yield* renderSettings(member, null, null)
 })
 
 export const rename = Effect.fn("rename")(function* (input: DashboardInput) {
   const member = yield* requireMember(input)
   const { project } = member
   const form = yield* Effect.result(decodeProjectForm(input.body))
-  if (form._tag === "Failure") return renderSettings(member, (form.failure as InvalidForm).message, null)
+  if (form._tag === "Failure") return yield* renderSettings(member, (form.failure as InvalidForm).message, null)
   yield* renameProject(project.projectId, form.success.name)
   const projects = yield* ProjectReadModel
   yield* awaitProjection(Effect.map(projects.get(project.projectId), (v) => Option.isSome(v) && v.value.name === form.success.name))
-  return renderSettings({ ...member, project: { ...project, name: form.success.name } }, null, "The project is renamed.")
+  return yield* renderSettings({ ...member, project: { ...project, name: form.success.name } }, null, "The project is renamed.")
 })
 
 export const addMember = Effect.fn("addMember")(function* (input: DashboardInput) {
   const member = yield* requireMember(input)
   const { project } = member
   const form = yield* Effect.result(decodeMemberForm(input.body))
-  if (form._tag === "Failure") return renderSettings(member, (form.failure as InvalidForm).message, null)
+  if (form._tag === "Failure") return yield* renderSettings(member, (form.failure as InvalidForm).message, null)
   const added = yield* Effect.result(addProjectMember(project.projectId, form.success.email))
   if (added._tag === "Failure") {
     if ((added.failure as { _tag?: string })._tag === "UserNotFound") {
-      return renderSettings(member, "No dashboard user has this email; the operator creates users.", null)
+      return yield* renderSettings(member, "No dashboard user has this email; the operator creates users.", null)
     }
     return yield* Effect.fail(added.failure)
   }
@@ -76,5 +93,5 @@ export const addMember = Effect.fn("addMember")(function* (input: DashboardInput
   const members = project.members.some((m) => m.userId === user.userId)
     ? project.members
     : [...project.members, { userId: user.userId, email: user.email }]
-  return renderSettings({ ...member, project: { ...project, members } }, null, `${user.email} is a member now.`)
+  return yield* renderSettings({ ...member, project: { ...project, members } }, null, `${user.email} is a member now.`)
 })

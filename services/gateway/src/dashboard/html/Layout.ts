@@ -46,7 +46,10 @@ export interface ProjectRef {
 }
 
 /** The project's heading and its sections; the current one is marked for assistive technology. */
-export const projectHeader = (project: ProjectRef, active: "keys" | "jobs" | "cookies" | "subscriptions" | "settings") => {
+export const projectHeader = (
+  project: ProjectRef,
+  active: "keys" | "jobs" | "usage" | "webhooks" | "cookies" | "subscriptions" | "settings"
+) => {
   const base = `/dashboard/projects/${project.projectId}`
   const link = (section: typeof active, href: string, label: string) =>
     html`<a href="${href}"${section === active ? html` aria-current="page"` : ""}>${label}</a>`
@@ -56,6 +59,8 @@ export const projectHeader = (project: ProjectRef, active: "keys" | "jobs" | "co
 <nav class="tabs" aria-label="Project sections">
   ${link("keys", `${base}/keys`, "API keys")}
   ${link("jobs", `${base}/jobs`, "Jobs")}
+  ${link("usage", `${base}/usage`, "Usage")}
+  ${link("webhooks", `${base}/webhooks`, "Webhooks")}
   ${link("cookies", `${base}/cookies`, "Cookies")}
   ${link("subscriptions", `${base}/subscriptions`, "Subscriptions")}
   ${link("settings", `${base}/settings`, "Settings")}

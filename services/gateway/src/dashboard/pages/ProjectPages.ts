@@ -4,6 +4,9 @@ import type { JobView } from "@mds/shared/domain/job/JobView"
 import { formatTime } from "../html/Format.ts"
 import { html } from "../html/Html.ts"
 import { alert, csrfField, page, projectHeader, type ProjectRef, type Viewer } from "../html/Layout.ts"
+import type { QuotaStanding } from "@mds/shared/domain/admission/Quota"
+import { FILTER_STATUSES, type JobFilter, jobFilterQuery } from "./JobFilter.ts"
+import { quotaBars } from "./QuotaBars.ts"
 
 /** What the jobs page shows of a job, also served as JSON to refresh the page without a reload. */
 export interface JobRow {
@@ -28,7 +31,7 @@ export const toJobRow = (job: JobView): JobRow => ({
 
 /** The same markup dashboard.js builds from the JSON rows: keep the two in step. */
 const jobRow = (row: JobRow) =>
-  html`<tr data-job-id="${row.id}" data-status="${row.status}">
+  html`<tr id="${row.id}" data-job-id="${row.id}" data-status="${row.status}">
   <td data-label="Job"><code>${row.id}</code></td>
   <td data-label="Status"><span class="badge ${row.status}" data-field="status">${row.status}</span></td>
   <td data-label="Progress"><progress max="100" value="${row.progress}" aria-label="Progress of ${row.id}"></progress> <span data-field="progress">${row.progress}%</span></td>
@@ -37,7 +40,19 @@ const jobRow = (row: JobRow) =>
   <td data-label="Error" data-field="error">${row.error ?? ""}</td>
 </tr>`
 
-export const jobsPage = (options: { readonly viewer: Viewer; readonly project: ProjectRef; readonly rows: ReadonlyArray<JobRow> }) =>
+const select = (name: string, label: string, chosen: string | null, values: ReadonlyArray<string>) =>
+  html`<label for="filter-${name}">${label}</label>
+<select id="filter-${name}" name="${name}"><option value="">any</option>${[
+    ...new Set([...values, ...(chosen === null ? [] : [chosen])])
+  ].map((value) => html`<option value="${value}"${value === chosen ? html` selected` : ""}>${value}</option>`)}</select>`
+
+export const jobsPage = (options: {
+  readonly viewer: Viewer
+  readonly project: ProjectRef
+  readonly rows: ReadonlyArray<JobRow>
+  readonly filter: JobFilter
+  readonly choices: { readonly platforms: ReadonlyArray<string>; readonly errors: ReadonlyArray<string> }
+}) =>
   page({
     title: `Jobs · ${options.project.name}`,
     viewer: options.viewer,
@@ -45,17 +60,24 @@ export const jobsPage = (options: { readonly viewer: Viewer; readonly project: P
 <section aria-labelledby="jobs-title">
 <h2 id="jobs-title">Recent jobs</h2>
 <p class="muted">Jobs queued with this project's keys, newest first. Progress updates by itself.</p>
+<form method="get" action="/dashboard/projects/${options.project.projectId}/jobs" class="inline filters" aria-label="Filter jobs">
+  ${select("status", "Status", options.filter.status, FILTER_STATUSES)}
+  ${select("platform", "Platform", options.filter.platform, options.choices.platforms)}
+  ${select("error", "Error code", options.filter.error, options.choices.errors)}
+  <button type="submit">Filter</button>
+</form>
 <div class="table-wrap"><table class="jobs">
 <thead><tr><th scope="col">Job</th><th scope="col">Status</th><th scope="col">Progress</th><th scope="col">Format</th><th scope="col">Created</th><th scope="col">Error</th></tr></thead>
-<tbody data-live-jobs="/dashboard/projects/${options.project.projectId}/jobs.json">${options.rows.map(jobRow)}</tbody>
+<tbody data-live-jobs="/dashboard/projects/${options.project.projectId}/jobs.json${jobFilterQuery(options.filter)}">${options.rows.map(jobRow)}</tbody>
 </table></div>
-<p class="muted" data-empty-jobs${options.rows.length === 0 ? "" : html` hidden`}>No jobs yet.</p>
+<p class="muted" data-empty-jobs${options.rows.length === 0 ? "" : html` hidden`}>No jobs${jobFilterQuery(options.filter) === "" ? " yet" : " match the filter"}.</p>
 </section>`
   })
 
 export const settingsPage = (options: {
   readonly viewer: Viewer
   readonly project: ProjectView | (ProjectRef & { readonly members: ProjectView["members"] })
+  readonly quotas: ReadonlyArray<QuotaStanding>
   readonly error: string | null
   readonly notice: string | null
 }) => {
@@ -75,6 +97,11 @@ ${alert("notice", options.notice)}
   <input id="rename" name="name" required maxlength="100" value="${project.name}">
   <button type="submit">Rename</button>
 </form>
+</section>
+<section aria-labelledby="quotas-title">
+<h2 id="quotas-title">Quotas</h2>
+<p class="muted">Set by the operator (<code>cli -- project quota</code>); the Usage tab shows the days behind them.</p>
+${quotaBars(options.quotas)}
 </section>
 <section aria-labelledby="members-title">
 <h2 id="members-title">Members</h2>
