@@ -307,6 +307,7 @@ layer(live, { timeout: 180_000, excludeTestServices: true })("projections rebuil
           "media: 0 events replayed into kv store mds_media_r<time> (was mds_media)",
           `projects: ${projectMessages} events replayed into kv store mds_projects_r<time> (was ${projectsResult.store})`,
           `keys: ${keyMessages} events replayed into kv store mds_keys_r<time> (was ${keysResult.store})`,
+          "usage: 0 events replayed into kv store mds_usage_r<time> (was mds_usage)",
           ""
         ].join("\n")
       )
