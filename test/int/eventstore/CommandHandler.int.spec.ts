@@ -142,20 +142,28 @@ layer(JetStreamEventStore.pipe(Layer.provideMerge(TestNats)), { timeout: 60_000 
     })
   )
 
-  it.effect("job events are named by the job's one rule: progress per percentage, a start per attempt", () =>
-    Effect.gen(function* () {
-      const { store, projectId, jobId } = yield* freshJob
-      const job = jobCommands(projectId, jobId)
-      yield* queueJob(projectId, jobId, true)
-      yield* job({ _tag: "StartJob", jobId, workerId: "w1", now: 1_100 })
-      yield* job({ _tag: "ReportProgress", jobId, percent: 10, now: 1_200 })
-      yield* job({ _tag: "ReportProgress", jobId, percent: 20, now: 1_300 })
-      yield* job({ _tag: "StartJob", jobId, workerId: "w2", now: 1_400 })
-      const stored = yield* store.readSubject(JobEvent, jobSubject(projectId, jobId))
-      assert.deepStrictEqual(
-        stored.map((e) => jobEventId(e.event)),
-        [`JobQueued:${jobId}`, `JobStarted:${jobId}:1`, `JobProgressed:${jobId}:10`, `JobProgressed:${jobId}:20`, `JobStarted:${jobId}:2`]
-      )
-    })
+  it.effect(
+    "job events are named by the job's one rule: progress per percentage and instant (a retried try reports the same percentages again), a start per attempt",
+    () =>
+      Effect.gen(function* () {
+        const { store, projectId, jobId } = yield* freshJob
+        const job = jobCommands(projectId, jobId)
+        yield* queueJob(projectId, jobId, true)
+        yield* job({ _tag: "StartJob", jobId, workerId: "w1", now: 1_100 })
+        yield* job({ _tag: "ReportProgress", jobId, percent: 10, now: 1_200 })
+        yield* job({ _tag: "ReportProgress", jobId, percent: 20, now: 1_300 })
+        yield* job({ _tag: "StartJob", jobId, workerId: "w2", now: 1_400 })
+        const stored = yield* store.readSubject(JobEvent, jobSubject(projectId, jobId))
+        assert.deepStrictEqual(
+          stored.map((e) => jobEventId(e.event)),
+          [
+            `JobQueued:${jobId}`,
+            `JobStarted:${jobId}:1`,
+            `JobProgressed:${jobId}:10:1200`,
+            `JobProgressed:${jobId}:20:1300`,
+            `JobStarted:${jobId}:2`
+          ]
+        )
+      })
   )
 })
