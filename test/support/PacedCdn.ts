@@ -17,9 +17,13 @@ export interface PacedCdnOptions {
 export interface PacedCdn {
   readonly origin: string
   readonly hostPort: string
-  /** Requests being answered now. */
+  /** Fragment requests (media segments, not manifests) being answered now. */
   inFlight(): number
-  /** The most requests answered at once since the last reset (or the start). */
+  /**
+   * The most fragment requests answered at once since the last reset (or the start). Manifests are left out: the
+   * extractor fetches an HLS master and its media playlists side by side to store them with the resolve, which says
+   * nothing about how many fragments a download fetches at once.
+   */
   maxInFlight(): number
   /** How many requests were answered since the last reset. */
   requests(): number
@@ -62,13 +66,16 @@ export const startPacedCdn = async (options: PacedCdnOptions): Promise<PacedCdn>
   const cache = new Map<string, Buffer>()
   const server = createServer((req, res) => {
     requests++
-    inFlight++
-    maxInFlight = Math.max(maxInFlight, inFlight)
+    const fragment = !/\.(m3u8|mpd)$/u.test(new URL(req.url ?? "/", "http://cdn").pathname)
+    if (fragment) {
+      inFlight++
+      maxInFlight = Math.max(maxInFlight, inFlight)
+    }
     let done = false
     const finish = () => {
       if (done) return
       done = true
-      inFlight--
+      if (fragment) inFlight--
     }
     res.once("close", finish)
     const path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://cdn").pathname))

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ensureFragmentedFixtures } from "../../../test/support/FragmentedFixtures.ts"
 import { type PacedCdn, startPacedCdn } from "../../../test/support/PacedCdn.ts"
 import { completedArtifact, type ExtractorHarness, startExtractorHarness } from "./ExtractorHarness.ts"
+import { eventually } from "../../../test/support/Eventually.ts"
 
 let cdn: PacedCdn
 let harness: ExtractorHarness
@@ -30,6 +31,13 @@ afterAll(async () => {
 const maxInFlightOf = async (path: string, platform: string, byMediaId = false) => {
   const url = `${cdn.origin}/${path}`
   const mediaId = byMediaId ? (await harness.resolved(url)).mediaId : undefined
+  // A request the previous download left (a connection its proxy keeps writing after yt-dlp closed it) would count here.
+  await eventually(
+    async () => cdn.inFlight(),
+    (inFlight) => inFlight === 0,
+    "the previous download's requests to end",
+    30_000
+  )
   cdn.reset()
   const { projectId, jobId } = await harness.queueJob(url, "video_best", mediaId, platform)
   const artifact = completedArtifact(await harness.waitForEnd(projectId, jobId, 180_000))
