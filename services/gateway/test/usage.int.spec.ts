@@ -84,11 +84,15 @@ describe("GET /v1/usage", () => {
     expect(data.to).toBe(utcDay(Date.now()))
   })
 
-  it.each(["?from=2026-02-30", "?to=yesterday", "?from=2026-11-02&to=2026-11-01"])("refuses %s with 400 invalid_request", async (query) => {
+  it.each([
+    ["?to=yesterday", 400, "invalid_request"],
+    ["?from=2026-02-30", 422, "invalid_date_range"],
+    ["?from=2026-11-02&to=2026-11-01", 422, "invalid_date_range"]
+  ])("refuses %s with %s %s", async (query, status, code) => {
     const { key } = await file.h.provisionKey()
     const answer = await usage(key, query)
-    expect(answer.statusCode).toBe(400)
-    expect(answer.json().error.code).toBe("invalid_request")
+    expect(answer.statusCode).toBe(status)
+    expect(answer.json().error.code).toBe(code)
     expect(answer.json().error.message).toMatch(/^(from|to):/)
   })
 })

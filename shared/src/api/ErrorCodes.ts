@@ -66,6 +66,12 @@ export const errorCatalogue = {
       "Extension: download fields that are each valid but do not fit together or with the format (e.g. " +
       "audio_bitrate with a video format, a section whose end is not after its start); the message names the field."
   },
+  invalid_date_range: {
+    status: 422,
+    description:
+      "Extension: from and to are written YYYY-MM-DD but one is no calendar day (2026-02-30), from is after to, or " +
+      "the range spans more than 366 days; the message names the parameter."
+  },
   section_out_of_range: {
     status: 422,
     description: "Extension: the clip section starts at or after the end of the media, or ends after it."

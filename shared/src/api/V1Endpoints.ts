@@ -318,18 +318,18 @@ export const V1 = {
         in: "query",
         required: false,
         description: "First day, YYYY-MM-DD (UTC); default 29 days before `to`.",
-        schema: Schema.String.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}$/u))
+        schema: Schema.String.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}$/u)).annotate({ format: "date" })
       },
       {
         name: "to",
         in: "query",
         required: false,
         description: "Last day, YYYY-MM-DD (UTC); default today. At most 366 days after `from`.",
-        schema: Schema.String.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}$/u))
+        schema: Schema.String.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}$/u)).annotate({ format: "date" })
       }
     ],
     success: { status: 200, description: "The usage.", data: Usage },
-    errors: ["invalid_request", "service_unavailable"]
+    errors: ["invalid_request", "invalid_date_range", "service_unavailable"]
   },
   listWebhookDeliveries: {
     method: "GET",

@@ -122,6 +122,7 @@ const WITH_OWN_MESSAGE = {
   InvalidApiKey: [401, "invalid_api_key"],
   InvalidRequest: [400, "invalid_request"],
   InvalidOptions: [422, "invalid_options"],
+  InvalidDateRange: [422, "invalid_date_range"],
   InvalidJson: [400, "invalid_json"],
   ExtractionFailed: [502, "extraction_failed"],
   ExtractionTimeout: [504, "extraction_timeout"],

@@ -26,6 +26,11 @@ export class InvalidOptions extends Schema.TaggedError<InvalidOptions>()("Invali
   message: Schema.String
 }) {}
 
+/** Extension: dates that are each written YYYY-MM-DD but are no calendar day, or no range the endpoint serves. */
+export class InvalidDateRange extends Schema.TaggedError<InvalidDateRange>()("InvalidDateRange", {
+  message: Schema.String
+}) {}
+
 export class InvalidJson extends Schema.TaggedError<InvalidJson>()("InvalidJson", {
   message: Schema.String
 }) {}
@@ -72,6 +77,7 @@ export type GatewayFailure =
   | InsufficientScope
   | InvalidRequest
   | InvalidOptions
+  | InvalidDateRange
   | InvalidJson
   | PayloadTooLarge
   | UnsupportedMediaType

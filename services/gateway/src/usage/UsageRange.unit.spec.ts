@@ -10,11 +10,19 @@ describe("usageRange", () => {
   it("a given range as it is", () =>
     expect(usageRange({ from: "2026-11-01", to: "2026-11-01" }, NOW)).toEqual({ from: "2026-11-01", to: "2026-11-01" }))
   it.each([
-    [{ from: "2026-13-01" }, "from: must be a date"],
-    [{ from: "2026-02-30" }, "from: must be a date"],
     [{ to: "26-11-01" }, "to: must be a date"],
     [{ from: ["2026-11-01"] }, "from: must be a date"],
+    [{ to: "yesterday" }, "to: must be a date"]
+  ])("refuses %j as not written YYYY-MM-DD (malformed)", (query, message) =>
+    expect(usageRange(query, NOW)).toMatchObject({ malformed: true, message: expect.stringContaining(message) })
+  )
+  it.each([
+    [{ from: "2026-13-01" }, "from: 2026-13-01 is not a calendar day"],
+    [{ from: "2026-02-30" }, "from: 2026-02-30 is not a calendar day"],
+    [{ from: "0000-00-00" }, "not a calendar day"],
     [{ from: "2026-11-02", to: "2026-11-01" }, "from: must not be after to"],
     [{ from: "2024-01-01", to: "2026-01-01" }, "at most 366 days"]
-  ])("refuses %j", (query, message) => expect(usageRange(query, NOW)).toContain(message))
+  ])("refuses %j as no range it serves (well written)", (query, message) =>
+    expect(usageRange(query, NOW)).toMatchObject({ malformed: false, message: expect.stringContaining(message) })
+  )
 })

@@ -5,7 +5,7 @@ import { quotaStandingsOf } from "@mds/shared/quota/QuotaCheck"
 import { UsageReadModel } from "@mds/shared/readmodel/UsageReadModel"
 import { Clock, Effect } from "effect"
 import type { Principal } from "../auth/ApiKeyAuth.ts"
-import { InvalidRequest } from "../http/GatewayErrors.ts"
+import { InvalidDateRange, InvalidRequest } from "../http/GatewayErrors.ts"
 import { json, type RouteInput } from "../http/Route.ts"
 import { usageRange } from "./UsageRange.ts"
 
@@ -18,7 +18,9 @@ export const projectUsage = Effect.fn("projectUsage")(function* (projectId: stri
 
 export const readUsage = Effect.fn("readUsage")(function* (input: RouteInput, principal: Principal) {
   const range = usageRange({ from: input.query["from"], to: input.query["to"] }, yield* Clock.currentTimeMillis)
-  if (typeof range === "string") return yield* new InvalidRequest({ message: range })
+  if ("message" in range) {
+    return yield* range.malformed ? new InvalidRequest({ message: range.message }) : new InvalidDateRange({ message: range.message })
+  }
   const { report, quotas } = yield* projectUsage(principal.projectId, range)
   return json(200, toUsage(report, quotas.standings))
 })

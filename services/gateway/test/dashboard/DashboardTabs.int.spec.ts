@@ -80,8 +80,11 @@ describe("dashboard usage", () => {
 
   it("a bad range is explained, and the default range shown", async () => {
     const page = await admin.get(`/dashboard/projects/${projectId}/usage?from=2026-02-30`)
-    expect(page.status).toBe(400)
-    expect(page.body).toContain("from: must be a date written YYYY-MM-DD.")
+    expect(page.status).toBe(422)
+    expect(page.body).toContain("from: 2026-02-30 is not a calendar day.")
+    const malformed = await admin.get(`/dashboard/projects/${projectId}/usage?to=yesterday`)
+    expect(malformed.status).toBe(400)
+    expect(malformed.body).toContain("to: must be a date written YYYY-MM-DD.")
   })
 
   it("the settings page shows the project's quotas", async () => {

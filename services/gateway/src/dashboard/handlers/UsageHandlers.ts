@@ -3,14 +3,15 @@ import { Clock, Effect } from "effect"
 import { type DashboardInput, pageReply, requireMember } from "../DashboardRoute.ts"
 import { usagePage } from "../pages/UsagePages.ts"
 import { projectUsage } from "../../usage/readUsage.ts"
-import { usageRange } from "../../usage/UsageRange.ts"
+import { defaultUsageRange, usageRange } from "../../usage/UsageRange.ts"
 
 export const showUsage = Effect.fn("showUsage")(function* (input: DashboardInput) {
   const { project, signedIn } = yield* requireMember(input)
   const now = yield* Clock.currentTimeMillis
   const asked = usageRange({ from: input.query?.["from"], to: input.query?.["to"] }, now)
   // A bad range shows the default one with the reason, rather than an error page.
-  const range = typeof asked === "string" ? (usageRange({}, now) as Exclude<typeof asked, string>) : asked
+  const refused = "message" in asked ? asked : null
+  const range = "message" in asked ? defaultUsageRange(now) : asked
   const { report, quotas } = yield* projectUsage(project.projectId, range)
   return pageReply(
     usagePage({
@@ -18,8 +19,8 @@ export const showUsage = Effect.fn("showUsage")(function* (input: DashboardInput
       project,
       report,
       quotas: quotas.standings,
-      error: typeof asked === "string" ? asked : null
+      error: refused?.message ?? null
     }),
-    typeof asked === "string" ? 400 : 200
+    refused === null ? 200 : refused.malformed ? 400 : 422
   )
 })
