@@ -63,6 +63,10 @@ describe("concurrent fragments", () => {
   })
 
   it("a platform's connection budget caps the fragments of a run", async () => {
-    expect(await maxInFlightOf("hls/index.m3u8", "dailymotion")).toBe(2)
+    // The run may fetch 4 at once (CONCURRENT_FRAGMENTS) but the budget grants 2: never more than 2 in flight. Whether
+    // two fragments happen to overlap is the CDN's timing, not the cap, so only the cap is asserted.
+    const inFlight = await maxInFlightOf("hls/index.m3u8", "dailymotion")
+    expect(inFlight).toBeGreaterThanOrEqual(1)
+    expect(inFlight).toBeLessThanOrEqual(2)
   })
 })
