@@ -17,10 +17,11 @@ export interface PacedCdnOptions {
 export interface PacedCdn {
   readonly origin: string
   readonly hostPort: string
-  /** Fragment requests (media segments, not manifests) being answered now. */
+  /** Fragments (media segments, not manifests) being answered now, each counted once however often it is asked for. */
   inFlight(): number
   /**
-   * The most fragment requests answered at once since the last reset (or the start). Manifests are left out: the
+   * The most distinct fragments answered at once since the last reset (or the start): a fragment a client asks for
+   * again while the first answer is still being written (a retry) is one fragment. Manifests are left out: the
    * extractor fetches an HLS master and its media playlists side by side to store them with the resolve, which says
    * nothing about how many fragments a download fetches at once.
    */
@@ -60,22 +61,30 @@ const writePaced = async (res: ServerResponse, body: Buffer, bytesPerSecond: num
 }
 
 export const startPacedCdn = async (options: PacedCdnOptions): Promise<PacedCdn> => {
+  /** Fragment path -> answers being written for it. */
+  const answering = new Map<string, number>()
   let inFlight = 0
   let maxInFlight = 0
   let requests = 0
   const cache = new Map<string, Buffer>()
   const server = createServer((req, res) => {
     requests++
-    const fragment = !/\.(m3u8|mpd)$/u.test(new URL(req.url ?? "/", "http://cdn").pathname)
+    const pathname = new URL(req.url ?? "/", "http://cdn").pathname
+    const fragment = !/\.(m3u8|mpd)$/u.test(pathname)
     if (fragment) {
-      inFlight++
+      answering.set(pathname, (answering.get(pathname) ?? 0) + 1)
+      inFlight = answering.size
       maxInFlight = Math.max(maxInFlight, inFlight)
     }
     let done = false
     const finish = () => {
       if (done) return
       done = true
-      if (fragment) inFlight--
+      if (!fragment) return
+      const left = (answering.get(pathname) ?? 1) - 1
+      if (left === 0) answering.delete(pathname)
+      else answering.set(pathname, left)
+      inFlight = answering.size
     }
     res.once("close", finish)
     const path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://cdn").pathname))
