@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest"
 import { setProjectQuota } from "../src/accounts/AccountCommands.ts"
 import { runAdminCommand } from "../src/cli/runAdminCommand.ts"
 import { type GatewayInstance, useHarness } from "./GatewayHarness.ts"
+import { eventually } from "../../../test/support/Eventually.ts"
 
 const file = useHarness({ second: true })
 
@@ -61,11 +62,13 @@ describe("project quotas", () => {
     expect((await download(file.h.gateway, key)).json().error.code).toBe("quota_exceeded")
     await file.h.gateway.run(runAdminCommand({ _tag: "SetQuota", projectId, jobsPerDay: "unlimited" }))
     // Gateways remember a project's quota for a few seconds.
-    let answer = await download(file.second, key)
-    for (let i = 0; i < 100 && answer.statusCode === 429; i++) {
-      await new Promise((r) => setTimeout(r, 100))
-      answer = await download(file.second, key)
-    }
+    const answer = await eventually(
+      () => download(file.second, key),
+      (reply) => reply.statusCode !== 429,
+      "the lifted quota to reach the second gateway",
+      10_000,
+      100
+    )
     expect(answer.statusCode, answer.body).toBe(202)
   })
 
