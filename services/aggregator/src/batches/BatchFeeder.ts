@@ -117,7 +117,6 @@ const makeBatchFeeder = Effect.gen(function* () {
     round: ({ projectId, batchId }: BatchKey, wake: BatchWake) =>
       Effect.map(feedBatch(projectId, batchId, wake._tag, wake.entryId ?? null), (isOver) => (isOver ? Over : Done)),
     wakeSources: [batchEvents, jobEnds, freedSlots],
-    retryMs: 1_000,
     reconcile: { everyMs: reconcileMs, candidates: batchesOf(null), trigger: { _tag: "Reconcile" } }
   })
   yield* Effect.logInfo("batch feeder consuming", { reconcileMs })

@@ -155,7 +155,6 @@ const makeJobRetrier = Effect.gen(function* () {
     keyOf: ({ projectId, jobId }: JobKey) => jobSubject(projectId, jobId),
     round,
     wakeSources: [jobEnds],
-    retryMs: 1_000,
     reconcile: { everyMs: reconcileMs, candidates, trigger: "Reconcile" }
   })
   yield* Effect.logInfo("automatic job retries consuming", { maxRetries, backoffMs, reconcileMs })

@@ -42,8 +42,8 @@ export interface ReactorOptions<K, T, R> {
   /** Reads the key's state, reacts (the pure `react`), carries out the commands. Safe to repeat. */
   readonly round: (key: K, trigger: T) => Effect.Effect<RoundOutcome, unknown, R>
   readonly wakeSources: ReadonlyArray<WakeSource<K, T>>
-  /** How soon a message whose round failed comes again. */
-  readonly retryMs: number
+  /** How soon a message whose round failed comes again; 1 s unless given. */
+  readonly retryMs?: number
   /** Every candidate looked at again, at start and every `everyMs`; absent where the consumers are the only source. */
   readonly reconcile?: {
     readonly everyMs: number
@@ -118,7 +118,7 @@ export const runReactor = <K, T, R>(options: ReactorOptions<K, T, R>) =>
                 )
           ),
           Effect.catchCause((cause) =>
-            Effect.succeed<Verdict>({ _tag: "Nak", delayMs: options.retryMs, reason: String(cause).slice(0, 300) })
+            Effect.succeed<Verdict>({ _tag: "Nak", delayMs: options.retryMs ?? 1_000, reason: String(cause).slice(0, 300) })
           )
         )
 
