@@ -55,7 +55,8 @@ export interface ReactorOptions<K, T, R> {
   }
 }
 
-const verdictOf = (outcomes: ReadonlyArray<RoundOutcome>): Verdict => {
+/** A message's verdict from its rounds: acknowledged unless one must look again, then redelivered at the soonest. */
+export const verdictOf = (outcomes: ReadonlyArray<RoundOutcome>): Verdict => {
   let wait: { readonly delayMs: number; readonly reason: string } | null = null
   for (const outcome of outcomes) {
     if (outcome._tag === "Later" && (wait === null || outcome.delayMs < wait.delayMs)) wait = outcome
@@ -63,8 +64,17 @@ const verdictOf = (outcomes: ReadonlyArray<RoundOutcome>): Verdict => {
   return wait === null ? { _tag: "Ack" } : { _tag: "Nak", delayMs: Math.max(0, wait.delayMs), reason: wait.reason }
 }
 
-/** Runs the reactor in the caller's scope: its consumers, its reconcile, until the scope closes. */
-export const runReactor = <K, T, R>(options: ReactorOptions<K, T, R>) =>
+/** The rounds of a reactor's keys, whatever woke them: one at a time per key, over keys remembered. */
+export interface ReactorRounds<K, T> {
+  /** Runs the rounds a message woke, one after the other. */
+  readonly wake: (wakes: ReadonlyArray<WakeUp<K, T>>) => Effect.Effect<ReadonlyArray<RoundOutcome>, unknown>
+  /** Runs a round for each candidate not over (and forgets the over keys no longer listed); logs what failed. */
+  readonly reconcile: (candidates: ReadonlyArray<K>, trigger: T) => Effect.Effect<void>
+}
+
+export const makeReactorRounds = <K, T, R>(
+  options: Pick<ReactorOptions<K, T, R>, "name" | "keyOf" | "round">
+): Effect.Effect<ReactorRounds<K, T>, never, R> =>
   Effect.gen(function* () {
     const context = yield* Effect.context<R>()
     /** Keys over for good, by name; pruned to the candidates at each reconcile. */
@@ -105,6 +115,31 @@ export const runReactor = <K, T, R>(options: ReactorOptions<K, T, R>) =>
         )
       })
 
+    const wake = (wakes: ReadonlyArray<WakeUp<K, T>>) =>
+      Effect.forEach(wakes, (wakeUp) => runRound(wakeUp.key, wakeUp.trigger, wakeUp.unlessOver === true))
+
+    const reconcile = (candidates: ReadonlyArray<K>, trigger: T) =>
+      Effect.gen(function* () {
+        const listed = new Set(candidates.map(options.keyOf))
+        for (const id of over) if (!listed.has(id)) over.delete(id)
+        for (const key of candidates) {
+          yield* runRound(key, trigger, true).pipe(
+            Effect.catchCause((cause) =>
+              Effect.logWarning(`${options.name}: reconcile failed for one key; tried again next time`, { key: options.keyOf(key) }, cause)
+            )
+          )
+        }
+      })
+
+    return { wake, reconcile } satisfies ReactorRounds<K, T>
+  })
+
+/** Runs the reactor in the caller's scope: its consumers, its reconcile, until the scope closes. */
+export const runReactor = <K, T, R>(options: ReactorOptions<K, T, R>) =>
+  Effect.gen(function* () {
+    const context = yield* Effect.context<R>()
+    const rounds = yield* makeReactorRounds(options)
+
     const handle =
       (source: WakeSource<K, T>) =>
       (msg: JsMsg): Effect.Effect<Verdict> =>
@@ -112,10 +147,7 @@ export const runReactor = <K, T, R>(options: ReactorOptions<K, T, R>) =>
           Effect.flatMap((wakes) =>
             wakes === null
               ? Effect.succeed<Verdict>({ _tag: "Term", reason: `${options.name}: unreadable message` })
-              : Effect.map(
-                  Effect.forEach(wakes, (wake) => runRound(wake.key, wake.trigger, wake.unlessOver === true)),
-                  verdictOf
-                )
+              : Effect.map(rounds.wake(wakes), verdictOf)
           ),
           Effect.catchCause((cause) =>
             Effect.succeed<Verdict>({ _tag: "Nak", delayMs: options.retryMs ?? 1_000, reason: String(cause).slice(0, 300) })
@@ -131,18 +163,10 @@ export const runReactor = <K, T, R>(options: ReactorOptions<K, T, R>) =>
 
     const { reconcile } = options
     if (reconcile !== undefined) {
-      const once = Effect.gen(function* () {
-        const keys = yield* Effect.provideContext(reconcile.candidates, context)
-        const listed = new Set(keys.map(options.keyOf))
-        for (const id of over) if (!listed.has(id)) over.delete(id)
-        for (const key of keys) {
-          yield* runRound(key, reconcile.trigger, true).pipe(
-            Effect.catchCause((cause) =>
-              Effect.logWarning(`${options.name}: reconcile failed for one key; tried again next time`, { key: options.keyOf(key) }, cause)
-            )
-          )
-        }
-      }).pipe(Effect.catchCause((cause) => Effect.logWarning(`${options.name}: reconcile failed; tried again next time`, cause)))
+      const once = Effect.provideContext(reconcile.candidates, context).pipe(
+        Effect.flatMap((candidates) => rounds.reconcile(candidates, reconcile.trigger)),
+        Effect.catchCause((cause) => Effect.logWarning(`${options.name}: reconcile failed; tried again next time`, cause))
+      )
       const repeated = once.pipe(Effect.repeat(Schedule.spaced(reconcile.everyMs)))
       const firstAfterMs = reconcile.firstAfterMs ?? 0
       yield* Effect.forkScoped(firstAfterMs > 0 ? Effect.delay(repeated, firstAfterMs) : repeated)
