@@ -7,7 +7,7 @@ import { claimSlot, releaseSlot } from "@mds/shared/domain/admission/AdmissionCo
 import { queuedJobOf, sendDownloadWork } from "@mds/shared/domain/job/DownloadWork"
 import { jobCommands } from "@mds/shared/domain/job/JobCommands"
 import { decodeJobEventJson, JobEvent } from "@mds/shared/domain/job/JobEvent"
-import { type AutoRetrySettings, type RetryTrigger, react } from "@mds/shared/domain/job/JobRetries"
+import { type AutoRetrySettings, mayAwaitRetry, type RetryTrigger, react } from "@mds/shared/domain/job/JobRetries"
 import { slotReleaseOf } from "@mds/shared/domain/job/JobSlot"
 import { endsJob } from "@mds/shared/domain/job/JobState"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
@@ -142,11 +142,7 @@ const makeJobRetrier = Effect.gen(function* () {
         concurrency: 8
       }
     )
-    return lasts.flatMap(([subject, last]) =>
-      Option.isSome(last) && (last.value.event._tag === "JobFailed" || last.value.event._tag === "JobRetried")
-        ? [keyOfSubject(subject)]
-        : []
-    )
+    return lasts.flatMap(([subject, last]) => (Option.isSome(last) && mayAwaitRetry(last.value.event) ? [keyOfSubject(subject)] : []))
   })
 
   // A job whose retry must still wait is left to its message's redelivery, or to the next reconcile.

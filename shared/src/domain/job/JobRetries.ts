@@ -1,5 +1,6 @@
 // The automatic retries' pure reaction: from a job's one state, whether to queue it again now, later, or not at all.
 import type { Wake } from "../Reaction.ts"
+import type { JobEvent } from "./JobEvent.ts"
 import { isRetryableFailure } from "./JobFailures.ts"
 import { type JobState, jobStatus, retriesOf } from "./JobState.ts"
 
@@ -24,6 +25,12 @@ export type RetryReaction =
   | { readonly _tag: "HandOff"; readonly retry: number }
   /** A retry is due at `at`: look again then. */
   | { readonly _tag: "WaitUntil"; readonly at: number }
+
+/**
+ * Whether a job whose last event is `last` may still owe the retries something (a retry to decide or a recorded one to
+ * hand off): what the reconcile looks at, so that a lost wake-up leaves nothing undone.
+ */
+export const mayAwaitRetry = (last: JobEvent): boolean => last._tag === "JobFailed" || last._tag === "JobRetried"
 
 const BACKOFF_FACTOR = 3
 

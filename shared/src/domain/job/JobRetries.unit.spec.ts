@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest"
 import { jobFailed, jobQueued, jobStarted } from "../../../../test/support/JobEvents.ts"
 import type { JobErrorCode, JobEvent } from "./JobEvent.ts"
 import { evolveJob, type JobState } from "./JobState.ts"
-import { type AutoRetrySettings, backoffBefore, type RetryReaction, react } from "./JobRetries.ts"
+import { type AutoRetrySettings, backoffBefore, mayAwaitRetry, type RetryReaction, react } from "./JobRetries.ts"
 
 const jobId = "job_a"
 const T0 = 1_000_000
@@ -112,5 +112,15 @@ describe("automatic retries (react)", () => {
   it("does nothing with JOB_AUTO_RETRIES=0", () => {
     const state = [queued, failedWith("download_failed")].reduce<JobState>(evolveJob, null)
     expect(react(state, { ...settings, maxRetries: 0 }, { _tag: "JobEnded", now: FAILED_AT + 60_000 })).toEqual([])
+  })
+})
+
+describe("what the reconcile looks at", () => {
+  it("a job last failed or retried may still owe the retries something; a queued, started or canceled one does not", () => {
+    expect(mayAwaitRetry(failedWith("download_failed"))).toBe(true)
+    expect(mayAwaitRetry(retried(1, 1))).toBe(true)
+    expect(mayAwaitRetry(queued)).toBe(false)
+    expect(mayAwaitRetry(jobStarted(jobId, FAILED_AT))).toBe(false)
+    expect(mayAwaitRetry(canceled)).toBe(false)
   })
 })
