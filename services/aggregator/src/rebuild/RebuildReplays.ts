@@ -76,7 +76,12 @@ export const replaySourcesFor = (name: ReadModelName, store: string, limits: Rep
         const handle = (msgs: ReadonlyArray<JsMsg>) =>
           projector
             .project(
-              msgs.map((msg) => ({ subject: msg.subject, seq: msg.seq, data: msg.string(), previousSeq: previousSubjectSeq(msg.headers) }))
+              msgs.map((msg) => ({
+                subject: msg.subject,
+                seq: msg.seq,
+                data: msg.string(),
+                previousSeq: previousSubjectSeq(msg.headers, msg.seq)
+              }))
             )
             .pipe(
               // A job already stored is left as it is on the next try.
