@@ -62,10 +62,19 @@ export interface MediaServer {
    * `name` is ignored (two URLs of one feed). Starts with 0 episodes, answering normally.
    */
   growingFeed(name: string, alias?: string): string
-  /** Sets the growing feed's episode count, titles (default "Episode n") and whether it answers 503. */
+  /**
+   * Sets the growing feed's episode count, titles (default "Episode n"), whether it answers 503, and each episode's
+   * <pubDate> and <guid> (default none: null leaves the element out).
+   */
   setFeed(
     name: string,
-    settings: { readonly episodes?: number; readonly failing?: boolean; readonly title?: (episode: number) => string }
+    settings: {
+      readonly episodes?: number
+      readonly failing?: boolean
+      readonly title?: (episode: number) => string
+      readonly published?: (episode: number) => Date | null
+      readonly guid?: (episode: number) => string | null
+    }
   ): void
   /** Paths requested so far, in order. */
   readonly requests: ReadonlyArray<string>
@@ -208,7 +217,11 @@ interface GrowingFeed {
   episodes: number
   failing: boolean
   title: (episode: number) => string
+  published: (episode: number) => Date | null
+  guid: (episode: number) => string | null
 }
+
+const optionalElement = (name: string, value: string | null) => (value === null ? "" : `\n<${name}>${value}</${name}>`)
 
 const growingFeedXml = (origin: string, name: string, feed: GrowingFeed) => `<?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd">
@@ -219,7 +232,7 @@ const growingFeedXml = (origin: string, name: string, feed: GrowingFeed) => `<?x
 ${Array.from({ length: feed.episodes }, (_, i) => feed.episodes - i)
   .map(
     (n) => `<item>
-<title>${feed.title(n)}</title>
+<title>${feed.title(n)}</title>${optionalElement("pubDate", feed.published(n)?.toUTCString() ?? null)}${optionalElement("guid", feed.guid(n))}
 <enclosure url="${origin}/media/tone.m4a?feed=${encodeURIComponent(name)}&amp;episode=${n}" type="audio/mp4" length="1000"/>
 <itunes:duration>${fixtureFacts.clipSeconds}</itunes:duration>
 </item>`
@@ -330,7 +343,7 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
   const growingFeedOf = (name: string) => {
     let feed = growingFeeds.get(name)
     if (feed === undefined) {
-      feed = { episodes: 0, failing: false, title: (n) => `Episode ${n}` }
+      feed = { episodes: 0, failing: false, title: (n) => `Episode ${n}`, published: () => null, guid: () => null }
       growingFeeds.set(name, feed)
     }
     return feed
@@ -578,6 +591,8 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
       if (settings.episodes !== undefined) feed.episodes = settings.episodes
       if (settings.failing !== undefined) feed.failing = settings.failing
       if (settings.title !== undefined) feed.title = settings.title
+      if (settings.published !== undefined) feed.published = settings.published
+      if (settings.guid !== undefined) feed.guid = settings.guid
     },
     requests,
     challenged,

@@ -18,6 +18,7 @@ import { runProjections } from "./projections/Aggregator.ts"
 import { ExpirySweeper } from "./expiry/ExpirySweeper.ts"
 import { BatchFeeder } from "./batches/BatchFeeder.ts"
 import { SubscriptionScheduler } from "./subscriptions/SubscriptionScheduler.ts"
+import { SubscriptionProjection, subscriptionsProjection } from "./subscriptions/SubscriptionProjection.ts"
 import { JobProjection, jobsProjection } from "./jobs/JobProjection.ts"
 import { JobRetrier } from "./jobs/JobRetrier.ts"
 import { MediaProjection, mediaProjection } from "./media/MediaProjection.ts"
@@ -26,14 +27,22 @@ import { UsageProjection, usageProjection } from "./usage/UsageProjection.ts"
 import { JobStates } from "@mds/shared/jobs/JobStates"
 
 /** Every read model the aggregator keeps, as data: stream, durable consumer, decoding and projection. */
-export const PROJECTIONS = [jobsProjection, mediaProjection, accountsProjection, keyUsageProjection, usageProjection] as const
+export const PROJECTIONS = [
+  jobsProjection,
+  mediaProjection,
+  accountsProjection,
+  keyUsageProjection,
+  usageProjection,
+  subscriptionsProjection
+] as const
 
 /** What the projections write with, over whatever read models, ArtifactStore and NatsClient are provided. */
 export const ProjectionServices = Layer.mergeAll(
   JobProjection.layer,
   MediaProjection.layer,
   AccountProjection.layer,
-  UsageProjection.layer.pipe(Layer.provide(JobStates.layer))
+  UsageProjection.layer.pipe(Layer.provide(JobStates.layer)),
+  SubscriptionProjection.layer
 ).pipe(Layer.provide(SubjectHistory.layer))
 
 const StreamsEnsured = Layer.effectDiscard(ensureStreams)

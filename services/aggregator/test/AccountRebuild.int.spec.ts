@@ -308,6 +308,7 @@ layer(live, { timeout: 180_000, excludeTestServices: true })("projections rebuil
           `projects: ${projectMessages} events replayed into kv store mds_projects_r<time> (was ${projectsResult.store})`,
           `keys: ${keyMessages} events replayed into kv store mds_keys_r<time> (was ${keysResult.store})`,
           "usage: 0 events replayed into kv store mds_usage_r<time> (was mds_usage)",
+          "subscriptions: 0 events replayed into kv store mds_subscriptions_r<time> (was mds_subscriptions)",
           ""
         ].join("\n")
       )

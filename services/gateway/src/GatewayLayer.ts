@@ -15,6 +15,7 @@ import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
 import { KeyReadModel } from "@mds/shared/readmodel/KeyReadModel"
 import { ProjectReadModel } from "@mds/shared/readmodel/ProjectReadModel"
 import { ReadModelLayer } from "@mds/shared/readmodel/ReadModelLayer"
+import { SubscriptionReadModel } from "@mds/shared/readmodel/SubscriptionReadModel"
 import { UsageReadModel } from "@mds/shared/readmodel/UsageReadModel"
 import { Layer } from "effect"
 import { ApiKeyAuth } from "./auth/ApiKeyAuth.ts"
@@ -46,7 +47,8 @@ const ReadModels = Layer.mergeAll(
   Layer.effect(JobReadModel, JobReadModel),
   Layer.effect(ProjectReadModel, ProjectReadModel),
   Layer.effect(KeyReadModel, KeyReadModel),
-  Layer.effect(UsageReadModel, UsageReadModel)
+  Layer.effect(UsageReadModel, UsageReadModel),
+  Layer.effect(SubscriptionReadModel, SubscriptionReadModel)
 ).pipe(Layer.provide(ReadModelLayer))
 
 // Read models and artifacts: KV and filesystem by default, MongoDB and S3 when MONGO_URL / S3_ENDPOINT are set.

@@ -98,7 +98,19 @@ export const Media = Schema.Struct({
         id: Schema.String,
         url: Schema.String.annotate({ description: "Download it with POST /media/download {url, format}." }),
         title: Schema.String,
-        duration: Schema.NullOr(Schema.Int).annotate({ description: "Whole seconds; null when the playlist does not say." })
+        duration: Schema.NullOr(Schema.Int).annotate({ description: "Whole seconds; null when the playlist does not say." }),
+        extractor_key: Schema.NullOr(Schema.String).annotate({
+          description:
+            "The extractor that reads the entry, as yt-dlp names it (its ie_key, e.g. Youtube; Generic for a feed item with a guid); null when the playlist does not say."
+        }),
+        extractor_id: Schema.NullOr(Schema.String).annotate({
+          description:
+            "The entry's id with that extractor; with extractor_key it is the line yt-dlp's --download-archive writes (the key lowercased, a space, the id). null when the playlist does not say."
+        }),
+        published_at: Schema.NullOr(IsoDateTime).annotate({
+          description:
+            "When the entry was published; a day without a time counts from its start (UTC). null when the playlist does not say."
+        })
       }).annotate({ identifier: "PlaylistEntry" })
     )
   ).annotate({ description: "Extension, playlists: the requested page of entries." }),

@@ -1,7 +1,7 @@
-// Extension: a subscription as /v1 answers it (and its webhooks carry it), from its state folded from its subject.
+// Extension: a subscription as /v1 answers it (and its webhooks carry it), from its state or its list read model's document.
 import type { SubscriptionBody } from "./Subscriptions.ts"
 import type { SubscriptionFilters } from "../domain/subscription/SubscriptionEvent.ts"
-import { type Subscription, subscriptionStatus } from "../domain/subscription/SubscriptionState.ts"
+import { type SubscriptionSummary, subscriptionStatus } from "../domain/subscription/SubscriptionState.ts"
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
@@ -12,7 +12,7 @@ const filtersBody = (filters: SubscriptionFilters): SubscriptionBody["filters"] 
   ...(filters.publishedAfter === undefined ? {} : { published_after: iso(filters.publishedAfter) })
 })
 
-export const toSubscriptionBody = (s: Subscription): SubscriptionBody => ({
+export const toSubscriptionBody = (s: SubscriptionSummary): SubscriptionBody => ({
   id: s.subscriptionId,
   url: s.url,
   platform: s.platform,

@@ -1,4 +1,5 @@
-// Read a subject, fold, decide, append with the expected last sequence; retry a bounded number of times on conflict.
+// Read a subject, fold, decide, append (all events of a decision at once) with the expected last sequence; retry a
+// bounded number of times on conflict.
 import { randomUUID } from "node:crypto"
 import { Effect, Option, Result } from "effect"
 import type { Decider } from "../domain/Decider.ts"
@@ -66,14 +67,15 @@ export const handleCommand = <Command, Event, State, Rejection>(
       }
       if (Result.isFailure(decision)) return yield* Effect.fail(decision.failure)
       const events = decision.success
-      for (const [index, event] of events.entries()) {
-        const appended = yield* store.append(codec, subject, event, {
-          msgId: options.msgId(event, index),
-          expectedLastSeq: lastSeq
-        })
-        lastSeq = appended.seq
-        state = decider.evolve(state, event)
+      // One decision is one append: several events go as one atomic batch, so a crash never leaves half of them.
+      if (events.length === 1) {
+        const event = events[0]!
+        lastSeq = (yield* store.append(codec, subject, event, { msgId: options.msgId(event, 0), expectedLastSeq: lastSeq })).seq
+      } else if (events.length > 1) {
+        const batch = events.map((event, index) => ({ event, msgId: options.msgId(event, index) }))
+        lastSeq = (yield* store.appendBatch(codec, subject, batch, { expectedLastSeq: lastSeq })).seq
       }
+      for (const event of events) state = decider.evolve(state, event)
       return { events, state, lastSeq }
     })
 

@@ -14,6 +14,12 @@ export interface AppendOptions {
   readonly expectedLastSeq?: number
 }
 
+/** One event of a batch and its deduplication id. */
+export interface BatchedEvent<A> {
+  readonly event: A
+  readonly msgId: string
+}
+
 export interface AppendResult {
   readonly seq: number
   readonly duplicate: boolean
@@ -39,6 +45,17 @@ export class EventStore extends Context.Service<
       subject: string,
       event: A,
       options: AppendOptions
+    ): Effect.Effect<AppendResult, AppendConflict | EventStoreError>
+    /**
+     * The events of one decision on one subject, stored all or none (a crash or a refusal in between leaves none of
+     * them), the first expecting the subject's last sequence to be `expectedLastSeq`. The result names the last one; a
+     * retry of a batch already stored reports it as a duplicate.
+     */
+    appendBatch<A>(
+      codec: EventCodec<A>,
+      subject: string,
+      events: ReadonlyArray<BatchedEvent<A>>,
+      options: { readonly expectedLastSeq: number }
     ): Effect.Effect<AppendResult, AppendConflict | EventStoreError>
     /** Every event of one subject, in order, optionally only those after `afterSeq`. */
     readSubject<A>(codec: EventCodec<A>, subject: string, afterSeq?: number): Effect.Effect<ReadonlyArray<StoredEvent<A>>, EventStoreError>

@@ -1,14 +1,20 @@
-// EventStore adapter on JetStream: publish with Nats-Msg-Id and expected last subject sequence; direct gets to read.
+// EventStore adapter on JetStream: publish with Nats-Msg-Id and expected last subject sequence (several events of one
+// decision as one atomic batch); direct gets to read.
 import { JetStreamApiError, type StoredMsg } from "@nats-io/jetstream"
 import { Effect, Layer, Option, Schema } from "effect"
 import { NatsClient } from "../nats/NatsClient.ts"
 import { currentTraceHeaders } from "../observability/TraceContext.ts"
+import { publishAtomicBatch } from "./AtomicBatch.ts"
 import { AppendConflict, type EventCodec, EventStore, EventStoreError, type StoredEvent } from "./EventStore.ts"
 import { streamLeaderReads } from "./StreamLeaderReads.ts"
 import { streamOf } from "./Subjects.ts"
 
 /** JetStream API error code for "wrong last sequence". */
 const WRONG_LAST_SEQUENCE = 10071
+/** JetStream API error code for "atomic publish batch contains duplicate message id" (a batch stored before). */
+const BATCH_DUPLICATE_MSG_ID = 10201
+/** How long a batch message waits for the server's answer when the client sets no JetStream timeout. */
+const DEFAULT_BATCH_TIMEOUT_MS = 5_000
 
 const textEncoder = new TextEncoder()
 
@@ -109,6 +115,29 @@ export const JetStreamEventStore = Layer.effect(
             )
           )
           return { seq: ack.seq, duplicate: ack.duplicate }
+        }),
+
+      appendBatch: (codec, subject, events, options) =>
+        Effect.gen(function* () {
+          const encode = jsonCodecOf(codec).encode
+          const messages = yield* Effect.forEach(events, ({ event, msgId }) =>
+            encode(event).pipe(
+              Effect.map((payload) => ({ subject, payload: textEncoder.encode(payload), msgId })),
+              Effect.mapError(storeError(`encode ${subject}`))
+            )
+          )
+          const outcome = yield* publishAtomicBatch(connection, messages, {
+            expectedLastSubjectSeq: options.expectedLastSeq,
+            extraHeaders: yield* currentTraceHeaders,
+            timeoutMs: js.getOptions().timeout ?? DEFAULT_BATCH_TIMEOUT_MS
+          }).pipe(Effect.mapError((failure) => storeError(`append batch ${subject}`)(failure.message)))
+          if (outcome._tag === "Stored") return { seq: outcome.seq, duplicate: false }
+          if (outcome.errCode !== WRONG_LAST_SEQUENCE && outcome.errCode !== BATCH_DUPLICATE_MSG_ID)
+            return yield* storeError(`append batch ${subject}`)(`${outcome.description} (${outcome.errCode})`)
+          // All or none: the batch was stored before exactly when its last message is on the subject after the expectation.
+          const stored = yield* storedEarlier(subject, messages.at(-1)?.msgId ?? "", options.expectedLastSeq)
+          if (Option.isSome(stored)) return { seq: stored.value, duplicate: true }
+          return yield* new AppendConflict({ subject, expectedLastSeq: options.expectedLastSeq })
         }),
 
       readSubject: (codec, subject, afterSeq = 0) =>

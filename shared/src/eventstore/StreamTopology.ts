@@ -43,7 +43,9 @@ export const streamConfigs = (
     max_age: maxAgeMs > 0 ? nanos(maxAgeMs) : 0,
     // JetStream refuses a dedup window longer than the max age (short lifetimes in tests, e.g. 8 s jobs).
     duplicate_window: nanos(maxAgeMs > 0 ? Math.min(DEDUP_WINDOW_MS, maxAgeMs) : DEDUP_WINDOW_MS),
-    allow_direct: true
+    allow_direct: true,
+    // The events of one decision are appended as one atomic batch (nats-server 2.12+).
+    allow_atomic: true
   })
   return [
     // Kept long enough to rebuild every job that can still be read or downloaded.

@@ -63,7 +63,6 @@ export const ALL_WEBHOOK_REDELIVERIES_SUBJECT = "mds.webhook.redeliver.>"
 export const idempotencySubject = (projectId: string, keyHash: string) => `mds.idempotency.${projectId}.${keyHash}`
 
 export const subscriptionSubject = (projectId: string, subscriptionId: string) => `mds.subscription.${projectId}.${subscriptionId}`
-export const projectSubscriptionsSubject = (projectId: string) => `mds.subscription.${projectId}.*`
 /** `keyHash` is a digest of the archive key (it holds spaces and URLs, which subjects cannot). */
 export const archiveSubject = (projectId: string, keyHash: string) => `mds.archive.${projectId}.${keyHash}`
 

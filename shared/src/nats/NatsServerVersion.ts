@@ -1,10 +1,11 @@
 // The oldest nats-server the services accept, and the check every service runs against the server it connects to.
 
 /**
- * 2.10.0: the line before (2.9) is out of upstream support, and the cluster behaviour the services rely on (raising a
- * stream's replicas in place, consumers re-created on a new leader) is verified only on the pinned 2.14 (README).
+ * 2.12.0: the events of one decision are appended as one atomic batch (ADR-50, new in 2.12); the cluster behaviour the
+ * services rely on (raising a stream's replicas in place, consumers re-created on a new leader) is verified only on the
+ * pinned 2.14 (README).
  */
-export const MIN_NATS_SERVER_VERSION = "2.10.0"
+export const MIN_NATS_SERVER_VERSION = "2.12.0"
 
 const parse = (version: string): ReadonlyArray<number> | null => {
   const match = /^v?(\d+)\.(\d+)\.(\d+)/.exec(version.trim())

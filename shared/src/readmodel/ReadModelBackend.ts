@@ -15,12 +15,14 @@ import type { ReadModelError } from "./ReadModelError.ts"
 import type { ReadModelStores } from "./ReadModelStores.ts"
 import { makeKvUsageReadModel, USAGE_BUCKET } from "./kv/KvUsageReadModel.ts"
 import type { UsageReadModel } from "./UsageReadModel.ts"
+import { makeKvSubscriptionReadModel, SUBSCRIPTIONS_BUCKET } from "./kv/KvSubscriptionReadModel.ts"
+import type { SubscriptionReadModel } from "./SubscriptionReadModel.ts"
 
 export type ReadModelBackendKind = "kv" | "mongo"
 
 /** The read models by logical name; adding one means a name here and an `open` per backend below. */
-export type ReadModelName = "jobs" | "media" | "projects" | "keys" | "usage"
-export const READ_MODEL_NAMES: ReadonlyArray<ReadModelName> = ["jobs", "media", "projects", "keys", "usage"]
+export type ReadModelName = "jobs" | "media" | "projects" | "keys" | "usage" | "subscriptions"
+export const READ_MODEL_NAMES: ReadonlyArray<ReadModelName> = ["jobs", "media", "projects", "keys", "usage", "subscriptions"]
 
 export interface ReadModelBackendShape {
   readonly kind: ReadModelBackendKind
@@ -32,6 +34,7 @@ export interface ReadModelBackendShape {
   openProjects(store: string): Effect.Effect<ProjectReadModel["Service"], ReadModelError>
   openKeys(store: string): Effect.Effect<KeyReadModel["Service"], ReadModelError>
   openUsage(store: string): Effect.Effect<UsageReadModel["Service"], ReadModelError>
+  openSubscriptions(store: string): Effect.Effect<SubscriptionReadModel["Service"], ReadModelError>
 }
 
 /** MongoDB collections (the production topology) are MongoReadModelBackend.ts, loaded only when configured. */
@@ -44,12 +47,20 @@ export class ReadModelBackend extends Context.Service<ReadModelBackend, ReadMode
       return ReadModelBackend.of({
         kind: "kv",
         stores: yield* makeKvReadModelStores(READ_MODEL_STORES_BUCKET),
-        defaults: { jobs: JOBS_BUCKET, media: MEDIA_BUCKET, projects: PROJECTS_BUCKET, keys: KEYS_BUCKET, usage: USAGE_BUCKET },
+        defaults: {
+          jobs: JOBS_BUCKET,
+          media: MEDIA_BUCKET,
+          projects: PROJECTS_BUCKET,
+          keys: KEYS_BUCKET,
+          usage: USAGE_BUCKET,
+          subscriptions: SUBSCRIPTIONS_BUCKET
+        },
         openJobs: (store) => Effect.provideContext(makeKvJobReadModel(store), context),
         openMedia: (store) => Effect.provideContext(makeKvMediaReadModel(store), context),
         openProjects: (store) => Effect.provideContext(makeKvProjectReadModel(store), context),
         openKeys: (store) => Effect.provideContext(makeKvKeyReadModel(store), context),
-        openUsage: (store) => Effect.provideContext(makeKvUsageReadModel(store), context)
+        openUsage: (store) => Effect.provideContext(makeKvUsageReadModel(store), context),
+        openSubscriptions: (store) => Effect.provideContext(makeKvSubscriptionReadModel(store), context)
       })
     })
   )

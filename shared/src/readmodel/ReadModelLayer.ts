@@ -9,6 +9,7 @@ import { ProjectReadModel } from "./ProjectReadModel.ts"
 import { ReadModelBackend, type ReadModelBackendKind, type ReadModelBackendShape, type ReadModelName } from "./ReadModelBackend.ts"
 import type { ReadModelError } from "./ReadModelError.ts"
 import { ReadModelStores } from "./ReadModelStores.ts"
+import { SubscriptionReadModel } from "./SubscriptionReadModel.ts"
 import { UsageReadModel } from "./UsageReadModel.ts"
 
 /** Which backend the configuration selects. */
@@ -47,7 +48,8 @@ export const FollowingReadModels = Layer.mergeAll(
   following(MediaReadModel, "media", (backend) => backend.openMedia),
   following(ProjectReadModel, "projects", (backend) => backend.openProjects),
   following(KeyReadModel, "keys", (backend) => backend.openKeys),
-  following(UsageReadModel, "usage", (backend) => backend.openUsage)
+  following(UsageReadModel, "usage", (backend) => backend.openUsage),
+  following(SubscriptionReadModel, "subscriptions", (backend) => backend.openSubscriptions)
 ).pipe(
   Layer.provideMerge(
     Layer.effect(

@@ -9,8 +9,11 @@ import { jobCommands, jobEventId } from "@mds/shared/domain/job/JobCommands"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
-import { admissionSubject, jobSubject } from "@mds/shared/eventstore/Subjects"
+import { admissionSubject, jobSubject, SUBSCRIPTIONS_STREAM, subscriptionSubject } from "@mds/shared/eventstore/Subjects"
+import { subscriptionCommands } from "@mds/shared/domain/subscription/SubscriptionCommands"
+import { SubscriptionEvent } from "@mds/shared/domain/subscription/SubscriptionEvent"
 import { newId } from "@mds/shared/ids/Ids"
+import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { TestNats } from "../support/TestNats.ts"
 
 const claim = (projectId: string, jobId: string, now: number, known?: { state: AdmissionState; lastSeq: number }) =>
@@ -163,6 +166,61 @@ layer(JetStreamEventStore.pipe(Layer.provideMerge(TestNats)), { timeout: 60_000 
             `JobProgressed:${jobId}:20:1300`,
             `JobStarted:${jobId}:2`
           ]
+        )
+      })
+  )
+
+  it.effect(
+    "a decision's events are appended all or none: a check whose SubscriptionEntriesQueued the stream refuses records no SubscriptionChecked either",
+    () =>
+      Effect.gen(function* () {
+        const store = yield* EventStore
+        const { jsm } = yield* NatsClient
+        const projectId = newId("prj")
+        const subscriptionId = newId("sub")
+        const subscription = subscriptionCommands(projectId, subscriptionId)
+        yield* subscription({
+          _tag: "CreateSubscription",
+          subscriptionId,
+          projectId,
+          url: "https://feeds.example.com/a.xml",
+          platform: "generic",
+          format: "audio_mp3",
+          checkEveryMs: 3_600_000,
+          filters: {},
+          backfill: 0,
+          now: 1_000
+        })
+        // The stream takes the small SubscriptionChecked but refuses the large SubscriptionEntriesQueued after it.
+        const sizeOf = (maxMsgSize: number) =>
+          Effect.promise(() =>
+            jsm.streams.update(SUBSCRIPTIONS_STREAM.name, { subjects: [...SUBSCRIPTIONS_STREAM.subjects], max_msg_size: maxMsgSize })
+          )
+        yield* sizeOf(2_048)
+        const entries = Array.from({ length: 8 }, (_, i) => ({
+          archiveKey: `url https://a.example/${i}.mp3`,
+          entryId: `ent_${i}`,
+          url: `https://a.example/${i}.mp3`,
+          title: "t".repeat(400)
+        }))
+        const recorded = yield* Effect.result(
+          subscription({
+            _tag: "RecordCheck",
+            subscriptionId,
+            dueAt: 1_000,
+            now: 1_500,
+            found: 8,
+            fresh: 8,
+            filtered: 0,
+            seen: ["url https://a.example/0.mp3"],
+            queued: { batchId: "bat_check", entries }
+          })
+        ).pipe(Effect.ensuring(sizeOf(-1)))
+        // Refused for its size (the stream's limit), not for anything else about the batch.
+        assert.include(recorded._tag === "Failure" ? String(recorded.failure) : "stored", "size")
+        assert.deepStrictEqual(
+          (yield* store.readSubject(SubscriptionEvent, subscriptionSubject(projectId, subscriptionId))).map((e) => e.event._tag),
+          ["SubscriptionCreated"]
         )
       })
   )

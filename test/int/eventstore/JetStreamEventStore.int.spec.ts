@@ -143,4 +143,55 @@ layer(JetStreamEventStore.pipe(Layer.provideMerge(TestNats)), { timeout: 60_000 
       assert.deepStrictEqual(yield* store.readSubject(JobEvent, subject), [])
     })
   )
+
+  it.effect("appendBatch stores a decision's events together after the expected sequence; a retry of the stored batch is a duplicate", () =>
+    Effect.gen(function* () {
+      const store = yield* EventStore
+      const { jobId, subject } = freshSubject()
+      const first = yield* store.append(JobEvent, subject, progressed(jobId, 1), { msgId: `${jobId}-1`, expectedLastSeq: 0 })
+      const batch = [
+        { event: progressed(jobId, 2), msgId: `${jobId}-2` },
+        { event: progressed(jobId, 3), msgId: `${jobId}-3` }
+      ]
+      const appended = yield* store.appendBatch(JobEvent, subject, batch, { expectedLastSeq: first.seq })
+      assert.isFalse(appended.duplicate)
+      const stored = yield* store.readSubject(JobEvent, subject)
+      assert.deepStrictEqual(
+        stored.map((s) => s.event),
+        [progressed(jobId, 1), progressed(jobId, 2), progressed(jobId, 3)]
+      )
+      // Stored consecutively; the result names the last.
+      assert.deepStrictEqual(
+        stored.map((s) => s.seq),
+        [first.seq, appended.seq - 1, appended.seq]
+      )
+      const retried = yield* store.appendBatch(JobEvent, subject, batch, { expectedLastSeq: first.seq })
+      assert.deepStrictEqual(retried, { seq: appended.seq, duplicate: true })
+      assert.strictEqual((yield* store.readSubject(JobEvent, subject)).length, 3)
+    })
+  )
+
+  it.effect("appendBatch with a stale expectation is an AppendConflict and stores none of its events", () =>
+    Effect.gen(function* () {
+      const store = yield* EventStore
+      const { jobId, subject } = freshSubject()
+      yield* store.append(JobEvent, subject, progressed(jobId, 1), { msgId: `${jobId}-1`, expectedLastSeq: 0 })
+      const conflict = yield* Effect.flip(
+        store.appendBatch(
+          JobEvent,
+          subject,
+          [
+            { event: progressed(jobId, 2), msgId: `${jobId}-2` },
+            { event: progressed(jobId, 3), msgId: `${jobId}-3` }
+          ],
+          { expectedLastSeq: 0 }
+        )
+      )
+      assert.strictEqual(conflict._tag, "AppendConflict")
+      assert.deepStrictEqual(
+        (yield* store.readSubject(JobEvent, subject)).map((s) => s.event),
+        [progressed(jobId, 1)]
+      )
+    })
+  )
 })

@@ -212,6 +212,30 @@ describe("the event store's reads on a 3-node cluster", () => {
       await spy.close()
     }
   }, 120_000)
+
+  it("appends a decision's events as one atomic batch on a stream with 3 replicas", async () => {
+    await startServicesOnCluster(cluster().url, "3")
+    const stored = await asService(
+      { NATS_URL: cluster().url },
+      Effect.gen(function* () {
+        const store = yield* EventStore
+        const jobId = newId("job")
+        const subject = jobSubject(newId("prj"), jobId)
+        const progressed = (percent: number): JobEvent => ({ _tag: "JobProgressed", v: 1, jobId, percent, at: percent })
+        yield* store.appendBatch(
+          JobEvent,
+          subject,
+          [
+            { event: progressed(1), msgId: `${jobId}:1` },
+            { event: progressed(2), msgId: `${jobId}:2` }
+          ],
+          { expectedLastSeq: 0 }
+        )
+        return (yield* store.readSubject(JobEvent, subject)).map((item) => item.event)
+      }).pipe(Effect.provide(JetStreamEventStore))
+    )
+    expect(stored.map((event) => (event._tag === "JobProgressed" ? event.percent : -1))).toEqual([1, 2])
+  }, 120_000)
 })
 
 describe("NATS_REPLICAS", () => {

@@ -18,11 +18,14 @@ import { mediaReadModelContract, resolvedMedia } from "./MediaReadModel.contract
 import { readModelStoresContract } from "./ReadModelStores.contract.ts"
 import { KvUsageReadModel } from "@mds/shared/readmodel/kv/KvUsageReadModel"
 import { usageReadModelContract } from "./UsageReadModel.contract.ts"
+import { KvSubscriptionReadModel } from "@mds/shared/readmodel/kv/KvSubscriptionReadModel"
+import { subscriptionReadModelContract } from "./SubscriptionReadModel.contract.ts"
 
 jobReadModelContract("NATS KV", KvJobReadModel.layer.pipe(Layer.provide(TestNats)))
 mediaReadModelContract("NATS KV", KvMediaReadModel.layer.pipe(Layer.provide(TestNats)))
 readModelStoresContract("NATS KV", KvReadModelStores.layer.pipe(Layer.provide(TestNats)))
 usageReadModelContract("NATS KV", KvUsageReadModel.layer.pipe(Layer.provide(TestNats)))
+subscriptionReadModelContract("NATS KV", KvSubscriptionReadModel.layer.pipe(Layer.provide(TestNats)))
 
 const kvLayer = Layer.mergeAll(KvJobReadModel.layer, KvMediaReadModel.layer).pipe(Layer.provideMerge(TestNats))
 

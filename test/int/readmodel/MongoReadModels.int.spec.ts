@@ -17,6 +17,8 @@ import { mediaReadModelContract } from "./MediaReadModel.contract.ts"
 import { readModelStoresContract } from "./ReadModelStores.contract.ts"
 import { MongoUsageReadModel } from "@mds/shared/readmodel/mongo/MongoUsageReadModel"
 import { usageReadModelContract } from "./UsageReadModel.contract.ts"
+import { MongoSubscriptionReadModel } from "@mds/shared/readmodel/mongo/MongoSubscriptionReadModel"
+import { subscriptionReadModelContract } from "./SubscriptionReadModel.contract.ts"
 
 announceDockerSkip("MongoDB read models")
 
@@ -32,6 +34,10 @@ describe.skipIf(!dockerAvailable)(title, () => {
   projectReadModelContract("MongoDB", MongoProjectReadModel.layerWithCollection("contract_projects").pipe(Layer.provide(mongo)))
   keyReadModelContract("MongoDB", MongoKeyReadModel.layerWithCollection("contract_keys").pipe(Layer.provide(mongo)))
   usageReadModelContract("MongoDB", MongoUsageReadModel.layerWithCollection("contract_usage").pipe(Layer.provide(mongo)))
+  subscriptionReadModelContract(
+    "MongoDB",
+    MongoSubscriptionReadModel.layerWithCollection("contract_subscriptions").pipe(Layer.provide(mongo))
+  )
 
   const production = Layer.mergeAll(
     MongoJobReadModel.layer,

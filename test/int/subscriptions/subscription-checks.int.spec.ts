@@ -5,7 +5,9 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { ConfigProvider, Effect, Layer, ManagedRuntime, References } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { recordArchiveEntry } from "@mds/shared/domain/archive/ArchiveCommands"
 import { BatchEvent } from "@mds/shared/domain/batch/BatchEvent"
+import { formerArchiveKeyOf } from "@mds/shared/domain/subscription/ArchiveKey"
 import { currentSubscription, subscriptionCommands } from "@mds/shared/domain/subscription/SubscriptionCommands"
 import { type SubscriptionEvent as SubscriptionEventType, SubscriptionEvent } from "@mds/shared/domain/subscription/SubscriptionEvent"
 import type { SubscriptionFilters } from "@mds/shared/domain/subscription/SubscriptionEvent"
@@ -18,6 +20,7 @@ import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { AggregatorLayer } from "../../../services/aggregator/src/AggregatorLayer.ts"
 import { ExtractorLayer } from "../../../services/extractor/src/ExtractorLayer.ts"
 import { YT_DLP } from "../../../services/extractor/test/ExtractorHarness.ts"
+import { entryIdOf } from "../../../services/extractor/src/ytdlp/describePlaylist.ts"
 import { eventually } from "../../support/Eventually.ts"
 import { type MediaServer, startMediaServer } from "../../support/MediaServer.ts"
 import { type NatsServer, startNatsServer } from "../../support/NatsServer.ts"
@@ -205,6 +208,49 @@ describe("subscription checks", () => {
     const onlyFiltered = await checkNow(projectId, subscriptionId)
     expect(lastCheckOf(onlyFiltered)).toEqual({ found: 5, new: 1, filtered: 1, queued: 0 })
     expect(subscriptionStatus(await stateOf(projectId, subscriptionId))).toBe("active")
+  }, 120_000)
+
+  it("published_after lets through the entries the feed dates from then on, and undated ones; the archive knows a feed item by its guid", async () => {
+    const projectId = newId("prj")
+    const cutoff = Date.UTC(2026, 10, 3)
+    const DAY = 86_400_000
+    media.setFeed("dated", {
+      episodes: 2,
+      // Episode 3 a day before the cutoff, 4 a day after, 5 undated; every episode but 5 has a guid.
+      published: (n) => (n === 5 ? null : new Date(cutoff + (n - 3.5) * 2 * DAY)),
+      guid: (n) => (n === 5 ? null : `dated-episode-${n}`)
+    })
+    const subscriptionId = await subscribe(projectId, media.growingFeed("dated"), { filters: { publishedAfter: cutoff } })
+    await afterChecks(projectId, subscriptionId, 1)
+    media.setFeed("dated", { episodes: 5 })
+    const events = await checkNow(projectId, subscriptionId)
+    expect(lastCheckOf(events)).toEqual({ found: 5, new: 3, filtered: 1, queued: 2 })
+    expect(await queuedTitles(projectId, events)).toEqual(["Episode 5", "Episode 4"])
+    const queued = events.flatMap((e) => (e._tag === "SubscriptionEntriesQueued" ? e.entries : []))
+    expect(queued.map((entry) => entry.archiveKey)).toEqual([
+      `url ${media.origin}/media/tone.m4a?feed=dated&episode=5`,
+      "generic dated-episode-4"
+    ])
+  }, 120_000)
+
+  it("an entry the project's archive recorded under its former key (platform and URL-derived entry id) is not queued again", async () => {
+    const projectId = newId("prj")
+    media.setFeed("former", { episodes: 2 })
+    const episode1 = `${media.origin}/media/tone.m4a?feed=former&episode=1`
+    // As a check before entries carried their extractor's id recorded it.
+    await run(
+      recordArchiveEntry({
+        projectId,
+        archiveKey: formerArchiveKeyOf("generic", entryIdOf(episode1)),
+        subscriptionId: "sub_before",
+        claimId: "sub_before@1",
+        now: Date.now()
+      })
+    )
+    const subscriptionId = await subscribe(projectId, media.growingFeed("former"), { backfill: 2 })
+    const events = await afterChecks(projectId, subscriptionId, 1)
+    expect(lastCheckOf(events)).toEqual({ found: 2, new: 2, filtered: 0, queued: 1 })
+    expect(await queuedTitles(projectId, events)).toEqual(["Episode 2"])
   }, 120_000)
 
   it("an overlapping second subscription of the same project queues nothing the first queued", async () => {

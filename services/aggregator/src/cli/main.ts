@@ -1,4 +1,4 @@
-// SRE CLI of the aggregator: `projections rebuild [--projection jobs|media|projects|keys|usage] [--to kv|mongo]`; progress on stderr, counts on stdout.
+// SRE CLI of the aggregator: `projections rebuild [--projection jobs|media|projects|keys|usage|subscriptions] [--to kv|mongo]`; progress on stderr, counts on stdout.
 import { Cause, Effect, Exit, Layer, Option } from "effect"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { NatsClient } from "@mds/shared/nats/NatsClient"

@@ -27,7 +27,7 @@ export const verdictOf = <A, R>(msg: JsMsg, definition: Projection<A, R>, retryD
     const decoded = yield* Effect.result(definition.decode(data))
     if (decoded._tag === "Failure") return { _tag: "Term", reason: `undecodable: ${String(decoded.failure)}`.slice(0, 500) } as const
     return yield* definition
-      .project(decoded.success, { subject: msg.subject, seq: msg.seq, data, previousSeq: previousSubjectSeq(msg.headers) })
+      .project(decoded.success, { subject: msg.subject, seq: msg.seq, data, previousSeq: previousSubjectSeq(msg.headers, msg.seq) })
       .pipe(
         Effect.as(ack),
         Effect.catchCause((cause) => Effect.succeed<Verdict>({ _tag: "Nak", delayMs: retryDelayMs, reason: String(cause).slice(0, 500) }))

@@ -13,13 +13,17 @@ export interface ProjectedMessage {
 
 /**
  * The event store appends every aggregate event expecting the subject's last sequence; the stream keeps that
- * expectation as a header, so a message tells which one came before it on its subject (0: it is the first).
+ * expectation as a header, so a message tells which one came before it on its subject (0: it is the first). The events
+ * of one decision are one atomic batch on one subject, stored consecutively, and only the batch's first message carries
+ * the expectation: a later one follows the message just before it.
  */
-export const previousSubjectSeq = (headers: { get(name: string): string } | undefined): number | undefined => {
+export const previousSubjectSeq = (headers: { get(name: string): string } | undefined, seq: number): number | undefined => {
+  const batchSeq = Number(headers?.get("Nats-Batch-Sequence") || "1")
+  if (Number.isSafeInteger(batchSeq) && batchSeq > 1) return seq - 1
   const value = headers?.get(PubHeaders.ExpectedLastSubjectSequenceHdr)
   if (value === undefined || value === "") return undefined
-  const seq = Number(value)
-  return Number.isSafeInteger(seq) && seq >= 0 ? seq : undefined
+  const previous = Number(value)
+  return Number.isSafeInteger(previous) && previous >= 0 ? previous : undefined
 }
 
 export interface Projection<A, R> {

@@ -1,4 +1,4 @@
-// The SRE command `projections rebuild [--projection jobs|media|projects|keys] [--to kv|mongo]`, decoded from argv with Schema.
+// The SRE command `projections rebuild [--projection jobs|media|projects|keys|usage|subscriptions] [--to kv|mongo]`, decoded from argv with Schema.
 import { Effect, Schema } from "effect"
 import { READ_MODEL_NAMES } from "@mds/shared/readmodel/ReadModelBackend"
 

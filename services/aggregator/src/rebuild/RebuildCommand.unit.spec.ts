@@ -6,7 +6,7 @@ describe("projections rebuild command", () => {
   it.effect("rebuilds every read model into the configured backend when nothing is named", () =>
     Effect.gen(function* () {
       assert.deepStrictEqual(yield* parseRebuildCommand(["projections", "rebuild"]), {
-        projections: ["jobs", "media", "projects", "keys", "usage"],
+        projections: ["jobs", "media", "projects", "keys", "usage", "subscriptions"],
         to: null
       })
     })
@@ -35,7 +35,7 @@ describe("projections rebuild command", () => {
       ]) {
         const error = yield* Effect.flip(parseRebuildCommand(argv))
         assert.strictEqual(error._tag, "UsageError")
-        assert.include(error.message, "projections rebuild [--projection jobs|media|projects|keys|usage] [--to kv|mongo]")
+        assert.include(error.message, "projections rebuild [--projection jobs|media|projects|keys|usage|subscriptions] [--to kv|mongo]")
       }
     })
   )

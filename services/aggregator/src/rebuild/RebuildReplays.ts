@@ -13,7 +13,8 @@ import {
   ALL_PROJECTS_SUBJECT,
   JOBS_STREAM,
   KEY_USAGE_STREAM,
-  MEDIA_STREAM
+  MEDIA_STREAM,
+  SUBSCRIPTIONS_STREAM
 } from "@mds/shared/eventstore/Subjects"
 import { MediaReadModel } from "@mds/shared/readmodel/MediaReadModel"
 import { ReadModelBackend, type ReadModelName } from "@mds/shared/readmodel/ReadModelBackend"
@@ -23,6 +24,7 @@ import { SubjectHistory } from "../projections/SubjectHistory.ts"
 import { makeJobProjector } from "../jobs/JobProjector.ts"
 import { previousSubjectSeq } from "../projections/Projection.ts"
 import { makeUsageProjector } from "../usage/UsageProjection.ts"
+import { makeSubscriptionCatchUp } from "../subscriptions/SubscriptionProjection.ts"
 
 /** One filtered stream to replay; a read model may need several (keys: their events and their usage). */
 export interface ReplaySource {
@@ -76,7 +78,12 @@ export const replaySourcesFor = (name: ReadModelName, store: string, limits: Rep
         const handle = (msgs: ReadonlyArray<JsMsg>) =>
           projector
             .project(
-              msgs.map((msg) => ({ subject: msg.subject, seq: msg.seq, data: msg.string(), previousSeq: previousSubjectSeq(msg.headers) }))
+              msgs.map((msg) => ({
+                subject: msg.subject,
+                seq: msg.seq,
+                data: msg.string(),
+                previousSeq: previousSubjectSeq(msg.headers, msg.seq)
+              }))
             )
             .pipe(
               // A job already stored is left as it is on the next try.
@@ -126,6 +133,20 @@ export const replaySourcesFor = (name: ReadModelName, store: string, limits: Rep
             stream: JOBS_STREAM.name,
             filter: JOBS_STREAM.subjects[0]!,
             projection: perMessage((msg) => whenDecoded(decodeJobEvent, msg, (event) => apply(event, msg.subject)))
+          }
+        ] satisfies ReadonlyArray<ReplaySource>
+      }
+      case "subscriptions": {
+        const catchUp = makeSubscriptionCatchUp(
+          yield* backend.openSubscriptions(store),
+          yield* Effect.provide(SubjectHistory, SubjectHistory.layer)
+        )
+        return [
+          {
+            stream: SUBSCRIPTIONS_STREAM.name,
+            filter: SUBSCRIPTIONS_STREAM.subjects[0]!,
+            // The subject names project and subscription; the fold reads the subject itself and steps over poison in it.
+            projection: perMessage((msg) => catchUp(msg.subject, msg.seq))
           }
         ] satisfies ReadonlyArray<ReplaySource>
       }

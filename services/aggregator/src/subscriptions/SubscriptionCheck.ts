@@ -1,10 +1,10 @@
 // Extension: one check of a subscription for one due time: resolve the playlist, plan, claim in the archive, batch, record.
 import { Clock, Effect } from "effect"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
-import { recordArchiveEntry } from "@mds/shared/domain/archive/ArchiveCommands"
+import { archiveClaimOf, recordArchiveEntry } from "@mds/shared/domain/archive/ArchiveCommands"
 import { batchCommands } from "@mds/shared/domain/batch/BatchCommands"
 import type { MediaResolved } from "@mds/shared/domain/media/MediaEvent"
-import { archiveKeyOf } from "@mds/shared/domain/subscription/ArchiveKey"
+import { foundEntriesOf } from "@mds/shared/domain/subscription/FoundEntries"
 import { type FoundEntry, planCheck } from "@mds/shared/domain/subscription/SubscriptionCheckPlan"
 import { currentSubscription, subscriptionCommands } from "@mds/shared/domain/subscription/SubscriptionCommands"
 import type { CheckError, QueuedEntry } from "@mds/shared/domain/subscription/SubscriptionEvent"
@@ -17,17 +17,6 @@ export const checkClaimId = (subscriptionId: string, dueAt: number) => `${subscr
 
 /** The batch of the entries one check queued: the same id on every retry of the check, so it is created once. */
 export const checkBatchId = (subscriptionId: string, dueAt: number) => derivedId("bat", `subscription:${subscriptionId}@${dueAt}`)
-
-/** An entry as the archive knows it: the extractor that listed it and the entry's id (stable: it is named by its URL). */
-export const foundEntriesOf = (playlist: MediaResolved): ReadonlyArray<FoundEntry & { readonly entryId: string }> =>
-  (playlist.entries ?? []).map((entry) => ({
-    archiveKey: archiveKeyOf({ extractor: playlist.platform, id: entry.id, url: entry.url }),
-    entryId: entry.id,
-    url: entry.url,
-    title: entry.title,
-    durationSeconds: entry.duration,
-    publishedAt: null
-  }))
 
 /** The followed URL as a playlist, resolved with the project's cookies (the extractor applies them); or why not. */
 const resolvePlaylist = (subscription: Subscription) =>
@@ -44,6 +33,19 @@ const resolvePlaylist = (subscription: Subscription) =>
       })
     )
   )
+
+/**
+ * Claims the entry in the project's archive; true when this check owns it (and so queues it). An entry another claim
+ * recorded under its former key (before entries carried their extractor's id) is that claim's.
+ */
+const claimEntry = (projectId: string, subscriptionId: string, claimId: string, entry: FoundEntry, now: number) =>
+  Effect.gen(function* () {
+    if (entry.formerArchiveKey !== entry.archiveKey) {
+      const former = yield* archiveClaimOf(projectId, entry.formerArchiveKey)
+      if (former !== null && former !== claimId) return false
+    }
+    return yield* recordArchiveEntry({ projectId, archiveKey: entry.archiveKey, subscriptionId, claimId, now })
+  })
 
 export type CheckOutcome = "not_due" | "checked" | "failed"
 
@@ -66,18 +68,14 @@ export const runSubscriptionCheck = Effect.fn("SubscriptionCheck.run")(function*
     yield* Effect.logInfo("subscription check failed", { subscriptionId, code: resolved.code })
     return "failed" satisfies CheckOutcome
   }
-  const found = foundEntriesOf(resolved)
-  const plan = planCheck(state, found)
-  const entryIds = new Map(found.map((entry) => [entry.archiveKey, entry.entryId]))
+  const plan = planCheck(state, foundEntriesOf(resolved))
   const claimId = checkClaimId(subscriptionId, dueAt)
-  const owned = yield* Effect.forEach(
-    plan.candidates,
-    (entry) => recordArchiveEntry({ projectId, archiveKey: entry.archiveKey, subscriptionId, claimId, now }),
-    { concurrency: 4 }
-  )
+  const owned = yield* Effect.forEach(plan.candidates, (entry) => claimEntry(projectId, subscriptionId, claimId, entry, now), {
+    concurrency: 4
+  })
   const queued: ReadonlyArray<QueuedEntry> = plan.candidates
     .filter((_, i) => owned[i] === true)
-    .map((entry) => ({ archiveKey: entry.archiveKey, entryId: entryIds.get(entry.archiveKey) ?? "", url: entry.url, title: entry.title }))
+    .map((entry) => ({ archiveKey: entry.archiveKey, entryId: entry.entryId, url: entry.url, title: entry.title }))
   const batchId = checkBatchId(subscriptionId, dueAt)
   if (queued.length > 0) {
     const { jobMs } = yield* Lifetimes

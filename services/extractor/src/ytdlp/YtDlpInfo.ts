@@ -52,6 +52,12 @@ const infoFields = {
   webpage_url: maybe(Schema.String),
   original_url: maybe(Schema.String),
   extractor_key: maybe(Schema.String),
+  /** Extension: a flat playlist entry names the extractor that would read it (`ie_key`), as yt-dlp's archive does. */
+  ie_key: maybe(Schema.String),
+  /** Epoch seconds and YYYYMMDD, when the platform says (flat entries of a feed carry the item's pubDate). */
+  timestamp: maybe(Schema.Number),
+  upload_date: maybe(Schema.String),
+  release_timestamp: maybe(Schema.Number),
   url: maybe(Schema.String),
   ext: maybe(Schema.String),
   protocol: maybe(Schema.String),

@@ -19,7 +19,10 @@ const playlistFields = (media: MediaResolved, page: EntryPage) => {
       id: entry.id,
       url: entry.url,
       title: entry.title,
-      duration: entry.duration === null ? null : Math.round(entry.duration)
+      duration: entry.duration === null ? null : Math.round(entry.duration),
+      extractor_key: entry.extractorKey ?? null,
+      extractor_id: entry.extractorId ?? null,
+      published_at: entry.publishedAt === undefined ? null : new Date(entry.publishedAt).toISOString()
     })),
     next_offset: end < media.entries.length ? end : null
   }

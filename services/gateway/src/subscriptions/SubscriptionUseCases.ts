@@ -6,11 +6,11 @@ import { currentSubscription, subscriptionCommands } from "@mds/shared/domain/su
 import type { SubscriptionCommand } from "@mds/shared/domain/subscription/SubscriptionDecider"
 import { SubscriptionNotFound } from "@mds/shared/domain/subscription/SubscriptionDecider"
 import type { Subscription } from "@mds/shared/domain/subscription/SubscriptionState"
-import { projectSubscriptionsSubject, SUBSCRIPTIONS_STREAM } from "@mds/shared/eventstore/Subjects"
 import { newId, SubscriptionId } from "@mds/shared/ids/Ids"
-import { NatsClient } from "@mds/shared/nats/NatsClient"
+import { listedSubscriptions } from "@mds/shared/domain/subscription/SubscriptionListView"
+import { SubscriptionReadModel } from "@mds/shared/readmodel/SubscriptionReadModel"
 import { Clock, Effect, Schema } from "effect"
-import { InvalidOptions, ServiceUnavailable } from "../http/GatewayErrors.ts"
+import { InvalidOptions } from "../http/GatewayErrors.ts"
 import { requestedOptions } from "../jobs/requestedOptions.ts"
 import { requestResolution, vetMediaUrl } from "../media/resolveMedia.ts"
 import { NotAPlaylist } from "./SubscriptionErrors.ts"
@@ -25,6 +25,12 @@ export const loadSubscription = Effect.fn("loadSubscription")(function* (project
   if (state === null || state.removed) return yield* new SubscriptionNotFound({ subscriptionId })
   return state
 })
+
+/** A subscription as a command left it, and its subject's sequence then (the list has it once it folded that far). */
+export interface SubscriptionWritten {
+  readonly subscription: Subscription
+  readonly lastSeq: number
+}
 
 /** Follows a URL: resolved once as a playlist (with the project's cookies), so one that is not is refused now. */
 export const subscribe = Effect.fn("subscribe")(function* (projectId: string, body: CreateSubscriptionRequest) {
@@ -61,20 +67,15 @@ export const subscribe = Effect.fn("subscribe")(function* (projectId: string, bo
     },
     { isNew: true }
   )
-  return handled.state as Subscription
+  return { subscription: handled.state as Subscription, lastSeq: handled.lastSeq } satisfies SubscriptionWritten
 })
 
-/** Every live subscription of the project, oldest first: its subjects in the stream, each folded (a project follows a handful). */
+/**
+ * Every live subscription of the project, oldest first, from the list read model the aggregator keeps: one read per
+ * subscription, however many checks it has had. A subscription shows up (or changes) there within moments of its write.
+ */
 export const projectSubscriptions = Effect.fn("projectSubscriptions")(function* (projectId: string) {
-  const { jsm } = yield* NatsClient
-  const info = yield* Effect.tryPromise({
-    try: () => jsm.streams.info(SUBSCRIPTIONS_STREAM.name, { subjects_filter: projectSubscriptionsSubject(projectId) }),
-    catch: () => new ServiceUnavailable({ message: "Subscriptions cannot be listed right now; retry shortly." })
-  })
-  const ids = Object.keys(info.state.subjects ?? {}).map((subject) => subject.split(".")[3] ?? "")
-  const states = yield* Effect.forEach(ids, (id) => currentSubscription(projectId, id), { concurrency: 8 })
-  const live = states.flatMap(({ state }) => (state === null || state.removed ? [] : [state]))
-  return live.sort((a, b) => a.createdAt - b.createdAt)
+  return listedSubscriptions(yield* (yield* SubscriptionReadModel).listByProject(projectId))
 })
 
 export type SubscriptionChange = "PauseSubscription" | "ResumeSubscription" | "CheckNow"
@@ -89,11 +90,12 @@ export const changeSubscription = Effect.fn("changeSubscription")(function* (
   const now = yield* Clock.currentTimeMillis
   const command: SubscriptionCommand = { _tag: change, subscriptionId, now }
   const handled = yield* subscriptionCommands(projectId, subscriptionId)(command)
-  return handled.state as Subscription
+  return { subscription: handled.state as Subscription, lastSeq: handled.lastSeq } satisfies SubscriptionWritten
 })
 
 export const unsubscribe = Effect.fn("unsubscribe")(function* (projectId: string, subscriptionId: string) {
   yield* loadSubscription(projectId, subscriptionId)
   const now = yield* Clock.currentTimeMillis
-  yield* subscriptionCommands(projectId, subscriptionId)({ _tag: "RemoveSubscription", subscriptionId, now })
+  const handled = yield* subscriptionCommands(projectId, subscriptionId)({ _tag: "RemoveSubscription", subscriptionId, now })
+  return { lastSeq: handled.lastSeq }
 })

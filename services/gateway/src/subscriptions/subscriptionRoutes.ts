@@ -18,7 +18,7 @@ const subscriptionIdOf = (input: RouteInput) => input.params["subscriptionId"] ?
 
 export const createSubscription = Effect.fn("createSubscription")(function* (input: RouteInput, principal: Principal) {
   const body = yield* decodeBody(CreateSubscriptionRequest, input.body)
-  return json(201, toSubscriptionBody(yield* subscribe(principal.projectId, body)))
+  return json(201, toSubscriptionBody((yield* subscribe(principal.projectId, body)).subscription))
 })
 
 export const listSubscriptions = Effect.fn("listSubscriptions")(function* (_input: RouteInput, principal: Principal) {
@@ -32,7 +32,7 @@ export const getSubscription = Effect.fn("getSubscription")(function* (input: Ro
 /** Runs a command on a live subscription and answers with what it became. */
 const command = (change: SubscriptionChange, status: number) =>
   Effect.fn(`subscription.${change}`)(function* (input: RouteInput, principal: Principal) {
-    return json(status, toSubscriptionBody(yield* changeSubscription(principal.projectId, subscriptionIdOf(input), change)))
+    return json(status, toSubscriptionBody((yield* changeSubscription(principal.projectId, subscriptionIdOf(input), change)).subscription))
   })
 
 export const pauseSubscription = command("PauseSubscription", 200)

@@ -1,16 +1,9 @@
-// An in-process gateway plus the account projections on a throwaway nats-server, and dashboard clients over fastify inject.
+// An in-process gateway plus the account and subscription projections on a throwaway nats-server, and dashboard clients over fastify inject.
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { ConfigProvider, Effect, Layer, ManagedRuntime, References } from "effect"
-import { NatsClient } from "@mds/shared/nats/NatsClient"
-import { KvKeyReadModel } from "@mds/shared/readmodel/kv/KvKeyReadModel"
-import { KvProjectReadModel } from "@mds/shared/readmodel/kv/KvProjectReadModel"
-import { AccountProjection, accountsProjection, keyUsageProjection } from "../../../aggregator/src/accounts/AccountProjection.ts"
-import { runProjections } from "../../../aggregator/src/projections/Aggregator.ts"
-import { SubjectHistory } from "../../../aggregator/src/projections/SubjectHistory.ts"
+import { startListProjections } from "../AggregatorProjections.ts"
 import { type GatewayInstance, gatewayEnv, startGateway } from "../GatewayHarness.ts"
-import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { type NatsServer, startNatsServer } from "../../../../test/support/NatsServer.ts"
 import { type DashboardClient, dashboardClient, type Transport } from "../../../../test/support/DashboardClient.ts"
 
@@ -47,19 +40,8 @@ export const startDashboardHarness = async (extraEnv: Record<string, string> = {
   const dataDir = await mkdtemp(join(tmpdir(), "mds-dashboard-"))
   const env = { ...gatewayEnv(nats, dataDir), ...extraEnv }
   const gateway = await startGateway(env)
-  // The aggregator's account projections, so lists in the dashboard fill as they do in production.
-  const projections = ManagedRuntime.make(
-    runProjections([accountsProjection, keyUsageProjection]).pipe(
-      Layer.provide(AccountProjection.layer),
-      Layer.provide(Layer.mergeAll(KvProjectReadModel.layer, KvKeyReadModel.layer, SubjectHistory.layer)),
-      Layer.provide(Lifetimes.layer),
-      Layer.provideMerge(NatsClient.layer),
-      Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord(env))),
-      Layer.provide(Layer.succeed(References.MinimumLogLevel, "Error")),
-      Layer.orDie
-    )
-  )
-  await projections.runPromise(Effect.void)
+  // The aggregator's account and subscription projections, so lists in the dashboard fill as they do in production.
+  const projections = await startListProjections(env)
   const transport = injectTransport(gateway)
   return {
     nats,

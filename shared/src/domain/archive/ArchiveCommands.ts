@@ -1,7 +1,8 @@
 // Extension: the download archive's command handler, bound once; `recordArchiveEntry` says whether the claim owns the entry.
 import { createHash } from "node:crypto"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { commandHandler } from "../../eventstore/CommandHandler.ts"
+import { EventStore } from "../../eventstore/EventStore.ts"
 import { archiveSubject } from "../../eventstore/Subjects.ts"
 import { ArchiveDecider, ownsEntry, type RecordArchiveEntry } from "./ArchiveDecider.ts"
 import { ArchiveEvent } from "./ArchiveEvent.ts"
@@ -24,3 +25,12 @@ export const recordArchiveEntry = (command: Omit<RecordArchiveEntry, "_tag">) =>
   handleArchive(archiveSubject(command.projectId, keyHash(command.archiveKey)), { _tag: "RecordArchiveEntry", ...command }).pipe(
     Effect.map((handled) => ownsEntry(handled.state, command.claimId))
   )
+
+/**
+ * The claim that recorded the entry under this key, or null: for a key no check records any more (formerArchiveKeyOf),
+ * a read is the whole answer, since nothing can claim it after the read.
+ */
+export const archiveClaimOf = Effect.fn("archiveClaimOf")(function* (projectId: string, archiveKey: string) {
+  const last = yield* (yield* EventStore).readLast(ArchiveEvent, archiveSubject(projectId, keyHash(archiveKey)))
+  return Option.match(last, { onNone: () => null, onSome: (stored) => stored.event.claimId })
+})

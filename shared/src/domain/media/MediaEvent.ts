@@ -16,11 +16,20 @@ export type MediaFormat = typeof MediaFormat.Type
 
 /** Extension: one entry of a playlist, flat (no formats): what a batch downloads. */
 export const PlaylistEntry = Schema.Struct({
+  /** Ours, derived from the entry's URL (what a batch names the entry by). */
   id: Schema.String,
   url: Schema.String,
   title: Schema.String,
   /** Whole seconds, when the playlist says. */
-  duration: Schema.NullOr(Schema.Number)
+  duration: Schema.NullOr(Schema.Number),
+  /**
+   * Extension: the extractor that reads the entry and the entry's id there, as yt-dlp names them (`ie_key`, `id`): a
+   * download archive knows the entry by them. Absent when the playlist does not say (and in events written before).
+   */
+  extractorKey: Schema.optionalKey(Schema.String),
+  extractorId: Schema.optionalKey(Schema.String),
+  /** Extension: when the entry was published (epoch ms), when the playlist says; absent otherwise and in events before. */
+  publishedAt: Schema.optionalKey(Schema.Number)
 })
 export type PlaylistEntry = typeof PlaylistEntry.Type
 

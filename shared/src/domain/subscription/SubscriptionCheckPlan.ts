@@ -5,6 +5,10 @@ import type { Subscription } from "./SubscriptionState.ts"
 /** An entry of the followed playlist as the check found it, newest first. */
 export interface FoundEntry {
   readonly archiveKey: string
+  /** The key the entry had before entries carried their extractor's id (formerArchiveKeyOf): seen under it is seen. */
+  readonly formerArchiveKey: string
+  /** Its id in the playlist (and in the check's batch). */
+  readonly entryId: string
   readonly url: string
   readonly title: string
   readonly durationSeconds: number | null
@@ -30,6 +34,7 @@ export const passesFilters = (filters: SubscriptionFilters, entry: FoundEntry): 
     return false
   if (filters.maxDurationSeconds !== undefined && (entry.durationSeconds === null || entry.durationSeconds > filters.maxDurationSeconds))
     return false
+  // An entry without a date passes: flat playlists often say nothing of dates, and a filter must not hide every entry.
   if (filters.publishedAfter !== undefined && entry.publishedAt !== null && entry.publishedAt < filters.publishedAfter) return false
   return true
 }
@@ -38,7 +43,8 @@ export const planCheck = (subscription: Subscription, entries: ReadonlyArray<Fou
   // A playlist may list an entry twice: it counts once, at its newest place.
   const listed = new Set<string>()
   const unseen = entries.filter((entry) => {
-    if (subscription.seen.has(entry.archiveKey) || listed.has(entry.archiveKey)) return false
+    if (subscription.seen.has(entry.archiveKey) || subscription.seen.has(entry.formerArchiveKey) || listed.has(entry.archiveKey))
+      return false
     listed.add(entry.archiveKey)
     return true
   })

@@ -48,6 +48,8 @@ const stateOf = (events: ReadonlyArray<SubscriptionEvent>) => foldEvents(Subscri
 
 const entry = (id: string, fields: Partial<FoundEntry> = {}): FoundEntry => ({
   archiveKey: archiveKeyOf({ extractor: "Generic", id, url: `https://media.example.com/${id}.mp3` }),
+  formerArchiveKey: `generic ent_${id}`,
+  entryId: `ent_${id}`,
   url: `https://media.example.com/${id}.mp3`,
   title: `Episode ${id}`,
   durationSeconds: 600,
@@ -244,6 +246,25 @@ describe("planCheck", () => {
     ])
     expect(plan.candidates.map((e) => e.archiveKey)).toEqual(["generic ok"])
     expect(plan.filtered).toBe(5)
+  })
+
+  it("published_after lets an entry through from that instant on; an entry without a date passes (flat playlists often have none)", () => {
+    const state = subscription([{ ...created, filters: { publishedAfter: T0 } } as SubscriptionEvent, checked(T0 + 1, [])])
+    const plan = planCheck(state, [
+      entry("later", { publishedAt: T0 + 1 }),
+      entry("at", { publishedAt: T0 }),
+      entry("undated", { publishedAt: null }),
+      entry("before", { publishedAt: T0 - 1 })
+    ])
+    expect(plan.candidates.map((e) => e.archiveKey)).toEqual(["generic later", "generic at", "generic undated"])
+    expect(plan.filtered).toBe(1)
+  })
+
+  it("an entry a check saw under its former key (before entries carried their extractor's id) is not new", () => {
+    const state = subscription([created, checked(T0 + 1, ["generic ent_1"])])
+    const plan = planCheck(state, [entry("2"), entry("1")])
+    expect(plan.fresh.map((e) => e.archiveKey)).toEqual(["generic 2"])
+    expect(plan.seen).toEqual(["generic 2"])
   })
 
   it("an archive key is the extractor and the id, or the URL without an id", () => {

@@ -37,12 +37,15 @@ export interface Subscription {
   readonly seen: ReadonlySet<string>
 }
 
+/** Everything a subscription's events say but the seen keys (which grow with every check): what lists show. */
+export type SubscriptionSummary = Omit<Subscription, "seen">
+
 /** null until SubscriptionCreated. */
 export type SubscriptionState = Subscription | null
 
 export const initialSubscriptionState = (): SubscriptionState => null
 
-export const subscriptionStatus = (s: Subscription): SubscriptionStatus =>
+export const subscriptionStatus = (s: Pick<Subscription, "paused" | "failuresInARow">): SubscriptionStatus =>
   s.paused ? "paused" : s.failuresInARow >= FAILURES_BEFORE_FAILING ? "failing" : "active"
 
 /** Is a check of this subscription due at `now`? Paused and removed ones are never due. */

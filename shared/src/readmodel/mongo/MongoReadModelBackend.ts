@@ -10,6 +10,7 @@ import { makeMongoProjectReadModel, PROJECTS_COLLECTION } from "./MongoProjectRe
 import { makeMongoReadModelStores, READ_MODEL_STORES_COLLECTION } from "./MongoReadModelStores.ts"
 import { ReadModelBackend } from "../ReadModelBackend.ts"
 import { makeMongoUsageReadModel, USAGE_COLLECTION } from "./MongoUsageReadModel.ts"
+import { makeMongoSubscriptionReadModel, SUBSCRIPTIONS_COLLECTION } from "./MongoSubscriptionReadModel.ts"
 
 /** MongoDB collections. Needs MongoDatabase and Lifetimes. */
 export const MongoReadModelBackend = Layer.effect(
@@ -24,13 +25,15 @@ export const MongoReadModelBackend = Layer.effect(
         media: MEDIA_COLLECTION,
         projects: PROJECTS_COLLECTION,
         keys: KEYS_COLLECTION,
-        usage: USAGE_COLLECTION
+        usage: USAGE_COLLECTION,
+        subscriptions: SUBSCRIPTIONS_COLLECTION
       },
       openJobs: (store) => Effect.provideContext(makeMongoJobReadModel(store), context),
       openMedia: (store) => Effect.provideContext(makeMongoMediaReadModel(store), context),
       openProjects: (store) => Effect.provideContext(makeMongoProjectReadModel(store), context),
       openKeys: (store) => Effect.provideContext(makeMongoKeyReadModel(store), context),
-      openUsage: (store) => Effect.provideContext(makeMongoUsageReadModel(store), context)
+      openUsage: (store) => Effect.provideContext(makeMongoUsageReadModel(store), context),
+      openSubscriptions: (store) => Effect.provideContext(makeMongoSubscriptionReadModel(store), context)
     })
   })
 )

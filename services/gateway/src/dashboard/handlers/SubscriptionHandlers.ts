@@ -1,6 +1,7 @@
 // A project's subscriptions in the dashboard: list, add, pause, resume, check now, remove; the same use cases as /v1/subscriptions.
 import type { Subscription } from "@mds/shared/domain/subscription/SubscriptionState"
-import { Effect } from "effect"
+import { SubscriptionReadModel } from "@mds/shared/readmodel/SubscriptionReadModel"
+import { Effect, Option } from "effect"
 import { type ApiFailure, internalError, toApiError } from "../../http/ErrorMapping.ts"
 import {
   changeSubscription,
@@ -9,9 +10,20 @@ import {
   subscribe,
   unsubscribe
 } from "../../subscriptions/SubscriptionUseCases.ts"
-import { type DashboardInput, type Member, pageReply, requireMember } from "../DashboardRoute.ts"
+import { awaitProjection, type DashboardInput, type Member, pageReply, requireMember } from "../DashboardRoute.ts"
 import { subscriptionsPage } from "../pages/SubscriptionPages.ts"
 import { decodeSubscriptionForm, emptySubscriptionForm, type SubscriptionFormValues, subscriptionFormValues } from "../SubscriptionForm.ts"
+
+/**
+ * Read-your-writes: the list comes from the read model the aggregator keeps, so a page rendered after a write waits
+ * (briefly) until the subscription's document has folded the write's events.
+ */
+const untilListed = (projectId: string, subscriptionId: string, lastSeq: number) =>
+  Effect.flatMap(SubscriptionReadModel, (subscriptions) =>
+    awaitProjection(
+      Effect.map(subscriptions.get(projectId, subscriptionId), (view) => Option.isSome(view) && view.value.lastSeq >= lastSeq)
+    )
+  )
 
 const render = Effect.fn("renderSubscriptions")(function* (
   { signedIn, project }: Member,
@@ -56,7 +68,8 @@ export const addSubscription = Effect.fn("addSubscription")(function* (input: Da
   const form = subscriptionFormValues(input.body)
   const created = yield* refusal(Effect.flatMap(decodeSubscriptionForm(form), (body) => subscribe(member.project.projectId, body)))
   if (refused(created)) return yield* render(member, { error: created.refused, form })
-  return yield* render(member, { notice: `Subscribed to ${created.url}; its first check runs now.` })
+  yield* untilListed(member.project.projectId, created.subscription.subscriptionId, created.lastSeq)
+  return yield* render(member, { notice: `Subscribed to ${created.subscription.url}; its first check runs now.` })
 })
 
 const NOTICES: Record<SubscriptionChange, (s: Subscription) => string> = {
@@ -70,7 +83,8 @@ const change = (what: SubscriptionChange) =>
     const member = yield* requireMember(input)
     const changed = yield* refusal(changeSubscription(member.project.projectId, input.params["subscriptionId"] ?? "", what))
     if (refused(changed)) return yield* render(member, { error: changed.refused })
-    return yield* render(member, { notice: NOTICES[what](changed) })
+    yield* untilListed(member.project.projectId, changed.subscription.subscriptionId, changed.lastSeq)
+    return yield* render(member, { notice: NOTICES[what](changed.subscription) })
   })
 
 export const pauseSubscription = change("PauseSubscription")
@@ -79,7 +93,9 @@ export const checkSubscriptionNow = change("CheckNow")
 
 export const removeSubscription = Effect.fn("removeDashboardSubscription")(function* (input: DashboardInput) {
   const member = yield* requireMember(input)
-  const removed = yield* refusal(unsubscribe(member.project.projectId, input.params["subscriptionId"] ?? ""))
+  const subscriptionId = input.params["subscriptionId"] ?? ""
+  const removed = yield* refusal(unsubscribe(member.project.projectId, subscriptionId))
   if (refused(removed)) return yield* render(member, { error: removed.refused })
+  yield* untilListed(member.project.projectId, subscriptionId, removed.lastSeq)
   return yield* render(member, { notice: "The subscription is removed." })
 })

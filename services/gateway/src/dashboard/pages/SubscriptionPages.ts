@@ -1,5 +1,5 @@
 // A project's subscriptions: each with its status, last and next check and its counts, its actions, and the add form.
-import { type Subscription, subscriptionStatus } from "@mds/shared/domain/subscription/SubscriptionState"
+import { type SubscriptionSummary, subscriptionStatus } from "@mds/shared/domain/subscription/SubscriptionState"
 import { formatTime } from "../html/Format.ts"
 import { type Html, html } from "../html/Html.ts"
 import { alert, csrfField, page, projectHeader, type ProjectRef, type Viewer } from "../html/Layout.ts"
@@ -16,7 +16,7 @@ const BADGE = { active: "ok", paused: "", failing: "off" } as const
 
 const every = (ms: number) => INTERVALS.find(([seconds]) => Number(seconds) * 1000 === ms)?.[1] ?? `every ${Math.round(ms / 60_000)} min`
 
-const filtersOf = (s: Subscription): string =>
+const filtersOf = (s: SubscriptionSummary): string =>
   [
     s.filters.titleContains === undefined ? "" : `title contains “${s.filters.titleContains}”`,
     s.filters.minDurationSeconds === undefined ? "" : `≥ ${s.filters.minDurationSeconds} s`,
@@ -26,7 +26,7 @@ const filtersOf = (s: Subscription): string =>
     .filter((part) => part !== "")
     .join(", ")
 
-const lastCheck = (s: Subscription): Html | string =>
+const lastCheck = (s: SubscriptionSummary): Html | string =>
   s.lastCheck === null
     ? html`<span class="muted">not yet</span>`
     : html`${formatTime(s.lastCheck.at)}<br><span class="muted" data-field="counts">${s.lastCheck.found} found · ${s.lastCheck.new} new · ${s.lastCheck.filtered} filtered · ${s.lastCheck.queued} queued</span>`
@@ -35,7 +35,7 @@ const lastCheck = (s: Subscription): Html | string =>
 const action = (href: string, label: string, name: string, kind: "" | "danger" = "") =>
   html`<button type="submit" formaction="${href}"${kind === "" ? "" : html` class="${kind}"`}>${label}<span class="sr-only"> ${name}</span></button>`
 
-const row = (base: string, csrf: string, s: Subscription) => {
+const row = (base: string, csrf: string, s: SubscriptionSummary) => {
   const status = subscriptionStatus(s)
   const href = `${base}/${s.subscriptionId}`
   return html`<tr data-subscription-id="${s.subscriptionId}" data-status="${status}">
@@ -56,7 +56,7 @@ const option = (value: string, label: string, chosen: string) =>
 export const subscriptionsPage = (options: {
   readonly viewer: Viewer
   readonly project: ProjectRef
-  readonly subscriptions: ReadonlyArray<Subscription>
+  readonly subscriptions: ReadonlyArray<SubscriptionSummary>
   readonly form: SubscriptionFormValues
   readonly error: string | null
   readonly notice: string | null
