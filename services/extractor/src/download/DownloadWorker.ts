@@ -9,8 +9,9 @@ import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { withMessageSpan } from "@mds/shared/observability/TraceContext"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
 import { PlatformPacing } from "../pacing/PlatformPacing.ts"
-import { DownloadJob, type DownloadOutcome } from "./DownloadJob.ts"
+import { DownloadJob } from "./DownloadJob.ts"
 import { FragmentConcurrency } from "./FragmentConcurrency.ts"
+import type { DownloadOutcome } from "./WorkDelivery.ts"
 
 export const DOWNLOAD_CONSUMER = "extractor"
 const RETRY_DELAY_MS = 5_000
