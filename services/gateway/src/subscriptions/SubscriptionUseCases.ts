@@ -10,10 +10,9 @@ import { projectSubscriptionsSubject, SUBSCRIPTIONS_STREAM } from "@mds/shared/e
 import { newId, SubscriptionId } from "@mds/shared/ids/Ids"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { Clock, Effect, Schema } from "effect"
-import { InvalidOptions, ServiceUnavailable } from "../http/GatewayErrors.ts"
+import { InvalidOptions, NotAPlaylist, ServiceUnavailable } from "../http/GatewayErrors.ts"
 import { requestedOptions } from "../jobs/requestedOptions.ts"
 import { requestResolution, vetMediaUrl } from "../media/resolveMedia.ts"
-import { NotAPlaylist } from "./SubscriptionErrors.ts"
 
 const isSubscriptionId = Schema.is(SubscriptionId)
 const DEFAULT_CHECK_EVERY_SECONDS = 3600
