@@ -51,6 +51,9 @@ const writePaced = async (res: ServerResponse, body: Buffer, bytesPerSecond: num
   const started = performance.now()
   for (let offset = 0; offset < body.length; offset += slice) {
     if (res.destroyed) return
+    // The last slice ends the answer at once: the client holds every byte then, so a pause after it would count the
+    // fragment as in flight while the client already fetches the next one (a DASH run at 4 showed 5).
+    if (offset + slice >= body.length) return void res.end(body.subarray(offset))
     if (!res.write(body.subarray(offset, offset + slice))) await new Promise((r) => res.once("drain", r))
     // Paced against the start, so timer lateness does not add up over a long body.
     const due = started + ((offset + slice) / bytesPerSecond) * 1000

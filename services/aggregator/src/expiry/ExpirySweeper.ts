@@ -1,26 +1,22 @@
 // Expires jobs past their lifetime (slot freed), then deletes their read-model documents, files and thumbnails.
-import { Clock, Config, Effect, Layer, Option, Schedule, Schema } from "effect"
+import { Clock, Config, Effect, Layer, Option, Schema } from "effect"
 import { secondsAsMs } from "@mds/shared/config/Seconds"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { releaseSlot } from "@mds/shared/domain/admission/AdmissionCommands"
 import { jobCommands } from "@mds/shared/domain/job/JobCommands"
 import type { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { followJobEvents } from "@mds/shared/domain/job/JobEventFollower"
-import { evolveJobView, type JobView } from "@mds/shared/domain/job/JobView"
+import { evolveJobView } from "@mds/shared/domain/job/JobView"
 import { MediaEvent } from "@mds/shared/domain/media/MediaEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { MEDIA_STREAM } from "@mds/shared/eventstore/Subjects"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
-import { dueSweepActions, isFullySwept, nothingSwept, type SweepAction, type SweepProgress } from "./SweepActions.ts"
 import { Followers } from "@mds/shared/nats/Followers"
 import { type FollowedMessage, followDecoded } from "@mds/shared/nats/StreamFollower"
+import { Done, runReactor } from "../reactors/Reactor.ts"
+import { isSweptForGood, nothingSwept, react, type SweepAction, type SweepState } from "./SweepActions.ts"
 
 const decodeMediaEvent = Schema.decodeUnknownOption(Schema.fromJsonString(MediaEvent))
-
-interface Tracked {
-  view: JobView
-  progress: SweepProgress
-}
 
 /** Thumbnails the extractor generated are artifacts too ("thumbnails/<mediaId>.jpg"), living as long as the media. */
 const thumbnailKey = (mediaId: string) => `thumbnails/${mediaId}.jpg`
@@ -31,9 +27,11 @@ export const ExpirySweeperConfig = Config.all({
 })
 
 /**
- * Follows MDS_JOBS and MDS_MEDIA in memory (the streams hold only jobs and media that can still matter) and
- * acts on each tick. Every action is idempotent (decider no-ops, message ids, deleting what is gone), so
- * several sweepers, or a sweeper replaying the streams after a restart, do no harm.
+ * A reactor (`reactors/Reactor.ts`) woken by its clock: what it must act on is a deadline (a job's lifetime, a link's,
+ * a media's), which no event announces when it passes. Its state is what can still expire, followed in memory from
+ * MDS_JOBS and MDS_MEDIA (the streams hold only jobs and media that can still matter; a restart replays them, the
+ * reconcile at start), and every tick is a reconcile over it: the pure `react` (`SweepActions.ts`), then each action,
+ * each idempotent (decider no-ops, message ids, deleting what is gone), so several sweepers do no harm.
  */
 export const ExpirySweeper = Layer.effectDiscard(
   Effect.gen(function* () {
@@ -41,68 +39,79 @@ export const ExpirySweeper = Layer.effectDiscard(
     const readModel = yield* JobReadModel
     const artifacts = yield* ArtifactStore
     const { intervalMs, graceMs } = yield* ExpirySweeperConfig
-    const jobs = new Map<string, Tracked>()
-    const thumbnails = new Map<string, number>()
+    /** By job subject or thumbnail key: everything that may still have something to sweep. */
+    const tracked = new Map<string, SweepState>()
 
     const onJobEvent = (event: JobEvent, { subject, seq }: FollowedMessage) => {
-      const tracked = jobs.get(subject)
-      const view = evolveJobView(tracked?.view ?? null, event, seq)
-      if (view === null) return
-      if (tracked === undefined) jobs.set(subject, { view, progress: nothingSwept })
-      else tracked.view = view
+      const known = tracked.get(subject)
+      const before = known?._tag === "Job" ? known : undefined
+      const job = evolveJobView(before?.job ?? null, event, seq)
+      if (job !== null) tracked.set(subject, { _tag: "Job", job, progress: before?.progress ?? nothingSwept, graceMs })
     }
 
     const onMediaEvent = (media: MediaEvent) => {
-      if (media.thumbnail.includes(`/files/${thumbnailKey(media.mediaId)}`)) thumbnails.set(media.mediaId, media.expiresAt)
+      const key = thumbnailKey(media.mediaId)
+      if (media.thumbnail.includes(`/files/${key}`))
+        tracked.set(key, { _tag: "Thumbnail", key, expiresAt: media.expiresAt, removed: false })
     }
 
-    const act = (tracked: Tracked, action: SweepAction, now: number) =>
+    /** Records what was swept on the latest state (the followers may have moved it on meanwhile). */
+    const swept = (id: string, action: SweepAction) => {
+      const state = tracked.get(id)
+      if (state === undefined) return
+      if (state._tag === "Thumbnail") tracked.set(id, { ...state, removed: true })
+      else if (action._tag === "RemoveArtifact") tracked.set(id, { ...state, progress: { ...state.progress, artifactRemoved: true } })
+      else if (action._tag === "RemoveDocument") tracked.set(id, { ...state, progress: { ...state.progress, documentRemoved: true } })
+    }
+
+    const carryOut = (id: string, state: SweepState, action: SweepAction, now: number) =>
       Effect.gen(function* () {
-        const { view } = tracked
         switch (action._tag) {
           case "ExpireJob": {
-            yield* jobCommands(view.projectId, view.id)({ _tag: "ExpireJob", jobId: view.id, now })
+            if (state._tag !== "Job") return
+            const { job } = state
+            yield* jobCommands(job.projectId, job.id)({ _tag: "ExpireJob", jobId: job.id, now })
             // Normally a no-op: the slot stops counting at the same instant. It matters for a slot claimed later.
-            yield* releaseSlot(view.projectId, view.id, "expired")
-            yield* Effect.logInfo("job expired", { jobId: view.id, projectId: view.projectId, status: view.status })
+            yield* releaseSlot(job.projectId, job.id, "expired")
+            yield* Effect.logInfo("job expired", { jobId: job.id, projectId: job.projectId, status: job.status })
             return
           }
           case "RemoveArtifact":
             yield* artifacts.remove(action.key)
-            tracked.progress = { ...tracked.progress, artifactRemoved: true }
-            yield* Effect.logInfo("expired artifact removed", { jobId: view.id, key: action.key })
+            swept(id, action)
+            yield* Effect.logInfo("expired artifact removed", { jobId: state._tag === "Job" ? state.job.id : null, key: action.key })
             return
           case "RemoveDocument": {
-            const doc = yield* readModel.get(view.projectId, view.id)
+            if (state._tag !== "Job") return
+            const { job } = state
+            const doc = yield* readModel.get(job.projectId, job.id)
             // A projection behind the stream would write the document again after we removed it: wait for it.
-            if (Option.isSome(doc) && doc.value.lastSeq < view.lastSeq) return
-            if (Option.isSome(doc)) yield* readModel.remove(view.projectId, view.id)
-            tracked.progress = { ...tracked.progress, documentRemoved: true }
+            if (Option.isSome(doc) && doc.value.lastSeq < job.lastSeq) return
+            if (Option.isSome(doc)) yield* readModel.remove(job.projectId, job.id)
+            swept(id, action)
             return
           }
+          case "RemoveThumbnail":
+            yield* artifacts.remove(action.key)
+            swept(id, action)
+            return
         }
       }).pipe(Effect.provideService(EventStore, store))
 
-    const sweep = Effect.gen(function* () {
-      const now = yield* Clock.currentTimeMillis
-      for (const [subject, tracked] of [...jobs]) {
-        for (const action of dueSweepActions(tracked.view, tracked.progress, now, graceMs)) {
-          yield* act(tracked, action, now).pipe(
-            Effect.catchCause((cause) =>
-              Effect.logWarning("sweep action failed; retried next time", { subject, action: action._tag }, cause)
-            )
+    const round = (id: string) =>
+      Effect.gen(function* () {
+        const state = tracked.get(id)
+        if (state === undefined) return Done
+        const now = yield* Clock.currentTimeMillis
+        for (const action of react(state, { _tag: "Sweep", now })) {
+          yield* carryOut(id, state, action, now).pipe(
+            Effect.catchCause((cause) => Effect.logWarning("sweep action failed; retried next time", { id, action: action._tag }, cause))
           )
         }
-        if (isFullySwept(tracked.view, tracked.progress)) jobs.delete(subject)
-      }
-      for (const [mediaId, expiresAt] of [...thumbnails]) {
-        if (now < expiresAt) continue
-        yield* artifacts.remove(thumbnailKey(mediaId)).pipe(
-          Effect.tap(() => Effect.sync(() => thumbnails.delete(mediaId))),
-          Effect.catchCause((cause) => Effect.logWarning("thumbnail removal failed; retried next time", { mediaId }, cause))
-        )
-      }
-    })
+        const after = tracked.get(id)
+        if (after !== undefined && isSweptForGood(after)) tracked.delete(id)
+        return Done
+      })
 
     // Each follower notices when its consumer stops delivering (its server gone) and resumes on a live one.
     const followers = [
@@ -118,12 +127,19 @@ export const ExpirySweeper = Layer.effectDiscard(
     ]
     const registry = yield* Followers
     for (const follower of followers) registry.register(follower)
-    // A sweep over views that stopped following would act late or on old states: wait until both deliver again.
-    const sweepWhenFollowing = Effect.suspend(() => {
+    // A sweep over states that stopped following would act late or on old states: wait until both deliver again.
+    const candidates = Effect.suspend(() => {
       const recovering = followers.filter((f) => f.state() !== "following").map((f) => f.name)
-      return recovering.length === 0 ? sweep : Effect.logWarning("expiry sweep postponed: followers not delivering", { recovering })
+      if (recovering.length === 0) return Effect.succeed([...tracked.keys()])
+      return Effect.as(Effect.logWarning("expiry sweep postponed: followers not delivering", { recovering }), [])
     })
-    yield* sweepWhenFollowing.pipe(Effect.repeat(Schedule.spaced(intervalMs)), Effect.delay(intervalMs), Effect.forkScoped)
+    yield* runReactor({
+      name: "expiry sweeper",
+      keyOf: (id: string) => id,
+      round,
+      wakeSources: [],
+      reconcile: { everyMs: intervalMs, firstAfterMs: intervalMs, candidates, trigger: "Sweep" }
+    })
     yield* Effect.logInfo("expiry sweeper running", { intervalMs, graceMs })
   })
 )

@@ -1,7 +1,6 @@
 // The automatic retries: a reactor that queues a job whose failure was retryable again, after a backoff, in a free slot.
-import type { JsMsg } from "@nats-io/jetstream"
 import { DeliverPolicy } from "@nats-io/jetstream"
-import { Clock, Config, Effect, Layer, Option, Schedule } from "effect"
+import { Clock, Config, Effect, Layer, Option } from "effect"
 import { secondsAsMs } from "@mds/shared/config/Seconds"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { claimSlot, releaseSlot } from "@mds/shared/domain/admission/AdmissionCommands"
@@ -12,12 +11,12 @@ import { type AutoRetrySettings, type RetryTrigger, react } from "@mds/shared/do
 import { slotReleaseOf } from "@mds/shared/domain/job/JobSlot"
 import { endsJob } from "@mds/shared/domain/job/JobState"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { JOBS_STREAM } from "@mds/shared/eventstore/Subjects"
+import { JOBS_STREAM, jobSubject } from "@mds/shared/eventstore/Subjects"
 import { JobStates } from "@mds/shared/jobs/JobStates"
 import { ProjectQuotaReader } from "@mds/shared/quota/ProjectQuotaReader"
 import { bytesLeft } from "@mds/shared/domain/admission/Quota"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
-import { type DurableConsumerOptions, ensureDurableConsumer, runDurableConsumer, type Verdict } from "../consumers/DurableConsumer.ts"
+import { Done, later, runReactor, type WakeSource } from "../reactors/Reactor.ts"
 
 export const JOB_RETRIES_DURABLE = "aggregator-job-retries"
 
@@ -28,25 +27,24 @@ export const JobRetrierConfig = Config.all({
   reconcileMs: secondsAsMs("JOB_RETRY_RECONCILE_INTERVAL_SECONDS", 300)
 })
 
-const ack: Verdict = { _tag: "Ack" }
 /** The project's slots are all held: look again a little later (a slot frees when one of its jobs ends). */
 const FULL_RETRY_MS = 5_000
-const retryLater = (cause: unknown): Verdict => ({ _tag: "Nak", delayMs: 1_000, reason: String(cause) })
+
+interface JobKey {
+  readonly projectId: string
+  readonly jobId: string
+}
 
 /** `mds.job.<projectId>.<jobId>` */
-const idsOf = (subject: string) => {
+const keyOfSubject = (subject: string): JobKey => {
   const [, , projectId = "", jobId = ""] = subject.split(".")
   return { projectId, jobId }
 }
 
-/** What became of one wake-up: done, or to be looked at again in `delayMs` (a backoff to wait out, a full project). */
-type Outcome = { readonly _tag: "Done" } | { readonly _tag: "Later"; readonly delayMs: number; readonly reason: string }
-const done: Outcome = { _tag: "Done" }
-
 /**
- * A reactor (rita's reactors, the batch feeder's shape): a durable consumer of the job events that end a job, the pure
- * `react` from the job's one state, commands with ids fixed by the job and its retry number, and a reconcile at start
- * and on a timer. A retry waits out its backoff as the woken message's redelivery delay, so nothing is kept in memory.
+ * A reactor (`reactors/Reactor.ts`): a durable consumer of the job events that end a job, the pure `react` from the
+ * job's one state (`JobRetries.ts`), commands with ids fixed by the job and its retry number, and a reconcile at start
+ * and on a timer over the jobs whose last event is a failure or an automatic retry.
  */
 const makeJobRetrier = Effect.gen(function* () {
   const { jsm } = yield* NatsClient
@@ -98,37 +96,26 @@ const makeJobRetrier = Effect.gen(function* () {
     return true
   })
 
-  const round = Effect.fn("JobRetrier.round")(function* (projectId: string, jobId: string, trigger: RetryTrigger["_tag"]) {
+  const round = Effect.fn("JobRetrier.round")(function* ({ projectId, jobId }: JobKey, trigger: RetryTrigger["_tag"]) {
     const now = yield* Clock.currentTimeMillis
     const { state } = yield* jobStates.current(projectId, jobId)
     for (const reaction of react(state, settings, { _tag: trigger, now })) {
       switch (reaction._tag) {
         case "WaitUntil":
-          return { _tag: "Later", delayMs: reaction.at - now, reason: "backoff" } satisfies Outcome
+          // The backoff is waited out as the woken message's redelivery delay: nothing is kept in memory.
+          return later(reaction.at - now, "backoff")
         case "Retry":
-          if (!(yield* retry(projectId, jobId, reaction.retry, now))) {
-            return { _tag: "Later", delayMs: FULL_RETRY_MS, reason: "project's slots all held" } satisfies Outcome
-          }
+          if (!(yield* retry(projectId, jobId, reaction.retry, now))) return later(FULL_RETRY_MS, "project's slots all held")
           break
         case "HandOff":
           if (state !== null) yield* sendDownloadWork(queuedJobOf(state), reaction.retry)
           break
       }
     }
-    return done
+    return Done
   }, provideStore)
 
-  const onJobEvent = (msg: JsMsg): Effect.Effect<Verdict> => {
-    const event = decodeJobEventJson(msg.string())
-    if (Option.isNone(event) || !endsJob(event.value)) return Effect.succeed(ack)
-    const { projectId, jobId } = idsOf(msg.subject)
-    return round(projectId, jobId, "JobEnded").pipe(
-      Effect.map((outcome): Verdict => (outcome._tag === "Done" ? ack : { _tag: "Nak", delayMs: outcome.delayMs, reason: outcome.reason })),
-      Effect.catchCause((cause) => Effect.succeed(retryLater(cause)))
-    )
-  }
-
-  const consumer: DurableConsumerOptions = {
+  const jobEnds: WakeSource<JobKey, RetryTrigger["_tag"]> = {
     stream: JOBS_STREAM.name,
     durable: JOB_RETRIES_DURABLE,
     filterSubject: JOBS_STREAM.subjects[0] ?? "mds.job.>",
@@ -136,10 +123,13 @@ const makeJobRetrier = Effect.gen(function* () {
     ackWaitMs: 30_000,
     // Failures from before this consumer existed are the start's reconcile's (those still within their lifetime).
     deliverPolicy: DeliverPolicy.New,
-    handle: onJobEvent
+    wakes: (msg) => {
+      const event = decodeJobEventJson(msg.string())
+      return Effect.succeed(
+        Option.isNone(event) || !endsJob(event.value) ? [] : [{ key: keyOfSubject(msg.subject), trigger: "JobEnded" as const }]
+      )
+    }
   }
-  yield* ensureDurableConsumer(consumer)
-  yield* Effect.forkScoped(runDurableConsumer(consumer))
 
   /** Jobs whose last event is a failure or an automatic retry: what a lost wake-up may have left undone. */
   const candidates = Effect.gen(function* () {
@@ -153,24 +143,20 @@ const makeJobRetrier = Effect.gen(function* () {
       }
     )
     return lasts.flatMap(([subject, last]) =>
-      Option.isSome(last) && (last.value.event._tag === "JobFailed" || last.value.event._tag === "JobRetried") ? [subject] : []
+      Option.isSome(last) && (last.value.event._tag === "JobFailed" || last.value.event._tag === "JobRetried")
+        ? [keyOfSubject(subject)]
+        : []
     )
   })
 
-  /** A job whose retry must still wait is left to its message's redelivery, or to the next reconcile. */
-  const reconcile = Effect.flatMap(candidates, (subjects) =>
-    Effect.forEach(
-      subjects,
-      (subject) => {
-        const { projectId, jobId } = idsOf(subject)
-        return round(projectId, jobId, "Reconcile").pipe(
-          Effect.catchCause((cause) => Effect.logWarning("job retry reconcile failed for a job", { subject }, cause))
-        )
-      },
-      { discard: true }
-    )
-  ).pipe(Effect.catchCause((cause) => Effect.logWarning("job retry reconcile failed; tried again next time", cause)))
-  yield* reconcile.pipe(Effect.repeat(Schedule.spaced(reconcileMs)), Effect.forkScoped)
+  // A job whose retry must still wait is left to its message's redelivery, or to the next reconcile.
+  yield* runReactor({
+    name: "job retries",
+    keyOf: ({ projectId, jobId }: JobKey) => jobSubject(projectId, jobId),
+    round,
+    wakeSources: [jobEnds],
+    reconcile: { everyMs: reconcileMs, candidates, trigger: "Reconcile" }
+  })
   yield* Effect.logInfo("automatic job retries consuming", { maxRetries, backoffMs, reconcileMs })
 })
 

@@ -1,14 +1,13 @@
 // Delivers job.completed / job.failed to each project's webhook endpoint: signed POSTs, retried with backoff through
 // JetStream redelivery, every attempt appended to the project's delivery log; and sends one again when asked.
-import type { JsMsg } from "@nats-io/jetstream"
 import { DeliverPolicy } from "@nats-io/jetstream"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { answerJob } from "@mds/shared/api/JobResponse"
 import { JobEvent as JobEventSchema, decodeJobEventJson } from "@mds/shared/domain/job/JobEvent"
-import { endsJob, hasEnded } from "@mds/shared/domain/job/JobState"
+import { endsJob } from "@mds/shared/domain/job/JobState"
 import type { JobView } from "@mds/shared/domain/job/JobView"
 import { foldJobEvents } from "@mds/shared/jobs/JobStates"
-import { type WebhookEventType, WebhookRedeliveryRequested } from "@mds/shared/domain/webhook/WebhookEvent"
+import { WebhookRedeliveryRequested } from "@mds/shared/domain/webhook/WebhookEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import {
   ALL_JOBS_SUBJECT,
@@ -18,21 +17,33 @@ import {
   WEBHOOKS_STREAM
 } from "@mds/shared/eventstore/Subjects"
 import { Clock, Effect, Layer, Option, Schema } from "effect"
-import { type DurableConsumerOptions, ensureDurableConsumer, runDurableConsumer, type Verdict } from "../consumers/DurableConsumer.ts"
-import { ack, deliveryIdOf, makeWebhookSender, type WebhookMessage } from "./WebhookSender.ts"
+import { Done, later, runReactor, type WakeSource } from "../reactors/Reactor.ts"
+import { type Announcement, type AnnouncementTrigger, type JobAt, react } from "./JobAnnouncements.ts"
+import { deliveryIdOf, makeWebhookSender, type WebhookMessage } from "./WebhookSender.ts"
 
 export const WEBHOOKS_DURABLE = "aggregator-webhooks"
 export const WEBHOOK_REDELIVERIES_DURABLE = "aggregator-webhook-redeliveries"
 
 const decodeRedelivery = Schema.decodeUnknownOption(Schema.fromJsonString(WebhookRedeliveryRequested))
 
-/**
- * The webhook event the job's end is, from the job's one state: completed, or failed (a canceled job ends failed, with
- * error.code canceled, and is announced as such); an expired job is announced to nobody.
- */
-const webhookEventOf = (job: JobView): WebhookEventType | null =>
-  job.status === "completed" ? "job.completed" : job.status === "failed" ? "job.failed" : null
+interface JobKey {
+  readonly projectId: string
+  readonly jobId: string
+}
 
+/** What woke the dispatcher, with the message's delivery count: a delivery's retries are its message's redeliveries. */
+type DispatchWake = AnnouncementTrigger & {
+  /** The stored event that ended the job (its stream sequence), for JobEnded. */
+  readonly seq?: number
+  readonly attempt: number
+}
+
+/**
+ * A reactor (`reactors/Reactor.ts`) with no reconcile: its wake-ups are durable consumers of the job events that end a
+ * job and of redelivery requests, each message acknowledged only once its delivery succeeded or was given up, so
+ * nothing is missed that a reconcile would make up for (and what the endpoint is sent depends on the event that woke
+ * it: a reconcile could not tell a job's end announced from one not yet). The pure `react` is `JobAnnouncements.ts`.
+ */
 export const WebhookDispatcher = Layer.effectDiscard(
   Effect.gen(function* () {
     const store = yield* EventStore
@@ -40,12 +51,11 @@ export const WebhookDispatcher = Layer.effectDiscard(
     const sender = yield* makeWebhookSender
     const { settings } = sender
 
-    /** The job's state as of this event, and whether this very event ended it. */
+    /** The job's state right before and right after its event at `uptoSeq`. */
     const jobAt = Effect.fn("WebhookDispatcher.jobAt")(function* (subject: string, uptoSeq: number) {
       const stored = (yield* store.readSubject(JobEventSchema, subject)).filter((item) => item.seq <= uptoSeq)
       const before = foldJobEvents(null, stored.slice(0, -1))
-      const after = foldJobEvents(before, stored.slice(-1))
-      return { job: after, endedNow: !hasEnded(before) && hasEnded(after) }
+      return { before, after: foldJobEvents(before, stored.slice(-1)) } satisfies JobAt
     })
 
     /** The job's end as the webhook message its type announces, or null when the endpoint did not choose it. */
@@ -53,9 +63,9 @@ export const WebhookDispatcher = Layer.effectDiscard(
       projectId: string,
       jobId: string,
       state: JobView,
-      type: WebhookEventType,
-      redeliveryOf?: number
+      announcement: Announcement
     ) {
+      const { type, redeliveryOf } = announcement
       const endpoint = yield* sender.endpointFor(projectId, type)
       if (endpoint === null) return null
       const job = yield* answerJob(artifacts, state)
@@ -72,60 +82,63 @@ export const WebhookDispatcher = Layer.effectDiscard(
       return { endpoint, message }
     })
 
-    const deliver = Effect.fn("WebhookDispatcher.deliver")(function* (msg: JsMsg) {
-      const event = decodeJobEventJson(msg.string())
-      // Only the event that ends a job is announced: most events (progress) are passed over before any read.
-      if (Option.isNone(event) || !endsJob(event.value)) return ack
-      const [, , projectId, jobId] = msg.subject.split(".")
-      if (projectId === undefined || jobId === undefined) return ack
-      const { job: state, endedNow } = yield* jobAt(msg.subject, msg.seq)
-      const type = state === null || !endedNow ? null : webhookEventOf(state)
-      if (state === null || type === null) return ack
-      const found = yield* messageOf(projectId, jobId, state, type)
-      return found === null ? ack : yield* sender.send(found.endpoint, found.message, msg.info.deliveryCount)
+    const round = Effect.fn("WebhookDispatcher.round")(function* ({ projectId, jobId }: JobKey, wake: DispatchWake) {
+      // A redelivery is of the job as it ended: its events outlive its lifetime only by the stream's retention.
+      const at = yield* jobAt(jobSubject(projectId, jobId), wake.seq ?? Number.MAX_SAFE_INTEGER)
+      if (at.after === null) return Done
+      for (const announcement of react(at, wake)) {
+        const found = yield* messageOf(projectId, jobId, at.after, announcement)
+        if (found === null) continue
+        const verdict = yield* sender.send(found.endpoint, found.message, wake.attempt)
+        if (verdict._tag === "Nak") return later(verdict.delayMs, verdict.reason)
+      }
+      return Done
     })
+
+    const ackWaitMs = settings.timeoutMs + 30_000
+    const jobEnds: WakeSource<JobKey, DispatchWake> = {
+      stream: JOBS_STREAM.name,
+      durable: WEBHOOKS_DURABLE,
+      filterSubject: ALL_JOBS_SUBJECT,
+      lanes: 8,
+      ackWaitMs,
+      // Created on a running system, it must not call endpoints for every job of the retained history.
+      deliverPolicy: DeliverPolicy.New,
+      wakes: (msg) => {
+        const event = decodeJobEventJson(msg.string())
+        // Only an event that ends a job is announced: most events (progress) are passed over before any read.
+        if (Option.isNone(event) || !endsJob(event.value)) return Effect.succeed([])
+        const [, , projectId, jobId] = msg.subject.split(".")
+        if (projectId === undefined || jobId === undefined) return Effect.succeed([])
+        const trigger: DispatchWake = { _tag: "JobEnded", seq: msg.seq, attempt: msg.info.deliveryCount }
+        return Effect.succeed([{ key: { projectId, jobId }, trigger }])
+      }
+    }
 
     /** A redelivery someone asked for: the same event (same delivery id) with the job as it ended, retried as usual. */
-    const redeliver = Effect.fn("WebhookDispatcher.redeliver")(function* (msg: JsMsg) {
-      const requested = decodeRedelivery(msg.string())
-      if (Option.isNone(requested)) return ack
-      const { projectId, jobId, eventType, afterAttemptAt } = requested.value
-      const { job: state } = yield* jobAt(jobSubject(projectId, jobId), Number.MAX_SAFE_INTEGER)
-      // The job's events outlive its lifetime only by the stream's retention: a job no longer there is not sent.
-      if (state === null || webhookEventOf(state) !== eventType) return ack
-      const found = yield* messageOf(projectId, jobId, state, eventType, afterAttemptAt)
-      return found === null ? ack : yield* sender.send(found.endpoint, found.message, msg.info.deliveryCount)
-    })
-
-    // A failure to read or log is retried like a failed delivery, after a short pause.
-    const orRetry = (verdict: Effect.Effect<Verdict, unknown>) =>
-      verdict.pipe(
-        Effect.catchCause((cause) => Effect.succeed<Verdict>({ _tag: "Nak", delayMs: 2_000, reason: String(cause).slice(0, 300) }))
-      )
-    const consumers: ReadonlyArray<DurableConsumerOptions> = [
-      {
-        stream: JOBS_STREAM.name,
-        durable: WEBHOOKS_DURABLE,
-        filterSubject: ALL_JOBS_SUBJECT,
-        lanes: 8,
-        ackWaitMs: settings.timeoutMs + 30_000,
-        // Created on a running system, it must not call endpoints for every job of the retained history.
-        deliverPolicy: DeliverPolicy.New,
-        handle: (msg) => orRetry(deliver(msg))
-      },
-      {
-        stream: WEBHOOKS_STREAM.name,
-        durable: WEBHOOK_REDELIVERIES_DURABLE,
-        filterSubject: ALL_WEBHOOK_REDELIVERIES_SUBJECT,
-        lanes: 4,
-        ackWaitMs: settings.timeoutMs + 30_000,
-        deliverPolicy: DeliverPolicy.New,
-        handle: (msg) => orRetry(redeliver(msg))
+    const redeliveries: WakeSource<JobKey, DispatchWake> = {
+      stream: WEBHOOKS_STREAM.name,
+      durable: WEBHOOK_REDELIVERIES_DURABLE,
+      filterSubject: ALL_WEBHOOK_REDELIVERIES_SUBJECT,
+      lanes: 4,
+      ackWaitMs,
+      deliverPolicy: DeliverPolicy.New,
+      wakes: (msg) => {
+        const requested = decodeRedelivery(msg.string())
+        if (Option.isNone(requested)) return Effect.succeed([])
+        const { projectId, jobId, eventType, afterAttemptAt } = requested.value
+        const trigger: DispatchWake = { _tag: "RedeliveryAsked", eventType, afterAttemptAt, attempt: msg.info.deliveryCount }
+        return Effect.succeed([{ key: { projectId, jobId }, trigger }])
       }
-    ]
-    for (const consumer of consumers) {
-      yield* ensureDurableConsumer(consumer)
-      yield* Effect.forkScoped(runDurableConsumer(consumer))
     }
+
+    yield* runReactor({
+      name: "job webhooks",
+      keyOf: ({ projectId, jobId }: JobKey) => jobSubject(projectId, jobId),
+      round,
+      wakeSources: [jobEnds, redeliveries],
+      // A failure to read or log is retried like a failed delivery, after a short pause.
+      retryMs: 2_000
+    })
   })
 )

@@ -24,39 +24,40 @@ import { queueDownloadOnce } from "../jobs/queueDownloadOnce.ts"
 import { resolveMedia } from "../media/resolveMedia.ts"
 import { listPlatforms } from "../platforms/listPlatforms.ts"
 import { serveOpenApi } from "../docs/serveOpenApi.ts"
-import { endpointRoute, type Handler, type HandlerServices, pageRoute, type Route } from "../http/Route.ts"
+import { effectHandler, endpointRoute, type Handler, type HandlerServices, pageRoute, publicHandler, type Route } from "../http/Route.ts"
 
 /**
  * One handler per endpoint, under the endpoint's name: an endpoint without a handler does not compile. Method, path
- * and access (key, scope) come from the endpoint; the handler only answers.
+ * and access (key, scope) come from the endpoint; the handler only answers. Every handler has the step shape; one
+ * written as an Effect is made into it by `effectHandler` (`publicHandler` without a key).
  */
 const handlers = {
-  getHealth: () => checkHealth(),
-  getOpenApi: serveOpenApi,
-  listPlatforms: () => listPlatforms(),
-  resolveMedia,
-  downloadMedia: queueDownloadOnce,
+  getHealth: publicHandler(() => checkHealth()),
+  getOpenApi: publicHandler(serveOpenApi),
+  listPlatforms: effectHandler(() => listPlatforms()),
+  resolveMedia: effectHandler(resolveMedia),
+  downloadMedia: effectHandler(queueDownloadOnce),
   getJob: readJob,
-  cancelJob,
-  retryJob,
-  createBatch,
-  getBatch,
-  cancelBatch,
-  createSubscription,
-  listSubscriptions,
-  getSubscription,
-  pauseSubscription,
-  resumeSubscription,
-  checkSubscription,
-  removeSubscription,
-  streamJobEvents,
-  getUsage: readUsage,
-  listWebhookDeliveries: listDeliveries,
-  listCookies,
-  uploadCookies,
-  removeCookies,
+  cancelJob: effectHandler(cancelJob),
+  retryJob: effectHandler(retryJob),
+  createBatch: effectHandler(createBatch),
+  getBatch: effectHandler(getBatch),
+  cancelBatch: effectHandler(cancelBatch),
+  createSubscription: effectHandler(createSubscription),
+  listSubscriptions: effectHandler(listSubscriptions),
+  getSubscription: effectHandler(getSubscription),
+  pauseSubscription: effectHandler(pauseSubscription),
+  resumeSubscription: effectHandler(resumeSubscription),
+  checkSubscription: effectHandler(checkSubscription),
+  removeSubscription: effectHandler(removeSubscription),
+  streamJobEvents: effectHandler(streamJobEvents),
+  getUsage: effectHandler(readUsage),
+  listWebhookDeliveries: effectHandler(listDeliveries),
+  listCookies: effectHandler(listCookies),
+  uploadCookies: effectHandler(uploadCookies),
+  removeCookies: effectHandler(removeCookies),
   // The signature in the link is the credential: no API key, so links work in browsers.
-  downloadFile: serveFile
+  downloadFile: publicHandler(serveFile)
 } satisfies { readonly [K in OperationId]: Handler<(typeof V1)[K]> }
 
 type V1Services = HandlerServices<(typeof handlers)[OperationId]>

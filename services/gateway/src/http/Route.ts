@@ -60,25 +60,39 @@ export interface Route<R> {
 }
 
 /**
- * A handler written as plain steps over the services' synchronous methods, for a route answered from memory nearly
- * always (a polled job): it runs no Effect unless it needs I/O.
+ * How an endpoint answers, in one shape: steps bound once to the application's services, run per request
+ * synchronously unless a step needs I/O (a polled job is answered from memory nearly always, without running an
+ * Effect). `P` is what the key check hands over: the principal, or null on a public endpoint.
  */
-export interface StepHandler<R> {
-  readonly _tag: "StepHandler"
-  readonly bind: (services: Context.Context<R>) => (input: RouteInput, principal: Principal, io: Io<R>, now: number) => Step<Answer>
+export interface StepHandler<R, P extends Principal | null = Principal> {
+  readonly bind: (services: Context.Context<R>) => (input: RouteInput, principal: P, io: Io<R>, now: number) => Step<Answer>
 }
 
-export const stepHandler = <R>(bind: StepHandler<R>["bind"]): StepHandler<R> => ({ _tag: "StepHandler", bind })
+export const stepHandler = <R, P extends Principal | null = Principal>(bind: StepHandler<R, P>["bind"]): StepHandler<R, P> => ({ bind })
 
-/** A handler as an Effect: whatever it does runs on the runtime (most routes: they do I/O anyway). */
-export type EffectHandler<R> = (input: RouteInput, principal: Principal) => Effect.Effect<RouteReply, ApiFailure, R>
+/** A handler written as an Effect (most routes: they do I/O anyway): its one step runs it on the runtime. */
+export const effectHandler = <R>(
+  handle: (input: RouteInput, principal: Principal) => Effect.Effect<RouteReply, ApiFailure, R>
+): StepHandler<R> => stepHandler(() => (input, principal, io) => io(handle(input, principal)))
+
+/** The same for an endpoint anyone may call: it gets no principal. */
+export const publicHandler = <R>(handle: (input: RouteInput) => Effect.Effect<RouteReply, ApiFailure, R>): StepHandler<R, null> =>
+  stepHandler(() => (input, _principal, io) => io(handle(input)))
+
+/** Serves a handler without a key check. */
+const unkeyed =
+  <R>(handler: StepHandler<R, null>): Route<R>["bind"] =>
+  (services) => {
+    const answer = handler.bind(services)
+    return (input, io, now) => answer(input, null, io, now)
+  }
 
 /** A route outside the API's document (the /docs pages): anyone may call it. */
 export const pageRoute = <R>(
   method: Route<R>["method"],
   path: string,
   handle: (input: RouteInput) => Effect.Effect<RouteReply, ApiFailure, R>
-): Route<R> => ({ method, path, bind: () => (input, io) => io(handle(input)) })
+): Route<R> => ({ method, path, bind: unkeyed(publicHandler(handle)) })
 
 /** A keyed route's reply carries the key's rate-limit headers. */
 const withQuotaHeaders = (reply: RouteReply, quota: RateQuota): RouteReply =>
@@ -124,35 +138,28 @@ const admission = (services: Context.Context<ApiKeyAuth | RequestRateLimiter>, s
 }
 
 /** What answers an endpoint: keyed endpoints' handlers also get the authenticated principal. */
-export type Handler<E extends Endpoint> = E["access"] extends { readonly _tag: "Keyed" }
-  ? EffectHandler<any> | StepHandler<any>
-  : (input: RouteInput) => Effect.Effect<RouteReply, ApiFailure, any>
+export type Handler<E extends Endpoint> = E["access"] extends { readonly _tag: "Keyed" } ? StepHandler<any> : StepHandler<any, null>
 
 /** The services a handler needs. */
-export type HandlerServices<H> =
-  H extends StepHandler<infer R> ? R : H extends (...args: ReadonlyArray<any>) => Effect.Effect<any, any, infer R> ? R : never
+export type HandlerServices<H> = H extends StepHandler<infer R, any> ? R : never
 
 /** The endpoint served by its handler, behind the key check its access asks for. */
 export const endpointRoute = <R>(
   endpoint: Endpoint,
-  handler: EffectHandler<R> | StepHandler<R>
+  handler: StepHandler<R> | StepHandler<R, null>
 ): Route<R | ApiKeyAuth | RequestRateLimiter> => {
   const { method, path, access } = endpoint
   const bodyless = method === "POST" && endpoint.requestBody === undefined ? { bodyless: true as const } : {}
-  if (access._tag === "Public") {
-    if (typeof handler !== "function") throw new Error(`${method} ${path}: a public endpoint takes an Effect handler`)
-    return { method, path, ...bodyless, bind: () => (input, io) => io(handler(input, ANONYMOUS)) }
-  }
+  // `Handler<E>` gives a public endpoint a handler without a principal and a keyed one a handler with it.
+  if (access._tag === "Public") return { method, path, ...bodyless, bind: unkeyed(handler as StepHandler<R, null>) }
+  const keyed = handler as StepHandler<R>
   return {
     method,
     path,
     ...bodyless,
     bind: (services) => {
       const admit = admission(services, access.scope)
-      const answer =
-        typeof handler === "function"
-          ? (input: RouteInput, principal: Principal, io: Io<R>) => io(handler(input, principal))
-          : handler.bind(services)
+      const answer = keyed.bind(services)
       return (input, io, now) =>
         andThen(admit(input, io, now), (admitted) =>
           Exit.isFailure(admitted)
@@ -162,6 +169,3 @@ export const endpointRoute = <R>(
     }
   }
 }
-
-/** Public handlers never read it: their type takes no principal. */
-const ANONYMOUS = undefined as unknown as Principal

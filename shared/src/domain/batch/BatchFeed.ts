@@ -1,4 +1,5 @@
 // Extension: the batch feeder's pure reaction: from a batch, its entries' jobs and the project's slots, what to do next.
+import type { React, Wake } from "../Reaction.ts"
 import type { SlotReleaseReason } from "../admission/AdmissionEvent.ts"
 import { isTerminal, type JobStatus } from "../job/JobState.ts"
 import type { BatchEntryOutcome } from "./BatchEvent.ts"
@@ -29,10 +30,7 @@ export interface FeedState {
  * What woke the feeder. The reaction is level-triggered: whichever event it was, it decides from the whole state read
  * after it, so a wake-up in any order (or a lost one, made up by the reconcile) leads to the same commands.
  */
-export interface FeedTrigger {
-  readonly _tag: "BatchRecorded" | "JobEnded" | "SlotReleased" | "Reconcile"
-  readonly now: number
-}
+export type FeedTrigger = Wake<"BatchRecorded" | "JobEnded" | "SlotReleased" | "Reconcile">
 
 /**
  * The feeder's commands. Each is safe to repeat: its appends carry ids fixed by the batch, the entry and its job
@@ -66,7 +64,7 @@ export const entriesToLookUp = (batch: BatchState, held: ReadonlyArray<string>, 
   return [...queued, ...pending.slice(0, Math.max(limit, 0)), ...holding].map((entry) => entry.entryId)
 }
 
-export const react = (state: FeedState, trigger: FeedTrigger): ReadonlyArray<FeedCommand> => {
+export const react: React<FeedState, FeedTrigger, FeedCommand> = (state, trigger) => {
   const { batch, jobs, held } = state
   if (batch.status === "none") return []
   const commands: Array<FeedCommand> = []

@@ -1,4 +1,5 @@
 // The automatic retries' pure reaction: from a job's one state, whether to queue it again now, later, or not at all.
+import type { Wake } from "../Reaction.ts"
 import { isRetryableFailure } from "./JobFailures.ts"
 import { type JobState, jobStatus, retriesOf } from "./JobState.ts"
 
@@ -10,10 +11,7 @@ export interface AutoRetrySettings {
 }
 
 /** What woke the reaction, and when: it decides from the state read after it, whichever it was. */
-export interface RetryTrigger {
-  readonly _tag: "JobEnded" | "Reconcile"
-  readonly now: number
-}
+export type RetryTrigger = Wake<"JobEnded" | "Reconcile">
 
 /**
  * The reaction's commands. Each is safe to repeat: the slot claim is a no-op for a job that holds one, RetryJob names
