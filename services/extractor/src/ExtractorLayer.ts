@@ -61,7 +61,7 @@ const Workers = Layer.mergeAll(ResolveRpcServer, DownloadWorker).pipe(
   // One memory of which platforms need a browser's fingerprint, and one pacing, shared by resolves and downloads.
   Layer.provide(
     Layer.mergeAll(Impersonation.layer, PlatformPacing.layer, RunAccess.layer).pipe(
-      Layer.provideMerge(
+      Layer.provide(
         Layer.mergeAll(UpstreamProxies.layer, RunCookies.layer.pipe(Layer.provide(Layer.merge(CookieVault.layer, CookieCopies.layer))))
       )
     )
