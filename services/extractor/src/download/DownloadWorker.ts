@@ -29,7 +29,7 @@ const consumerError = (operation: string) => (cause: unknown) =>
 /**
  * Creates the consumer, or brings an existing one to this configuration. Deliveries are not limited: a job waiting
  * for its platform's pacing is handed back (nak) as often as it must. Runs are: a delivery after WORK_MAX_ATTEMPTS
- * started runs only records the job as failed (attempts_exhausted, DownloadJob), so a job that keeps killing its
+ * started runs only records the job as failed (attempts_exhausted, StartRun), so a job that keeps killing its
  * workers ends instead of waiting out its lifetime.
  */
 export const ensureDownloadConsumer = Effect.gen(function* () {
