@@ -8,6 +8,7 @@ import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
 import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { Impersonation } from "./antibot/Impersonation.ts"
+import { RunAccess } from "./egress/RunAccess.ts"
 import { UpstreamProxies } from "./egress/UpstreamProxies.ts"
 import { CookieCopies } from "./cookies/CookieCopies.ts"
 import { RunCookies } from "./cookies/RunCookies.ts"
@@ -59,11 +60,10 @@ const Workers = Layer.mergeAll(ResolveRpcServer, DownloadWorker).pipe(
   ),
   // One memory of which platforms need a browser's fingerprint, and one pacing, shared by resolves and downloads.
   Layer.provide(
-    Layer.mergeAll(
-      Impersonation.layer,
-      PlatformPacing.layer,
-      UpstreamProxies.layer,
-      RunCookies.layer.pipe(Layer.provide(Layer.merge(CookieVault.layer, CookieCopies.layer)))
+    Layer.mergeAll(Impersonation.layer, PlatformPacing.layer, RunAccess.layer).pipe(
+      Layer.provide(
+        Layer.mergeAll(UpstreamProxies.layer, RunCookies.layer.pipe(Layer.provide(Layer.merge(CookieVault.layer, CookieCopies.layer))))
+      )
     )
   ),
   Layer.provide(Layer.mergeAll(PlatformOutcomes.layer, ObjectStoreResolvedInfoStore.layer))

@@ -4,7 +4,7 @@ import { JsonLogging } from "@mds/shared/runtime/JsonLogging"
 import { metricsServer } from "@mds/shared/observability/MetricsServer"
 import { OtlpTracing } from "@mds/shared/observability/Tracing"
 import { GatewayLayer } from "./GatewayLayer.ts"
-import { buildGatewayHttp } from "./http/GatewayHttp.ts"
+import { buildGatewayHttp } from "./app/GatewayHttp.ts"
 
 const ServerConfig = Config.all({
   host: Config.String("HOST").pipe(Config.withDefault("127.0.0.1")),

@@ -19,7 +19,7 @@ import { resolvedMedia } from "../../../test/int/readmodel/MediaReadModel.contra
 import { type NatsServer, startNatsServer } from "../../../test/support/NatsServer.ts"
 import { runAdminCommand } from "../src/cli/runAdminCommand.ts"
 import { makeGatewayLayer } from "../src/GatewayLayer.ts"
-import { buildGatewayHttp } from "../src/http/GatewayHttp.ts"
+import { buildGatewayHttp } from "../src/app/GatewayHttp.ts"
 import { JobProjectionStandIn } from "./JobProjectionStandIn.ts"
 
 export const PEPPER = "test-pepper"

@@ -4,8 +4,8 @@ import { Validator } from "@seriousme/openapi-schema-validator"
 import type { LightMyRequestResponse } from "fastify"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type OpenApiConformance, openApiConformance } from "../../../test/support/OpenApiConformance.ts"
-import { openApiPath } from "../src/http/api/OpenApiDocument.ts"
-import { v1Routes } from "../src/http/v1Routes.ts"
+import { openApiPath } from "../src/docs/OpenApiDocument.ts"
+import { v1Routes } from "../src/app/v1Routes.ts"
 import { type Harness, startHarness } from "./GatewayHarness.ts"
 
 let h: Harness

@@ -1,5 +1,5 @@
 // The /v1 API as data: every endpoint with its access, request and answer schemas and errors. The gateway binds a
-// handler to each (services/gateway/src/http/v1Routes.ts), the OpenAPI document is generated from them and the
+// handler to each (services/gateway/src/app/v1Routes.ts), the OpenAPI document is generated from them and the
 // typed client (packages/client) calls them; a new endpoint is one entry here plus its handler there.
 import { CookieJar } from "./CookieJars.ts"
 import { CookiePlatform, CookiesUpload, DownloadRequest, ResolveRequest } from "./Requests.ts"

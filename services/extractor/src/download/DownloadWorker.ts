@@ -9,8 +9,9 @@ import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { withMessageSpan } from "@mds/shared/observability/TraceContext"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
 import { PlatformPacing } from "../pacing/PlatformPacing.ts"
-import { DownloadJob, type DownloadOutcome } from "./DownloadJob.ts"
+import { DownloadJob } from "./DownloadJob.ts"
 import { FragmentConcurrency } from "./FragmentConcurrency.ts"
+import type { DownloadOutcome } from "./WorkDelivery.ts"
 
 export const DOWNLOAD_CONSUMER = "extractor"
 const RETRY_DELAY_MS = 5_000
@@ -28,7 +29,7 @@ const consumerError = (operation: string) => (cause: unknown) =>
 /**
  * Creates the consumer, or brings an existing one to this configuration. Deliveries are not limited: a job waiting
  * for its platform's pacing is handed back (nak) as often as it must. Runs are: a delivery after WORK_MAX_ATTEMPTS
- * started runs only records the job as failed (attempts_exhausted, DownloadJob), so a job that keeps killing its
+ * started runs only records the job as failed (attempts_exhausted, StartRun), so a job that keeps killing its
  * workers ends instead of waiting out its lifetime.
  */
 export const ensureDownloadConsumer = Effect.gen(function* () {

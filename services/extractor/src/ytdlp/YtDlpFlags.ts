@@ -82,7 +82,7 @@ export const downloadFlags = (
   paths: workDir,
   output: "media.%(ext)s",
   newline: true,
-  // yt-dlp's own retries of a broken transfer back off too; the job retries whole runs on top (DownloadJob).
+  // yt-dlp's own retries of a broken transfer back off too; the job retries whole runs on top (FetchMedia).
   retries: 4,
   fragmentRetries: 4,
   retrySleep: ["http:exp=1:8", "fragment:exp=1:8"],

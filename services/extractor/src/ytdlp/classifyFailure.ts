@@ -39,10 +39,13 @@ export const classifyFailure = (stderr: string, refused: boolean): ExtractionFai
   return "failed"
 }
 
+/** The message of a run the egress proxy refused a hop of: the first address it refused. */
+export const refusedHopMessage = (refusals: ReadonlyArray<{ readonly message: string }>): string =>
+  `a request was refused: ${refusals[0]?.message ?? "private address"}`
+
 /** The message of a url_not_allowed failure: the address the proxy refused, else the URI yt-dlp would not open. */
 export const refusalMessage = (refusals: ReadonlyArray<{ readonly message: string }>, stderr: string): string => {
-  const refused = refusals[0]
-  if (refused !== undefined) return `a request was refused: ${refused.message}`
+  if (refusals.length > 0) return refusedHopMessage(refusals)
   const scheme = /Unsupported url scheme:\s*"?([^"\s)]+)/i.exec(stderr)?.[1]
   return scheme === undefined
     ? `a request was refused: ${failureMessage(stderr)}`

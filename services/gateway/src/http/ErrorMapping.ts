@@ -28,7 +28,6 @@ import type {
   SubscriptionNotFound,
   SubscriptionPausedNow
 } from "@mds/shared/domain/subscription/SubscriptionDecider"
-import type { NotAPlaylist } from "../subscriptions/SubscriptionErrors.ts"
 import type { BatchAlreadyExists, BatchAlreadyFinished, BatchNotFound, BatchWithoutEntries } from "@mds/shared/domain/batch/BatchDecider"
 import type { IdempotencyKeyInUse, IdempotencyKeyReused } from "@mds/shared/domain/idempotency/IdempotencyDecider"
 import type { AppendConflict, EventStoreError } from "@mds/shared/eventstore/EventStore"
@@ -36,8 +35,7 @@ import type { PollingTooFast, RateLimitExceeded } from "../limits/LimitErrors.ts
 import type { FailureWithHeaders } from "./FailureWithHeaders.ts"
 import type { NatsUnavailable } from "@mds/shared/nats/NatsClient"
 import type { ReadModelError } from "@mds/shared/readmodel/ReadModelError"
-import type { PlatformPausedNow } from "../platforms/PlatformHealthBoard.ts"
-import type { GatewayFailure } from "./GatewayErrors.ts"
+import type { GatewayFailure, NotAPlaylist, PlatformPausedNow } from "./GatewayErrors.ts"
 
 export type ApiFailure =
   | GatewayFailure

@@ -18,7 +18,6 @@ import { AppendConflict, EventStoreError } from "@mds/shared/eventstore/EventSto
 import { NatsUnavailable } from "@mds/shared/nats/NatsClient"
 import { ReadModelError } from "@mds/shared/readmodel/ReadModelError"
 import { describe, expect, it } from "vitest"
-import { PlatformPausedNow } from "../platforms/PlatformHealthBoard.ts"
 import { type ApiFailure, toApiError } from "./ErrorMapping.ts"
 import {
   ExtractionFailed,
@@ -32,6 +31,7 @@ import {
   MethodNotAllowed,
   MissingApiKey,
   PayloadTooLarge,
+  PlatformPausedNow,
   RevokedApiKey,
   RouteNotFound,
   ServiceUnavailable,

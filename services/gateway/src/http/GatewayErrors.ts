@@ -70,6 +70,16 @@ export class InvalidSignature extends Schema.TaggedError<InvalidSignature>()("In
 
 export class LinkExpired extends Schema.TaggedError<LinkExpired>()("LinkExpired", {}) {}
 
+/** A request for a platform whose breaker is open: 503 platform_paused with Retry-After. */
+export class PlatformPausedNow extends Schema.TaggedError<PlatformPausedNow>()("PlatformPausedNow", {
+  platform: Schema.String,
+  until: Schema.Number,
+  retryAfterSeconds: Schema.Int
+}) {}
+
+/** Extension: a subscription's URL that resolves as one media, not as a playlist, channel or feed. */
+export class NotAPlaylist extends Schema.TaggedError<NotAPlaylist>()("NotAPlaylist", { url: Schema.String }) {}
+
 export type GatewayFailure =
   | MissingApiKey
   | InvalidApiKey

@@ -6,13 +6,7 @@ import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { ALL_PLATFORM_HEALTH_SUBJECT, PLATFORMS_STREAM, platformHealthSubject } from "@mds/shared/eventstore/Subjects"
 import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import { followEvents } from "../health/followEvents.ts"
-
-/** A request for a platform whose breaker is open: 503 platform_paused with Retry-After. */
-export class PlatformPausedNow extends Schema.TaggedError<PlatformPausedNow>()("PlatformPausedNow", {
-  platform: Schema.String,
-  until: Schema.Number,
-  retryAfterSeconds: Schema.Int
-}) {}
+import { PlatformPausedNow } from "../http/GatewayErrors.ts"
 
 /** Name of the follower in /v1/health. */
 export const PLATFORMS_FOLLOWER = "platforms"

@@ -10,10 +10,9 @@ import { newId, SubscriptionId } from "@mds/shared/ids/Ids"
 import { listedSubscriptions } from "@mds/shared/domain/subscription/SubscriptionListView"
 import { SubscriptionReadModel } from "@mds/shared/readmodel/SubscriptionReadModel"
 import { Clock, Effect, Schema } from "effect"
-import { InvalidOptions } from "../http/GatewayErrors.ts"
+import { InvalidOptions, NotAPlaylist } from "../http/GatewayErrors.ts"
 import { requestedOptions } from "../jobs/requestedOptions.ts"
 import { requestResolution, vetMediaUrl } from "../media/resolveMedia.ts"
-import { NotAPlaylist } from "./SubscriptionErrors.ts"
 
 const isSubscriptionId = Schema.is(SubscriptionId)
 const DEFAULT_CHECK_EVERY_SECONDS = 3600

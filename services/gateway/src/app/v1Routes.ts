@@ -23,8 +23,8 @@ import { streamJobEvents } from "../jobs/streamJobEvents.ts"
 import { queueDownloadOnce } from "../jobs/queueDownloadOnce.ts"
 import { resolveMedia } from "../media/resolveMedia.ts"
 import { listPlatforms } from "../platforms/listPlatforms.ts"
-import { serveOpenApi } from "./api/serveOpenApi.ts"
-import { effectHandler, endpointRoute, type Handler, type HandlerServices, pageRoute, publicHandler, type Route } from "./Route.ts"
+import { serveOpenApi } from "../docs/serveOpenApi.ts"
+import { effectHandler, endpointRoute, type Handler, type HandlerServices, pageRoute, publicHandler, type Route } from "../http/Route.ts"
 
 /**
  * One handler per endpoint, under the endpoint's name: an endpoint without a handler does not compile. Method, path

@@ -1,7 +1,7 @@
 // GET /v1/openapi.json: the generated OpenAPI document, built once per process (it depends only on the code).
 import { Readable } from "node:stream"
 import { Effect } from "effect"
-import type { RouteReply } from "../Route.ts"
+import type { RouteReply } from "../http/Route.ts"
 import { buildOpenApiDocument } from "./OpenApiDocument.ts"
 
 /** The version of the document within /v1: raised when operations or fields are added. */

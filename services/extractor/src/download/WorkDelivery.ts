@@ -1,0 +1,12 @@
+// A work message as a download run sees it, and what the run tells the worker to do with the message afterwards.
+
+export interface Delivery {
+  readonly deliveryCount: number
+  /** Tells JetStream the message is still being worked on (resets its ack timer). */
+  readonly working: () => void
+  /** HLS/DASH fragments its runs may fetch at once: the platform's setting, as far as its connection budget granted. */
+  readonly concurrentFragments: number
+}
+
+/** "ack" once the job reached an end (or needs nothing more); "retry" when infrastructure failed on the way. */
+export type DownloadOutcome = "ack" | "retry"
