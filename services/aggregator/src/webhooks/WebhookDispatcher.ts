@@ -5,7 +5,7 @@ import { DeliverPolicy } from "@nats-io/jetstream"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { answerJob } from "@mds/shared/api/JobResponse"
 import { JobEvent as JobEventSchema, decodeJobEventJson } from "@mds/shared/domain/job/JobEvent"
-import { endsJob, hasEnded } from "@mds/shared/domain/job/JobState"
+import { endsJob, hasEnded, retriesOf } from "@mds/shared/domain/job/JobState"
 import type { JobView } from "@mds/shared/domain/job/JobView"
 import { foldJobEvents } from "@mds/shared/jobs/JobStates"
 import { type WebhookEventType, WebhookRedeliveryRequested } from "@mds/shared/domain/webhook/WebhookEvent"
@@ -32,6 +32,28 @@ const decodeRedelivery = Schema.decodeUnknownOption(Schema.fromJsonString(Webhoo
  */
 const webhookEventOf = (job: JobView): WebhookEventType | null =>
   job.status === "completed" ? "job.completed" : job.status === "failed" ? "job.failed" : null
+
+/**
+ * What names one end of a job among its ends: a retried job ends once per try (it may fail, be retried and fail again),
+ * and each end is its own event with its own delivery id, so a receiver that drops repeated delivery ids drops only
+ * repeated attempts of one end. The first try's seed is the job id alone (as before retries existed).
+ */
+export const jobEndSeed = (jobId: string, state: JobView): string => {
+  const retries = retriesOf(state)
+  return retries === 0 ? jobId : `${jobId}:retry:${retries}`
+}
+
+/** The job's ends in order (one per try that ended), folded from its events. */
+const endsOf = (stored: ReadonlyArray<{ readonly event: JobEventSchema; readonly seq: number }>): ReadonlyArray<JobView> => {
+  const ends: Array<JobView> = []
+  let state: JobView | null = null
+  for (const item of stored) {
+    const next = foldJobEvents(state, [item])
+    if (next !== null && !hasEnded(state) && hasEnded(next)) ends.push(next)
+    state = next
+  }
+  return ends
+}
 
 export const WebhookDispatcher = Layer.effectDiscard(
   Effect.gen(function* () {
@@ -62,7 +84,7 @@ export const WebhookDispatcher = Layer.effectDiscard(
       const message: WebhookMessage = {
         projectId,
         type,
-        deliveryId: deliveryIdOf(projectId, jobId, type),
+        deliveryId: deliveryIdOf(projectId, jobEndSeed(jobId, state), type),
         jobId,
         subscriptionId: null,
         happenedAt: state.completedAt ?? (yield* Clock.currentTimeMillis),
@@ -85,14 +107,20 @@ export const WebhookDispatcher = Layer.effectDiscard(
       return found === null ? ack : yield* sender.send(found.endpoint, found.message, msg.info.deliveryCount)
     })
 
-    /** A redelivery someone asked for: the same event (same delivery id) with the job as it ended, retried as usual. */
+    /**
+     * A redelivery someone asked for: the same event (same delivery id) with the job as it ended then, retried as usual.
+     * The end is found by its delivery id among the job's ends, so an earlier try's failure is sent as it was.
+     */
     const redeliver = Effect.fn("WebhookDispatcher.redeliver")(function* (msg: JsMsg) {
       const requested = decodeRedelivery(msg.string())
       if (Option.isNone(requested)) return ack
-      const { projectId, jobId, eventType, afterAttemptAt } = requested.value
-      const { job: state } = yield* jobAt(jobSubject(projectId, jobId), Number.MAX_SAFE_INTEGER)
+      const { projectId, jobId, eventType, deliveryId, afterAttemptAt } = requested.value
+      const ends = endsOf(yield* store.readSubject(JobEventSchema, jobSubject(projectId, jobId)))
       // The job's events outlive its lifetime only by the stream's retention: a job no longer there is not sent.
-      if (state === null || webhookEventOf(state) !== eventType) return ack
+      const state = ends.find(
+        (end) => webhookEventOf(end) === eventType && deliveryIdOf(projectId, jobEndSeed(jobId, end), eventType) === deliveryId
+      )
+      if (state === undefined) return ack
       const found = yield* messageOf(projectId, jobId, state, eventType, afterAttemptAt)
       return found === null ? ack : yield* sender.send(found.endpoint, found.message, msg.info.deliveryCount)
     })
