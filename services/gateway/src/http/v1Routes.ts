@@ -20,6 +20,7 @@ import {
 } from "../subscriptions/subscriptionRoutes.ts"
 import { retryJob } from "../jobs/retryJob.ts"
 import { streamJobEvents } from "../jobs/streamJobEvents.ts"
+import { streamProjectJobEvents } from "../jobs/streamProjectJobEvents.ts"
 import { queueDownloadOnce } from "../jobs/queueDownloadOnce.ts"
 import { resolveMedia } from "../media/resolveMedia.ts"
 import { listPlatforms } from "../platforms/listPlatforms.ts"
@@ -50,6 +51,7 @@ const handlers = {
   checkSubscription,
   removeSubscription,
   streamJobEvents,
+  streamProjectJobEvents,
   getUsage: readUsage,
   listWebhookDeliveries: listDeliveries,
   listCookies,
