@@ -132,11 +132,14 @@ describe("dashboard usage", () => {
     expect(await ids("?status=failed&platform=vimeo")).toEqual([])
   })
 
-  it("the Jobs tab's live stream: the filtered list, then every change of a job passing the filter, and `gone` when one leaves it", async () => {
+  it("the Jobs tab's live stream: the filtered list brought up to date, then every change of a job passing the filter, and `gone` when one leaves it", async () => {
     const project = projectIdIn((await admin.post("/dashboard/projects", { name: "Live jobs" })).body)
     const now = Date.now()
-    const running = jobView(project, { status: "processing", progress: 10, createdAt: now - 5_000, expiresAt: now + 3_600_000 })
+    // A document projected from no event of the stream (lastSeq 0): every event of its subject is newer.
+    const running = jobView(project, { status: "processing", progress: 10, createdAt: now - 5_000, expiresAt: now + 3_600_000, lastSeq: 0 })
     await h.gateway.run(Effect.flatMap(JobReadModel, (jobs) => jobs.put(running)))
+    // An event the read model does not hold yet (its projection is behind): the list shows 10 %, the job is at 30 %.
+    await recordJob(project, running.id, jobProgressed(running.id, 30, now))
     const controller = new AbortController()
     try {
       const response = await fetch(`${address}/dashboard/projects/${project}/jobs/events?status=processing`, {
@@ -150,6 +153,8 @@ describe("dashboard usage", () => {
       const list = await events.next()
       expect(list?.event).toBe("jobs")
       expect(list?.data.jobs).toEqual([expect.objectContaining({ id: running.id, status: "processing", progress: 10 })])
+      // A listed job that has not ended is read afresh at once: the event before the stream's start is not lost.
+      expect(await events.next()).toMatchObject({ event: "job", data: { id: running.id, progress: 30 } })
 
       // A new job: queued does not pass the filter; processing does, and each whole percent after.
       const jobId = newId("job")

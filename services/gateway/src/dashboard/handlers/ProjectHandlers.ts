@@ -57,8 +57,8 @@ export const listJobs = Effect.fn("listJobs")(function* (input: DashboardInput) 
 
 /**
  * The Jobs tab's live list as server-sent events: `jobs` (the list as the page shows it, read after the stream's start
- * position, so no change between the page and the stream is lost), then `job` (a row that changed or joined the
- * filter) and `gone` (a job that left it).
+ * position; its jobs that have not ended are read afresh first, since the read model may lag their events), then `job`
+ * (a row that changed or joined the filter) and `gone` (a job that left it).
  */
 export const jobEvents = Effect.fn("jobEvents")(function* (input: DashboardInput) {
   const { project } = yield* requireMember(input)
