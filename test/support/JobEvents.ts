@@ -7,6 +7,7 @@ import type {
   JobFailed,
   JobProgressed,
   JobQueued,
+  JobRetried,
   JobStarted
 } from "@mds/shared/domain/job/JobEvent"
 
@@ -72,6 +73,18 @@ export const jobFailed = (
   jobId,
   error,
   at
+})
+
+/** The job's `retry`th retry, after `attempt` runs (by default one run per earlier try). */
+export const jobRetried = (jobId: string, retry: number, at: number, fields: Partial<JobRetried> = {}): JobRetried => ({
+  _tag: "JobRetried",
+  v: 1,
+  jobId,
+  retry,
+  attempt: retry,
+  by: "automatic",
+  at,
+  ...fields
 })
 
 export const jobExpired = (jobId: string, at: number): JobExpired => ({ _tag: "JobExpired", v: 1, jobId, at })

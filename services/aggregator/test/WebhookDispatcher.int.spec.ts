@@ -28,7 +28,7 @@ import { WebhookSettings } from "../src/webhooks/WebhookSettings.ts"
 import { startWebhookReceiver, verifyWithPython, type WebhookReceiver } from "../../../test/support/WebhookReceiver.ts"
 import { TestNats } from "../../../test/int/support/TestNats.ts"
 import { eventually } from "../../../test/support/Eventually.ts"
-import { jobArtifact, jobCompleted, jobFailed, jobQueued, jobStarted } from "../../../test/support/JobEvents.ts"
+import { jobArtifact, jobCompleted, jobFailed, jobQueued, jobRetried, jobStarted } from "../../../test/support/JobEvents.ts"
 
 const PEPPER = "webhook-test-pepper"
 const PINNED_HOST = "hooks.pinned.test"
@@ -120,6 +120,18 @@ const recordJob = (projectId: string, jobId: string, ending: "completed" | "fail
       ]
       for (const [index, event] of events.entries()) {
         yield* store.append(JobEventCodec, jobSubject(projectId, jobId), event, { msgId: `${jobId}:${index}` })
+      }
+    })
+  )
+
+const append = (projectId: string, jobId: string, events: ReadonlyArray<JobEvent>) =>
+  run(
+    Effect.gen(function* () {
+      const store = yield* EventStore
+      for (const event of events) {
+        yield* store.append(JobEventCodec, jobSubject(projectId, jobId), event, {
+          msgId: `${jobId}:${event._tag}:${JSON.stringify(event)}`
+        })
       }
     })
   )
@@ -242,6 +254,40 @@ describe("WebhookDispatcher", () => {
     expect(log[0]!.error).toMatch(/^refused/)
     expect(receiver.received.length).toBe(before)
     expect(await deliveryLog(selective)).toEqual([])
+  })
+
+  it("a retried job that fails again announces each failure with its own delivery id; each can be redelivered as it was", async () => {
+    const projectId = newId("prj")
+    const jobId = newId("job")
+    await configure(projectId, receiver.url, ["job.failed"])
+    const before = receiver.received.length
+    const transient = { code: "download_failed", message: "HTTP 503", retryable: true } as const
+    await append(projectId, jobId, [jobQueued(projectId, jobId, T), jobStarted(jobId, T + 1), jobFailed(jobId, T + 2, transient)])
+    const first = (await receiver.waitFor(before + 1))[before]!
+    await append(projectId, jobId, [
+      jobRetried(jobId, 1, T + 3),
+      jobStarted(jobId, T + 4, { attempt: 2 }),
+      jobFailed(jobId, T + 5, transient)
+    ])
+    const second = (await receiver.waitFor(before + 2))[before + 1]!
+    const [firstBody, secondBody] = [JSON.parse(first.body), JSON.parse(second.body)]
+    expect([firstBody.type, secondBody.type]).toEqual(["job.failed", "job.failed"])
+    expect(secondBody.id).toMatch(/^dlv_[0-9a-f]{24}$/)
+    // A receiver that drops repeated delivery ids keeps the second failure.
+    expect(secondBody.id).not.toBe(firstBody.id)
+    expect(second.headers["mds-delivery-id"]).toBe(secondBody.id)
+    expect(firstBody.data.job).not.toHaveProperty("retries")
+    expect(secondBody.data.job).toMatchObject({ retries: 1, attempts: 2 })
+    const log = await waitForLog(projectId, 2)
+    expect(log.map((entry) => [entry.deliveryId, entry.outcome])).toEqual([
+      [firstBody.id, "delivered"],
+      [secondBody.id, "delivered"]
+    ])
+
+    // Asked again after the second failure, the first is sent as it was: its own id, the job as its first try ended.
+    await run(requestRedelivery(projectId, firstBody.id, Date.now()))
+    const again = (await receiver.waitFor(before + 3))[before + 2]!
+    expect(JSON.parse(again.body)).toMatchObject({ id: firstBody.id, data: { job: firstBody.data.job } })
   })
 
   it("sends a given-up delivery again when asked: the same delivery id, logged as a redelivery; asking while it retries is refused", async () => {

@@ -179,6 +179,26 @@ describe("GET /jobs/{jobId} with odd ids", () => {
   })
 })
 
+describe("GET /jobs/events with bad filters", () => {
+  it.each<readonly [string, string, Record<string, string>, string]>([
+    ["an unknown status", "?status=canceled", {}, "status:"],
+    ["a status twice", "?status=queued&status=failed", {}, "status:"],
+    ["a platform id with capitals", "?platform=Vimeo", {}, "platform:"],
+    ["a platform id with a wildcard", "?platform=%3E", {}, "platform:"],
+    ["an unknown error code", "?error_code=boom", {}, "error_code:"],
+    ["a Last-Event-ID that is no event id", "", { "last-event-id": "abc" }, "Last-Event-ID:"],
+    ["a negative Last-Event-ID", "", { "last-event-id": "-1" }, "Last-Event-ID:"]
+  ])("%s -> 400 invalid_request naming it, before any stream", async (_label, query, headers, named) => {
+    const response = await h.gateway.app.inject({
+      method: "GET",
+      url: `/v1/jobs/events${query}`,
+      headers: { "x-api-key": key, ...headers }
+    })
+    expectRefused(response, "GET", "/v1/jobs/events", "invalid_request")
+    expect(response.json().error.message).toContain(named)
+  })
+})
+
 describe("GET /files/{key} with forged links", () => {
   it.each([
     ["no signature", "jobs/prj_x/job_x/a.mp4", "invalid_signature"],

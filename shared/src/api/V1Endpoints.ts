@@ -8,6 +8,7 @@ import { WebhookDelivery } from "./WebhookDeliveries.ts"
 import { Usage } from "./Usage.ts"
 import { Batch, CreateBatchRequest } from "./Batches.ts"
 import { CreateSubscriptionRequest, SubscriptionBody } from "./Subscriptions.ts"
+import { ERROR_CODE_FILTER, JOB_STATUS_FILTER, LAST_EVENT_ID, PLATFORM_FILTER } from "./JobChangeFilters.ts"
 import { Schema } from "effect"
 import { type Endpoint, keyed, type Parameter, PUBLIC } from "./Endpoint.ts"
 
@@ -301,6 +302,38 @@ export const V1 = {
     parameters: [JOB_ID],
     success: { status: 200, description: "The event stream.", data: "events" },
     errors: ["job_not_found", "service_unavailable"]
+  },
+  streamProjectJobEvents: {
+    method: "GET",
+    path: "/v1/jobs/events",
+    tag: "Jobs",
+    summary: "Extension: the changes of all the project's jobs as server-sent events",
+    description:
+      "A `job` event (data: the Job object of GET /jobs/{jobId}, id: the stream position) after every change of " +
+      "status or progress of a job of the key's project that passes the filters, from now on; a job that stops " +
+      "passing them is sent once more, with the state that no longer does. With Last-Event-ID (sent by a reconnecting " +
+      "EventSource) it resumes after that event. The stream stays open; comment lines every 15 s keep it so.",
+    access: keyed(null),
+    parameters: [
+      { name: "status", in: "query", required: false, description: "Only jobs with this status.", schema: JOB_STATUS_FILTER },
+      { name: "platform", in: "query", required: false, description: "Only jobs of this platform id.", schema: PLATFORM_FILTER },
+      {
+        name: "error_code",
+        in: "query",
+        required: false,
+        description: "Only failed jobs with this error code.",
+        schema: ERROR_CODE_FILTER
+      },
+      {
+        name: "Last-Event-ID",
+        in: "header",
+        required: false,
+        description: "The id of the last event received: the stream resumes after it.",
+        schema: LAST_EVENT_ID
+      }
+    ],
+    success: { status: 200, description: "The event stream.", data: "events" },
+    errors: ["invalid_request", "service_unavailable"]
   },
   getUsage: {
     method: "GET",

@@ -1,10 +1,10 @@
 // Given a job's events before and after the event that woke the dispatcher, when woken by it or by a redelivery request,
 // then the announcements it sends.
-import { describe, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { ReactionSpecification } from "@mds/shared/domain/ReactionSpecification"
 import type { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { evolveJob, type JobState } from "@mds/shared/domain/job/JobState"
-import { type AnnouncementTrigger, type JobAt, react } from "./JobAnnouncements.ts"
+import { type AnnouncementTrigger, endNamed, type JobAt, jobEndSeed, react } from "./JobAnnouncements.ts"
 import { jobArtifact, jobCompleted, jobExpired, jobFailed, jobQueued, jobStarted } from "../../../../test/support/JobEvents.ts"
 
 const T0 = 1_000_000
@@ -66,12 +66,30 @@ describe("the job webhooks' reaction", () => {
       .then([{ _tag: "Announce", type: "job.completed", redeliveryOf: T0 + 500 }])
   })
 
-  it("a redelivery of an event the job no longer is (retried, or not ended) sends nothing", () => {
+  it("a redelivery whose named state is not an end of that type (not ended, or ended otherwise) sends nothing", () => {
     given(upTo(queued, started, failed, retried))
       .when(redelivery("job.failed"))
       .thenNothing()
     given(upTo(queued, started, completed))
       .when(redelivery("job.failed"))
       .thenNothing()
+  })
+
+  it("each end of a retried job has its own delivery seed; the first keeps the job id alone", () => {
+    expect(jobEndSeed(jobId, fold([queued, started, failed]))).toBe(jobId)
+    expect(jobEndSeed(jobId, fold([queued, started, failed, retried, jobStarted(jobId, T0 + 50, { attempt: 2 }), failed]))).toBe(
+      `${jobId}:retry:1`
+    )
+  })
+
+  it("a redelivery finds the end its delivery id names, an earlier try's failure after a retry included", () => {
+    const events = [queued, started, failed, retried, jobStarted(jobId, T0 + 50, { attempt: 2 }), completed]
+    const states = events.map((_, i) => fold(events.slice(0, i + 1)))
+    const idOf = (seed: string) => `id:${seed}`
+    expect(endNamed(jobId, states, "job.failed", idOf(jobId), idOf)?.error?.code).toBe("download_failed")
+    expect(endNamed(jobId, states, "job.completed", idOf(`${jobId}:retry:1`), idOf)?.artifact).not.toBeNull()
+    // The id of an end that never was, or of the right end as the wrong type: nothing.
+    expect(endNamed(jobId, states, "job.failed", idOf(`${jobId}:retry:1`), idOf)).toBeNull()
+    expect(endNamed(jobId, states, "job.completed", idOf(jobId), idOf)).toBeNull()
   })
 })

@@ -18,7 +18,7 @@ import {
 } from "@mds/shared/eventstore/Subjects"
 import { Clock, Effect, Layer, Option, Schema } from "effect"
 import { Done, later, runReactor, type WakeSource } from "../reactors/Reactor.ts"
-import { type Announcement, type AnnouncementTrigger, type JobAt, react } from "./JobAnnouncements.ts"
+import { type Announcement, type AnnouncementTrigger, endNamed, type JobAt, jobEndSeed, react } from "./JobAnnouncements.ts"
 import { deliveryIdOf, makeWebhookSender, type WebhookMessage } from "./WebhookSender.ts"
 
 export const WEBHOOKS_DURABLE = "aggregator-webhooks"
@@ -35,6 +35,8 @@ interface JobKey {
 type DispatchWake = AnnouncementTrigger & {
   /** The stored event that ended the job (its stream sequence), for JobEnded. */
   readonly seq?: number
+  /** The delivery asked for again, for RedeliveryAsked. */
+  readonly deliveryId?: string
   readonly attempt: number
 }
 
@@ -58,6 +60,22 @@ export const WebhookDispatcher = Layer.effectDiscard(
       return { before, after: foldJobEvents(before, stored.slice(-1)) } satisfies JobAt
     })
 
+    /** For a redelivery: the job as it ended under the delivery's id (an earlier try's end, after a retry, included). */
+    const jobAsEnded = Effect.fn("WebhookDispatcher.jobAsEnded")(function* (
+      projectId: string,
+      jobId: string,
+      type: Announcement["type"],
+      deliveryId: string
+    ) {
+      const stored = yield* store.readSubject(JobEventSchema, jobSubject(projectId, jobId))
+      const states: Array<JobView | null> = []
+      for (const item of stored) states.push(foldJobEvents(states.at(-1) ?? null, [item]))
+      return {
+        before: null,
+        after: endNamed(jobId, states, type, deliveryId, (seed) => deliveryIdOf(projectId, seed, type))
+      } satisfies JobAt
+    })
+
     /** The job's end as the webhook message its type announces, or null when the endpoint did not choose it. */
     const messageOf = Effect.fn("WebhookDispatcher.messageOf")(function* (
       projectId: string,
@@ -72,7 +90,7 @@ export const WebhookDispatcher = Layer.effectDiscard(
       const message: WebhookMessage = {
         projectId,
         type,
-        deliveryId: deliveryIdOf(projectId, jobId, type),
+        deliveryId: deliveryIdOf(projectId, jobEndSeed(jobId, state), type),
         jobId,
         subscriptionId: null,
         happenedAt: state.completedAt ?? (yield* Clock.currentTimeMillis),
@@ -84,7 +102,10 @@ export const WebhookDispatcher = Layer.effectDiscard(
 
     const round = Effect.fn("WebhookDispatcher.round")(function* ({ projectId, jobId }: JobKey, wake: DispatchWake) {
       // A redelivery is of the job as it ended: its events outlive its lifetime only by the stream's retention.
-      const at = yield* jobAt(jobSubject(projectId, jobId), wake.seq ?? Number.MAX_SAFE_INTEGER)
+      const at =
+        wake._tag === "RedeliveryAsked"
+          ? yield* jobAsEnded(projectId, jobId, wake.eventType, wake.deliveryId ?? "")
+          : yield* jobAt(jobSubject(projectId, jobId), wake.seq ?? Number.MAX_SAFE_INTEGER)
       if (at.after === null) return Done
       for (const announcement of react(at, wake)) {
         const found = yield* messageOf(projectId, jobId, at.after, announcement)
@@ -115,7 +136,10 @@ export const WebhookDispatcher = Layer.effectDiscard(
       }
     }
 
-    /** A redelivery someone asked for: the same event (same delivery id) with the job as it ended, retried as usual. */
+    /**
+     * A redelivery someone asked for: the same event (same delivery id) with the job as it ended then, retried as usual.
+     * The end is found by its delivery id among the job's ends, so an earlier try's failure is sent as it was.
+     */
     const redeliveries: WakeSource<JobKey, DispatchWake> = {
       stream: WEBHOOKS_STREAM.name,
       durable: WEBHOOK_REDELIVERIES_DURABLE,
@@ -126,8 +150,14 @@ export const WebhookDispatcher = Layer.effectDiscard(
       wakes: (msg) => {
         const requested = decodeRedelivery(msg.string())
         if (Option.isNone(requested)) return Effect.succeed([])
-        const { projectId, jobId, eventType, afterAttemptAt } = requested.value
-        const trigger: DispatchWake = { _tag: "RedeliveryAsked", eventType, afterAttemptAt, attempt: msg.info.deliveryCount }
+        const { projectId, jobId, eventType, deliveryId, afterAttemptAt } = requested.value
+        const trigger: DispatchWake = {
+          _tag: "RedeliveryAsked",
+          eventType,
+          afterAttemptAt,
+          deliveryId,
+          attempt: msg.info.deliveryCount
+        }
         return Effect.succeed([{ key: { projectId, jobId }, trigger }])
       }
     }

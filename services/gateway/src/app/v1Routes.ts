@@ -20,6 +20,7 @@ import {
 } from "../subscriptions/subscriptionRoutes.ts"
 import { retryJob } from "../jobs/retryJob.ts"
 import { streamJobEvents } from "../jobs/streamJobEvents.ts"
+import { streamProjectJobEvents } from "../jobs/streamProjectJobEvents.ts"
 import { queueDownloadOnce } from "../jobs/queueDownloadOnce.ts"
 import { resolveMedia } from "../media/resolveMedia.ts"
 import { listPlatforms } from "../platforms/listPlatforms.ts"
@@ -51,6 +52,7 @@ const handlers = {
   checkSubscription: effectHandler(checkSubscription),
   removeSubscription: effectHandler(removeSubscription),
   streamJobEvents: effectHandler(streamJobEvents),
+  streamProjectJobEvents: effectHandler(streamProjectJobEvents),
   getUsage: effectHandler(readUsage),
   listWebhookDeliveries: effectHandler(listDeliveries),
   listCookies: effectHandler(listCookies),

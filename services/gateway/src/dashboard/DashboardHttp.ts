@@ -44,8 +44,8 @@ const send = (reply: FastifyReply, result: DashboardReply) => {
     case "Redirect":
       if (result.cookies !== undefined) reply.header("set-cookie", [...result.cookies])
       return reply.code(303).header("location", result.location).send()
-    case "Json":
-      return reply.code(200).type("application/json; charset=utf-8").send(result.data)
+    case "Stream":
+      return reply.code(200).headers(result.headers).send(result.body)
   }
 }
 

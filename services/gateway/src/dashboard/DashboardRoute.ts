@@ -1,4 +1,5 @@
 // A dashboard route as data (method, path, Effect), what it answers with, and the guards every signed-in page runs.
+import type { Readable } from "node:stream"
 import { isProjectMember } from "@mds/shared/domain/account/ProjectDecider"
 import { ProjectNotFound } from "@mds/shared/domain/DomainErrors"
 import { ProjectId } from "@mds/shared/ids/Ids"
@@ -32,7 +33,8 @@ export type DashboardReply =
       readonly headers?: Readonly<Record<string, string>>
     }
   | { readonly _tag: "Redirect"; readonly location: string; readonly cookies?: ReadonlyArray<string> }
-  | { readonly _tag: "Json"; readonly data: unknown }
+  /** A body that stays open (server-sent events), with its own headers. */
+  | { readonly _tag: "Stream"; readonly body: Readable; readonly headers: Readonly<Record<string, string>> }
 
 export const pageReply = (body: Html, status = 200, cookies?: ReadonlyArray<string>): DashboardReply =>
   cookies === undefined ? { _tag: "Page", status, body } : { _tag: "Page", status, body, cookies }
@@ -44,7 +46,7 @@ export const redirectReply = (location: string, cookies?: ReadonlyArray<string>)
 export interface DashboardRoute<R> {
   readonly method: "GET" | "POST"
   readonly path: string
-  /** JSON endpoints answer 401 instead of redirecting to the sign-in page. */
+  /** Script endpoints (JSON, event streams) answer 401 instead of redirecting to the sign-in page. */
   readonly json?: boolean
   readonly run: (input: DashboardInput) => Effect.Effect<DashboardReply, unknown, R>
 }

@@ -1,7 +1,7 @@
 // The dashboard's route table: every page and form under /dashboard and the use case that answers it.
 import { removeCookies, showCookies, storeCookies } from "./handlers/CookieHandlers.ts"
 import { confirmRevoke, confirmRotate, addKey, listKeys, revoke, rotate } from "./handlers/KeyHandlers.ts"
-import { addMember, jobsJson, listJobs, rename, showProject, showSettings } from "./handlers/ProjectHandlers.ts"
+import { addMember, jobEvents, listJobs, rename, showProject, showSettings } from "./handlers/ProjectHandlers.ts"
 import { addProject, listProjects, showLogin, signIn, signOut } from "./handlers/SessionHandlers.ts"
 import { showUsage } from "./handlers/UsageHandlers.ts"
 import { redeliver, showWebhooks } from "./handlers/WebhookHandlers.ts"
@@ -31,7 +31,7 @@ export const dashboardRoutes = [
   route("GET", `${P}/keys/:keyId/rotate`, confirmRotate),
   route("POST", `${P}/keys/:keyId/rotate`, rotate),
   route("GET", `${P}/jobs`, listJobs),
-  route("GET", `${P}/jobs.json`, jobsJson, { json: true }),
+  route("GET", `${P}/jobs/events`, jobEvents, { json: true }),
   route("GET", `${P}/usage`, showUsage),
   route("GET", `${P}/webhooks`, showWebhooks),
   route("POST", `${P}/webhooks/:deliveryId/redeliver`, redeliver),

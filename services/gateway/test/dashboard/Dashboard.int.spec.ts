@@ -118,14 +118,15 @@ describe("dashboard sign-in and sessions", () => {
     expect(replay.headers.get("location")).toBe("/dashboard/login")
   })
 
-  it("pages carry the security headers; the JSON endpoint answers 401 without a session", async () => {
+  it("pages carry the security headers; the Jobs tab's event stream answers 401 without a session", async () => {
     const page = await admin.get("/dashboard")
     for (const [name, value] of Object.entries(DASHBOARD_SECURITY_HEADERS)) expect(page.headers.get(name)).toBe(value)
     expect(page.headers.get("cache-control")).toBe("no-store")
     expect(page.headers.get("content-security-policy")).not.toContain("unsafe-inline")
     expect(page.body).not.toMatch(/<script>|style="| on[a-z]+="/)
-    const json = await h.transport({ method: "GET", path: "/dashboard/projects/prj_aaaaaaaaaaaaaaaaaaaaaaaa/jobs.json", headers: {} })
-    expect(json.status).toBe(401)
+    const stream = await h.transport({ method: "GET", path: "/dashboard/projects/prj_aaaaaaaaaaaaaaaaaaaaaaaa/jobs/events", headers: {} })
+    expect(stream.status).toBe(401)
+    expect(stream.headers.get("content-type")).toContain("application/json")
   })
 })
 
@@ -177,7 +178,7 @@ describe("dashboard projects and keys", () => {
     const bob = h.client()
     await bob.signIn(BOB.email, BOB.password)
     expect((await bob.get("/dashboard")).body).not.toContain(projectId)
-    for (const section of ["keys", "jobs", "settings", "jobs.json"]) {
+    for (const section of ["keys", "jobs", "settings", "jobs/events"]) {
       expect((await bob.get(`/dashboard/projects/${projectId}/${section}`)).status).toBe(404)
     }
     const own = projectIdIn((await bob.post("/dashboard/projects", { name: "Bob's" })).body)
@@ -214,7 +215,7 @@ describe("dashboard projects and keys", () => {
 })
 
 describe("dashboard jobs", () => {
-  it("lists the project's recent jobs with progress and the error of failed ones, as a page and as JSON", async () => {
+  it("lists the project's recent jobs, newest first, with progress and the error of failed ones", async () => {
     const projectId = projectIdIn((await admin.post("/dashboard/projects", { name: "Jobs" })).body)
     const now = Date.now()
     const running = jobView(projectId, { status: "processing", progress: 42, createdAt: now - 1_000, expiresAt: now + 3_600_000 })
@@ -238,12 +239,7 @@ describe("dashboard jobs", () => {
     expect(page.body).toContain("media_unavailable: This video is &lt;private&gt;.")
     expect(page.body).not.toContain(elsewhere.id)
 
-    const json = await admin.get(`/dashboard/projects/${projectId}/jobs.json`)
-    expect(json.headers.get("content-type")).toContain("application/json")
-    const rows = JSON.parse(json.body).jobs
-    expect(rows.map((row: { id: string }) => row.id)).toEqual([running.id, failed.id])
-    expect(rows[0]).toMatchObject({ status: "processing", progress: 42, error: null })
-    expect(rows[1]).toMatchObject({ status: "failed", error: "media_unavailable: This video is <private>." })
+    expect([...page.body.matchAll(/data-job-id="(job_[a-z2-7]+)"/g)].map((m) => m[1])).toEqual([running.id, failed.id])
   })
 })
 

@@ -1,6 +1,6 @@
 // The dashboard's Usage tab (quota bars, SVG charts, top errors linking to their jobs), quotas on the settings page,
-// the Jobs tab's filters and the Webhooks tab (deliveries, redeliver): over HTTP in process, and drawn by Chromium
-// (docs/dashboard-usage.png is its screenshot).
+// the Jobs tab's filters and live list (server-sent events) and the Webhooks tab (deliveries, redeliver): over HTTP in
+// process and on a socket, and drawn by Chromium (docs/dashboard-usage.png and docs/dashboard-jobs.png are its screenshots).
 import { mkdir } from "node:fs/promises"
 import { join } from "node:path"
 import { Effect } from "effect"
@@ -8,6 +8,9 @@ import { chromium } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { JobUsage } from "@mds/shared/domain/usage/JobUsage"
 import { utcDay } from "@mds/shared/domain/admission/Quota"
+import { JobEvent } from "@mds/shared/domain/job/JobEvent"
+import { jobSubject } from "@mds/shared/eventstore/Subjects"
+import { newId } from "@mds/shared/ids/Ids"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
 import { UsageReadModel } from "@mds/shared/readmodel/UsageReadModel"
 import {
@@ -18,6 +21,8 @@ import {
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { webhookDeliverySubject, webhookRedeliverSubject } from "@mds/shared/eventstore/Subjects"
 import { jobView } from "../../../../test/support/JobViews.ts"
+import { jobCompleted, jobFailed, jobProgressed, jobQueued, jobStarted } from "../../../../test/support/JobEvents.ts"
+import { sseReader } from "../../../../test/support/SseReader.ts"
 import { jobUsage } from "../../../../test/int/readmodel/UsageReadModel.contract.ts"
 import { setProjectQuota } from "../../src/accounts/AccountCommands.ts"
 import type { DashboardClient } from "../../../../test/support/DashboardClient.ts"
@@ -29,6 +34,8 @@ const DAY_MS = 86_400_000
 let h: DashboardHarness
 let admin: DashboardClient
 let projectId: string
+/** The gateway on a socket: for event streams and Chromium. */
+let address: string
 
 const projectIdIn = (html: string) => /\/dashboard\/projects\/(prj_[a-z2-7]{24})\//.exec(html)?.[1] ?? ""
 
@@ -56,6 +63,7 @@ beforeAll(async () => {
   await admin.signIn(ADMIN.email, ADMIN.password)
   projectId = projectIdIn((await admin.post("/dashboard/projects", { name: "Acme videos" })).body)
   await h.gateway.run(setProjectQuota(projectId, { jobsPerDay: 500, bytesPerMonth: 50 * 1024 ** 3 }))
+  address = await h.gateway.app.listen({ host: "127.0.0.1", port: 0 })
 })
 
 afterAll(async () => {
@@ -93,7 +101,7 @@ describe("dashboard usage", () => {
     expect(page.body).toContain('data-quota="bytes_per_month"')
   })
 
-  it("the Jobs tab filters by status, platform and error code, also in its live JSON", async () => {
+  it("the Jobs tab filters by status, platform and error code, and its live stream keeps the filter", async () => {
     const now = Date.now()
     const live = { createdAt: now - 1_000, expiresAt: now + 3_600_000 }
     const running = jobView(projectId, { status: "processing", platform: "vimeo", ...live })
@@ -114,17 +122,69 @@ describe("dashboard usage", () => {
     const byError = await admin.get(`/dashboard/projects/${projectId}/jobs?error=download_failed`)
     expect(byError.body).toContain(broken.id)
     expect(byError.body).not.toContain(running.id)
-    expect(byError.body).toContain(`data-live-jobs="/dashboard/projects/${projectId}/jobs.json?error=download_failed"`)
+    expect(byError.body).toContain(`data-live-jobs="/dashboard/projects/${projectId}/jobs/events?error=download_failed"`)
     expect(byError.body).toMatch(/<option value="download_failed" selected>/)
 
-    const ids = async (query: string) =>
-      JSON.parse((await admin.get(`/dashboard/projects/${projectId}/jobs.json${query}`)).body).jobs.map((row: { id: string }) => row.id)
+    const ids = async (query: string) => rowIdsIn((await admin.get(`/dashboard/projects/${projectId}/jobs${query}`)).body)
     expect(await ids("?status=canceled")).toEqual([canceled.id])
     expect((await ids("?platform=vimeo")).sort()).toEqual([running.id, canceled.id].sort())
     expect(await ids("?status=failed&platform=generic")).toEqual([broken.id])
     expect(await ids("?status=failed&platform=vimeo")).toEqual([])
   })
+
+  it("the Jobs tab's live stream: the filtered list brought up to date, then every change of a job passing the filter, and `gone` when one leaves it", async () => {
+    const project = projectIdIn((await admin.post("/dashboard/projects", { name: "Live jobs" })).body)
+    const now = Date.now()
+    // A document projected from no event of the stream (lastSeq 0): every event of its subject is newer.
+    const running = jobView(project, { status: "processing", progress: 10, createdAt: now - 5_000, expiresAt: now + 3_600_000, lastSeq: 0 })
+    await h.gateway.run(Effect.flatMap(JobReadModel, (jobs) => jobs.put(running)))
+    // An event the read model does not hold yet (its projection is behind): the list shows 10 %, the job is at 30 %.
+    await recordJob(project, running.id, jobProgressed(running.id, 30, now))
+    const controller = new AbortController()
+    try {
+      const response = await fetch(`${address}/dashboard/projects/${project}/jobs/events?status=processing`, {
+        headers: { cookie: cookieHeader(admin) },
+        signal: controller.signal
+      })
+      expect(response.status).toBe(200)
+      expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/)
+      expect(response.headers.get("content-security-policy")).toContain("default-src 'none'")
+      const events = sseReader(response.body!)
+      const list = await events.next()
+      expect(list?.event).toBe("jobs")
+      expect(list?.data.jobs).toEqual([expect.objectContaining({ id: running.id, status: "processing", progress: 10 })])
+      // A listed job that has not ended is read afresh at once: the event before the stream's start is not lost.
+      expect(await events.next()).toMatchObject({ event: "job", data: { id: running.id, progress: 30 } })
+
+      // A new job: queued does not pass the filter; processing does, and each whole percent after.
+      const jobId = newId("job")
+      await recordJob(project, jobId, jobQueued(project, jobId, now, { platform: "vimeo" }), jobStarted(jobId, now + 1))
+      const joined = await events.next()
+      expect(joined).toMatchObject({ event: "job", data: { id: jobId, status: "processing", progress: 0, platform: "vimeo" } })
+      expect(joined?.data.created).toBe(now)
+      await recordJob(project, jobId, jobProgressed(jobId, 55, now + 2))
+      expect(await events.next()).toMatchObject({ event: "job", data: { id: jobId, status: "processing", progress: 55 } })
+      // The job of the list fails: it leaves the filter.
+      await recordJob(project, running.id, jobFailed(running.id, now + 3))
+      expect(await events.next()).toMatchObject({ event: "gone", data: { id: running.id } })
+    } finally {
+      controller.abort()
+    }
+  })
 })
+
+const rowIdsIn = (html: string) => [...html.matchAll(/data-job-id="(job_[a-z2-7]+)"/g)].map((m) => m[1])
+
+const cookieHeader = (client: DashboardClient) => [...client.cookies].map(([name, value]) => `${name}=${value}`).join("; ")
+
+const recordJob = (project: string, jobId: string, ...events: ReadonlyArray<JobEvent>) =>
+  h.gateway.run(
+    Effect.flatMap(EventStore, (store) =>
+      Effect.forEach(events, (event) =>
+        store.append(JobEvent, jobSubject(project, jobId), event, { msgId: `${jobId}:${JSON.stringify(event)}` })
+      )
+    )
+  )
 
 const attempt = (fields: Partial<WebhookDeliveryAttemptedV1>): WebhookDeliveryAttempted => ({
   _tag: "WebhookDeliveryAttempted",
@@ -194,8 +254,7 @@ describe("dashboard webhooks", () => {
 })
 
 describe("dashboard tabs in Chromium", () => {
-  it("draws the usage charts and quota bars, and redelivers from the Webhooks tab; screenshots of both", async () => {
-    const address = await h.gateway.app.listen({ host: "127.0.0.1", port: 0 })
+  it("draws the usage charts and quota bars, redelivers from the Webhooks tab, and the Jobs tab follows a job without a reload; screenshots", async () => {
     const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu"] })
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
@@ -229,6 +288,29 @@ describe("dashboard tabs in Chromium", () => {
       await Promise.all([page.waitForURL(/\/webhooks\/dlv_a+\/redeliver$/), redeliverButton.click()])
       expect(await page.locator(".alert.notice").textContent()).toContain("will be sent again in a moment")
       await page.screenshot({ path: join(artifacts, "dashboard-webhooks.png"), fullPage: true })
+
+      // The Jobs tab: a job that appears and changes state shows up and moves on in place, the page never reloaded.
+      await page.goto(`${address}/dashboard/projects/${projectId}/jobs`)
+      await page.waitForSelector('tbody[data-live="open"]')
+      // A marker on the window survives only as long as the page is not reloaded.
+      await page.evaluate(() => {
+        ;(globalThis as any).mdsMarker = "same page"
+      })
+      const jobId = newId("job")
+      const now = Date.now()
+      await recordJob(projectId, jobId, jobQueued(projectId, jobId, now, { platform: "vimeo" }))
+      await page.waitForSelector(`tr[data-job-id="${jobId}"][data-status="queued"]`)
+      // Newest first: the new job is the top row.
+      expect(await page.locator("tbody[data-live-jobs] tr").first().getAttribute("data-job-id")).toBe(jobId)
+      await recordJob(projectId, jobId, jobStarted(jobId, now + 1), jobProgressed(jobId, 64, now + 2))
+      await page.locator(`tr[data-job-id="${jobId}"] [data-field=progress]`, { hasText: "64%" }).waitFor()
+      expect(await page.locator(`tr[data-job-id="${jobId}"]`).getAttribute("data-status")).toBe("processing")
+      // The picture in docs/operations.md (docs/dashboard-jobs.png) is a copy of this one.
+      await page.screenshot({ path: join(artifacts, "dashboard-jobs.png"), fullPage: true })
+      await recordJob(projectId, jobId, jobCompleted(projectId, jobId, now + 3))
+      await page.waitForSelector(`tr[data-job-id="${jobId}"][data-status="completed"]`)
+      expect(await page.locator(`tr[data-job-id="${jobId}"]`).count()).toBe(1)
+      expect(await page.evaluate((): string => (globalThis as any).mdsMarker)).toBe("same page")
     } finally {
       await browser.close()
     }

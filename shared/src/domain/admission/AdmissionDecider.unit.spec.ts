@@ -4,7 +4,7 @@ import { DeciderSpecification } from "../DeciderSpecification.ts"
 import type { QuotaExceeded } from "../DomainErrors.ts"
 import { AdmissionDecider } from "./AdmissionDecider.ts"
 import type { AdmissionEvent } from "./AdmissionEvent.ts"
-import type { QuotaLimits, QuotaUsage } from "./Quota.ts"
+import { bytesLeft, type QuotaLimits, type QuotaUsage } from "./Quota.ts"
 
 const given = DeciderSpecification.for(AdmissionDecider)
 const projectId = "prj_a"
@@ -205,4 +205,96 @@ describe("AdmissionDecider: quotas", () => {
           used(1)
         )
       ]))
+})
+
+/**
+ * The bound on how far jobs running at once can take a project past its monthly byte quota. Each admitted job is told
+ * what the quota left at its admission (`bytesLeft`), not what is left once the jobs already running finish, so with
+ * `limit` slots the month can end at most (limit - 1) files over the quota, each file no larger than what was left
+ * when it was admitted (so never more than the quota, nor MAX_FILE_SIZE_MB): docs/operations.md, "Quotas and usage".
+ */
+describe("AdmissionDecider: how far jobs running at once can cross the byte quota", () => {
+  const QUOTA = 10
+  const limits: QuotaLimits = { jobsPerDay: null, bytesPerMonth: QUOTA }
+
+  interface Project {
+    state: ReturnType<typeof AdmissionDecider.initialState>
+    /** The bytes each running job was told it may use. */
+    readonly running: Map<string, number>
+  }
+
+  const claimIn = (project: Project, jobId: string, limit: number, now: number): boolean => {
+    const decided = AdmissionDecider.decide(
+      { _tag: "ClaimSlot", projectId, jobId, limit, quota: limits, now, expiresAt: 1e12 },
+      project.state
+    )
+    if (decided._tag === "Failure") return false
+    for (const event of decided.success) project.state = AdmissionDecider.evolve(project.state, event)
+    project.running.set(jobId, bytesLeft(limits, project.state.usage, now) ?? Number.POSITIVE_INFINITY)
+    return true
+  }
+
+  const completeIn = (project: Project, jobId: string, bytes: number, now: number) => {
+    const told = project.running.get(jobId) ?? 0
+    // The extractor fails a file larger than it was told (quota_exceeded, nothing stored): such a job adds nothing.
+    const stored = bytes <= told ? bytes : 0
+    const decided = AdmissionDecider.decide(
+      { _tag: "ReleaseSlot", projectId, jobId, reason: stored > 0 ? "completed" : "failed", now, bytes: stored },
+      project.state
+    )
+    if (decided._tag === "Success") for (const event of decided.success) project.state = AdmissionDecider.evolve(project.state, event)
+    project.running.delete(jobId)
+  }
+
+  it("two jobs admitted with 6 bytes left are each told 6: both files complete and the month ends one file over, then refuses", () => {
+    const project: Project = {
+      state: AdmissionDecider.evolve(AdmissionDecider.initialState(), claimed("job_0", [], used(1, 4))),
+      running: new Map()
+    }
+    expect(claimIn(project, "job_1", 2, 100)).toBe(true)
+    expect(claimIn(project, "job_2", 2, 110)).toBe(true)
+    expect([...project.running.values()]).toEqual([6, 6])
+    completeIn(project, "job_1", 6, 200)
+    completeIn(project, "job_2", 6, 210)
+    expect(project.state.usage.bytes).toBe(QUOTA + 6)
+    expect(claimIn(project, "job_3", 2, 300)).toBe(false)
+  })
+
+  it("whatever the order of claims and completions, the month ends at most (limit - 1) files over the quota", () => {
+    // A seeded generator: the same schedules on every run.
+    let seed = 24
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31
+      return seed / 2 ** 31
+    }
+    for (const limit of [1, 2, 3]) {
+      const bound = QUOTA + (limit - 1) * QUOTA
+      let highest = 0
+      for (let run = 0; run < 300; run++) {
+        const project: Project = { state: AdmissionDecider.initialState(), running: new Map() }
+        for (let step = 0; step < 60; step++) {
+          const now = 100 + step
+          const ids = [...project.running.keys()]
+          if (ids.length > 0 && random() < 0.5) {
+            const jobId = ids[Math.floor(random() * ids.length)] ?? ""
+            // Mostly files that fit what the job was told, now and then one larger (refused by the extractor).
+            completeIn(project, jobId, Math.floor(random() * ((project.running.get(jobId) ?? 0) + 2)), now)
+          } else claimIn(project, `job_${run}_${step}`, limit, now)
+        }
+        for (const jobId of [...project.running.keys()]) completeIn(project, jobId, project.running.get(jobId) ?? 0, 1_000)
+        expect(project.state.usage.bytes, `limit ${limit}, run ${run}`).toBeLessThanOrEqual(bound)
+        highest = Math.max(highest, project.state.usage.bytes)
+      }
+      // The schedules did cross the quota: the bound was put to the test.
+      if (limit > 1) expect(highest, `limit ${limit}`).toBeGreaterThan(QUOTA)
+    }
+  })
+
+  it("the bound is reached: three slots taken in an empty month are each told the whole quota, and the month ends two quotas over", () => {
+    const project: Project = { state: AdmissionDecider.initialState(), running: new Map() }
+    for (const jobId of ["job_1", "job_2", "job_3"]) expect(claimIn(project, jobId, 3, 100)).toBe(true)
+    expect([...project.running.values()]).toEqual([QUOTA, QUOTA, QUOTA])
+    for (const jobId of ["job_1", "job_2", "job_3"]) completeIn(project, jobId, QUOTA, 200)
+    expect(project.state.usage.bytes).toBe(QUOTA + 2 * QUOTA)
+  })
 })

@@ -1,4 +1,4 @@
-// Progressive enhancement for the dashboard: a copy button for the one-time secret and live job progress.
+// Progressive enhancement for the dashboard: a copy button for the one-time secret and the live jobs list.
 // Every page works without this file. It never stores anything (no cookies, no localStorage) and builds DOM with
 // textContent only, so no server value is ever parsed as HTML.
 "use strict"
@@ -44,7 +44,9 @@ function element(tag, options) {
 
 /** The same markup as the server's jobRow (services/gateway/src/dashboard/pages/ProjectPages.ts). */
 function jobRow(job) {
-  const tr = element("tr", { attributes: { id: job.id, "data-job-id": job.id, "data-status": job.status } })
+  const tr = element("tr", {
+    attributes: { id: job.id, "data-job-id": job.id, "data-status": job.status, "data-created": String(job.created) }
+  })
   tr.append(
     jobCell("Job", [element("code", { text: job.id })]),
     jobCell("Status", [element("span", { text: job.status, attributes: { class: `badge ${job.status}`, "data-field": "status" } })]),
@@ -61,32 +63,44 @@ function jobRow(job) {
   return tr
 }
 
-const POLL_MS = 1500
-
+/**
+ * Follows the list's server-sent events (services/gateway/src/dashboard/handlers/ProjectHandlers.ts, jobEvents):
+ * `jobs` is the whole list (at every connection, so a reconnect catches up), `job` a row that changed or joined the
+ * filter, `gone` a job that left it. The browser reconnects by itself when the stream ends; a refused reconnect
+ * (signed out: 401) closes it, and the page keeps what it shows.
+ */
 function setUpLiveJobs() {
   const body = document.querySelector("[data-live-jobs]")
-  if (body === null) return
-  const source = body.getAttribute("data-live-jobs")
+  if (body === null || typeof EventSource !== "function") return
   const empty = document.querySelector("[data-empty-jobs]")
-  let stopped = false
-  const refresh = async () => {
-    if (stopped || document.hidden) return
-    try {
-      const response = await fetch(source, { headers: { accept: "application/json" }, cache: "no-store", credentials: "same-origin" })
-      if (response.status === 401) {
-        stopped = true
-        return
-      }
-      if (!response.ok) return
-      const { jobs } = await response.json()
-      body.replaceChildren(...jobs.map(jobRow))
-      if (empty !== null) empty.hidden = jobs.length > 0
-      body.dataset.refreshedAt = String(Date.now())
-    } catch {
-      // A missed refresh is retried on the next tick.
-    }
+  const limit = Number(body.getAttribute("data-live-limit")) || 50
+  const rowOf = (id) => [...body.children].find((tr) => tr.dataset.jobId === id) ?? null
+  const settle = () => {
+    while (body.children.length > limit) body.lastElementChild.remove()
+    if (empty !== null) empty.hidden = body.children.length > 0
+    body.dataset.updatedAt = String(Date.now())
   }
-  setInterval(refresh, POLL_MS)
+  const events = new EventSource(body.getAttribute("data-live-jobs"))
+  events.addEventListener("jobs", (event) => {
+    body.replaceChildren(...JSON.parse(event.data).jobs.map(jobRow))
+    body.dataset.live = "open"
+    settle()
+  })
+  events.addEventListener("job", (event) => {
+    const job = JSON.parse(event.data)
+    const row = jobRow(job)
+    const current = rowOf(job.id)
+    if (current !== null) current.replaceWith(row)
+    else body.insertBefore(row, [...body.children].find((tr) => Number(tr.dataset.created) < job.created) ?? null)
+    settle()
+  })
+  events.addEventListener("gone", (event) => {
+    rowOf(JSON.parse(event.data).id)?.remove()
+    settle()
+  })
+  events.addEventListener("error", () => {
+    if (events.readyState === EventSource.CLOSED) body.dataset.live = "closed"
+  })
 }
 
 document.addEventListener("DOMContentLoaded", () => {

@@ -1,4 +1,4 @@
-// A project's jobs (page and the JSON its script polls) and settings (rename, members).
+// A project's jobs (the page, and the live stream its script follows) and settings (rename, members).
 import { isJobVisible } from "@mds/shared/domain/job/JobView"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
 import { ProjectReadModel } from "@mds/shared/readmodel/ProjectReadModel"
@@ -18,24 +18,29 @@ import {
 import { type JobFilter, jobFilterOf, matchesJobFilter } from "../pages/JobFilter.ts"
 import { jobsPage, settingsPage, toJobRow } from "../pages/ProjectPages.ts"
 import { quotaStandingsOf } from "@mds/shared/quota/QuotaCheck"
+import { openEventStream } from "../../http/EventStream.ts"
+import { followProjectJobChanges, jobStreamTip } from "../../jobs/ProjectJobChanges.ts"
 
 /** How many recent jobs the page lists, and how many it looks through when filtering. */
 const RECENT_JOBS = 50
 const FILTERED_FROM = 500
 
+/**
+ * The live stream ends after this long; the browser reconnects at once, and the reconnect checks the session and the
+ * membership again (a user signed out or removed from the project stops getting updates) and sends the list afresh.
+ */
+const LIVE_STREAM_MS = 5 * 60_000
+
 /** The recent visible jobs passing the filter, and the platforms and error codes seen among them (the filter's choices). */
-const recentRows = Effect.fn("recentRows")(function* (projectId: string, filter: JobFilter) {
+const recentJobs = Effect.fn("recentJobs")(function* (projectId: string, filter: JobFilter) {
   const now = yield* Clock.currentTimeMillis
-  const jobs = (yield* (yield* JobReadModel).listByProject(projectId, FILTERED_FROM)).filter((job) => isJobVisible(job, now))
-  const rows = jobs
-    .filter((job) => matchesJobFilter(filter, job))
-    .slice(0, RECENT_JOBS)
-    .map(toJobRow)
+  const visible = (yield* (yield* JobReadModel).listByProject(projectId, FILTERED_FROM)).filter((job) => isJobVisible(job, now))
+  const jobs = visible.filter((job) => matchesJobFilter(filter, job)).slice(0, RECENT_JOBS)
   const choices = {
-    platforms: [...new Set(jobs.map((job) => job.platform))].sort(),
-    errors: [...new Set(jobs.flatMap((job) => (job.error === null ? [] : [job.error.code])))].sort()
+    platforms: [...new Set(visible.map((job) => job.platform))].sort(),
+    errors: [...new Set(visible.flatMap((job) => (job.error === null ? [] : [job.error.code])))].sort()
   }
-  return { rows, choices }
+  return { jobs, choices }
 })
 
 export const showProject = Effect.fn("showProject")(function* (input: DashboardInput) {
@@ -46,14 +51,39 @@ export const showProject = Effect.fn("showProject")(function* (input: DashboardI
 export const listJobs = Effect.fn("listJobs")(function* (input: DashboardInput) {
   const { project, signedIn } = yield* requireMember(input)
   const filter = jobFilterOf(input.query)
-  const { rows, choices } = yield* recentRows(project.projectId, filter)
-  return pageReply(jobsPage({ viewer: signedIn.viewer, project, rows, filter, choices }))
+  const { jobs, choices } = yield* recentJobs(project.projectId, filter)
+  return pageReply(jobsPage({ viewer: signedIn.viewer, project, rows: jobs.map(toJobRow), filter, choices, limit: RECENT_JOBS }))
 })
 
-export const jobsJson = Effect.fn("jobsJson")(function* (input: DashboardInput) {
+/**
+ * The Jobs tab's live list as server-sent events: `jobs` (the list as the page shows it, read after the stream's start
+ * position; its jobs that have not ended are read afresh first, since the read model may lag their events), then `job`
+ * (a row that changed or joined the filter) and `gone` (a job that left it).
+ */
+export const jobEvents = Effect.fn("jobEvents")(function* (input: DashboardInput) {
   const { project } = yield* requireMember(input)
-  const { rows } = yield* recentRows(project.projectId, jobFilterOf(input.query))
-  return { _tag: "Json", data: { jobs: rows } } satisfies DashboardReply
+  const filter = jobFilterOf(input.query)
+  const afterSeq = yield* jobStreamTip
+  const { jobs } = yield* recentJobs(project.projectId, filter)
+  const stream = yield* openEventStream(
+    "dashboard job stream",
+    (send) =>
+      Effect.gen(function* () {
+        send("jobs", { jobs: jobs.map(toJobRow) })
+        const changes = yield* followProjectJobChanges(project.projectId, {
+          afterSeq,
+          matches: (view) => matchesJobFilter(filter, view),
+          shown: jobs
+        })
+        while (true) {
+          const { view, matches } = yield* changes.next
+          if (matches) send("job", toJobRow(view))
+          else send("gone", { id: view.id })
+        }
+      }).pipe(Effect.scoped),
+    { endAfterMs: LIVE_STREAM_MS }
+  )
+  return { _tag: "Stream", body: stream.body, headers: stream.headers } satisfies DashboardReply
 })
 
 const renderSettings = ({ signedIn, project }: Member, error: string | null, notice: string | null) =>

@@ -8,7 +8,7 @@ import type { QuotaStanding } from "@mds/shared/domain/admission/Quota"
 import { FILTER_STATUSES, type JobFilter, jobFilterQuery } from "./JobFilter.ts"
 import { quotaBars } from "./QuotaBars.ts"
 
-/** What the jobs page shows of a job, also served as JSON to refresh the page without a reload. */
+/** What the jobs page shows of a job, also sent on its live stream to update the page without a reload. */
 export interface JobRow {
   readonly id: string
   readonly status: string
@@ -16,22 +16,25 @@ export interface JobRow {
   readonly format: string
   readonly platform: string
   readonly createdAt: string
+  /** Epoch ms: where a row that joins the list goes (newest first). */
+  readonly created: number
   readonly error: string | null
 }
 
 export const toJobRow = (job: JobView): JobRow => ({
   id: job.id,
   status: job.status,
-  progress: job.progress,
+  progress: Math.round(job.progress),
   format: job.requestedFormat,
   platform: job.platform,
   createdAt: formatTime(job.createdAt),
+  created: job.createdAt,
   error: job.error === null ? null : `${job.error.code}: ${job.error.message}`
 })
 
 /** The same markup dashboard.js builds from the JSON rows: keep the two in step. */
 const jobRow = (row: JobRow) =>
-  html`<tr id="${row.id}" data-job-id="${row.id}" data-status="${row.status}">
+  html`<tr id="${row.id}" data-job-id="${row.id}" data-status="${row.status}" data-created="${row.created}">
   <td data-label="Job"><code>${row.id}</code></td>
   <td data-label="Status"><span class="badge ${row.status}" data-field="status">${row.status}</span></td>
   <td data-label="Progress"><progress max="100" value="${row.progress}" aria-label="Progress of ${row.id}"></progress> <span data-field="progress">${row.progress}%</span></td>
@@ -52,6 +55,8 @@ export const jobsPage = (options: {
   readonly rows: ReadonlyArray<JobRow>
   readonly filter: JobFilter
   readonly choices: { readonly platforms: ReadonlyArray<string>; readonly errors: ReadonlyArray<string> }
+  /** The most rows the list holds (also when rows join it live). */
+  readonly limit: number
 }) =>
   page({
     title: `Jobs · ${options.project.name}`,
@@ -59,7 +64,7 @@ export const jobsPage = (options: {
     body: html`${projectHeader(options.project, "jobs")}
 <section aria-labelledby="jobs-title">
 <h2 id="jobs-title">Recent jobs</h2>
-<p class="muted">Jobs queued with this project's keys, newest first. Progress updates by itself.</p>
+<p class="muted">Jobs queued with this project's keys, newest first. The list updates by itself as jobs change.</p>
 <form method="get" action="/dashboard/projects/${options.project.projectId}/jobs" class="inline filters" aria-label="Filter jobs">
   ${select("status", "Status", options.filter.status, FILTER_STATUSES)}
   ${select("platform", "Platform", options.filter.platform, options.choices.platforms)}
@@ -68,7 +73,7 @@ export const jobsPage = (options: {
 </form>
 <div class="table-wrap"><table class="jobs">
 <thead><tr><th scope="col">Job</th><th scope="col">Status</th><th scope="col">Progress</th><th scope="col">Format</th><th scope="col">Created</th><th scope="col">Error</th></tr></thead>
-<tbody data-live-jobs="/dashboard/projects/${options.project.projectId}/jobs.json${jobFilterQuery(options.filter)}">${options.rows.map(jobRow)}</tbody>
+<tbody data-live-jobs="/dashboard/projects/${options.project.projectId}/jobs/events${jobFilterQuery(options.filter)}" data-live-limit="${options.limit}">${options.rows.map(jobRow)}</tbody>
 </table></div>
 <p class="muted" data-empty-jobs${options.rows.length === 0 ? "" : html` hidden`}>No jobs${jobFilterQuery(options.filter) === "" ? " yet" : " match the filter"}.</p>
 </section>`
