@@ -24,8 +24,11 @@ wait "$tsc" || checks=$?
 wait "$biome" || checks=$?
 if [ "$checks" != 0 ]; then exit "$checks"; fi
 
-report="$(mktemp -t mds-vitest-XXXXXX.json)"
-trap 'rm -f "$report"' EXIT
+# The run's report stays in .data/ (ignored by git): `npm run test:durations` records its file durations, the order
+# the next runs take (test/sequence/LongestFirst.ts).
+mkdir -p .data
+report=".data/test-report.json"
+rm -f "$report"
 echo "[test] vitest run $*" >&2
 code=0
 npx vitest run --reporter=default --reporter=json --outputFile.json="$report" "$@" || code=$?
