@@ -41,6 +41,14 @@ describe("error envelope", () => {
     expect(onPost.headers["allow"]).toBe("POST")
   })
 
+  it("a static path is its own resource: /v1/jobs/events allows what it serves, not what /v1/jobs/:jobId does", async () => {
+    for (const method of ["OPTIONS", "DELETE"] as const) {
+      const response = await file.h.gateway.app.inject({ method, url: "/v1/jobs/events", headers: { "x-api-key": file.key } })
+      expectError(response, 405, "method_not_allowed")
+      expect(response.headers["allow"]).toBe("GET, HEAD")
+    }
+  })
+
   it("malformed JSON -> 400 invalid_json", async () => {
     expectError(await post("/v1/media/resolve", '{"url": '), 400, "invalid_json")
   })

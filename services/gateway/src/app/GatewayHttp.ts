@@ -26,13 +26,26 @@ const pathPattern = (path: string) =>
       .replace(/\*/g, ".*")}$`
   )
 
-const routePatterns = v1Routes.map((route) => ({ pattern: pathPattern(route.path), method: route.method }))
+/** How many of a route's segments are parameters or wildcards: the fewer, the more specific (a static segment wins). */
+const looseness = (path: string) => path.split("/").filter((segment) => segment.startsWith(":") || segment.includes("*")).length
 
-/** Methods served on a path, HEAD included wherever GET is (fastify answers HEAD for GET routes). */
+const routePatterns = v1Routes.map((route) => ({
+  pattern: pathPattern(route.path),
+  method: route.method,
+  looseness: looseness(route.path)
+}))
+
+/**
+ * Methods served on a path, HEAD included wherever GET is (fastify answers HEAD for GET routes). A path is the resource
+ * of its most specific routes: /v1/jobs/events is the project's job stream, not a job called "events", so the methods
+ * of /v1/jobs/:jobId are not its methods.
+ */
 export const allowedMethods = (path: string): ReadonlyArray<string> => {
+  const matching = routePatterns.filter((route) => route.pattern.test(path))
+  const tightest = Math.min(...matching.map((route) => route.looseness))
   const methods = new Set<string>()
-  for (const route of routePatterns) {
-    if (!route.pattern.test(path)) continue
+  for (const route of matching) {
+    if (route.looseness !== tightest) continue
     methods.add(route.method)
     if (route.method === "GET") methods.add("HEAD")
   }
@@ -223,6 +236,18 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
         return answer instanceof Promise ? answer.then(settle) : settle(answer)
       }
     })
+  }
+
+  // A method a looser route serves on a static path (DELETE /v1/jobs/events, which DELETE /v1/jobs/:jobId would take
+  // as a job called "events") answers 405 there, as the path's Allow says, instead of reaching the looser route.
+  for (const path of new Set(v1Routes.filter((route) => looseness(route.path) === 0).map((route) => route.path))) {
+    const allow = allowedMethods(path)
+    const shadowed = new Set(
+      routePatterns.filter((route) => route.pattern.test(path) && !allow.includes(route.method)).map((route) => route.method)
+    )
+    for (const method of shadowed) {
+      app.route({ method, url: path, handler: (request, reply) => sendError(request, reply, toApiError(routingFailure(request))) })
+    }
   }
 
   registerDashboard(app, runtime)
