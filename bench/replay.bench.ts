@@ -9,9 +9,10 @@ import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
 import { jobSubject } from "@mds/shared/eventstore/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
+import { KvReadModelBackend } from "@mds/shared/readmodel/kv/KvReadModelBackend"
 import { MongoDatabase } from "@mds/shared/readmodel/mongo/MongoDatabase"
 import { MongoReadModelBackend } from "@mds/shared/readmodel/mongo/MongoReadModelBackend"
-import { ReadModelBackend } from "@mds/shared/readmodel/ReadModelBackend"
+import type { ReadModelBackend } from "@mds/shared/readmodel/ReadModelBackend"
 import { rebuildReadModel } from "../services/aggregator/src/rebuild/ProjectionRebuild.ts"
 import { dockerEngineAvailable } from "../test/support/DockerEngine.ts"
 import { startNatsServer } from "../test/support/NatsServer.ts"
@@ -97,7 +98,7 @@ try {
       }).pipe(Effect.provide(backend))
     )
 
-  await measure("NATS KV", ReadModelBackend.kv)
+  await measure("NATS KV", KvReadModelBackend)
 
   let mongoUrl = process.env["MONGO_URL"] ?? ""
   let stopMongo = async () => undefined as unknown

@@ -2,68 +2,31 @@
 // queued entry's job, subscription.failing the last error; both signed like the job webhooks and in the delivery log.
 import { entryJobId } from "@mds/shared/domain/batch/EntryJobId"
 import { currentSubscription, subscriptionCommands } from "@mds/shared/domain/subscription/SubscriptionCommands"
-import { WebhookConfigEvent, WebhookDeliveryAttempted, type WebhookEventType } from "@mds/shared/domain/webhook/WebhookEvent"
-import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
-import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
-import { SUBSCRIPTIONS_STREAM, webhookConfigSubject, webhookDeliverySubject } from "@mds/shared/eventstore/Subjects"
+import type { WebhookEventType } from "@mds/shared/domain/webhook/WebhookEvent"
+import type { EventStore } from "@mds/shared/eventstore/EventStore"
+import { SUBSCRIPTIONS_STREAM } from "@mds/shared/eventstore/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
-import { webhookSecret } from "@mds/shared/webhooks/WebhookSignature"
-import { ConfigProvider, Effect, Layer, ManagedRuntime } from "effect"
+import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { eventually } from "../../../test/support/Eventually.ts"
-import { startWebhookReceiver, verifyWithPython, type WebhookReceiver } from "../../../test/support/WebhookReceiver.ts"
-import { TestNats } from "../../../test/int/support/TestNats.ts"
+import { verifyWithPython, type WebhookReceiver } from "../../../test/support/WebhookReceiver.ts"
 import { SUBSCRIPTION_WEBHOOKS_DURABLE, SubscriptionWebhooks } from "../src/webhooks/SubscriptionWebhooks.ts"
-import { WebhookSettings } from "../src/webhooks/WebhookSettings.ts"
+import { startWebhookStack, type WebhookStack } from "./WebhookStack.ts"
 
-const PEPPER = "subscription-webhook-pepper"
+let stack: WebhookStack
 let receiver: WebhookReceiver
-let runtime: ManagedRuntime.ManagedRuntime<EventStore | NatsClient, never>
 
 beforeAll(async () => {
-  receiver = await startWebhookReceiver()
-  const settings = WebhookSettings.layer.pipe(
-    Layer.provide(
-      ConfigProvider.layer(
-        ConfigProvider.fromUnknown({
-          API_KEY_PEPPER: PEPPER,
-          WEBHOOK_MAX_ATTEMPTS: "3",
-          WEBHOOK_RETRY_BASE_MS: "300",
-          WEBHOOK_TIMEOUT_MS: "2000"
-        })
-      )
-    )
-  )
-  const egress = EgressPolicy.layerWith(receiver.hostPort, async () => [{ address: "10.1.2.3", family: 4 as const }])
-  const base = JetStreamEventStore.pipe(Layer.provideMerge(TestNats))
-  const layer = SubscriptionWebhooks.pipe(Layer.provide(Layer.mergeAll(settings, egress)), Layer.provideMerge(base), Layer.orDie)
-  runtime = ManagedRuntime.make(layer)
-  await runtime.runPromise(Effect.void)
+  stack = await startWebhookStack({ reactor: (provided) => SubscriptionWebhooks.pipe(Layer.provide(provided)) })
+  receiver = stack.receiver
 })
-afterAll(async () => {
-  await runtime?.dispose()
-  await receiver?.close()
-})
+afterAll(() => stack?.close())
 
 const T = Date.now()
-const run = <A, E>(effect: Effect.Effect<A, E, EventStore | NatsClient>) => runtime.runPromise(effect)
-
-const configure = (projectId: string, events: ReadonlyArray<WebhookEventType>) =>
-  run(
-    Effect.gen(function* () {
-      const store = yield* EventStore
-      const webhookId = `whk_${newId("key").slice(4)}`
-      yield* store.append(
-        WebhookConfigEvent,
-        webhookConfigSubject(projectId),
-        { _tag: "WebhookConfigured", v: 1, projectId, webhookId, url: receiver.url, events: [...events], at: T },
-        { msgId: webhookId }
-      )
-      return webhookSecret(PEPPER, projectId, webhookId)
-    })
-  )
+const run = <A, E>(effect: Effect.Effect<A, E, EventStore | NatsClient>) => stack.run(effect)
+const configure = (projectId: string, events: ReadonlyArray<WebhookEventType>) => stack.configure(projectId, receiver.url, events)
+const deliveryLog = (projectId: string) => stack.deliveryLog(projectId)
 
 /** A subscription made through its decider, as the gateway makes it. */
 const subscribe = (projectId: string) =>
@@ -91,15 +54,6 @@ const subscribe = (projectId: string) =>
 
 const dueAt = (projectId: string, subscriptionId: string) =>
   run(Effect.map(currentSubscription(projectId, subscriptionId), ({ state }) => state?.nextCheckAt ?? 0))
-
-const deliveryLog = (projectId: string) =>
-  run(
-    Effect.gen(function* () {
-      const store = yield* EventStore
-      const stored = yield* store.readSubject(WebhookDeliveryAttempted, webhookDeliverySubject(projectId))
-      return stored.map((item) => item.event)
-    })
-  )
 
 describe("SubscriptionWebhooks", () => {
   it("POSTs subscription.entries_queued with each queued entry and the job it became, signed, and logs it", async () => {

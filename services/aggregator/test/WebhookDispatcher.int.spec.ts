@@ -6,96 +6,51 @@ import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { makeDownloadLinkSigner } from "@mds/shared/artifacts/DownloadLinkSigner"
 import { makeFsArtifactStore } from "@mds/shared/artifacts/FsArtifactStore"
 import { type JobEvent, JobEvent as JobEventCodec } from "@mds/shared/domain/job/JobEvent"
-import { WebhookDeliveryAttempted, WebhookConfigEvent, WebhookRedeliveryRequested } from "@mds/shared/domain/webhook/WebhookEvent"
+import { WebhookRedeliveryRequested } from "@mds/shared/domain/webhook/WebhookEvent"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
-import {
-  JOBS_STREAM,
-  jobSubject,
-  webhookConfigSubject,
-  webhookDeliverySubject,
-  webhookRedeliverSubject
-} from "@mds/shared/eventstore/Subjects"
+import { JOBS_STREAM, jobSubject, webhookRedeliverSubject } from "@mds/shared/eventstore/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
-import { webhookSecret } from "@mds/shared/webhooks/WebhookSignature"
-import { ConfigProvider, Effect, Layer, ManagedRuntime } from "effect"
+import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { WEBHOOKS_DURABLE, WebhookDispatcher } from "../src/webhooks/WebhookDispatcher.ts"
 import { requestRedelivery } from "@mds/shared/domain/webhook/WebhookCommands"
-import { WebhookSettings } from "../src/webhooks/WebhookSettings.ts"
-import { startWebhookReceiver, verifyWithPython, type WebhookReceiver } from "../../../test/support/WebhookReceiver.ts"
-import { TestNats } from "../../../test/int/support/TestNats.ts"
+import { verifyWithPython, type WebhookReceiver } from "../../../test/support/WebhookReceiver.ts"
+import { startWebhookStack, type WebhookStack } from "./WebhookStack.ts"
 import { eventually } from "../../../test/support/Eventually.ts"
 import { jobArtifact, jobCompleted, jobFailed, jobQueued, jobRetried, jobStarted } from "../../../test/support/JobEvents.ts"
 
-const PEPPER = "webhook-test-pepper"
 const PINNED_HOST = "hooks.pinned.test"
 let lookups = 0
+let stack: WebhookStack
 let receiver: WebhookReceiver
-let runtime: ManagedRuntime.ManagedRuntime<EventStore | NatsClient, never>
 
 beforeAll(async () => {
-  receiver = await startWebhookReceiver()
-  const settings = WebhookSettings.layer.pipe(
-    Layer.provide(
-      ConfigProvider.layer(
-        ConfigProvider.fromUnknown({
-          API_KEY_PEPPER: PEPPER,
-          WEBHOOK_MAX_ATTEMPTS: "3",
-          WEBHOOK_RETRY_BASE_MS: "300",
-          WEBHOOK_TIMEOUT_MS: "2000"
-        })
-      )
-    )
-  )
   const signer = makeDownloadLinkSigner("link-secret", "http://files.test")
   const artifacts = Layer.succeed(ArtifactStore, ArtifactStore.of(makeFsArtifactStore(join(tmpdir(), "mds-webhook-artifacts"), signer)))
-  // Only the guard knows PINNED_HOST (no DNS server or hosts file does): a delivery there proves the POST connected
-  // to the address the guard checked instead of looking the name up again.
-  const port = receiver.hostPort.split(":")[1]
-  lookups = 0
-  const egress = EgressPolicy.layerWith(`${receiver.hostPort},${PINNED_HOST}:${port}`, async (name) => {
-    if (name !== PINNED_HOST) return [{ address: "10.1.2.3", family: 4 as const }]
-    lookups++
-    return [{ address: "127.0.0.1", family: 4 as const }]
+  stack = await startWebhookStack({
+    // Only the guard knows PINNED_HOST (no DNS server or hosts file does): a delivery there proves the POST connected
+    // to the address the guard checked instead of looking the name up again.
+    egress: (receiver) => {
+      const port = receiver.hostPort.split(":")[1]
+      lookups = 0
+      return EgressPolicy.layerWith(`${receiver.hostPort},${PINNED_HOST}:${port}`, async (name) => {
+        if (name !== PINNED_HOST) return [{ address: "10.1.2.3", family: 4 as const }]
+        lookups++
+        return [{ address: "127.0.0.1", family: 4 as const }]
+      })
+    },
+    reactor: (provided) => WebhookDispatcher.pipe(Layer.provide(Layer.mergeAll(provided, artifacts)))
   })
-  const base = JetStreamEventStore.pipe(Layer.provideMerge(TestNats))
-  const layer = WebhookDispatcher.pipe(Layer.provide(Layer.mergeAll(settings, artifacts, egress)), Layer.provideMerge(base), Layer.orDie)
-  runtime = ManagedRuntime.make(layer)
-  await runtime.runPromise(Effect.void)
+  receiver = stack.receiver
 })
-afterAll(async () => {
-  await runtime?.dispose()
-  await receiver?.close()
-})
+afterAll(() => stack?.close())
 
 const T = Date.now()
-const run = <A, E>(effect: Effect.Effect<A, E, EventStore | NatsClient>) => runtime.runPromise(effect)
-
+const run = <A, E>(effect: Effect.Effect<A, E, EventStore | NatsClient>) => stack.run(effect)
 const configure = (projectId: string, url: string, events: ReadonlyArray<"job.completed" | "job.failed">) =>
-  run(
-    Effect.gen(function* () {
-      const store = yield* EventStore
-      const webhookId = `whk_${newId("key").slice(4)}`
-      yield* store.append(
-        WebhookConfigEvent,
-        webhookConfigSubject(projectId),
-        {
-          _tag: "WebhookConfigured",
-          v: 1,
-          projectId,
-          webhookId,
-          url,
-          events: [...events],
-          at: T
-        },
-        { msgId: webhookId }
-      )
-      return webhookSecret(PEPPER, projectId, webhookId)
-    })
-  )
+  stack.configure(projectId, url, events)
 
 const recordJob = (projectId: string, jobId: string, ending: "completed" | "failed") =>
   run(
@@ -136,14 +91,7 @@ const append = (projectId: string, jobId: string, events: ReadonlyArray<JobEvent
     })
   )
 
-const deliveryLog = (projectId: string) =>
-  run(
-    Effect.gen(function* () {
-      const store = yield* EventStore
-      const stored = yield* store.readSubject(WebhookDeliveryAttempted, webhookDeliverySubject(projectId))
-      return stored.map((item) => item.event)
-    })
-  )
+const deliveryLog = (projectId: string) => stack.deliveryLog(projectId)
 
 const waitForLog = (projectId: string, count: number) =>
   eventually(
@@ -325,7 +273,7 @@ describe("WebhookDispatcher", () => {
     receiver.answerWith([500, 500, 500])
     await recordJob(retrying, newId("job"), "failed")
     const pending = await waitForLog(retrying, 1)
-    const refused = await runtime.runPromiseExit(requestRedelivery(retrying, pending[0]!.deliveryId, Date.now()))
+    const refused = await run(Effect.exit(requestRedelivery(retrying, pending[0]!.deliveryId, Date.now())))
     expect(refused._tag).toBe("Failure")
     expect(JSON.stringify(refused)).toContain("WebhookDeliveryPending")
     await waitForLog(retrying, 3)

@@ -12,6 +12,12 @@ export const commaSeparatedEntries = (text: string): ReadonlyArray<string> =>
     .map((part) => part.trim())
     .filter((part) => part !== "")
 
+/**
+ * The yt-dlp executable this extractor starts with (YT_DLP_PATH): the release it runs until the fleet chooses another,
+ * and whose venv's python the confinement's relay runs on. Read here only.
+ */
+export const YtDlpPath = Config.String("YT_DLP_PATH").pipe(Config.withDefault("yt-dlp"))
+
 export interface ExtractorConfigShape {
   readonly workRoot: string
   readonly ffmpegPath: string

@@ -3,6 +3,7 @@ import { Config, type Context, Effect, Layer, Option } from "effect"
 import { followStore, type PortShape } from "./FollowedStore.ts"
 import { JobReadModel } from "./JobReadModel.ts"
 import { KeyReadModel } from "./KeyReadModel.ts"
+import { KvReadModelBackend } from "./kv/KvReadModelBackend.ts"
 import { MediaReadModel } from "./MediaReadModel.ts"
 import { MONGO_URL } from "./mongo/MongoSettings.ts"
 import { ProjectReadModel } from "./ProjectReadModel.ts"
@@ -26,7 +27,7 @@ export const backendLayer = (kind: ReadModelBackendKind) =>
     ? Layer.unwrap(
         Effect.promise(() => import("./mongo/MongoReadModelBackend.ts")).pipe(Effect.map((mongo) => mongo.MongoReadModelBackendFromConfig))
       )
-    : ReadModelBackend.kv
+    : KvReadModelBackend
 
 /** The backend the configuration selects. */
 export const ConfiguredBackend = Layer.unwrap(Effect.map(configuredBackend, backendLayer))
@@ -63,4 +64,4 @@ export const FollowingReadModels = Layer.mergeAll(
 export const ReadModelLayer = FollowingReadModels.pipe(Layer.provide(ConfiguredBackend))
 
 /** The read models on NATS KV regardless of config (tests, tools). */
-export const KvReadModels = FollowingReadModels.pipe(Layer.provideMerge(ReadModelBackend.kv))
+export const KvReadModels = FollowingReadModels.pipe(Layer.provideMerge(KvReadModelBackend))

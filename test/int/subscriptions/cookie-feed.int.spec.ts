@@ -1,92 +1,47 @@
 // A subscription to a members-only feed on a real nats-server, extractor (pinned yt-dlp) and aggregator: its checks
 // resolve the feed with the project's stored cookies, and what they resolved stays invisible to another project.
 import { randomBytes } from "node:crypto"
-import { mkdtemp, rm } from "node:fs/promises"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { ConfigProvider, Effect, Layer, ManagedRuntime, Option, References } from "effect"
+import { Effect, Layer, type ManagedRuntime, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { CookieVault } from "@mds/shared/cookies/CookieVault"
 import { BatchEvent } from "@mds/shared/domain/batch/BatchEvent"
 import { MediaEvent } from "@mds/shared/domain/media/MediaEvent"
 import { isMediaVisibleTo } from "@mds/shared/domain/media/MediaVisibility"
 import { subscriptionCommands } from "@mds/shared/domain/subscription/SubscriptionCommands"
-import { type SubscriptionEvent as SubscriptionEventType, SubscriptionEvent } from "@mds/shared/domain/subscription/SubscriptionEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { ARCHIVE_STREAM, batchSubject, mediaSubject, subscriptionSubject } from "@mds/shared/eventstore/Subjects"
+import { ARCHIVE_STREAM, batchSubject, mediaSubject } from "@mds/shared/eventstore/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { AggregatorLayer } from "../../../services/aggregator/src/AggregatorLayer.ts"
-import { ExtractorLayer } from "../../../services/extractor/src/ExtractorLayer.ts"
-import { YT_DLP } from "../../../services/extractor/test/ExtractorHarness.ts"
 import { eventually } from "../../support/Eventually.ts"
-import { type MediaServer, podcastFeedEpisodes, startMediaServer } from "../../support/MediaServer.ts"
-import { type NatsServer, startNatsServer } from "../../support/NatsServer.ts"
+import { type MediaServer, podcastFeedEpisodes } from "../../support/MediaServer.ts"
+import { outcomes, startSubscriptionStack, type SubscriptionStack, subscriptionEventsOf } from "./SubscriptionStack.ts"
 
 type Services = EventStore | NatsClient | CookieVault
 
 const KEY = randomBytes(32).toString("hex")
-let nats: NatsServer
+let stack: SubscriptionStack
 let media: MediaServer
-let dataDir: string
-let extractor: ManagedRuntime.ManagedRuntime<unknown, never>
 let aggregator: ManagedRuntime.ManagedRuntime<Services, never>
 
-const withConfig = (env: Record<string, string>) =>
-  Layer.mergeAll(
-    ConfigProvider.layer(
-      ConfigProvider.fromEnvRecord({
-        NATS_URL: nats.url,
-        DATA_DIR: dataDir,
-        DOWNLOAD_URL_SECRET: "test-secret",
-        API_KEY_PEPPER: "test-pepper",
-        PUBLIC_BASE_URL: "http://files.test",
-        COOKIES_ENCRYPTION_KEY: KEY,
-        ...env
-      })
-    ),
-    Layer.succeed(References.MinimumLogLevel, "Error")
-  )
-
 beforeAll(async () => {
-  nats = await startNatsServer()
-  media = await startMediaServer()
-  dataDir = await mkdtemp(join(tmpdir(), "mds-subscription-cookies-"))
-  extractor = ManagedRuntime.make(
-    ExtractorLayer.pipe(Layer.provideMerge(withConfig({ YT_DLP_PATH: YT_DLP, EGRESS_ALLOW: media.hostPort })), Layer.orDie)
-  ) as ManagedRuntime.ManagedRuntime<unknown, never>
-  await extractor.runPromise(Effect.void)
+  stack = await startSubscriptionStack({ name: "mds-subscription-cookies-", env: { COOKIES_ENCRYPTION_KEY: KEY } })
+  media = stack.media
   // The aggregator, and beside it the gateway's side of the cookie vault (as the cookies API stores files).
-  aggregator = ManagedRuntime.make(
-    CookieVault.layer.pipe(
-      Layer.provideMerge(AggregatorLayer),
-      Layer.provideMerge(withConfig({ SUBSCRIPTION_TICK_SECONDS: "3600" })),
-      Layer.orDie
-    )
-  ) as ManagedRuntime.ManagedRuntime<Services, never>
-  await aggregator.runPromise(Effect.void)
+  aggregator = (await stack.startAggregator(CookieVault.layer.pipe(Layer.provideMerge(AggregatorLayer)))) as ManagedRuntime.ManagedRuntime<
+    Services,
+    never
+  >
 }, 120_000)
 
 afterAll(async () => {
   await aggregator?.dispose()
-  await extractor?.dispose()
-  await media?.close()
-  await nats?.close()
-  if (dataDir) await rm(dataDir, { recursive: true, force: true })
+  await stack?.close()
 })
 
 const run = <A, E>(effect: Effect.Effect<A, E, Services>) => aggregator.runPromise(effect)
 
-const subscriptionEvents = (projectId: string, subscriptionId: string) =>
-  run(
-    Effect.gen(function* () {
-      const stored = yield* (yield* EventStore).readSubject(SubscriptionEvent, subscriptionSubject(projectId, subscriptionId))
-      return stored.map((item) => item.event)
-    })
-  )
-
-const outcomes = (events: ReadonlyArray<SubscriptionEventType>) =>
-  events.filter((e) => e._tag === "SubscriptionChecked" || e._tag === "SubscriptionCheckFailed")
+const subscriptionEvents = (projectId: string, subscriptionId: string) => run(subscriptionEventsOf(projectId, subscriptionId))
 
 /** Subscribes (backfill 2: the first check queues the two newest entries) and waits for the first check's outcome. */
 const subscribeAndCheck = async (projectId: string) => {

@@ -1,60 +1,35 @@
 // Subscription checks on a real nats-server, extractor (pinned yt-dlp) and aggregator(s), against a local feed that grows
 // between checks: only new entries are queued, once, across checks, subscriptions of one project and two aggregators.
-import { mkdtemp, rm } from "node:fs/promises"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { ConfigProvider, Effect, Layer, ManagedRuntime, References } from "effect"
+import { Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { recordArchiveEntry } from "@mds/shared/domain/archive/ArchiveCommands"
 import { BatchEvent } from "@mds/shared/domain/batch/BatchEvent"
 import { formerArchiveKeyOf } from "@mds/shared/domain/subscription/ArchiveKey"
 import { currentSubscription, subscriptionCommands } from "@mds/shared/domain/subscription/SubscriptionCommands"
-import { type SubscriptionEvent as SubscriptionEventType, SubscriptionEvent } from "@mds/shared/domain/subscription/SubscriptionEvent"
+import type { SubscriptionEvent as SubscriptionEventType } from "@mds/shared/domain/subscription/SubscriptionEvent"
 import type { SubscriptionFilters } from "@mds/shared/domain/subscription/SubscriptionEvent"
 import { type Subscription, subscriptionStatus } from "@mds/shared/domain/subscription/SubscriptionState"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
-import { batchSubject, subscriptionSubject } from "@mds/shared/eventstore/Subjects"
+import { batchSubject } from "@mds/shared/eventstore/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { AggregatorLayer } from "../../../services/aggregator/src/AggregatorLayer.ts"
-import { ExtractorLayer } from "../../../services/extractor/src/ExtractorLayer.ts"
-import { YT_DLP } from "../../../services/extractor/test/ExtractorHarness.ts"
 import { entryIdOf } from "../../../services/extractor/src/ytdlp/describePlaylist.ts"
 import { eventually } from "../../support/Eventually.ts"
-import { type MediaServer, startMediaServer } from "../../support/MediaServer.ts"
-import { type NatsServer, startNatsServer } from "../../support/NatsServer.ts"
+import type { MediaServer } from "../../support/MediaServer.ts"
+import { outcomes, startSubscriptionStack, type SubscriptionStack, subscriptionEventsOf } from "./SubscriptionStack.ts"
 
 type Services = EventStore | NatsClient
 
-let nats: NatsServer
+let stack: SubscriptionStack
 let media: MediaServer
-let dataDir: string
-let extractor: ManagedRuntime.ManagedRuntime<unknown, never>
 const aggregators: Array<ManagedRuntime.ManagedRuntime<Services, never>> = []
 
 const HOUR = 3_600_000
-const withConfig = (env: Record<string, string>) =>
-  Layer.mergeAll(
-    ConfigProvider.layer(
-      ConfigProvider.fromEnvRecord({
-        NATS_URL: nats.url,
-        DATA_DIR: dataDir,
-        DOWNLOAD_URL_SECRET: "test-secret",
-        API_KEY_PEPPER: "test-pepper",
-        PUBLIC_BASE_URL: "http://files.test",
-        ...env
-      })
-    ),
-    Layer.succeed(References.MinimumLogLevel, "Error")
-  )
 
-/** Only events wake the scheduler here (its tick is an hour): a check runs because it was due, not because time passed. */
 const startAggregator = async () => {
-  const runtime = ManagedRuntime.make(
-    AggregatorLayer.pipe(Layer.provideMerge(withConfig({ SUBSCRIPTION_TICK_SECONDS: "3600" })), Layer.orDie)
-  )
-  await runtime.runPromise(Effect.void)
+  const runtime = await stack.startAggregator(AggregatorLayer)
   aggregators.push(runtime)
   return runtime
 }
@@ -66,40 +41,23 @@ const run = <A, E>(effect: Effect.Effect<A, E, Services>) => {
 }
 
 beforeAll(async () => {
-  nats = await startNatsServer()
-  media = await startMediaServer()
-  dataDir = await mkdtemp(join(tmpdir(), "mds-subscriptions-"))
-  extractor = ManagedRuntime.make(
-    ExtractorLayer.pipe(Layer.provideMerge(withConfig({ YT_DLP_PATH: YT_DLP, EGRESS_ALLOW: media.hostPort })), Layer.orDie)
-  ) as ManagedRuntime.ManagedRuntime<unknown, never>
-  await extractor.runPromise(Effect.void)
+  stack = await startSubscriptionStack({ name: "mds-subscriptions-" })
+  media = stack.media
   await startAggregator()
 }, 120_000)
 
 afterAll(async () => {
   for (const runtime of aggregators) await runtime.dispose()
-  await extractor?.dispose()
-  await media?.close()
-  await nats?.close()
-  if (dataDir) await rm(dataDir, { recursive: true, force: true })
+  await stack?.close()
 })
 
-const subscriptionEvents = (projectId: string, subscriptionId: string) =>
-  run(
-    Effect.gen(function* () {
-      const stored = yield* (yield* EventStore).readSubject(SubscriptionEvent, subscriptionSubject(projectId, subscriptionId))
-      return stored.map((item) => item.event)
-    })
-  )
+const subscriptionEvents = (projectId: string, subscriptionId: string) => run(subscriptionEventsOf(projectId, subscriptionId))
 
 const stateOf = async (projectId: string, subscriptionId: string): Promise<Subscription> => {
   const { state } = await run(currentSubscription(projectId, subscriptionId))
   if (state === null) throw new Error(`no subscription ${subscriptionId}`)
   return state
 }
-
-const outcomes = (events: ReadonlyArray<SubscriptionEventType>) =>
-  events.filter((e) => e._tag === "SubscriptionChecked" || e._tag === "SubscriptionCheckFailed")
 
 /** Waits until the subscription has `count` check outcomes (checked or failed) and returns its events. */
 const afterChecks = (projectId: string, subscriptionId: string, count: number) =>
@@ -320,7 +278,7 @@ describe("subscription checks", () => {
     for (const runtime of aggregators.splice(0, aggregators.length)) await runtime.dispose()
     // Written as the gateway would, while no aggregator runs.
     const writer = ManagedRuntime.make(
-      JetStreamEventStore.pipe(Layer.provideMerge(NatsClient.layer), Layer.provide(withConfig({})), Layer.orDie)
+      JetStreamEventStore.pipe(Layer.provideMerge(NatsClient.layer), Layer.provide(stack.withConfig({})), Layer.orDie)
     )
     const subscriptionId = newId("sub")
     const createdAt = Date.now() - 5 * HOUR

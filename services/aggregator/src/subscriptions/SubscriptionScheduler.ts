@@ -4,8 +4,7 @@ import { secondsAsMs } from "@mds/shared/config/Seconds"
 import { SubscriptionEvent } from "@mds/shared/domain/subscription/SubscriptionEvent"
 import { evolveSubscription, isCheckDue, type SubscriptionState } from "@mds/shared/domain/subscription/SubscriptionState"
 import { SUBSCRIPTIONS_STREAM } from "@mds/shared/eventstore/Subjects"
-import { Followers } from "@mds/shared/nats/Followers"
-import { followDecoded } from "@mds/shared/nats/StreamFollower"
+import { followEvents } from "@mds/shared/nats/followEvents"
 import { CheckLocks } from "./CheckLocks.ts"
 import { runSubscriptionCheck } from "./SubscriptionCheck.ts"
 
@@ -33,7 +32,9 @@ const makeScheduler = Effect.gen(function* () {
   const wakeUps = yield* Queue.sliding<void>(1)
   const scope = yield* Effect.scope
 
-  const follower = yield* followDecoded({
+  // Registered for /v1/health: while it is not following, due checks may be found late (a check itself re-reads its
+  // subscription).
+  yield* followEvents({
     name: "subscriptions",
     stream: SUBSCRIPTIONS_STREAM.name,
     filterSubject: SUBSCRIPTIONS_STREAM.subjects[0] ?? "mds.subscription.>",
@@ -46,10 +47,6 @@ const makeScheduler = Effect.gen(function* () {
       Queue.offerUnsafe(wakeUps, undefined)
     }
   })
-
-  // For /v1/health: while it is not following, due checks may be found late (a check itself re-reads its subscription).
-  const registry = yield* Followers
-  registry.register(follower)
 
   const runCheck = (projectId: string, subscriptionId: string, dueAt: number) => {
     const key = `${subscriptionId}@${dueAt}`

@@ -4,6 +4,7 @@ import { recordExtractorCatalog } from "@mds/shared/domain/platform/CatalogFacts
 import { ExtractorCatalogPublished } from "@mds/shared/domain/platform/CatalogEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { EXTRACTOR_CATALOG_SUBJECT } from "@mds/shared/eventstore/Subjects"
+import { YtDlpPath } from "../ExtractorConfig.ts"
 import { Confinement } from "../sandbox/Confinement.ts"
 import { YtDlp } from "../ytdlp/YtDlp.ts"
 import { listExtractors } from "./listExtractors.ts"
@@ -18,7 +19,7 @@ export const publishExtractorCatalog = Effect.gen(function* () {
     yield* Effect.logInfo("extractor catalog unchanged", { ytDlpVersion, extractors: last.value.event.extractors.length })
     return
   }
-  const extractors = yield* listExtractors(yield* YtDlp.config, ytdlp, yield* Confinement)
+  const extractors = yield* listExtractors(yield* YtDlpPath, ytdlp, yield* Confinement)
   const appended = yield* recordExtractorCatalog({
     _tag: "ExtractorCatalogPublished",
     v: 2,

@@ -1,6 +1,6 @@
 // The yt-dlp release new runs use: the binary YT_DLP_PATH names at start, then whichever release the fleet switched to.
-import { Config, Context, Effect, Layer, Metric } from "effect"
-import { ExtractorConfig } from "../ExtractorConfig.ts"
+import { Context, Effect, Layer, Metric } from "effect"
+import { ExtractorConfig, YtDlpPath } from "../ExtractorConfig.ts"
 import { Confinement } from "../sandbox/Confinement.ts"
 import { makeYtDlp } from "../ytdlp/YtDlpProcess.ts"
 
@@ -28,7 +28,7 @@ export class ActiveRelease extends Context.Service<
   static readonly layer = Layer.effect(
     ActiveRelease,
     Effect.gen(function* () {
-      const path = yield* Config.String("YT_DLP_PATH").pipe(Config.withDefault("yt-dlp"))
+      const path = yield* YtDlpPath
       const { workerId } = yield* ExtractorConfig
       const version = yield* makeYtDlp(path, yield* Confinement).version.pipe(Effect.orElseSucceed(() => "unknown"))
       const builtIn: Release = { version, path }

@@ -4,6 +4,7 @@ import { existsSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { Config, Context, Effect, Layer, Schema } from "effect"
 import { egressSocketPath } from "../egress/EgressProxy.ts"
+import { YtDlpPath } from "../ExtractorConfig.ts"
 import { childEnvironment } from "./ChildEnvironment.ts"
 
 /**
@@ -100,7 +101,7 @@ const makeSpawn =
 export class Confinement extends Context.Service<Confinement, ConfinementShape>()("mds/extractor/Confinement") {
   static readonly config = Config.all({
     mode: Config.Literals(["namespace", "network-policy"], "EGRESS_CONFINEMENT").pipe(Config.withDefault("namespace" as const)),
-    ytDlpPath: Config.String("YT_DLP_PATH").pipe(Config.withDefault("yt-dlp"))
+    ytDlpPath: YtDlpPath
   })
 
   /** Fails (and the extractor does not start) when the chosen confinement cannot be had on this host. */

@@ -7,7 +7,8 @@ import { readUsage } from "../usage/readUsage.ts"
 import { listCookies, removeCookies, uploadCookies } from "../cookies/cookieRoutes.ts"
 import { checkHealth } from "../health/checkHealth.ts"
 import { cancelJob } from "../jobs/cancelJob.ts"
-import { cancelBatch, createBatch, getBatch } from "../batches/batchRoutes.ts"
+import { cancelBatch, getBatch } from "../batches/batchRoutes.ts"
+import { createBatch } from "../batches/createBatch.ts"
 import { readJob } from "../jobs/readJob.ts"
 import {
   checkSubscription,

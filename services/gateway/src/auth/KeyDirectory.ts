@@ -4,8 +4,8 @@ import { KeyEvent } from "@mds/shared/domain/account/AccountEvent"
 import { KeyDecider, type KeyState } from "@mds/shared/domain/account/KeyDecider"
 import { EventStore, type EventStoreError, type StoredEvent } from "@mds/shared/eventstore/EventStore"
 import { ACCOUNTS_STREAM, ALL_KEYS_SUBJECT, keySubject } from "@mds/shared/eventstore/Subjects"
+import { followEvents } from "@mds/shared/nats/followEvents"
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import { followEvents } from "../health/followEvents.ts"
 
 interface Entry {
   readonly state: KeyState

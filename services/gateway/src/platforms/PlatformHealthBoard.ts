@@ -4,8 +4,8 @@ import { defaultBreakerPolicy, type PlatformHealthView, viewPlatformHealth } fro
 import { PlatformHealthEvent, type PlatformHealthState } from "@mds/shared/domain/platform/PlatformHealthEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { ALL_PLATFORM_HEALTH_SUBJECT, PLATFORMS_STREAM, platformHealthSubject } from "@mds/shared/eventstore/Subjects"
+import { followEvents } from "@mds/shared/nats/followEvents"
 import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
-import { followEvents } from "../health/followEvents.ts"
 import { PlatformPausedNow } from "../http/GatewayErrors.ts"
 
 /** Name of the follower in /v1/health. */

@@ -1,6 +1,6 @@
 // A stream follower that hands on the events it decodes, listed among the followers /v1/health reports.
-import { Followers } from "@mds/shared/nats/Followers"
-import { followDecoded } from "@mds/shared/nats/StreamFollower"
+import { Followers } from "./Followers.ts"
+import { followDecoded } from "./StreamFollower.ts"
 import { Effect } from "effect"
 
 /** `followDecoded`, registered for /v1/health: messages that do not decode are skipped. */

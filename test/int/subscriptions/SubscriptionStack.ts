@@ -1,0 +1,93 @@
+// The subscription specs' stack: a nats-server, the local media server and its feeds, a data directory, the extractor
+// (pinned yt-dlp, egress to the media server only) and aggregators started on demand, all under one configuration.
+import { mkdtemp, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { type SubscriptionEvent as SubscriptionEventType, SubscriptionEvent } from "@mds/shared/domain/subscription/SubscriptionEvent"
+import { EventStore } from "@mds/shared/eventstore/EventStore"
+import { subscriptionSubject } from "@mds/shared/eventstore/Subjects"
+import { ConfigProvider, Effect, Layer, ManagedRuntime, References } from "effect"
+import { ExtractorLayer } from "../../../services/extractor/src/ExtractorLayer.ts"
+import { YT_DLP } from "../../../services/extractor/test/ExtractorHarness.ts"
+import { type MediaServer, startMediaServer } from "../../support/MediaServer.ts"
+import { type NatsServer, startNatsServer } from "../../support/NatsServer.ts"
+
+export interface SubscriptionStackOptions {
+  /** The data directory's name prefix, in the system's temporary directory. */
+  readonly name: string
+  /** Settings every service of the stack gets besides NATS, the data directory and the secrets. */
+  readonly env?: Record<string, string>
+}
+
+export const startSubscriptionStack = async (options: SubscriptionStackOptions) => {
+  let nats: NatsServer | undefined
+  let media: MediaServer | undefined
+  let dataDir: string | undefined
+  let extractor: ManagedRuntime.ManagedRuntime<unknown, never> | undefined
+
+  /** Stops the extractor, the media server and nats-server, and removes the data directory (aggregators first: the spec's). */
+  const close = async () => {
+    await extractor?.dispose()
+    await media?.close()
+    await nats?.close()
+    if (dataDir) await rm(dataDir, { recursive: true, force: true })
+  }
+
+  try {
+    nats = await startNatsServer()
+    media = await startMediaServer()
+    dataDir = await mkdtemp(join(tmpdir(), options.name))
+    const natsUrl = nats.url
+    const dataRoot = dataDir
+
+    /** The services' settings: the stack's, then `env`; logs at Error only. */
+    const withConfig = (env: Record<string, string>) =>
+      Layer.mergeAll(
+        ConfigProvider.layer(
+          ConfigProvider.fromEnvRecord({
+            NATS_URL: natsUrl,
+            DATA_DIR: dataRoot,
+            DOWNLOAD_URL_SECRET: "test-secret",
+            API_KEY_PEPPER: "test-pepper",
+            PUBLIC_BASE_URL: "http://files.test",
+            ...options.env,
+            ...env
+          })
+        ),
+        Layer.succeed(References.MinimumLogLevel, "Error")
+      )
+
+    extractor = ManagedRuntime.make(
+      ExtractorLayer.pipe(Layer.provideMerge(withConfig({ YT_DLP_PATH: YT_DLP, EGRESS_ALLOW: media.hostPort })), Layer.orDie)
+    ) as ManagedRuntime.ManagedRuntime<unknown, never>
+    await extractor.runPromise(Effect.void)
+
+    /**
+     * An aggregator (AggregatorLayer, or a layer built on it), started. Only events wake its scheduler here (its tick is
+     * an hour): a check runs because it was due, not because time passed. Disposing it is the caller's.
+     */
+    const startAggregator = async <A, E>(layer: Layer.Layer<A, E>) => {
+      const runtime = ManagedRuntime.make(layer.pipe(Layer.provideMerge(withConfig({ SUBSCRIPTION_TICK_SECONDS: "3600" })), Layer.orDie))
+      await runtime.runPromise(Effect.void)
+      return runtime
+    }
+
+    return { nats, media, withConfig, startAggregator, close }
+  } catch (error) {
+    await close()
+    throw error
+  }
+}
+
+export type SubscriptionStack = Awaited<ReturnType<typeof startSubscriptionStack>>
+
+/** A subscription's events, oldest first. */
+export const subscriptionEventsOf = (projectId: string, subscriptionId: string) =>
+  Effect.gen(function* () {
+    const stored = yield* (yield* EventStore).readSubject(SubscriptionEvent, subscriptionSubject(projectId, subscriptionId))
+    return stored.map((item) => item.event)
+  })
+
+/** A subscription's check outcomes: checked or failed. */
+export const outcomes = (events: ReadonlyArray<SubscriptionEventType>) =>
+  events.filter((e) => e._tag === "SubscriptionChecked" || e._tag === "SubscriptionCheckFailed")
