@@ -69,8 +69,8 @@ type DataOf<E extends DataEndpoint> = E["success"]["data"]["Type"]
 
 /** Extension: the days of a usage report, UTC `YYYY-MM-DD`, both included (default: the 30 days up to today). */
 export interface UsageRange {
-  readonly from?: string
-  readonly to?: string
+  readonly from?: string | undefined
+  readonly to?: string | undefined
 }
 
 interface Call {
