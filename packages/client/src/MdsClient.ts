@@ -6,6 +6,8 @@ import { envelope, type Health, type Job, type JobAccepted, type Media, type Pla
 import { V1 } from "@mds/shared/api/V1Endpoints"
 import type { Batch } from "@mds/shared/api/Batches"
 import type { CreateSubscriptionRequest, SubscriptionBody } from "@mds/shared/api/Subscriptions"
+import type { Usage } from "@mds/shared/api/Usage"
+import type { WebhookDelivery, WebhookRedelivery } from "@mds/shared/api/WebhookDeliveries"
 import { Schema } from "effect"
 import { MdsApiError, MdsConnectionError, MdsProtocolError } from "./MdsApiError.ts"
 import { nextPollDelay } from "./PollingSchedule.ts"
@@ -65,8 +67,16 @@ const sleepFor = (ms: number, signal?: AbortSignal) =>
 type DataEndpoint = Endpoint & { readonly success: { readonly data: Schema.Top } }
 type DataOf<E extends DataEndpoint> = E["success"]["data"]["Type"]
 
+/** Extension: the days of a usage report, UTC `YYYY-MM-DD`, both included (default: the 30 days up to today). */
+export interface UsageRange {
+  readonly from?: string | undefined
+  readonly to?: string | undefined
+}
+
 interface Call {
   readonly params?: Readonly<Record<string, string>>
+  /** Query parameters; those left undefined are not sent. */
+  readonly query?: Readonly<Record<string, string | undefined>>
   readonly body?: unknown
   readonly headers?: Readonly<Record<string, string>>
   /** Whether a lost answer may be retried: true for reads and for writes that carry an idempotency key. */
@@ -186,6 +196,27 @@ export class MdsClient {
     return this.call(V1.retryJob, { params: { jobId }, idempotent: false })
   }
 
+  /** Extension: the project's jobs and downloaded bytes per day in the range, and its quotas with their use now. */
+  usage(range: UsageRange = {}): Promise<Usage> {
+    return this.call(V1.getUsage, { query: { from: range.from, to: range.to }, idempotent: true })
+  }
+
+  /** Extension: the project's latest webhook delivery attempts (one entry per attempt), newest first. */
+  webhookDeliveries(options: { readonly limit?: number } = {}): Promise<ReadonlyArray<WebhookDelivery>> {
+    return this.call(V1.listWebhookDeliveries, {
+      query: { limit: options.limit === undefined ? undefined : String(options.limit) },
+      idempotent: true
+    })
+  }
+
+  /**
+   * Extension: sends a job's webhook delivery that ended again (409 delivery_pending while its retries go on). Retried
+   * like a read: asking again before the redelivery was sent asks once.
+   */
+  redeliverWebhook(deliveryId: string): Promise<WebhookRedelivery> {
+    return this.call(V1.redeliverWebhookDelivery, { params: { deliveryId }, idempotent: true })
+  }
+
   /** Polls the job by the API's rule (2 s, slowing to 5 s while nothing changes) until it completes or fails. */
   async waitForJob(jobId: string, options: WaitOptions = {}): Promise<Job> {
     let delay: number | null = null
@@ -211,9 +242,12 @@ export class MdsClient {
   /** Calls the endpoint as the API's table describes it: its method, path, answer statuses and answer schema. */
   private async call<E extends DataEndpoint>(endpoint: E, call: Call): Promise<DataOf<E>> {
     const path = endpointPath(endpoint, call.params)
+    const query = new URLSearchParams(
+      Object.entries(call.query ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined)
+    ).toString()
     const response = await this.send(
       () =>
-        this.fetchImpl(`${this.root}${path}`, {
+        this.fetchImpl(`${this.root}${path}${query === "" ? "" : `?${query}`}`, {
           method: endpoint.method,
           headers: {
             "x-api-key": this.apiKey,

@@ -1,4 +1,5 @@
-// The client against a real HTTP server: Retry-After honoured, idempotency keys reused across retries, errors typed.
+// The client against a real HTTP server: Retry-After honoured, idempotency keys reused across retries, errors typed, and
+// the requests the extension calls send and the answers they decode.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterEach, describe, expect, it } from "vitest"
@@ -161,5 +162,86 @@ describe("MdsClient", () => {
       media_id: "med_x",
       format: "video_best"
     })
+  })
+})
+
+const COUNTS = { total: 2, queued: 0, processing: 0, completed: 1, failed: 1, expired: 0, canceled: 0 }
+const USAGE = {
+  from: "2026-11-20",
+  to: "2026-11-20",
+  days: [
+    {
+      date: "2026-11-20",
+      jobs: COUNTS,
+      errors: { download_failed: 1 },
+      bytes_downloaded: 2048,
+      platforms: [{ platform: "vimeo", jobs: COUNTS, bytes_downloaded: 2048 }]
+    }
+  ],
+  totals: { jobs: COUNTS, bytes_downloaded: 2048 },
+  top_errors: [{ code: "download_failed", count: 1, example_job_ids: [JOB.id] }],
+  quotas: [{ name: "jobs_per_day", limit: 10, used: 2, remaining: 8, resets_at: "2026-11-21T00:00:00.000Z" }]
+}
+const DELIVERY = {
+  delivery_id: "dlv_0123456789abcdef01234567",
+  event: "job.failed",
+  job_id: JOB.id,
+  subscription_id: null,
+  url: "https://hooks.example.org/mds",
+  attempt: 6,
+  outcome: "failed",
+  status_code: 500,
+  error: "HTTP 500",
+  duration_ms: 41,
+  at: "2026-11-20T10:00:00.000Z",
+  next_attempt_at: null
+}
+
+describe("MdsClient extensions: usage and webhook deliveries", () => {
+  it("usage sends the range as query parameters (none when not given) and decodes the report", async () => {
+    const seen: Array<string | undefined> = []
+    const base = await serve((request, _body, response) => {
+      seen.push(request.url)
+      json(response, 200, { data: USAGE })
+    })
+    const client = clientFor(base, [])
+    expect(await client.usage({ from: "2026-11-20", to: "2026-11-20" })).toEqual(USAGE)
+    await client.usage({ to: "2026-11-20" })
+    await client.usage()
+    expect(seen).toEqual(["/v1/usage?from=2026-11-20&to=2026-11-20", "/v1/usage?to=2026-11-20", "/v1/usage"])
+  })
+
+  it("webhookDeliveries reads the log, with a limit when given; a wrong shape is a protocol error", async () => {
+    const seen: Array<string | undefined> = []
+    const base = await serve((request, _body, response) => {
+      seen.push(request.url)
+      json(response, 200, { data: request.url?.includes("limit") ? [{ ...DELIVERY, outcome: "lost" }] : [DELIVERY] })
+    })
+    const client = clientFor(base, [])
+    expect(await client.webhookDeliveries()).toEqual([DELIVERY])
+    expect(await client.webhookDeliveries({ limit: 5 }).catch((e) => e)).toBeInstanceOf(MdsProtocolError)
+    expect(seen).toEqual(["/v1/webhooks/deliveries", "/v1/webhooks/deliveries?limit=5"])
+  })
+
+  it("redeliverWebhook POSTs without a body to the delivery's path (encoded) and reads 202; a refusal is typed", async () => {
+    const seen: Array<{ method: string | undefined; url: string | undefined; type: string | undefined; body: string }> = []
+    const base = await serve((request, body, response) => {
+      seen.push({ method: request.method, url: request.url, type: request.headers["content-type"], body })
+      if (request.url?.includes("pending")) return json(response, 409, error("delivery_pending"))
+      json(response, 202, { data: { delivery_id: DELIVERY.delivery_id, event: "job.failed", job_id: JOB.id } })
+    })
+    const client = clientFor(base, [])
+    expect(await client.redeliverWebhook(DELIVERY.delivery_id)).toEqual({
+      delivery_id: DELIVERY.delivery_id,
+      event: "job.failed",
+      job_id: JOB.id
+    })
+    const refused = await client.redeliverWebhook("pending/../x").catch((e) => e)
+    expect(refused).toBeInstanceOf(MdsApiError)
+    expect(refused).toMatchObject({ status: 409, code: "delivery_pending" })
+    expect(seen).toEqual([
+      { method: "POST", url: `/v1/webhooks/deliveries/${DELIVERY.delivery_id}/redeliver`, type: undefined, body: "" },
+      { method: "POST", url: "/v1/webhooks/deliveries/pending%2F..%2Fx/redeliver", type: undefined, body: "" }
+    ])
   })
 })

@@ -13,6 +13,12 @@ export const errorCatalogue = {
   job_not_found: { status: 404, description: "Job unknown, of another project, or expired." },
   batch_not_found: { status: 404, description: "Extension: batch unknown, of another project, or expired." },
   subscription_not_found: { status: 404, description: "Extension: subscription unknown, of another project, or removed." },
+  delivery_not_found: {
+    status: 404,
+    description:
+      "Extension: webhook delivery unknown, of another project, no longer in the delivery log, or about a subscription " +
+      "(only a job's delivery can be sent again)."
+  },
   media_not_found: { status: 404, description: "Media id unknown, malformed or expired (resolve again)." },
   method_not_allowed: { status: 405, description: "Known path, wrong method; the Allow header lists the methods." },
   idempotency_key_reused: {
@@ -44,6 +50,10 @@ export const errorCatalogue = {
   batch_already_finished: {
     status: 409,
     description: "Extension: DELETE /batches/{batchId} of a batch whose every entry already ended."
+  },
+  delivery_pending: {
+    status: 409,
+    description: "Extension: redelivery of a webhook delivery whose retries are still going (outcome will_retry); ask again once it ended."
   },
   subscription_paused: { status: 409, description: "Extension: check now of a paused subscription; resume it first." },
   link_expired: { status: 410, description: "The download link is past its expiry." },

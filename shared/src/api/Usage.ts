@@ -5,6 +5,9 @@ import type { UsageCounts, UsageReport } from "../domain/usage/UsageReport.ts"
 
 const Count = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
 
+/** A UTC day as `from` and `to` are written (whether it is a calendar day is judged with the range). */
+export const UsageDate = Schema.String.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}$/u)).annotate({ format: "date" })
+
 export const UsageJobCounts = Schema.Struct({
   total: Count,
   queued: Count,

@@ -4,11 +4,12 @@
 import { CookieJar } from "./CookieJars.ts"
 import { CookiePlatform, CookiesUpload, DownloadRequest, ResolveRequest } from "./Requests.ts"
 import { Health, Job, JobAccepted, Media, Platform } from "./Responses.ts"
-import { WebhookDelivery } from "./WebhookDeliveries.ts"
-import { Usage } from "./Usage.ts"
+import { WebhookDelivery, WebhookRedelivery } from "./WebhookDeliveries.ts"
+import { Usage, UsageDate } from "./Usage.ts"
 import { Batch, CreateBatchRequest } from "./Batches.ts"
 import { CreateSubscriptionRequest, SubscriptionBody } from "./Subscriptions.ts"
 import { ERROR_CODE_FILTER, JOB_STATUS_FILTER, LAST_EVENT_ID, PLATFORM_FILTER } from "./JobChangeFilters.ts"
+import { DeliveryId } from "../ids/Ids.ts"
 import { Schema } from "effect"
 import { type Endpoint, keyed, type Parameter, PUBLIC } from "./Endpoint.ts"
 
@@ -25,6 +26,13 @@ const SUBSCRIPTION_ID: Parameter = {
   required: true,
   description: "id from POST /subscriptions.",
   schema: Schema.String
+}
+const DELIVERY_ID: Parameter = {
+  name: "deliveryId",
+  in: "path",
+  required: true,
+  description: "delivery_id from GET /webhooks/deliveries (also the MDS-Delivery-Id header).",
+  schema: DeliveryId
 }
 const BATCH_ID: Parameter = { name: "batchId", in: "path", required: true, description: "id from POST /batches.", schema: Schema.String }
 
@@ -351,14 +359,14 @@ export const V1 = {
         in: "query",
         required: false,
         description: "First day, YYYY-MM-DD (UTC); default 29 days before `to`.",
-        schema: Schema.String.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}$/u)).annotate({ format: "date" })
+        schema: UsageDate
       },
       {
         name: "to",
         in: "query",
         required: false,
         description: "Last day, YYYY-MM-DD (UTC); default today. At most 366 days after `from`.",
-        schema: Schema.String.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}$/u)).annotate({ format: "date" })
+        schema: UsageDate
       }
     ],
     success: { status: 200, description: "The usage.", data: Usage },
@@ -383,6 +391,21 @@ export const V1 = {
     ],
     success: { status: 200, description: "The attempts.", data: Schema.Array(WebhookDelivery) },
     errors: ["invalid_request", "service_unavailable"]
+  },
+  redeliverWebhookDelivery: {
+    method: "POST",
+    path: "/v1/webhooks/deliveries/:deliveryId/redeliver",
+    tag: "Webhooks",
+    summary: "Extension: send a job's webhook delivery again",
+    description:
+      "For a delivery that ended (delivered, or given up after its retries): the same event with the same " +
+      "MDS-Delivery-Id, the job as that event's end left it, to the endpoint as configured now, retried like a first " +
+      "delivery; its attempts show in GET /webhooks/deliveries. Asking again before it was sent asks once. The dashboard's " +
+      "Redeliver button does the same.",
+    access: keyed("media:download"),
+    parameters: [DELIVERY_ID],
+    success: { status: 202, description: "The redelivery is asked for; it is sent within moments.", data: WebhookRedelivery },
+    errors: ["invalid_request", "delivery_not_found", "delivery_pending", "service_unavailable"]
   },
   listCookies: {
     method: "GET",

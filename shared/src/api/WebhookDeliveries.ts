@@ -1,6 +1,6 @@
-// The /v1 shape of a webhook delivery attempt (extension), built from the delivery log's events.
+// The /v1 shapes of a webhook delivery attempt and of a redelivery asked for (extensions), built from the webhook events.
 import { Schema } from "effect"
-import { type WebhookDeliveryAttempted, WebhookEventType } from "../domain/webhook/WebhookEvent.ts"
+import { type WebhookDeliveryAttempted, WebhookEventType, type WebhookRedeliveryRequested } from "../domain/webhook/WebhookEvent.ts"
 
 export const WebhookDelivery = Schema.Struct({
   delivery_id: Schema.String.annotate({ description: "Same for every attempt of one event (also the MDS-Delivery-Id header)." }),
@@ -35,4 +35,18 @@ export const toWebhookDelivery = (event: WebhookDeliveryAttempted): WebhookDeliv
   duration_ms: event.durationMs,
   at: iso(event.at),
   next_attempt_at: event.nextAttemptAt === null ? null : iso(event.nextAttemptAt)
+})
+
+/** What POST /webhooks/deliveries/{deliveryId}/redeliver asked for: which event is sent again, about which job. */
+export const WebhookRedelivery = Schema.Struct({
+  delivery_id: Schema.String.annotate({ description: "The delivery sent again (its MDS-Delivery-Id stays the same)." }),
+  event: WebhookEventType,
+  job_id: Schema.String.annotate({ description: "The job the event is about (only a job's delivery is sent again)." })
+}).annotate({ identifier: "WebhookRedelivery" })
+export type WebhookRedelivery = typeof WebhookRedelivery.Type
+
+export const toWebhookRedelivery = (requested: WebhookRedeliveryRequested): WebhookRedelivery => ({
+  delivery_id: requested.deliveryId,
+  event: requested.eventType,
+  job_id: requested.jobId
 })

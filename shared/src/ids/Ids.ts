@@ -34,3 +34,5 @@ export const SubscriptionId = Schema.String.check(Schema.isPattern(idPattern("su
 export const MediaId = Schema.String.check(Schema.isPattern(idPattern("med")))
 export const ProjectId = Schema.String.check(Schema.isPattern(idPattern("prj")))
 export const KeyId = Schema.String.check(Schema.isPattern(/^key_[a-f0-9]{24}$/))
+/** A webhook delivery's id: derived from its event (a hash, so hex), stable over the event's attempts. */
+export const DeliveryId = Schema.String.check(Schema.isPattern(/^dlv_[0-9a-f]{24}$/))

@@ -1,4 +1,5 @@
-// The `mds` command line: resolve, download with progress, cancel, retry, platforms, jobs get; the key comes from MDS_API_KEY only.
+// The `mds` command line: resolve, download with progress, cancel, retry, platforms, jobs get, usage, webhooks; the key
+// comes from MDS_API_KEY only.
 import { createWriteStream } from "node:fs"
 import { rename, rm } from "node:fs/promises"
 import { basename, resolve as resolvePath } from "node:path"
@@ -9,9 +10,13 @@ import type { DownloadExtensions } from "@mds/shared/api/Requests"
 import type { Job, Media, Platform } from "@mds/shared/api/Responses"
 import type { Batch } from "@mds/shared/api/Batches"
 import type { SubscriptionBody } from "@mds/shared/api/Subscriptions"
+import { UsageDate } from "@mds/shared/api/Usage"
+import { Schema } from "effect"
 import { MdsApiError, MdsConnectionError, MdsProtocolError } from "../MdsApiError.ts"
 import { MdsClient } from "../MdsClient.ts"
 import { formatBytes, ProgressDisplay, type ProgressMode } from "./ProgressDisplay.ts"
+import { usageText } from "./UsageText.ts"
+import { deliveriesText, redeliveryText } from "./WebhookText.ts"
 
 export interface CliIo {
   readonly stdout: { write(text: string): void }
@@ -42,6 +47,11 @@ Commands:
   subscriptions [get|pause|resume|check|remove ID]   List the subscriptions, or act on one.
   platforms                         List the supported platforms.
   jobs get JOB_ID                   Show a job.
+  usage [--from YYYY-MM-DD] [--to YYYY-MM-DD]
+                                    Jobs by outcome and downloaded bytes per day (UTC; default the last 30 days),
+                                    the top errors and the project's quotas with their use.
+  webhooks                          Recent webhook deliveries: event, outcome, status code, attempts, next retry.
+  webhooks redeliver DELIVERY_ID    Send a job's delivery that ended again.
 
 Options: --json prints the API's data as JSON instead of text.
 Environment: MDS_API_KEY (required; never pass a key on the command line), MDS_URL (default http://127.0.0.1:8080).
@@ -77,6 +87,17 @@ const runSubscribe = async (client: MdsClient, url: string, values: Record<strin
   io.stdout.write(values["json"] === true ? `${JSON.stringify(subscription, null, 2)}\n` : subscriptionText(subscription))
   return 0
 }
+
+const isUsageDate = Schema.is(UsageDate)
+
+/** `--from`/`--to` as the API takes them; whether the day exists and the range fits is the service's to say. */
+const usageDay = (flag: string, value: string | undefined) => {
+  if (value !== undefined && !isUsageDate(value)) throw new UsageError(`${flag} must be a UTC day written YYYY-MM-DD (got ${value})`)
+  return value
+}
+
+/** The whole delivery log the service keeps (its last 1000 attempts), so each delivery's attempts are all counted. */
+const WHOLE_DELIVERY_LOG = 1000
 
 /** Exit codes: 0 done, 1 the service said no (or the job failed), 2 wrong usage. */
 class UsageError extends Error {}
@@ -266,6 +287,8 @@ const execute = async (argv: ReadonlyArray<string>, io: CliIo): Promise<number> 
       subtitles: { type: "string" },
       every: { type: "string" },
       backfill: { type: "string" },
+      from: { type: "string" },
+      to: { type: "string" },
       json: { type: "boolean" },
       help: { type: "boolean", short: "h" }
     }
@@ -321,7 +344,20 @@ const execute = async (argv: ReadonlyArray<string>, io: CliIo): Promise<number> 
       }
     ],
     platforms: ["mds platforms", true, () => show(client.platforms(), platformsText)],
-    jobs: ["mds jobs get JOB_ID", first === "get" && rest.length === 2, () => show(client.job(second), jobText)]
+    jobs: ["mds jobs get JOB_ID", first === "get" && rest.length === 2, () => show(client.job(second), jobText)],
+    usage: [
+      "mds usage [--from YYYY-MM-DD] [--to YYYY-MM-DD]",
+      rest.length === 0,
+      () => show(client.usage({ from: usageDay("--from", values.from), to: usageDay("--to", values.to) }), usageText)
+    ],
+    webhooks: [
+      "mds webhooks [redeliver DELIVERY_ID]",
+      rest.length === 0 || (first === "redeliver" && rest.length === 2),
+      () =>
+        first === "redeliver"
+          ? show(client.redeliverWebhook(second), redeliveryText)
+          : show(client.webhookDeliveries({ limit: WHOLE_DELIVERY_LOG }), deliveriesText)
+    ]
   }
   const chosen = Object.hasOwn(commands, command) ? commands[command] : undefined
   if (chosen === undefined) throw new UsageError(`unknown command ${command}`)

@@ -3,6 +3,7 @@ import { type OperationId, type V1, v1Endpoints } from "@mds/shared/api/V1Endpoi
 import { serveDocsAsset, serveDocsPage } from "../docs/serveDocs.ts"
 import { serveFile } from "../files/serveFile.ts"
 import { listDeliveries } from "../webhooks/listDeliveries.ts"
+import { redeliverDelivery } from "../webhooks/redeliverDelivery.ts"
 import { readUsage } from "../usage/readUsage.ts"
 import { listCookies, removeCookies, uploadCookies } from "../cookies/cookieRoutes.ts"
 import { checkHealth } from "../health/checkHealth.ts"
@@ -56,6 +57,7 @@ const handlers = {
   streamProjectJobEvents: effectHandler(streamProjectJobEvents),
   getUsage: effectHandler(readUsage),
   listWebhookDeliveries: effectHandler(listDeliveries),
+  redeliverWebhookDelivery: effectHandler(redeliverDelivery),
   listCookies: effectHandler(listCookies),
   uploadCookies: effectHandler(uploadCookies),
   removeCookies: effectHandler(removeCookies),

@@ -29,6 +29,7 @@ import type {
   SubscriptionPausedNow
 } from "@mds/shared/domain/subscription/SubscriptionDecider"
 import type { BatchAlreadyExists, BatchAlreadyFinished, BatchNotFound, BatchWithoutEntries } from "@mds/shared/domain/batch/BatchDecider"
+import type { WebhookDeliveryNotFound, WebhookDeliveryPending } from "@mds/shared/domain/webhook/Redelivery"
 import type { IdempotencyKeyInUse, IdempotencyKeyReused } from "@mds/shared/domain/idempotency/IdempotencyDecider"
 import type { AppendConflict, EventStoreError } from "@mds/shared/eventstore/EventStore"
 import type { PollingTooFast, RateLimitExceeded } from "../limits/LimitErrors.ts"
@@ -81,6 +82,8 @@ export type ApiFailure =
   | SubscriptionAlreadyExists
   | InvalidSubscription
   | NotAPlaylist
+  | WebhookDeliveryNotFound
+  | WebhookDeliveryPending
 
 export interface ApiError {
   readonly status: number
@@ -260,6 +263,18 @@ export const toApiError = (failure: ApiFailure): ApiError => {
       }
     case "SubscriptionPausedNow":
       return { status: 409, code: "subscription_paused", message: `Subscription ${failure.subscriptionId} is paused; resume it first.` }
+    case "WebhookDeliveryNotFound":
+      return {
+        status: 404,
+        code: "delivery_not_found",
+        message: `Delivery ${failure.deliveryId} is not in this project's delivery log of job events (see GET /webhooks/deliveries).`
+      }
+    case "WebhookDeliveryPending":
+      return {
+        status: 409,
+        code: "delivery_pending",
+        message: `Delivery ${failure.deliveryId} is still being retried (next attempt at ${new Date(failure.nextAttemptAt).toISOString()}); it can be sent again once it ended.`
+      }
     case "NotAPlaylist":
       return {
         status: 422,

@@ -14,6 +14,7 @@ import {
   UrlNotAllowed
 } from "@mds/shared/domain/DomainErrors"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "@mds/shared/domain/idempotency/IdempotencyDecider"
+import { WebhookDeliveryNotFound, WebhookDeliveryPending } from "@mds/shared/domain/webhook/Redelivery"
 import { AppendConflict, EventStoreError } from "@mds/shared/eventstore/EventStore"
 import { NatsUnavailable } from "@mds/shared/nats/NatsClient"
 import { ReadModelError } from "@mds/shared/readmodel/ReadModelError"
@@ -67,6 +68,8 @@ const table: ReadonlyArray<readonly [ApiFailure, number, string]> = [
   [new UrlNotAllowed({ url: "u", message: "m" }), 422, "url_not_allowed"],
   [new FormatUnavailable({ format: "video_1p", available: ["video_best"] }), 422, "format_unavailable"],
   [new ArtifactNotFound({ key: "k" }), 404, "not_found"],
+  [new WebhookDeliveryNotFound({ deliveryId: "dlv_x" }), 404, "delivery_not_found"],
+  [new WebhookDeliveryPending({ deliveryId: "dlv_x", nextAttemptAt: 0 }), 409, "delivery_pending"],
   [new IdempotencyKeyReused(), 409, "idempotency_key_reused"],
   [new PlatformPausedNow({ platform: "vimeo", until: 0, retryAfterSeconds: 30 }), 503, "platform_paused"],
   [new IdempotencyKeyInUse(), 409, "idempotency_key_in_use"],

@@ -82,7 +82,8 @@ export const WebhookDeliveryAttempted = Schema.Union([WebhookDeliveryAttemptedV1
 export type WebhookDeliveryAttempted = typeof WebhookDeliveryAttempted.Type
 
 /**
- * Someone asked (dashboard) to send an event again, after its delivery ended (delivered or given up): the dispatcher
+ * Someone asked (the dashboard's Redeliver button, POST /v1/webhooks/deliveries/{deliveryId}/redeliver or `mds webhooks
+ * redeliver`) to send an event again, after its delivery ended (delivered or given up): the dispatcher
  * sends it once more, with the same delivery id, to the project's endpoint as configured now, and retries as usual.
  * On mds.webhook.redeliver.<projectId>.
  */

@@ -1,4 +1,5 @@
 // A project's Webhooks tab: the delivery log (the same as GET /v1/webhooks/deliveries) and asking for a redelivery.
+import { deliveryRows } from "@mds/shared/domain/webhook/DeliveryRows"
 import { requestRedelivery } from "@mds/shared/domain/webhook/WebhookCommands"
 import { WebhookDecider } from "@mds/shared/domain/webhook/WebhookDecider"
 import { WebhookConfigEvent, WebhookDeliveryAttempted } from "@mds/shared/domain/webhook/WebhookEvent"
@@ -6,7 +7,7 @@ import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { webhookConfigSubject, webhookDeliverySubject } from "@mds/shared/eventstore/Subjects"
 import { Clock, Effect, Option } from "effect"
 import { type DashboardInput, type Member, pageReply, requireMember } from "../DashboardRoute.ts"
-import { deliveryRows, webhooksPage } from "../pages/WebhookPages.ts"
+import { webhooksPage } from "../pages/WebhookPages.ts"
 
 /** Deliveries shown: the latest of the log (which keeps each project's last attempts). */
 const SHOWN = 100
@@ -19,7 +20,10 @@ const render = Effect.fn("renderWebhooks")(function* ({ signedIn, project }: Mem
     onNone: () => null,
     onSome: ({ event }) => WebhookDecider.evolve(WebhookDecider.initialState(), event).endpoint
   })
-  const rows = deliveryRows(log.map((stored) => stored.event)).slice(0, SHOWN)
+  const rows = deliveryRows(
+    log.map((stored) => stored.event),
+    (attempt) => attempt.deliveryId
+  ).slice(0, SHOWN)
   return pageReply(
     webhooksPage({ viewer: signedIn.viewer, project, rows, endpoint: endpoint?.url ?? null, error, notice }),
     error === null ? 200 : 400

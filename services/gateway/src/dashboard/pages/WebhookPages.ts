@@ -1,25 +1,12 @@
 // A project's Webhooks tab: recent deliveries (latest attempt of each: status code, attempts, next retry) and redelivery.
+import type { DeliveryRow as DeliveryRowOf } from "@mds/shared/domain/webhook/DeliveryRows"
 import type { WebhookDeliveryAttempted } from "@mds/shared/domain/webhook/WebhookEvent"
 import { formatTime } from "../html/Format.ts"
 import { html } from "../html/Html.ts"
 import { alert, csrfField, page, projectHeader, type ProjectRef, type Viewer } from "../html/Layout.ts"
 
 /** One event's delivery: its latest attempt and how many attempts it took. */
-export interface DeliveryRow {
-  readonly latest: WebhookDeliveryAttempted
-  readonly attempts: number
-}
-
-/** The log (oldest first) as one row per delivery, the most recently attempted first. */
-export const deliveryRows = (log: ReadonlyArray<WebhookDeliveryAttempted>): ReadonlyArray<DeliveryRow> => {
-  const rows = new Map<string, DeliveryRow>()
-  for (const attempt of log) {
-    const known = rows.get(attempt.deliveryId)
-    rows.delete(attempt.deliveryId)
-    rows.set(attempt.deliveryId, { latest: attempt, attempts: (known?.attempts ?? 0) + 1 })
-  }
-  return [...rows.values()].reverse()
-}
+export type DeliveryRow = DeliveryRowOf<WebhookDeliveryAttempted>
 
 const OUTCOME_BADGE = { delivered: "completed", will_retry: "processing", failed: "failed" } as const
 
