@@ -34,5 +34,9 @@ export const SubscriptionId = Schema.String.check(Schema.isPattern(idPattern("su
 export const MediaId = Schema.String.check(Schema.isPattern(idPattern("med")))
 export const ProjectId = Schema.String.check(Schema.isPattern(idPattern("prj")))
 export const KeyId = Schema.String.check(Schema.isPattern(/^key_[a-f0-9]{24}$/))
-/** A webhook delivery's id: derived from its event (a hash, so hex), stable over the event's attempts. */
-export const DeliveryId = Schema.String.check(Schema.isPattern(/^dlv_[0-9a-f]{24}$/))
+/**
+ * A webhook delivery's id: derived from its event (a hash, so hex), stable over the event's attempts. A path parameter
+ * of the API: the `u` flag lets the OpenAPI document carry its pattern (Effect exports a pattern only with it), so
+ * clients and fuzzers see which ids are well-formed.
+ */
+export const DeliveryId = Schema.String.check(Schema.isPattern(/^dlv_[0-9a-f]{24}$/u))
