@@ -17,13 +17,14 @@ let retrying: ExtractorHarness
 beforeAll(async () => {
   media = await startMediaServer()
   ;[strict, retrying] = await Promise.all([
-    // Small limits: the slow clip (2.6 MB) is too large, and 8 s are too short for a clip throttled to 25 s (and long
-    // enough for yt-dlp to announce a page's duration on a busy machine).
+    // Small limits: the slow clip (2.6 MB) is too large, and 20 s are too short for a clip throttled to 50 s, yet
+    // long enough for yt-dlp to announce a page's duration on a busy machine (8 s were not, with four suites at once
+    // on two cores: the page's media_too_long came out as download_timeout).
     startExtractorHarness({
       EGRESS_ALLOW: media.hostPort,
       MAX_MEDIA_DURATION_SECONDS: "10",
       MAX_FILE_SIZE_MB: "1",
-      DOWNLOAD_TIMEOUT_SECONDS: "8"
+      DOWNLOAD_TIMEOUT_SECONDS: "20"
     }),
     startExtractorHarness({
       EGRESS_ALLOW: media.hostPort,
@@ -78,7 +79,7 @@ describe("limits per job", () => {
   })
 
   it("a download over DOWNLOAD_TIMEOUT_SECONDS fails with download_timeout (retryable) and leaves no work directory", async () => {
-    const { projectId, jobId } = await strict.queueJob(`${media.urls.mp4}?rate=4000`, "video_best")
+    const { projectId, jobId } = await strict.queueJob(`${media.urls.mp4}?rate=2000`, "video_best")
     const error = failure(await strict.waitForEnd(projectId, jobId))
     expect(error).toMatchObject({ code: "download_timeout", retryable: true })
     const { readdir } = await import("node:fs/promises")
