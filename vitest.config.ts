@@ -22,6 +22,9 @@ export default defineConfig({
           name: "unit",
           include: ["shared/src/**/*.unit.spec.ts", "services/*/src/**/*.unit.spec.ts", "packages/*/src/**/*.unit.spec.ts"],
           testTimeout: 10_000,
+          // Pure code, no servers, no module state: the files share a worker's modules instead of importing effect and
+          // the domain again for each (the tier alone: 3 s and 5 s of CPU against 21 s and 41 s).
+          isolate: false,
           maxWorkers: WORKERS,
           sequence: { groupOrder: 0 }
         }
