@@ -135,7 +135,9 @@ describe("cancel", () => {
     )
     await waitUntil(
       () => processesOf(jobId),
-      (lines) => lines.some((line) => /ffmpeg/.test(line.split(" ").slice(0, 3).join(" "))),
+      // The program and its first argument, after the pid: ps pads a short pid with spaces (a pid under 1,000, after
+      // the numbers wrapped, left the program out of the first three space-separated fields, and the wait ran out).
+      (lines) => lines.some((line) => /ffmpeg/.test(line.trim().split(/\s+/).slice(1, 3).join(" "))),
       "ffmpeg to run"
     )
     await stack.harness.cancelJob(projectId, jobId)
