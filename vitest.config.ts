@@ -11,7 +11,12 @@ const CLUSTER_FAILOVER = "test/e2e/cluster-failover.e2e.spec.ts"
  * compute (platform pacing waits for its minute, faults for timeouts: 16 s of CPU in 72 s, 41 s in 126 s), so the
  * group runs more files at once than the machine has cores (MDS_TEST_WORKERS overrides it).
  */
-const WORKERS = Number(process.env["MDS_TEST_WORKERS"] ?? 4)
+const WORKERS = ((value: string) => {
+  const workers = Number(value)
+  if (!Number.isInteger(workers) || workers < 1)
+    throw new Error(`MDS_TEST_WORKERS must be a whole number of files at once, at least 1; got "${value}"`)
+  return workers
+})(process.env["MDS_TEST_WORKERS"] ?? "4")
 
 export default defineConfig({
   test: {
@@ -56,7 +61,7 @@ export default defineConfig({
           include: [CLUSTER_FAILOVER],
           testTimeout: 180_000,
           hookTimeout: 180_000,
-          // Alone, in a group of its own after the other end-to-end suites (vitest runs groups one after another): it
+          // Alone, in a group of its own after the shared one (vitest runs groups one after another): it
           // bounds how fast reads recover after a node dies (10 s), which measures the cluster's failover only when no
           // other whole stack competes for the two cores.
           sequence: { groupOrder: 1 }
