@@ -1,6 +1,5 @@
 // ArtifactStore adapter on the local filesystem under ${DATA_DIR}/artifacts; links are signed and served by the gateway.
-import { createReadStream } from "node:fs"
-import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises"
+import { copyFile, mkdir, open as openFile, readFile, rename, rm, stat, writeFile } from "node:fs/promises"
 import { dirname, join } from "node:path"
 import { Config, Effect, Layer, Schema } from "effect"
 import { DataDir } from "../config/DataDir.ts"
@@ -72,11 +71,22 @@ export const makeFsArtifactStore = (root: string, signer: DownloadLinkSigner["Se
         catch: (cause) => (isMissing(cause) ? new ArtifactNotFound({ key }) : failure(`open ${key}`)(cause))
       })
       const meta = yield* decodeMeta(metaText).pipe(Effect.mapError(failure(`open ${key}`)))
-      const size = yield* Effect.tryPromise({
-        try: () => stat(filePath(key)).then((s) => s.size),
+      // The file is opened before anything is answered: a removal (the expiry sweeper) after this point leaves the
+      // open file readable to its end, and one before it is ArtifactNotFound, never an error emitted later by a stream
+      // that opens the path on its own (which nobody may be listening to).
+      const opened = yield* Effect.tryPromise({
+        try: async () => {
+          const handle = await openFile(filePath(key), "r")
+          try {
+            return { handle, size: (await handle.stat()).size }
+          } catch (cause) {
+            await handle.close()
+            throw cause
+          }
+        },
         catch: (cause) => (isMissing(cause) ? new ArtifactNotFound({ key }) : failure(`open ${key}`)(cause))
       })
-      return { body: createReadStream(filePath(key)), sizeBytes: size, contentType: meta.contentType }
+      return { body: opened.handle.createReadStream(), sizeBytes: opened.size, contentType: meta.contentType }
     }),
 
     presign: Effect.fn("FsArtifactStore.presign")(function* (

@@ -95,6 +95,17 @@ export const artifactStoreContract = (name: string, adapter: Layer.Layer<Artifac
       })
     )
 
+    it.effect("an artifact removed right after it was opened is still read whole (expiry may remove a file being served)", () =>
+      Effect.gen(function* () {
+        const store = yield* ArtifactStore
+        const key = `jobs/${newId("prj")}/${newId("job")}/served.txt`
+        yield* store.putFile(key, yield* sourceFile("served bytes"), "text/plain")
+        const opened = yield* store.open(key)
+        yield* store.remove(key)
+        assert.strictEqual((yield* Effect.promise(() => buffer(opened.body))).toString(), "served bytes")
+      })
+    )
+
     it.effect("remove deletes the artifact; removing again is harmless", () =>
       Effect.gen(function* () {
         const store = yield* ArtifactStore
