@@ -1,20 +1,13 @@
 // Extension: a subscription as the list read model keeps it: its state without the seen keys, and the last event folded.
 import { Schema } from "effect"
-import { DownloadOptions } from "../job/DownloadOptions.ts"
-import { CheckError, type SubscriptionEvent, SubscriptionFilters } from "./SubscriptionEvent.ts"
+import { CheckError, SubscriptionCreated, type SubscriptionEvent } from "./SubscriptionEvent.ts"
 import { evolveSubscription, type Subscription, type SubscriptionSummary } from "./SubscriptionState.ts"
 
+/** What the subscription was created with, as its creation event says it (a field added there is kept here too). */
+const { _tag: _createdTag, v: _createdVersion, ...created } = SubscriptionCreated.fields
+
 export const SubscriptionListView = Schema.Struct({
-  subscriptionId: Schema.String,
-  projectId: Schema.String,
-  url: Schema.String,
-  platform: Schema.String,
-  format: Schema.String,
-  options: Schema.optionalKey(DownloadOptions),
-  checkEveryMs: Schema.Number,
-  filters: SubscriptionFilters,
-  backfill: Schema.Number,
-  createdAt: Schema.Number,
+  ...created,
   paused: Schema.Boolean,
   /** Kept (and left out of lists): a redelivered earlier event must not bring a removed subscription back. */
   removed: Schema.Boolean,
