@@ -1,33 +1,18 @@
 // Runs the test files that take longest first, so the last minutes of a run are not one long file on one core while
 // the other waits: the order comes from the durations a run measured (test/sequence/file-durations.json, written by
 // `npm run test:durations` from the last run's report), and vitest's own cache of this checkout where it has one.
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
 import { BaseSequencer, type TestSpecification } from "vitest/node"
-
-const ROOT = join(import.meta.dirname, "..", "..")
-const DURATIONS = join(ROOT, "test", "sequence", "file-durations.json")
-
-/** Seconds per file (path from the repository's root), as recorded; a missing or broken record orders nothing. */
-const recorded = (): ReadonlyMap<string, number> => {
-  try {
-    const parsed: unknown = JSON.parse(readFileSync(DURATIONS, "utf8"))
-    if (typeof parsed !== "object" || parsed === null) return new Map()
-    return new Map(Object.entries(parsed).filter((entry): entry is [string, number] => typeof entry[1] === "number"))
-  } catch {
-    return new Map()
-  }
-}
+import { REPO_ROOT, readFileDurations } from "./FileDurations.ts"
 
 export class LongestFirst extends BaseSequencer {
   override async sort(files: Array<TestSpecification>): Promise<Array<TestSpecification>> {
-    const durations = recorded()
+    const durations = readFileDurations()
     const cache = this.ctx.cache
     /** Seconds, or null for a file no run measured yet (a new one: it goes first, as it may be long). */
     const secondsOf = (spec: TestSpecification): number | null => {
       const cached = cache.getTestSpecificationResult(spec)
       if (cached !== undefined && cached.duration > 0) return cached.duration / 1000
-      return durations.get(spec.moduleId.slice(ROOT.length + 1)) ?? null
+      return durations.get(spec.moduleId.slice(REPO_ROOT.length + 1)) ?? null
     }
     const seconds = new Map(files.map((spec) => [spec, secondsOf(spec)]))
     return [...files].sort((a, b) => {
