@@ -49,7 +49,8 @@ export interface ExtractorHarness {
   /**
    * Records JobQueued and a claimed slot, then puts DownloadMedia on the work queue, as the gateway does; with
    * `mediaId`, as for a download by media id (`url` is then the URL the media was resolved from); `options` are the
-   * job's extensions (clip, preset, subtitles).
+   * job's extensions (clip, preset, subtitles); with `quotaBytesLeft`, as when the project's monthly byte quota leaves
+   * that many bytes (the slot claimed under a quota, the work carrying what is left).
    */
   queueJob(
     url: string,
@@ -57,7 +58,8 @@ export interface ExtractorHarness {
     mediaId?: string,
     platform?: string,
     projectId?: string,
-    options?: DownloadOptions
+    options?: DownloadOptions,
+    quotaBytesLeft?: number
   ): Promise<{ readonly projectId: string; readonly jobId: string }>
   /** Asks the resolve RPC for a project, as the gateway does for a key of that project (`playlist`: a playlist resolve). */
   resolveFor(url: string, projectId: string, options?: { readonly playlist?: boolean }): Promise<ResolveReply>
@@ -155,7 +157,7 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
       if (reply._tag !== "ResolveSucceeded") throw new Error(`resolve failed: ${reply.code} ${reply.message}`)
       return reply.media
     },
-    queueJob: async (url, format, mediaId, platform = "generic", projectId = newId("prj"), options) => {
+    queueJob: async (url, format, mediaId, platform = "generic", projectId = newId("prj"), options, quotaBytesLeft) => {
       const jobId = newId("job")
       const now = Date.now()
       const job: QueuedJob = {
@@ -171,8 +173,15 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
       await run(
         Effect.gen(function* () {
           yield* queueJob(job)
-          yield* claimSlot({ projectId, jobId, limit: 2, now, expiresAt: now + 3_600_000 })
-          yield* sendDownloadWork(job)
+          yield* claimSlot({
+            projectId,
+            jobId,
+            limit: 2,
+            ...(quotaBytesLeft === undefined ? {} : { quota: { jobsPerDay: null, bytesPerMonth: 100 * 1024 * 1024 } }),
+            now,
+            expiresAt: now + 3_600_000
+          })
+          yield* sendDownloadWork(job, 0, quotaBytesLeft ?? null)
         })
       )
       return { projectId, jobId }

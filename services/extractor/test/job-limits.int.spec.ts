@@ -2,11 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { readdir } from "node:fs/promises"
 import { join } from "node:path"
-import { Effect } from "effect"
-import { claimSlot } from "@mds/shared/domain/admission/AdmissionCommands"
-import { type QueuedJob, queueJob, sendDownloadWork } from "@mds/shared/domain/job/DownloadWork"
 import type { JobEvent } from "@mds/shared/domain/job/JobEvent"
-import { newId } from "@mds/shared/ids/Ids"
 import { type MediaServer, startMediaServer } from "../../../test/support/MediaServer.ts"
 import { type ExtractorHarness, startExtractorHarness } from "./ExtractorHarness.ts"
 
@@ -82,42 +78,14 @@ describe("limits per job", () => {
     const { projectId, jobId } = await strict.queueJob(`${media.urls.mp4}?rate=2000`, "video_best")
     const error = failure(await strict.waitForEnd(projectId, jobId))
     expect(error).toMatchObject({ code: "download_timeout", retryable: true })
-    const { readdir } = await import("node:fs/promises")
     const left = await readdir(`${strict.dataDir}/work`).catch(() => [])
     expect(left.filter((name) => name.startsWith(jobId))).toEqual([])
   })
 })
 
 /** Queues a job as the gateway does when the project's byte quota leaves `quotaBytesLeft` bytes this month. */
-const queueWithQuota = async (h: ExtractorHarness, url: string, quotaBytesLeft: number) => {
-  const projectId = newId("prj")
-  const jobId = newId("job")
-  const now = Date.now()
-  const job: QueuedJob = {
-    jobId,
-    projectId,
-    platform: "generic",
-    format: "video_best",
-    source: { url, mediaId: null },
-    now,
-    lifetimeMs: 3_600_000
-  }
-  await h.run(
-    Effect.gen(function* () {
-      yield* queueJob(job)
-      yield* claimSlot({
-        projectId,
-        jobId,
-        limit: 2,
-        quota: { jobsPerDay: null, bytesPerMonth: 100 * 1024 * 1024 },
-        now,
-        expiresAt: now + 3_600_000
-      })
-      yield* sendDownloadWork(job, 0, quotaBytesLeft)
-    })
-  )
-  return { projectId, jobId }
-}
+const queueWithQuota = (h: ExtractorHarness, url: string, quotaBytesLeft: number) =>
+  h.queueJob(url, "video_best", undefined, "generic", undefined, undefined, quotaBytesLeft)
 
 describe("the project's monthly byte quota", () => {
   it("a file that would cross what the quota leaves fails quota_exceeded (not retryable), stores nothing, counts no bytes", async () => {
