@@ -7,7 +7,6 @@ import { CookieVault } from "@mds/shared/cookies/CookieVault"
 import { BatchEvent } from "@mds/shared/domain/batch/BatchEvent"
 import { MediaEvent } from "@mds/shared/domain/media/MediaEvent"
 import { isMediaVisibleTo } from "@mds/shared/domain/media/MediaVisibility"
-import { subscriptionCommands } from "@mds/shared/domain/subscription/SubscriptionCommands"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { ARCHIVE_STREAM, batchSubject, mediaSubject } from "@mds/shared/eventstore/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
@@ -15,7 +14,7 @@ import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { AggregatorLayer } from "../../../services/aggregator/src/AggregatorLayer.ts"
 import { eventually } from "../../support/Eventually.ts"
 import { type MediaServer, podcastFeedEpisodes } from "../../support/MediaServer.ts"
-import { outcomes, startSubscriptionStack, type SubscriptionStack, subscriptionEventsOf } from "./SubscriptionStack.ts"
+import { createSubscription, outcomes, startSubscriptionStack, type SubscriptionStack, subscriptionEventsOf } from "./SubscriptionStack.ts"
 
 type Services = EventStore | NatsClient | CookieVault
 
@@ -45,24 +44,7 @@ const subscriptionEvents = (projectId: string, subscriptionId: string) => run(su
 
 /** Subscribes (backfill 2: the first check queues the two newest entries) and waits for the first check's outcome. */
 const subscribeAndCheck = async (projectId: string) => {
-  const subscriptionId = newId("sub")
-  await run(
-    subscriptionCommands(
-      projectId,
-      subscriptionId
-    )({
-      _tag: "CreateSubscription",
-      subscriptionId,
-      projectId,
-      url: media.urls.membersFeed,
-      platform: "generic",
-      format: "audio_m4a",
-      checkEveryMs: 3_600_000,
-      filters: {},
-      backfill: 2,
-      now: Date.now()
-    })
-  )
+  const subscriptionId = await run(createSubscription(projectId, media.urls.membersFeed, { backfill: 2 }))
   return eventually(
     () => subscriptionEvents(projectId, subscriptionId),
     (events) => outcomes(events).length >= 1,

@@ -7,7 +7,6 @@ import { BatchEvent } from "@mds/shared/domain/batch/BatchEvent"
 import { formerArchiveKeyOf } from "@mds/shared/domain/subscription/ArchiveKey"
 import { currentSubscription, subscriptionCommands } from "@mds/shared/domain/subscription/SubscriptionCommands"
 import type { SubscriptionEvent as SubscriptionEventType } from "@mds/shared/domain/subscription/SubscriptionEvent"
-import type { SubscriptionFilters } from "@mds/shared/domain/subscription/SubscriptionEvent"
 import { type Subscription, subscriptionStatus } from "@mds/shared/domain/subscription/SubscriptionState"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
@@ -18,7 +17,7 @@ import { AggregatorLayer } from "../../../services/aggregator/src/AggregatorLaye
 import { entryIdOf } from "../../../services/extractor/src/ytdlp/describePlaylist.ts"
 import { eventually } from "../../support/Eventually.ts"
 import type { MediaServer } from "../../support/MediaServer.ts"
-import { outcomes, startSubscriptionStack, type SubscriptionStack, subscriptionEventsOf } from "./SubscriptionStack.ts"
+import { createSubscription, outcomes, startSubscriptionStack, type SubscriptionStack, subscriptionEventsOf } from "./SubscriptionStack.ts"
 
 type Services = EventStore | NatsClient
 
@@ -68,31 +67,8 @@ const afterChecks = (projectId: string, subscriptionId: string, count: number) =
     60_000
   )
 
-const subscribe = async (
-  projectId: string,
-  url: string,
-  options: { readonly backfill?: number; readonly filters?: SubscriptionFilters; readonly now?: number } = {}
-) => {
-  const subscriptionId = newId("sub")
-  await run(
-    subscriptionCommands(
-      projectId,
-      subscriptionId
-    )({
-      _tag: "CreateSubscription",
-      subscriptionId,
-      projectId,
-      url,
-      platform: "generic",
-      format: "audio_m4a",
-      checkEveryMs: HOUR,
-      filters: options.filters ?? {},
-      backfill: options.backfill ?? 0,
-      now: options.now ?? Date.now()
-    })
-  )
-  return subscriptionId
-}
+const subscribe = (projectId: string, url: string, options?: Parameters<typeof createSubscription>[2]) =>
+  run(createSubscription(projectId, url, options))
 
 /** As POST /v1/subscriptions/{id}/check does; waits for the check's outcome. */
 const checkNow = async (projectId: string, subscriptionId: string) => {
