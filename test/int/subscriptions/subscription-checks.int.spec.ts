@@ -256,24 +256,8 @@ describe("subscription checks", () => {
     const writer = ManagedRuntime.make(
       JetStreamEventStore.pipe(Layer.provideMerge(NatsClient.layer), Layer.provide(stack.withConfig({})), Layer.orDie)
     )
-    const subscriptionId = newId("sub")
-    const createdAt = Date.now() - 5 * HOUR
-    await writer.runPromise(
-      subscriptionCommands(
-        projectId,
-        subscriptionId
-      )({
-        _tag: "CreateSubscription",
-        subscriptionId,
-        projectId,
-        url: media.growingFeed("missed"),
-        platform: "generic",
-        format: "audio_m4a",
-        checkEveryMs: HOUR,
-        filters: {},
-        backfill: 0,
-        now: createdAt
-      })
+    const subscriptionId = await writer.runPromise(
+      createSubscription(projectId, media.growingFeed("missed"), { now: Date.now() - 5 * HOUR })
     )
     await writer.dispose()
     const started = Date.now()
