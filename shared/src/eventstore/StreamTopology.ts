@@ -1,8 +1,9 @@
 // Creates or updates the JetStream streams every service relies on; safe to run from every process at start.
-import { RetentionPolicy, type StreamConfig, StorageType } from "@nats-io/jetstream"
+import { JetStreamApiCodes, RetentionPolicy, type StreamConfig, StorageType } from "@nats-io/jetstream"
 import { nanos } from "@nats-io/transport-node"
 import { Effect } from "effect"
 import { Lifetimes } from "../config/Lifetimes.ts"
+import { nullWhenNotFound, untilSettled } from "../nats/ClusterSettling.ts"
 import { NatsClient } from "../nats/NatsClient.ts"
 import { replicasOnStart } from "../nats/StreamReplicas.ts"
 import { EventStoreError } from "./EventStore.ts"
@@ -82,23 +83,25 @@ export const ensureStreams = Effect.gen(function* () {
   const { jsm, replicas } = yield* NatsClient
   const lifetimes = yield* Lifetimes
   for (const config of streamConfigs(lifetimes, replicas)) {
-    yield* Effect.tryPromise({
-      try: async () => {
-        const existing = await jsm.streams.info(config.name).catch(() => null)
-        if (existing === null) {
-          await jsm.streams.add(config)
-          return
-        }
-        // Retention and storage cannot change on an existing stream; everything else follows the config.
-        const { name, retention: _retention, storage: _storage, ...update } = config
-        await jsm.streams.update(name, { ...update, num_replicas: replicasOnStart(existing.config.num_replicas, config.num_replicas) })
-      },
+    // Safe to repeat after a timeout: a stream the timed-out request created is found and updated the next time.
+    yield* untilSettled(async () => {
+      const existing = await jsm.streams.info(config.name).catch(nullWhenNotFound(JetStreamApiCodes.StreamNotFound))
+      if (existing === null) {
+        await jsm.streams.add(config)
+        return
+      }
+      // Retention and storage cannot change on an existing stream; everything else follows the config.
+      const { name, retention: _retention, storage: _storage, ...update } = config
+      await jsm.streams.update(name, { ...update, num_replicas: replicasOnStart(existing.config.num_replicas, config.num_replicas) })
+    }).pipe(
       // Replicas above the cluster's size (or above 1 on a single server) fail here: the message names the setting.
-      catch: (cause) =>
-        new EventStoreError({
-          operation: `ensure stream ${config.name}`,
-          message: `${String(cause)} (stream ${config.name}, NATS_REPLICAS=${replicas})`
-        })
-    })
+      Effect.mapError(
+        (cause) =>
+          new EventStoreError({
+            operation: `ensure stream ${config.name}`,
+            message: `${String(cause)} (stream ${config.name}, NATS_REPLICAS=${replicas})`
+          })
+      )
+    )
   }
 })

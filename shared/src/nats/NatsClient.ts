@@ -3,6 +3,7 @@ import { type JetStreamClient, type JetStreamManager, jetstream, jetstreamManage
 import { connect, type NatsConnection } from "@nats-io/transport-node"
 import { Config, Context, Effect, Layer, Schema } from "effect"
 import { unsupportedServerVersion } from "./NatsServerVersion.ts"
+import { untilSettled } from "./ClusterSettling.ts"
 
 export class NatsUnavailable extends Schema.TaggedError<NatsUnavailable>()("NatsUnavailable", {
   message: Schema.String
@@ -82,10 +83,10 @@ export class NatsClient extends Context.Service<NatsClient, NatsClientShape>()("
         if (tooOld !== null) return yield* new NatsUnavailable({ message: tooOld })
         // A reconnect may land on another node, possibly older (a cluster mid-upgrade or mid-rollback): checked again.
         yield* Effect.forkScoped(refuseOlderServersOnReconnect(connection))
-        const jsm = yield* Effect.tryPromise({
-          try: () => jetstreamManager(connection),
-          catch: (cause) => new NatsUnavailable({ message: `JetStream is not enabled on ${url}: ${String(cause)}` })
-        })
+        // Asks the server for the account's JetStream info: a cluster still settling does not answer yet, and is waited.
+        const jsm = yield* untilSettled(() => jetstreamManager(connection)).pipe(
+          Effect.mapError((cause) => new NatsUnavailable({ message: `JetStream is not enabled on ${url}: ${String(cause)}` }))
+        )
         return NatsClient.of({
           connection,
           js: jetstream(connection),

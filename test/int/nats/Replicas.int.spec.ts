@@ -12,10 +12,9 @@ import { newId } from "@mds/shared/ids/Ids"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { openKvBucket } from "@mds/shared/readmodel/kv/KvBucket"
 import { makeKvReadModelStores } from "@mds/shared/readmodel/kv/KvReadModelStores"
-import { type NatsCluster, startNatsCluster } from "../../support/NatsCluster.ts"
+import { type NatsCluster, startNatsCluster, waitUntilHealthy } from "../../support/NatsCluster.ts"
 import { startNatsServer } from "../../support/NatsServer.ts"
 import { testLifetimes } from "../support/TestNats.ts"
-import { eventually } from "../../support/Eventually.ts"
 
 const streamNames = streamConfigs(testLifetimes).map((c) => c.name)
 
@@ -49,29 +48,6 @@ const startServices = (url: string, replicas: string) =>
     })
   )
 
-/**
- * startServices on a cluster that formed a moment ago: until every server's first stats reach the meta leader, a
- * 3-replica stream can be refused with "no suitable peers for placement, peer offline" (seen once in CI). That answer
- * alone is retried, for up to 20 s; a service would be restarted by its supervisor the same way.
- */
-const startServicesOnCluster = async (url: string, replicas: string) => {
-  const attempt = await eventually(
-    async () => {
-      try {
-        return { services: await startServices(url, replicas) }
-      } catch (error) {
-        // Only this one is waited out: the cluster has not yet seen enough peers to place replicas.
-        if (!String(error).includes("no suitable peers for placement")) throw error
-        return { error }
-      }
-    },
-    (result) => "services" in result,
-    "the cluster to place replicas",
-    20_000
-  )
-  return (attempt as { services: Awaited<ReturnType<typeof startServices>> }).services
-}
-
 /** A 3-node cluster of its own for the enclosing describe's tests. */
 const clusterForTheseTests = () => {
   let cluster: NatsCluster | undefined
@@ -90,14 +66,14 @@ describe("NATS_REPLICAS on a 3-node cluster", () => {
 
   it("creates with one replica by default, raises every stream and bucket to NATS_REPLICAS, and never lowers it", async () => {
     const everything = [...streamNames, "KV_mds_jobs_test", "KV_mds_readmodels_test"]
-    await startServicesOnCluster(cluster().url, "1")
+    await startServices(cluster().url, "1")
     for (const stream of everything) expect(await replicasOf(cluster().url, stream), stream).toBe(1)
 
-    await startServicesOnCluster(cluster().url, "3")
+    await startServices(cluster().url, "3")
     for (const stream of everything) expect(await replicasOf(cluster().url, stream), stream).toBe(3)
 
     // A service started with a smaller setting (a forgotten default) leaves what is there.
-    await startServicesOnCluster(cluster().url, "1")
+    await startServices(cluster().url, "1")
     for (const stream of everything) expect(await replicasOf(cluster().url, stream), stream).toBe(3)
   }, 120_000)
 
@@ -124,11 +100,39 @@ describe("NATS_REPLICAS on a 3-node cluster", () => {
   }, 60_000)
 })
 
+describe("a service starting on a 3-node cluster without quorum", () => {
+  const cluster = clusterForTheseTests()
+
+  it("waits out a cluster that cannot answer yet (no quorum) instead of failing the start, then creates everything", async () => {
+    // Two of three nodes stalled: the node the service talks to cannot get a stream created (no meta quorum) and its
+    // requests time out or are answered "temporarily unavailable", as while a cluster forms or elects a meta leader.
+    const [reached, ...stalled] = cluster().nodes
+    if (reached === undefined) throw new Error("no nodes")
+    for (const node of stalled) node.pause()
+    const started = startServices(reached.url, "3").then(() => "started" as const)
+    const resumed = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        for (const node of stalled) node.resume()
+        resolve()
+      }, 6_000)
+    )
+    try {
+      // Still waiting after the first request's 5 s timeout: the start did not fail on it.
+      expect(await Promise.race([started, resumed.then(() => "waiting" as const)])).toBe("waiting")
+      expect(await started).toBe("started")
+    } finally {
+      for (const node of stalled) node.resume()
+      await waitUntilHealthy(cluster().nodes)
+    }
+    expect(await replicasOf(cluster().url, "KV_mds_readmodels_test")).toBe(3)
+  }, 60_000)
+})
+
 describe("the event store on a 3-node cluster with 3 replicas", () => {
   const cluster = clusterForTheseTests()
 
   it("reads every append it was acknowledged, through a node that does not lead the stream", async () => {
-    await startServicesOnCluster(cluster().url, "3")
+    await startServices(cluster().url, "3")
     const leader = await asService(
       { NATS_URL: cluster().url },
       Effect.flatMap(NatsClient, ({ jsm }) => Effect.promise(() => jsm.streams.info(JOBS_STREAM.name)))
@@ -182,7 +186,7 @@ describe("the event store's reads on a 3-node cluster", () => {
   const cluster = clusterForTheseTests()
 
   it("go to the stream's leader when the stream has 3 replicas, though the service was started with NATS_REPLICAS=1", async () => {
-    await startServicesOnCluster(cluster().url, "3")
+    await startServices(cluster().url, "3")
     // Every JetStream API request is a core NATS message: a second connection sees which kind of get each read was.
     const spy = await connect({ servers: cluster().url.split(",") })
     const gets = { direct: 0, leader: 0 }
@@ -214,7 +218,7 @@ describe("the event store's reads on a 3-node cluster", () => {
   }, 120_000)
 
   it("appends a decision's events as one atomic batch on a stream with 3 replicas", async () => {
-    await startServicesOnCluster(cluster().url, "3")
+    await startServices(cluster().url, "3")
     const stored = await asService(
       { NATS_URL: cluster().url },
       Effect.gen(function* () {

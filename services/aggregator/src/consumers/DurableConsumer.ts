@@ -1,7 +1,8 @@
 // A durable JetStream pull consumer whose messages are handled on subject lanes and acked only after their work.
-import { AckPolicy, DeliverPolicy, type JsMsg } from "@nats-io/jetstream"
+import { AckPolicy, JetStreamApiCodes, DeliverPolicy, type JsMsg } from "@nats-io/jetstream"
 import { nanos } from "@nats-io/transport-node"
 import { Effect, Stream } from "effect"
+import { nullWhenNotFound, untilSettled } from "@mds/shared/nats/ClusterSettling"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { makeSubjectLanes } from "./SubjectLanes.ts"
 
@@ -52,8 +53,9 @@ export const ensureDurableConsumer = Effect.fn("ensureDurableConsumer")(function
     max_deliver: -1,
     max_ack_pending: 1024
   }
-  yield* Effect.tryPromise(async () => {
-    const existing = await jsm.consumers.info(options.stream, options.durable).catch(() => null)
+  // Safe to repeat: a consumer a timed-out request created is found and updated the next time.
+  yield* untilSettled(async () => {
+    const existing = await jsm.consumers.info(options.stream, options.durable).catch(nullWhenNotFound(JetStreamApiCodes.ConsumerNotFound))
     if (existing === null) await jsm.consumers.add(options.stream, config)
     else {
       const { durable_name: _name, deliver_policy: _deliver, ack_policy: _ack, ...update } = config

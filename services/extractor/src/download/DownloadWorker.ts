@@ -1,10 +1,11 @@
 // The durable pull consumer "extractor" on the work queue: takes DownloadMedia commands, WORKER_CONCURRENCY at a time.
-import { AckPolicy, type Consumer, type JsMsg } from "@nats-io/jetstream"
+import { AckPolicy, JetStreamApiCodes, type Consumer, type JsMsg } from "@nats-io/jetstream"
 import { nanos } from "@nats-io/transport-node"
 import { Effect, Exit, Layer, Option, Schema, Scope, Semaphore } from "effect"
 import { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
 import { EventStoreError } from "@mds/shared/eventstore/EventStore"
 import { DOWNLOAD_WORK_SUBJECT, WORK_STREAM } from "@mds/shared/eventstore/Subjects"
+import { nullWhenNotFound, untilSettled } from "@mds/shared/nats/ClusterSettling"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { withMessageSpan } from "@mds/shared/observability/TraceContext"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
@@ -42,14 +43,14 @@ export const ensureDownloadConsumer = Effect.gen(function* () {
     ack_wait: nanos(workAckWaitMs),
     max_deliver: -1
   }
-  yield* Effect.tryPromise({
-    try: async () => {
-      const existing = await jsm.consumers.info(WORK_STREAM.name, DOWNLOAD_CONSUMER).catch(() => null)
-      if (existing === null) await jsm.consumers.add(WORK_STREAM.name, config)
-      else await jsm.consumers.update(WORK_STREAM.name, DOWNLOAD_CONSUMER, config)
-    },
-    catch: consumerError("ensure download consumer")
-  })
+  // Safe to repeat: a consumer a timed-out request created is found and updated the next time.
+  yield* untilSettled(async () => {
+    const existing = await jsm.consumers
+      .info(WORK_STREAM.name, DOWNLOAD_CONSUMER)
+      .catch(nullWhenNotFound(JetStreamApiCodes.ConsumerNotFound))
+    if (existing === null) await jsm.consumers.add(WORK_STREAM.name, config)
+    else await jsm.consumers.update(WORK_STREAM.name, DOWNLOAD_CONSUMER, config)
+  }).pipe(Effect.mapError(consumerError("ensure download consumer")))
 })
 
 /**

@@ -1,6 +1,7 @@
 // Opens the pacing buckets (runs, starts, connections); a bucket's lifetime has one owner: the extractor that created it.
 import { Kvm } from "@nats-io/kv"
 import { Effect } from "effect"
+import { untilSettled } from "@mds/shared/nats/ClusterSettling"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { replicasOnStart } from "@mds/shared/nats/StreamReplicas"
 import { type LeaseBucket, LeaseBucketError, kvLeaseBucket } from "./LeaseBucket.ts"
@@ -18,18 +19,20 @@ const START_WINDOW_MS = 60_000
  */
 const openBucket = Effect.fn("openPacingBucket")(function* (bucket: string, ttlMs: number) {
   const { js, jsm, replicas } = yield* NatsClient
-  const opened = yield* Effect.tryPromise({
-    try: async () => {
-      const kv = await new Kvm(js).create(bucket, { history: 1, ttl: ttlMs, replicas })
-      const info = await jsm.streams.info(`KV_${bucket}`)
-      const wanted = replicasOnStart(info.config.num_replicas, replicas)
-      if (info.config.num_replicas !== wanted) await jsm.streams.update(`KV_${bucket}`, { ...info.config, num_replicas: wanted })
-      // A bucket made without a max age (by hand) never expires keys: renewing on our own lifetime is then harmless.
-      const inForce = Math.round(info.config.max_age / 1_000_000)
-      return { kv, ttlMs: inForce > 0 ? inForce : ttlMs }
-    },
-    catch: (cause) => new LeaseBucketError({ operation: `open ${bucket}`, message: cause instanceof Error ? cause.message : String(cause) })
-  })
+  // Safe to repeat: `create` opens a bucket a timed-out request created.
+  const opened = yield* untilSettled(async () => {
+    const kv = await new Kvm(js).create(bucket, { history: 1, ttl: ttlMs, replicas })
+    const info = await jsm.streams.info(`KV_${bucket}`)
+    const wanted = replicasOnStart(info.config.num_replicas, replicas)
+    if (info.config.num_replicas !== wanted) await jsm.streams.update(`KV_${bucket}`, { ...info.config, num_replicas: wanted })
+    // A bucket made without a max age (by hand) never expires keys: renewing on our own lifetime is then harmless.
+    const inForce = Math.round(info.config.max_age / 1_000_000)
+    return { kv, ttlMs: inForce > 0 ? inForce : ttlMs }
+  }).pipe(
+    Effect.mapError(
+      (cause) => new LeaseBucketError({ operation: `open ${bucket}`, message: cause instanceof Error ? cause.message : String(cause) })
+    )
+  )
   if (opened.ttlMs !== ttlMs) {
     yield* Effect.logWarning("pacing bucket keeps the lifetime it was created with; this extractor's setting is not applied", {
       bucket,

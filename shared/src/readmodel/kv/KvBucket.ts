@@ -1,6 +1,7 @@
 // Opens (or creates) a NATS KV bucket with one value per key and a max age, keeping the age in line with config.
 import { type KV, Kvm } from "@nats-io/kv"
 import { Effect } from "effect"
+import { untilSettled } from "../../nats/ClusterSettling.ts"
 import { NatsClient } from "../../nats/NatsClient.ts"
 import { alignBucketStream } from "../../nats/StreamReplicas.ts"
 import { ReadModelError } from "../ReadModelError.ts"
@@ -14,14 +15,12 @@ export const readModelError = (operation: string) => (cause: unknown) =>
  */
 export const openKvBucket = Effect.fn("openKvBucket")(function* (bucket: string, maxAgeMs: number) {
   const { js, jsm, replicas } = yield* NatsClient
-  return yield* Effect.tryPromise({
-    try: async (): Promise<KV> => {
-      const kv = await new Kvm(js).create(bucket, { history: 1, ttl: maxAgeMs, replicas })
-      await alignBucketStream(jsm, `KV_${bucket}`, maxAgeMs, replicas)
-      return kv
-    },
-    catch: readModelError(`open bucket ${bucket}`)
-  })
+  // Safe to repeat: `create` opens a bucket a timed-out request created.
+  return yield* untilSettled(async (): Promise<KV> => {
+    const kv = await new Kvm(js).create(bucket, { history: 1, ttl: maxAgeMs, replicas })
+    await alignBucketStream(jsm, `KV_${bucket}`, maxAgeMs, replicas)
+    return kv
+  }).pipe(Effect.mapError(readModelError(`open bucket ${bucket}`)))
 })
 
 /**
