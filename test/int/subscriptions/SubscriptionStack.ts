@@ -3,6 +3,7 @@
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { currentBatch } from "@mds/shared/domain/batch/BatchCommands"
 import { subscriptionCommands } from "@mds/shared/domain/subscription/SubscriptionCommands"
 import {
   type SubscriptionEvent as SubscriptionEventType,
@@ -13,6 +14,7 @@ import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { subscriptionSubject } from "@mds/shared/eventstore/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { ConfigProvider, Effect, Layer, ManagedRuntime, References } from "effect"
+import { expect } from "vitest"
 import { ExtractorLayer } from "../../../services/extractor/src/ExtractorLayer.ts"
 import { YT_DLP } from "../../../services/extractor/test/ExtractorHarness.ts"
 import { type MediaServer, startMediaServer } from "../../support/MediaServer.ts"
@@ -97,6 +99,30 @@ export const subscriptionEventsOf = (projectId: string, subscriptionId: string) 
 /** A subscription's check outcomes: checked or failed. */
 export const outcomes = (events: ReadonlyArray<SubscriptionEventType>) =>
   events.filter((e) => e._tag === "SubscriptionChecked" || e._tag === "SubscriptionCheckFailed")
+
+/** The counts of the subscription's last check, which must have succeeded. */
+export const lastCheckOf = (events: ReadonlyArray<SubscriptionEventType>) => {
+  const last = outcomes(events).at(-1)
+  if (last?._tag !== "SubscriptionChecked") throw new Error(`last check did not succeed: ${JSON.stringify(last)}`)
+  return { found: last.found, new: last.new, filtered: last.filtered, queued: last.queued }
+}
+
+/**
+ * Titles of the entries queued by every check of the subscription, from the batches it created; each check's recorded
+ * entries must be its batch's, no more and no fewer.
+ */
+export const queuedTitlesOf = (projectId: string, events: ReadonlyArray<SubscriptionEventType>) =>
+  Effect.gen(function* () {
+    const titles: Array<string> = []
+    for (const event of events) {
+      if (event._tag !== "SubscriptionEntriesQueued") continue
+      const { state: batch } = yield* currentBatch(projectId, event.batchId)
+      if (batch.status === "none") throw new Error(`batch ${event.batchId} not created`)
+      expect(batch.entries.map((e) => e.entryId)).toEqual(event.entries.map((e) => e.entryId))
+      titles.push(...batch.entries.map((e) => e.title))
+    }
+    return titles
+  })
 
 /** Creates a subscription of the project to `url` (audio_m4a, checked hourly), as POST /v1/subscriptions does; its id. */
 export const createSubscription = (

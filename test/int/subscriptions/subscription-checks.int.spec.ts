@@ -1,23 +1,29 @@
 // Subscription checks on a real nats-server, extractor (pinned yt-dlp) and aggregator(s), against a local feed that grows
 // between checks: only new entries are queued, once, across checks, subscriptions of one project and two aggregators.
-import { Effect, Layer, ManagedRuntime } from "effect"
+import { type Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { recordArchiveEntry } from "@mds/shared/domain/archive/ArchiveCommands"
-import { BatchEvent } from "@mds/shared/domain/batch/BatchEvent"
 import { formerArchiveKeyOf } from "@mds/shared/domain/subscription/ArchiveKey"
 import { currentSubscription, subscriptionCommands } from "@mds/shared/domain/subscription/SubscriptionCommands"
 import type { SubscriptionEvent as SubscriptionEventType } from "@mds/shared/domain/subscription/SubscriptionEvent"
 import { type Subscription, subscriptionStatus } from "@mds/shared/domain/subscription/SubscriptionState"
-import { EventStore } from "@mds/shared/eventstore/EventStore"
+import type { EventStore } from "@mds/shared/eventstore/EventStore"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
-import { batchSubject } from "@mds/shared/eventstore/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { AggregatorLayer } from "../../../services/aggregator/src/AggregatorLayer.ts"
 import { entryIdOf } from "../../../services/extractor/src/ytdlp/describePlaylist.ts"
 import { eventually } from "../../support/Eventually.ts"
 import type { MediaServer } from "../../support/MediaServer.ts"
-import { createSubscription, outcomes, startSubscriptionStack, type SubscriptionStack, subscriptionEventsOf } from "./SubscriptionStack.ts"
+import {
+  createSubscription,
+  lastCheckOf,
+  outcomes,
+  queuedTitlesOf,
+  startSubscriptionStack,
+  type SubscriptionStack,
+  subscriptionEventsOf
+} from "./SubscriptionStack.ts"
 
 type Services = EventStore | NatsClient
 
@@ -77,29 +83,7 @@ const checkNow = async (projectId: string, subscriptionId: string) => {
   return afterChecks(projectId, subscriptionId, before + 1)
 }
 
-/** Titles of the entries queued by every check of the subscription, from the batches it created. */
-const queuedTitles = async (projectId: string, events: ReadonlyArray<SubscriptionEventType>) => {
-  const titles: Array<string> = []
-  for (const event of events) {
-    if (event._tag !== "SubscriptionEntriesQueued") continue
-    const batch = await run(
-      Effect.gen(function* () {
-        return yield* (yield* EventStore).readSubject(BatchEvent, batchSubject(projectId, event.batchId))
-      })
-    )
-    const created = batch[0]?.event
-    if (created?._tag !== "BatchCreated") throw new Error(`batch ${event.batchId} not created`)
-    expect(created.entries.map((e) => e.entryId)).toEqual(event.entries.map((e) => e.entryId))
-    titles.push(...created.entries.map((e) => e.title))
-  }
-  return titles
-}
-
-const lastCheckOf = (events: ReadonlyArray<SubscriptionEventType>) => {
-  const last = outcomes(events).at(-1)
-  if (last?._tag !== "SubscriptionChecked") throw new Error(`last check did not succeed: ${JSON.stringify(last)}`)
-  return { found: last.found, new: last.new, filtered: last.filtered, queued: last.queued }
-}
+const queuedTitles = (projectId: string, events: ReadonlyArray<SubscriptionEventType>) => run(queuedTitlesOf(projectId, events))
 
 describe("subscription checks", () => {
   it("the first check is a baseline; a later check queues only the entries that appeared since, and a repeat queues nothing", async () => {
