@@ -28,6 +28,8 @@ export interface PacedCdn {
   maxInFlight(): number
   /** How many requests were answered since the last reset. */
   requests(): number
+  /** The fragment paths asked for since the last reset, each once, in the order first asked. */
+  fragmentsAsked(): ReadonlyArray<string>
   reset(): void
   close(): Promise<void>
 }
@@ -69,12 +71,14 @@ export const startPacedCdn = async (options: PacedCdnOptions): Promise<PacedCdn>
   let inFlight = 0
   let maxInFlight = 0
   let requests = 0
+  const asked = new Set<string>()
   const cache = new Map<string, Buffer>()
   const server = createServer((req, res) => {
     requests++
     const pathname = new URL(req.url ?? "/", "http://cdn").pathname
     const fragment = !/\.(m3u8|mpd)$/u.test(pathname)
     if (fragment) {
+      asked.add(pathname)
       answering.set(pathname, (answering.get(pathname) ?? 0) + 1)
       inFlight = answering.size
       maxInFlight = Math.max(maxInFlight, inFlight)
@@ -113,9 +117,11 @@ export const startPacedCdn = async (options: PacedCdnOptions): Promise<PacedCdn>
     inFlight: () => inFlight,
     maxInFlight: () => maxInFlight,
     requests: () => requests,
+    fragmentsAsked: () => [...asked],
     reset: () => {
       maxInFlight = inFlight
       requests = 0
+      asked.clear()
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -66,7 +66,10 @@ export class FetchMedia extends Context.Service<
         )
         const fromPageAgain = (reason: "urls_refused" | "info_missing") =>
           countOne(reextractions, { platform: command.platform, reason }).pipe(Effect.andThen(page))
-        const stored = command.mediaId === null ? Option.none<MediaSource>() : yield* storedInfo.sourceOf(command.mediaId, options.workDir)
+        const stored =
+          command.mediaId === null
+            ? Option.none<MediaSource>()
+            : yield* storedInfo.sourceOf(command.mediaId, options.workDir, command.options?.section)
         const download = Option.isSome(stored)
           ? runWithRetries(stored.value, spec, options, command).pipe(
               Effect.catchTag("StoredUrlsRefused", (refused) =>

@@ -1,5 +1,6 @@
 // What a fetch is given by its run (directory, project, fragments at once, where progress goes), and where a yt-dlp
 // run takes the media from.
+import type { FormatStart } from "./clip/clipInfo.ts"
 
 export interface FetchOptions {
   readonly workDir: string
@@ -11,5 +12,15 @@ export interface FetchOptions {
   readonly onPercent: (percent: number) => void
 }
 
-/** The page (a full extraction), or the info JSON the resolve stored, written into the run's directory. */
-export type MediaSource = { readonly _tag: "Page"; readonly url: URL } | { readonly _tag: "StoredInfo"; readonly infoPath: string }
+/**
+ * The page (a full extraction), or the info JSON the resolve stored, written into the run's directory. For a clip of
+ * fragmented media that info holds only the clip's fragments and `clipStarts` where each format's begin (the run
+ * fetches them natively and the clip is cut locally); null when yt-dlp cuts the clip itself, or there is none.
+ */
+export type MediaSource =
+  | { readonly _tag: "Page"; readonly url: URL }
+  | { readonly _tag: "StoredInfo"; readonly infoPath: string; readonly clipStarts: ReadonlyMap<string, FormatStart> | null }
+
+/** The trimmed formats' starts when this run's clip is cut locally from its fragments. */
+export const clipStartsOf = (source: MediaSource): ReadonlyMap<string, FormatStart> | null =>
+  source._tag === "StoredInfo" ? source.clipStarts : null

@@ -11,6 +11,7 @@ const announced = (facts: Partial<AnnouncedMedia>): AnnouncedMedia => ({
   bytes: null,
   videoCodec: "avc1.64001f",
   audioCodec: "mp4a.40.2",
+  formatId: "hls-1",
   ...facts
 })
 

@@ -9,8 +9,9 @@ import { RunAccess } from "../egress/RunAccess.ts"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
 import { PlatformPacing } from "../pacing/PlatformPacing.ts"
 import { YtDlp } from "../ytdlp/YtDlp.ts"
+import { ClipCut } from "./clip/ClipCut.ts"
 import { ConvertMedia } from "./ConvertMedia.ts"
-import type { FetchOptions, MediaSource } from "./FetchOptions.ts"
+import { clipStartsOf, type FetchOptions, type MediaSource } from "./FetchOptions.ts"
 import type { JobLimits } from "./JobLimits.ts"
 import { failedRun, finishedRun } from "./RunFailure.ts"
 import { mediaRunFlags, sourceArguments } from "./RunFlags.ts"
@@ -24,6 +25,7 @@ export class MediaRun extends Context.Service<MediaRun>()("mds/extractor/MediaRu
     const access = yield* RunAccess
     const pacing = yield* PlatformPacing
     const convert = yield* ConvertMedia
+    const clips = yield* ClipCut
     const serverLimits: JobLimits = { maxDurationSeconds: config.maxDurationSeconds, maxFileBytes: config.maxFileBytes }
 
     const run = Effect.fn("MediaRun.run")(function* (source: MediaSource, spec: FormatSpec, options: FetchOptions, command: DownloadMedia) {
@@ -31,7 +33,7 @@ export class MediaRun extends Context.Service<MediaRun>()("mds/extractor/MediaRu
       const limits: JobLimits = { ...serverLimits, quotaBytesLeft: command.quotaBytesLeft ?? null }
       const output = watchRunOutput(options, command.options?.section, limits)
       const { proxy, cookies } = yield* access.open(platform, options.projectId, command.url)
-      const flags = mediaRunFlags(spec, command, options, proxy.url, config.ffmpegPath, cookies.flags)
+      const flags = mediaRunFlags(spec, command, options, source, proxy.url, config.ffmpegPath, cookies.flags)
       const target = sourceArguments(source)
       // A stored info JSON already holds the formats an impersonated resolve found; the page is extracted again only
       // for a job without one, and that run impersonates when the platform needs it.
@@ -53,7 +55,12 @@ export class MediaRun extends Context.Service<MediaRun>()("mds/extractor/MediaRu
         Effect.mapError(failedRun(source, proxy.refusals)),
         Effect.raceFirst(output.overLimit)
       )
-      const downloaded = yield* finishedRun(proxy.refusals, output.result())
+      const fetched = yield* finishedRun(proxy.refusals, output.result())
+      // A clip of fragmented media arrives as its whole fragments: cut to the section before anything else looks at it.
+      const section = command.options?.section
+      const clipStarts = clipStartsOf(source)
+      const downloaded =
+        section === undefined || clipStarts === null ? fetched : yield* clips.cut(fetched, section, clipStarts, output.announced())
       return yield* convert.convert(downloaded, spec, command, output.announced(), limits)
     }, Effect.scoped)
 
@@ -61,5 +68,5 @@ export class MediaRun extends Context.Service<MediaRun>()("mds/extractor/MediaRu
   })
 }) {
   /** Converting is part of every run. */
-  static readonly layer = Layer.effect(MediaRun, MediaRun.make).pipe(Layer.provide(ConvertMedia.layer))
+  static readonly layer = Layer.effect(MediaRun, MediaRun.make).pipe(Layer.provide(Layer.mergeAll(ConvertMedia.layer, ClipCut.layer)))
 }

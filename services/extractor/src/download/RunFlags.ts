@@ -7,19 +7,21 @@ import { presetFlags } from "../ytdlp/PresetFlags.ts"
 import { sectionFlags } from "../ytdlp/SectionFlags.ts"
 import { embedSubtitleFlags } from "../ytdlp/SubtitleFlags.ts"
 import { downloadFlags, type YtDlpFlags } from "../ytdlp/YtDlpFlags.ts"
-import type { FetchOptions, MediaSource } from "./FetchOptions.ts"
+import { clipStartsOf, type FetchOptions, type MediaSource } from "./FetchOptions.ts"
 
+/** A clip whose source holds only its fragments is fetched whole and cut afterwards (ClipCut), not by yt-dlp's ffmpeg. */
 export const mediaRunFlags = (
   spec: FormatSpec,
   command: DownloadMedia,
   options: FetchOptions,
+  source: MediaSource,
   proxyUrl: string,
   ffmpegPath: string,
   cookieFlags: YtDlpFlags
 ): YtDlpFlags => ({
   ...downloadFlags(spec, options.workDir, proxyUrl, ffmpegPath, options.concurrentFragments),
   ...cookieFlags,
-  ...sectionFlags(command.options?.section),
+  ...(clipStartsOf(source) === null ? sectionFlags(command.options?.section) : {}),
   ...presetFlags(spec, command.options),
   ...(spec.kind === "video" ? embedSubtitleFlags(command.options?.subtitles) : {})
 })

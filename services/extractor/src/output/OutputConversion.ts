@@ -27,9 +27,9 @@ const OUTPUT_LIMIT = 1024 * 1024
 
 /**
  * The tool reads and writes only files of the job's own directory ("file" is its only protocol), confined like every
- * media tool and without any network (no proxy).
+ * media tool and without any network (no proxy). Also the runner of a clip's local cut (download/clip/ClipCut.ts).
  */
-const runTool = (confinement: ConfinementShape, tool: string, args: ReadonlyArray<string>) =>
+export const runLocalTool = (confinement: ConfinementShape, tool: string, args: ReadonlyArray<string>) =>
   Effect.callback<string, ConversionFailed>((resume) => {
     let child: ReturnType<ConfinementShape["spawn"]>
     try {
@@ -84,7 +84,7 @@ export class OutputConversion extends Context.Service<
       const confinement = yield* Confinement
 
       const streamsOf = (file: DownloadedFile) =>
-        runTool(confinement, tools.ffprobe, [
+        runLocalTool(confinement, tools.ffprobe, [
           "-v",
           "error",
           "-protocol_whitelist",
@@ -116,7 +116,7 @@ export class OutputConversion extends Context.Service<
         const plan = planConversion(options, streams)
         if (plan === null) return { file, subtitleTracks }
         const output = join(file.filepath, "..", `converted.${plan.ext}`)
-        yield* runTool(confinement, tools.ffmpeg, [
+        yield* runLocalTool(confinement, tools.ffmpeg, [
           "-hide_banner",
           "-loglevel",
           "error",

@@ -11,7 +11,8 @@ export const SelectedMedia = Schema.Struct({
   filesize: Size,
   filesize_approx: Size,
   vcodec: Codec,
-  acodec: Codec
+  acodec: Codec,
+  format_id: Codec
 })
 export type SelectedMedia = typeof SelectedMedia.Type
 
@@ -23,6 +24,8 @@ export interface AnnouncedMedia {
   /** yt-dlp's codec of the chosen video (merged formats: of their video part); "none" for none, null when unknown. */
   readonly videoCodec: string | null
   readonly audioCodec: string | null
+  /** The chosen format's id ("v+a" for a merge of two). */
+  readonly formatId: string | null
 }
 
 export const parseInfoLine = (line: string): Option.Option<AnnouncedMedia> => {
@@ -32,6 +35,7 @@ export const parseInfoLine = (line: string): Option.Option<AnnouncedMedia> => {
     durationSeconds: info.duration ?? null,
     bytes: info.filesize ?? info.filesize_approx ?? null,
     videoCodec: info.vcodec ?? null,
-    audioCodec: info.acodec ?? null
+    audioCodec: info.acodec ?? null,
+    formatId: info.format_id ?? null
   }))
 }

@@ -3,13 +3,15 @@ import { describe, expect, it } from "vitest"
 import { parseInfoLine } from "./InfoLine.ts"
 
 describe("parseInfoLine", () => {
-  it("reads the duration, the exact size and the chosen format's codecs", () => {
+  it("reads the duration, the exact size and the chosen format's codecs and id", () => {
     expect(
-      parseInfoLine('[mds-info] {"duration": 62.5, "filesize": 1000, "filesize_approx": 900, "vcodec": "avc1.4d401e", "acodec": "none"}')
-    ).toEqual(Option.some({ durationSeconds: 62.5, bytes: 1000, videoCodec: "avc1.4d401e", audioCodec: "none" }))
+      parseInfoLine(
+        '[mds-info] {"duration": 62.5, "filesize": 1000, "filesize_approx": 900, "vcodec": "avc1.4d401e", "acodec": "none", "format_id": "v1+a0"}'
+      )
+    ).toEqual(Option.some({ durationSeconds: 62.5, bytes: 1000, videoCodec: "avc1.4d401e", audioCodec: "none", formatId: "v1+a0" }))
   })
   it("falls back to the approximate size, and to null for what yt-dlp does not know", () => {
-    const unknown = { durationSeconds: null, videoCodec: null, audioCodec: null }
+    const unknown = { durationSeconds: null, videoCodec: null, audioCodec: null, formatId: null }
     expect(parseInfoLine('[mds-info] {"filesize_approx": 900}')).toEqual(Option.some({ ...unknown, bytes: 900 }))
     expect(parseInfoLine('[mds-info] {"duration": null, "filesize": null, "vcodec": null}')).toEqual(
       Option.some({ ...unknown, bytes: null })

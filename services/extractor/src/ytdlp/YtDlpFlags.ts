@@ -91,7 +91,7 @@ export const downloadFlags = (
   progressTemplate: PROGRESS_TEMPLATE,
   // "video:" prints once the format is chosen, before the download starts: the job's limits are judged on it.
   print: [
-    `video:${INFO_MARKER} %(.{duration,filesize,filesize_approx,vcodec,acodec})j`,
+    `video:${INFO_MARKER} %(.{duration,filesize,filesize_approx,vcodec,acodec,format_id})j`,
     `after_move:${RESULT_MARKER} %(.{filepath,title,ext,extractor_key})j`
   ],
   restrictFilenames: true

@@ -48,7 +48,7 @@ describe("downloadFlags on the command line", () => {
   it("prints the chosen media's duration and size before downloading, and the result after", () => {
     const prints = argv.flatMap((arg, i) => (arg === "--print" ? [argv[i + 1]] : []))
     expect(prints).toEqual([
-      "video:[mds-info] %(.{duration,filesize,filesize_approx,vcodec,acodec})j",
+      "video:[mds-info] %(.{duration,filesize,filesize_approx,vcodec,acodec,format_id})j",
       "after_move:[mds-result] %(.{filepath,title,ext,extractor_key})j"
     ])
   })
