@@ -27,6 +27,7 @@ import { JobViewCache } from "./jobs/JobViewCache.ts"
 import { PlatformHealthBoard } from "./platforms/PlatformHealthBoard.ts"
 import { ServiceFollowersView } from "./health/ServiceFollowersView.ts"
 import { YtDlpFleetView } from "./health/YtDlpFleetView.ts"
+import { EventStreamLimit } from "./http/EventStreamLimit.ts"
 import { PollingGuard } from "./limits/PollingGuard.ts"
 import { RequestRateLimiter } from "./limits/RequestRateLimiter.ts"
 
@@ -62,6 +63,7 @@ const Adapters = Layer.mergeAll(
   PlatformHealthBoard.layer,
   RequestRateLimiter.layer,
   PollingGuard.layer,
+  EventStreamLimit.layer,
   CookieVault.layer,
   YtDlpFleetView.layer,
   ServiceFollowersView.layer

@@ -198,3 +198,49 @@ describe("GET /v1/jobs/:jobId/events", () => {
     expect(await events.next()).toBeNull()
   })
 })
+
+describe("event streams per project (EVENT_STREAMS_PER_PROJECT)", () => {
+  it("a project holding its limit of open streams gets 429 too_many_streams; a closed one frees its place; other projects are not counted", async () => {
+    const limited: GatewayInstance = await startGateway({ ...h.env, EVENT_STREAMS_PER_PROJECT: "2" })
+    await limited.app.listen({ host: "127.0.0.1", port: 0 })
+    const url = `http://127.0.0.1:${(limited.app.server.address() as AddressInfo).port}/v1/jobs/events`
+    /** Opens a stream (kept open, read in the background) or gives the refusal's status, headers and envelope. */
+    const open = async (key: string) => {
+      const controller = new AbortController()
+      const response = await fetch(url, { headers: { "x-api-key": key }, signal: controller.signal })
+      if (response.status !== 200) {
+        const body = (await response.json()) as { error: { code: string; message: string; request_id: string } }
+        return { status: response.status, headers: response.headers, body, close: () => undefined }
+      }
+      void response.body?.pipeTo(new WritableStream()).catch(() => undefined)
+      return { status: 200, headers: response.headers, body: null, close: () => controller.abort() }
+    }
+    try {
+      const { key } = await h.provisionKey()
+      const first = await open(key)
+      expect([first.status, (await open(key)).status]).toEqual([200, 200])
+
+      const refused = await open(key)
+      expect(refused.status).toBe(429)
+      expect(refused.headers.get("retry-after")).toBe("15")
+      expect(refused.body?.error.code).toBe("too_many_streams")
+      expect(refused.body?.error.message).toMatch(/2 event streams/)
+      expect(refused.body?.error.request_id).toBe(refused.headers.get("x-request-id"))
+
+      // Another project's streams are its own.
+      expect((await open((await h.provisionKey()).key)).status).toBe(200)
+
+      // The client of the first stream leaves: its place is free again.
+      first.close()
+      await eventually(
+        async () => (await open(key)).status,
+        (status) => status === 200,
+        "a stream accepted again after one closed",
+        5_000
+      )
+    } finally {
+      // Streams left open end with the gateway; their connections close with them (no keep-alive to wait out).
+      await limited.close()
+    }
+  })
+})

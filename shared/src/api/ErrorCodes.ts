@@ -109,6 +109,12 @@ export const errorCatalogue = {
       "The API key used up its requests per minute, or too many invalid keys came from this address or with this key prefix; wait for Retry-After."
   },
   polling_too_fast: { status: 429, description: "The job was polled less than 2 s ago by this key; wait for Retry-After." },
+  too_many_streams: {
+    status: 429,
+    description:
+      "Extension: the project already holds the maximum number of server-sent event streams open on this gateway " +
+      "(EVENT_STREAMS_PER_PROJECT); close one, or retry after Retry-After."
+  },
   headers_too_large: { status: 431, description: "The request headers are larger than 16 KiB in all." },
   internal_error: { status: 500, description: "An unexpected failure; report the request_id." },
   extraction_failed: { status: 502, description: "The extractor could not read the media page." },

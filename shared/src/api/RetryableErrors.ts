@@ -6,6 +6,7 @@ const RETRYABLE: ReadonlySet<ApiErrorCode> = new Set<ApiErrorCode>([
   "concurrency_limit_exceeded",
   "rate_limit_exceeded",
   "polling_too_fast",
+  "too_many_streams",
   "internal_error",
   "extraction_failed",
   "service_unavailable",

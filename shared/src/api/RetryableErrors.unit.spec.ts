@@ -14,7 +14,8 @@ describe("retryHints", () => {
       "platform_paused",
       "polling_too_fast",
       "rate_limit_exceeded",
-      "service_unavailable"
+      "service_unavailable",
+      "too_many_streams"
     ])
   })
   it("carries retry_after when the response has a Retry-After header", () => {

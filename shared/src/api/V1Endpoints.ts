@@ -309,7 +309,7 @@ export const V1 = {
     access: keyed(null),
     parameters: [JOB_ID],
     success: { status: 200, description: "The event stream.", data: "events" },
-    errors: ["job_not_found", "service_unavailable"]
+    errors: ["job_not_found", "too_many_streams", "service_unavailable"]
   },
   streamProjectJobEvents: {
     method: "GET",
@@ -341,7 +341,7 @@ export const V1 = {
       }
     ],
     success: { status: 200, description: "The event stream.", data: "events" },
-    errors: ["invalid_request", "service_unavailable"]
+    errors: ["invalid_request", "too_many_streams", "service_unavailable"]
   },
   getUsage: {
     method: "GET",

@@ -32,7 +32,7 @@ import type { BatchAlreadyExists, BatchAlreadyFinished, BatchNotFound, BatchWith
 import type { WebhookDeliveryNotFound, WebhookDeliveryPending } from "@mds/shared/domain/webhook/Redelivery"
 import type { IdempotencyKeyInUse, IdempotencyKeyReused } from "@mds/shared/domain/idempotency/IdempotencyDecider"
 import type { AppendConflict, EventStoreError } from "@mds/shared/eventstore/EventStore"
-import type { PollingTooFast, RateLimitExceeded } from "../limits/LimitErrors.ts"
+import type { PollingTooFast, RateLimitExceeded, TooManyEventStreams } from "../limits/LimitErrors.ts"
 import type { FailureWithHeaders } from "./FailureWithHeaders.ts"
 import type { NatsUnavailable } from "@mds/shared/nats/NatsClient"
 import type { ReadModelError } from "@mds/shared/readmodel/ReadModelError"
@@ -45,6 +45,7 @@ export type ApiFailure =
   | CookieVaultError
   | ConcurrencyLimitExceeded
   | QuotaExceeded
+  | TooManyEventStreams
   | JobNotFound
   | JobAlreadyExists
   | JobAlreadyFinished
@@ -99,6 +100,8 @@ const UNAVAILABLE = "The service is temporarily unavailable; retry shortly."
 const RETRY_SOON = { "retry-after": "2" }
 /** Retry-After on 429: about one polling interval, after which a running job may have finished. */
 const JOB_SLOT_RETRY_SECONDS = 5
+/** Retry-After on too_many_streams: one heartbeat of the streams; a stream ends as soon as its client leaves. */
+const EVENT_STREAM_RETRY_SECONDS = 15
 
 /** Seconds in each quota's window, for RateLimit-Policy's `w`. */
 const QUOTA_WINDOW_SECONDS = { jobs_per_day: 86_400, bytes_per_month: 30 * 86_400 } as const
@@ -308,6 +311,13 @@ export const toApiError = (failure: ApiFailure): ApiError => {
           "ratelimit-reset": String(failure.retryAfterSeconds),
           "ratelimit-policy": `${failure.limit};w=${failure.windowSeconds}`
         }
+      }
+    case "TooManyEventStreams":
+      return {
+        status: 429,
+        code: "too_many_streams",
+        message: `The project already holds ${failure.limit} event streams open on this gateway; close one, or retry later.`,
+        headers: { "retry-after": String(EVENT_STREAM_RETRY_SECONDS) }
       }
     case "PollingTooFast":
       return {

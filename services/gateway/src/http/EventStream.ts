@@ -1,7 +1,9 @@
 // A server-sent event response: the open body and its headers, a heartbeat, and the fiber that writes the events.
 import { PassThrough, type Readable } from "node:stream"
 import { Effect, Fiber, Schedule } from "effect"
-import { trackLiveStream } from "./LiveStreams.ts"
+import { TooManyEventStreams } from "../limits/LimitErrors.ts"
+import { EventStreamLimit } from "./EventStreamLimit.ts"
+import { liveStreamsOf, trackLiveStream } from "./LiveStreams.ts"
 
 /** Comment lines keep proxies from closing an idle stream. */
 const HEARTBEAT = Schedule.spaced("15 seconds")
@@ -12,7 +14,10 @@ export const EVENT_STREAM_HEADERS: Readonly<Record<string, string>> = {
   "content-type": "text/event-stream; charset=utf-8",
   "cache-control": "no-cache, no-transform",
   // nginx and similar proxies would otherwise buffer the stream.
-  "x-accel-buffering": "no"
+  "x-accel-buffering": "no",
+  // The connection closes with the stream. Kept alive, one that ended on shutdown after the server had closed its idle
+  // connections would hold the close for the whole keep-alive timeout (72 s).
+  connection: "close"
 }
 
 /** Writes one event; `id` (when given) is what an EventSource sends back as Last-Event-ID when it reconnects. */
@@ -26,14 +31,18 @@ export interface EventStream {
 /**
  * Opens the stream and forks `produce`, which writes events until it returns (the stream ends then) or the client
  * goes away (it is interrupted). A failure is logged and ends the stream: the client reconnects after RECONNECT_MS.
- * The gateway's shutdown ends every open stream (LiveStreams.ts).
+ * The gateway's shutdown ends every open stream (LiveStreams.ts). A project holding its limit of open streams on this
+ * gateway gets TooManyEventStreams (429) instead.
  */
 export const openEventStream = <E, R>(
   name: string,
+  projectId: string,
   produce: (send: SendEvent) => Effect.Effect<void, E, R>,
   options: { readonly endAfterMs?: number } = {}
-): Effect.Effect<EventStream, never, R> =>
+): Effect.Effect<EventStream, TooManyEventStreams, R | EventStreamLimit> =>
   Effect.gen(function* () {
+    const { perProject } = yield* EventStreamLimit
+    if (perProject > 0 && liveStreamsOf(projectId) >= perProject) return yield* new TooManyEventStreams({ limit: perProject })
     const body = new PassThrough()
     const send: SendEvent = (event, data, id) => {
       body.write(`event: ${event}\n${id === undefined ? "" : `id: ${id}\n`}data: ${JSON.stringify(data)}\n\n`)
@@ -47,7 +56,7 @@ export const openEventStream = <E, R>(
         Effect.ensuring(Effect.sync(() => body.end()))
       )
     )
-    trackLiveStream(body)
+    trackLiveStream(body, projectId)
     body.once("close", () => Effect.runFork(Fiber.interrupt(fiber)))
     return { body, headers: EVENT_STREAM_HEADERS }
   })

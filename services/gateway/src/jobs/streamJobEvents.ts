@@ -55,6 +55,8 @@ export const streamJobEvents = Effect.fn("streamJobEvents")(function* (input: Ro
     }).pipe(Effect.scoped)
 
   // A job past its lifetime is gone: the stream ends with it.
-  const stream = yield* openEventStream("job event stream", follow, { endAfterMs: Math.max(0, initial.value.expiresAt - now) })
+  const stream = yield* openEventStream("job event stream", principal.projectId, follow, {
+    endAfterMs: Math.max(0, initial.value.expiresAt - now)
+  })
   return { _tag: "File", body: stream.body, headers: stream.headers } satisfies RouteReply
 })

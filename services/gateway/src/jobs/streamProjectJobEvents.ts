@@ -19,7 +19,7 @@ export const streamProjectJobEvents = Effect.fn("streamProjectJobEvents")(functi
   // A reconnecting EventSource resumes after the last event it got (an id past the stream's end means: from now).
   const afterSeq = asked.lastEventId === null ? tip : Math.min(asked.lastEventId, tip)
   const artifacts = yield* ArtifactStore
-  const stream = yield* openEventStream("project job event stream", (send) =>
+  const stream = yield* openEventStream("project job event stream", principal.projectId, (send) =>
     Effect.gen(function* () {
       const changes = yield* followProjectJobChanges(principal.projectId, {
         afterSeq,

@@ -10,6 +10,11 @@ export class RateLimitExceeded extends Schema.TaggedError<RateLimitExceeded>()("
   counted: Schema.optional(Schema.Literal("failed_authentications"))
 }) {}
 
+/** The project holds `limit` event streams open on this gateway already. */
+export class TooManyEventStreams extends Schema.TaggedError<TooManyEventStreams>()("TooManyEventStreams", {
+  limit: Schema.Number
+}) {}
+
 export class PollingTooFast extends Schema.TaggedError<PollingTooFast>()("PollingTooFast", {
   jobId: Schema.String,
   minIntervalSeconds: Schema.Number,

@@ -67,6 +67,7 @@ export const jobEvents = Effect.fn("jobEvents")(function* (input: DashboardInput
   const { jobs } = yield* recentJobs(project.projectId, filter)
   const stream = yield* openEventStream(
     "dashboard job stream",
+    project.projectId,
     (send) =>
       Effect.gen(function* () {
         send("jobs", { jobs: jobs.map(toJobRow) })
