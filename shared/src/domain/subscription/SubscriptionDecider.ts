@@ -151,6 +151,9 @@ export const decideSubscription = (command: SubscriptionCommand, state: Subscrip
     }
     case "CheckNow":
       if (state.paused) return Result.fail(new SubscriptionPausedNow({ subscriptionId }))
+      // A check already due is running or about to: it is the check asked for. Moving the due time under a running
+      // check would make its record (keyed by its due time) refused, and the entries it queued never announced.
+      if (state.nextCheckAt <= command.now) return none
       return emit({ _tag: "SubscriptionCheckDue", v: 1, subscriptionId, dueAt: command.now })
     case "PauseSubscription":
       return state.paused ? none : emit({ _tag: "SubscriptionPaused", v: 1, subscriptionId, at: command.now })

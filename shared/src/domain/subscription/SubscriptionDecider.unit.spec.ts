@@ -188,6 +188,44 @@ describe("SubscriptionDecider", () => {
       .thenRejects("SubscriptionPausedNow")
   })
 
+  it("check now while a check is due (running or about to) is that check: its due time, and so its record, stay", () => {
+    // The first check is due at creation.
+    given([created])
+      .when({ _tag: "CheckNow", subscriptionId, now: T0 + 2 })
+      .thenNothing()
+    // A check due an hour after the last one, asked for when that hour has passed.
+    given([created, checked(T0 + 1, [])])
+      .when({ _tag: "CheckNow", subscriptionId, now: T0 + 1 + HOUR })
+      .thenNothing()
+    // ... whose record (keyed by that due time) is then taken.
+    given([created, checked(T0 + 1, [])])
+      .when({
+        _tag: "RecordCheck",
+        subscriptionId,
+        dueAt: T0 + 1 + HOUR,
+        now: T0 + 2 + HOUR,
+        found: 1,
+        fresh: 0,
+        filtered: 0,
+        seen: [],
+        queued: null
+      })
+      .then([
+        {
+          _tag: "SubscriptionChecked",
+          v: 1,
+          subscriptionId,
+          at: T0 + 2 + HOUR,
+          found: 1,
+          new: 0,
+          filtered: 0,
+          queued: 0,
+          seen: [],
+          nextCheckAt: T0 + 2 + 2 * HOUR
+        }
+      ])
+  })
+
   it("a removed subscription is not found; a check that was running when it went records nothing", () => {
     given([created])
       .when({ _tag: "RemoveSubscription", subscriptionId, now: T0 + 6 })
