@@ -1,12 +1,17 @@
 // POST /v1/webhooks/deliveries/{deliveryId}/redeliver: the dashboard's redelivery command over the API, judged from the
 // key's project's delivery log, with its refusals in the /v1 envelope and every answer as the OpenAPI document says.
-import { WebhookDeliveryAttempted, WebhookRedeliveryRequested } from "@mds/shared/domain/webhook/WebhookEvent"
+import {
+  WebhookDeliveryAttempted,
+  type WebhookDeliveryAttemptedV2,
+  WebhookRedeliveryRequested
+} from "@mds/shared/domain/webhook/WebhookEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { webhookDeliverySubject, webhookRedeliverSubject } from "@mds/shared/eventstore/Subjects"
 import { Effect } from "effect"
 import type { LightMyRequestResponse } from "fastify"
 import { beforeAll, describe, expect, it } from "vitest"
 import { type OpenApiConformance, openApiConformance } from "../../../test/support/OpenApiConformance.ts"
+import { deliveryAttempt } from "../../../test/support/WebhookAttempts.ts"
 import { useHarness } from "./GatewayHarness.ts"
 
 const file = useHarness()
@@ -21,26 +26,8 @@ beforeAll(async () => {
   conformance = openApiConformance((await file.h.gateway.app.inject({ method: "GET", url: "/v1/openapi.json" })).json())
 })
 
-const attempt = (projectId: string, fields: Partial<WebhookDeliveryAttempted>): WebhookDeliveryAttempted =>
-  ({
-    _tag: "WebhookDeliveryAttempted",
-    v: 2,
-    deliveryId: GAVE_UP,
-    projectId,
-    webhookId: "whk_1",
-    url: "https://hooks.example.org/mds",
-    eventType: "job.failed",
-    jobId: JOB,
-    subscriptionId: null,
-    attempt: 1,
-    outcome: "will_retry",
-    statusCode: 503,
-    error: "HTTP 503",
-    durationMs: 40,
-    at: Date.now() - 60_000,
-    nextAttemptAt: Date.now() - 50_000,
-    ...fields
-  }) as WebhookDeliveryAttempted
+const attempt = (projectId: string, fields: Partial<WebhookDeliveryAttemptedV2>) =>
+  deliveryAttempt({ deliveryId: GAVE_UP, projectId, jobId: JOB, at: Date.now() - 60_000, nextAttemptAt: Date.now() - 50_000, ...fields })
 
 /** A project with a key and a log: a job delivery that gave up, one still retrying, and a subscription's. */
 const projectWithLog = async () => {

@@ -1,7 +1,12 @@
 // `mds usage` and `mds webhooks [redeliver]` against a real gateway on a socket: the text tables, --json as the API's
 // data, exit codes (0 done, 1 the service refused, 2 wrong usage) and the redelivery the command asks for.
 import { jobUsage } from "../readmodel/UsageReadModel.contract.ts"
-import { WebhookDeliveryAttempted, WebhookRedeliveryRequested } from "@mds/shared/domain/webhook/WebhookEvent"
+import {
+  WebhookDeliveryAttempted,
+  type WebhookDeliveryAttemptedV2,
+  WebhookRedeliveryRequested
+} from "@mds/shared/domain/webhook/WebhookEvent"
+import { deliveryAttempt } from "../../support/WebhookAttempts.ts"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { webhookDeliverySubject, webhookRedeliverSubject } from "@mds/shared/eventstore/Subjects"
 import { UsageReadModel } from "@mds/shared/readmodel/UsageReadModel"
@@ -87,26 +92,18 @@ describe("mds webhooks", () => {
   const RETRYING = "dlv_89abcdef0123456789abcdef"
   const JOB = "job_aaaaaaaaaaaaaaaaaaaaaaaa"
 
-  const attempt = (fields: Partial<WebhookDeliveryAttempted>): WebhookDeliveryAttempted =>
-    ({
-      _tag: "WebhookDeliveryAttempted",
-      v: 2,
+  const attempt = (fields: Partial<WebhookDeliveryAttemptedV2>) =>
+    deliveryAttempt({
       deliveryId: GAVE_UP,
       projectId,
-      webhookId: "whk_1",
-      url: "https://hooks.example.org/mds",
-      eventType: "job.failed",
       jobId: JOB,
-      subscriptionId: null,
-      attempt: 1,
-      outcome: "will_retry",
       statusCode: null,
       error: "timeout after 10000 ms",
       durationMs: 10_000,
       at: Date.parse("2026-11-20T10:00:00.000Z"),
       nextAttemptAt: Date.parse("2026-11-20T10:00:10.000Z"),
       ...fields
-    }) as WebhookDeliveryAttempted
+    })
 
   it("lists each delivery's latest attempt with its status code, attempts and next retry, then redelivers one", async () => {
     const log = [

@@ -23,6 +23,7 @@ import { webhookDeliverySubject, webhookRedeliverSubject } from "@mds/shared/eve
 import { jobView } from "../../../../test/support/JobViews.ts"
 import { jobCompleted, jobFailed, jobProgressed, jobQueued, jobStarted } from "../../../../test/support/JobEvents.ts"
 import { sseReader } from "../../../../test/support/SseReader.ts"
+import { deliveryAttemptV1 } from "../../../../test/support/WebhookAttempts.ts"
 import { jobUsage } from "../../../../test/int/readmodel/UsageReadModel.contract.ts"
 import { setProjectQuota } from "../../src/accounts/AccountCommands.ts"
 import type { DashboardClient } from "../../../../test/support/DashboardClient.ts"
@@ -186,24 +187,15 @@ const recordJob = (project: string, jobId: string, ...events: ReadonlyArray<JobE
     )
   )
 
-const attempt = (fields: Partial<WebhookDeliveryAttemptedV1>): WebhookDeliveryAttempted => ({
-  _tag: "WebhookDeliveryAttempted",
-  v: 1,
-  deliveryId: "dlv_aaaaaaaaaaaaaaaaaaaaaaaa",
-  projectId,
-  webhookId: "whk_1",
-  url: "https://hooks.example.org/mds",
-  eventType: "job.completed",
-  jobId: "job_aaaaaaaaaaaaaaaaaaaaaaaa",
-  attempt: 1,
-  outcome: "will_retry",
-  statusCode: 503,
-  error: "HTTP 503",
-  durationMs: 40,
-  at: Date.now() - 60_000,
-  nextAttemptAt: Date.now() + 60_000,
-  ...fields
-})
+const attempt = (fields: Partial<WebhookDeliveryAttemptedV1>) =>
+  deliveryAttemptV1({
+    deliveryId: "dlv_aaaaaaaaaaaaaaaaaaaaaaaa",
+    projectId,
+    eventType: "job.completed",
+    at: Date.now() - 60_000,
+    nextAttemptAt: Date.now() + 60_000,
+    ...fields
+  })
 
 describe("dashboard webhooks", () => {
   it("lists each delivery's latest attempt with status code, attempts and next retry; redeliver asks once, not while retrying", async () => {

@@ -2,26 +2,20 @@
 import { Result } from "effect"
 import { describe, expect, it } from "vitest"
 import { decideRedelivery, latestAttempt, redeliveryMsgId } from "./Redelivery.ts"
-import type { WebhookDeliveryAttempted, WebhookDeliveryAttemptedV1 } from "./WebhookEvent.ts"
+import { deliveryAttemptV1 } from "../../../../test/support/WebhookAttempts.ts"
+import type { WebhookDeliveryAttemptedV1 } from "./WebhookEvent.ts"
 
-const attempt = (fields: Partial<WebhookDeliveryAttemptedV1>): WebhookDeliveryAttempted => ({
-  _tag: "WebhookDeliveryAttempted",
-  v: 1,
-  deliveryId: "dlv_1",
-  projectId: "prj_a",
-  webhookId: "whk_1",
-  url: "https://hooks.example.org/",
-  eventType: "job.failed",
-  jobId: "job_1",
-  attempt: 1,
-  outcome: "will_retry",
-  statusCode: 500,
-  error: "HTTP 500",
-  durationMs: 12,
-  at: 100,
-  nextAttemptAt: 200,
-  ...fields
-})
+const attempt = (fields: Partial<WebhookDeliveryAttemptedV1>) =>
+  deliveryAttemptV1({
+    deliveryId: "dlv_1",
+    projectId: "prj_a",
+    jobId: "job_1",
+    statusCode: 500,
+    error: "HTTP 500",
+    at: 100,
+    nextAttemptAt: 200,
+    ...fields
+  })
 const ask = (deliveryId = "dlv_1", projectId = "prj_a") => ({ _tag: "RequestRedelivery", projectId, deliveryId, now: 1_000 }) as const
 
 describe("decideRedelivery", () => {
