@@ -17,7 +17,7 @@ import { WebhookSettings } from "./webhooks/WebhookSettings.ts"
 import { runProjections } from "./projections/Aggregator.ts"
 import { ExpirySweeper } from "./expiry/ExpirySweeper.ts"
 import { BatchFeeder } from "./batches/BatchFeeder.ts"
-import { SubscriptionScheduler } from "./subscriptions/SubscriptionScheduler.ts"
+import { SubscriptionChecker } from "./subscriptions/SubscriptionChecker.ts"
 import { SubscriptionProjection, subscriptionsProjection } from "./subscriptions/SubscriptionProjection.ts"
 import { JobProjection, jobsProjection } from "./jobs/JobProjection.ts"
 import { JobRetrier } from "./jobs/JobRetrier.ts"
@@ -67,7 +67,7 @@ export const AggregatorLayer = Layer.mergeAll(
   // Extension: batches' process manager.
   BatchFeeder,
   // Extension: subscriptions' checks, whose new entries go to the batch feeder.
-  SubscriptionScheduler,
+  SubscriptionChecker,
   // Extension: the automatic retries of jobs whose failure was retryable.
   JobRetrier,
   // The expiry and tally followers' states, for the gateways' /v1/health.

@@ -10,7 +10,7 @@ export const Health = Schema.Struct({
   followers: Schema.optionalKey(
     Schema.Record(Schema.String, Schema.Literals(["following", "recovering"])).annotate({
       description:
-        "Each in-memory view that follows a stream: the gateway's (job_views, keys, platforms) and the aggregator's (aggregator.expiry_jobs, aggregator.expiry_media, aggregator.job_tally, aggregator.subscriptions; `recovering` if any aggregator's is). `following` while a recent probe showed it caught up; `recovering` while it starts, falls behind or its consumer is being re-created (the gateway's reads then go to the read model and the streams, so answers stay correct, only slower; the aggregator postpones its expiry sweep)."
+        "Each in-memory view that follows a stream: the gateway's (job_views, keys, platforms) and the aggregator's (aggregator.expiry_jobs, aggregator.expiry_media, aggregator.job_tally; `recovering` if any aggregator's is). `following` while a recent probe showed it caught up; `recovering` while it starts, falls behind or its consumer is being re-created (the gateway's reads then go to the read model and the streams, so answers stay correct, only slower; the aggregator postpones its expiry sweep)."
     })
   ),
   yt_dlp: Schema.optionalKey(

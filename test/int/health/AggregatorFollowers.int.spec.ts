@@ -1,4 +1,4 @@
-// GET /v1/health lists the aggregator's stream followers (expiry, tally, subscription scheduler) beside the gateway's own, as the aggregator
+// GET /v1/health lists the aggregator's stream followers (expiry, tally) beside the gateway's own, as the aggregator
 // reports them over NATS, and drops them once no aggregator answers.
 import { ConfigProvider, Effect, Layer, ManagedRuntime, References } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -33,16 +33,17 @@ const healthFollowers = async (): Promise<Record<string, string>> =>
   (await h.gateway.app.inject({ method: "GET", url: "/v1/health" })).json().data.followers
 
 describe("GET /v1/health and the aggregator's followers", () => {
-  it("lists the aggregator's expiry, tally and subscription scheduler followers, and drops them once the aggregator is gone", async () => {
+  it("lists the aggregator's expiry and tally followers (the subscription checks follow nothing), and drops them once the aggregator is gone", async () => {
     const seen = await eventually(
       healthFollowers,
       (followers) =>
         followers["aggregator.expiry_jobs"] === "following" &&
         followers["aggregator.expiry_media"] === "following" &&
-        followers["aggregator.job_tally"] === "following" &&
-        followers["aggregator.subscriptions"] === "following",
+        followers["aggregator.job_tally"] === "following",
       "the aggregator's followers in /v1/health"
     )
+    // The subscription checks ask for each subscription's state: no view of theirs to report.
+    expect(seen["aggregator.subscriptions"]).toBeUndefined()
     // The gateway's own are still there.
     expect(seen["keys"]).toBe("following")
 

@@ -71,8 +71,9 @@ export const startSubscriptionStack = async (options: SubscriptionStackOptions) 
     await extractor.runPromise(Effect.void)
 
     /**
-     * An aggregator (AggregatorLayer, or a layer built on it), started. Only events wake its scheduler here (its tick is
-     * an hour): a check runs because it was due, not because time passed. Disposing it is the caller's.
+     * An aggregator (AggregatorLayer, or a layer built on it), started. Only events and the reconcile at start wake its
+     * subscription checks here (their tick is an hour): a check runs because it was due, not because time passed.
+     * Disposing it is the caller's.
      */
     const startAggregator = async <A, E>(layer: Layer.Layer<A, E>) => {
       const runtime = ManagedRuntime.make(layer.pipe(Layer.provideMerge(withConfig({ SUBSCRIPTION_TICK_SECONDS: "3600" })), Layer.orDie))

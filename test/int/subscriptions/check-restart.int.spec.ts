@@ -30,7 +30,7 @@ type Services = EventStore | NatsClient | Lifetimes
 
 let stack: SubscriptionStack
 let media: MediaServer
-/** The process whose checks are run by hand here (no scheduler): the one that dies in the middle of a check. */
+/** The process whose checks are run by hand here (no aggregator): the one that dies in the middle of a check. */
 let host: ManagedRuntime.ManagedRuntime<Services, never>
 
 beforeAll(async () => {
@@ -99,7 +99,7 @@ const checkThatDied = async (projectId: string, feed: string, episodes: number) 
 }
 
 /**
- * Starts an aggregator, as after the restart: its scheduler finds the interrupted check still due and runs it (the dead
+ * Starts an aggregator, as after the restart: the reconcile at its start finds the interrupted check still due and runs it (the dead
  * process took no lock here; after a real death the check waits for its lock to lapse). Disposing it is the caller's.
  */
 const restart = () => stack.startAggregator(AggregatorLayer)

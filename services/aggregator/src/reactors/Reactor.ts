@@ -52,6 +52,8 @@ export interface ReactorOptions<K, T, R> {
     readonly trigger: T
     /** The first reconcile waits this long (state that is followed in first); 0 unless given. */
     readonly firstAfterMs?: number
+    /** How many keys' rounds a reconcile runs side by side (rounds that take long: a check); 1 unless given. */
+    readonly concurrency?: number
   }
 }
 
@@ -68,8 +70,11 @@ export const verdictOf = (outcomes: ReadonlyArray<RoundOutcome>): Verdict => {
 export interface ReactorRounds<K, T> {
   /** Runs the rounds a message woke, one after the other. */
   readonly wake: (wakes: ReadonlyArray<WakeUp<K, T>>) => Effect.Effect<ReadonlyArray<RoundOutcome>, unknown>
-  /** Runs a round for each candidate not over (and forgets the over keys no longer listed); logs what failed. */
-  readonly reconcile: (candidates: ReadonlyArray<K>, trigger: T) => Effect.Effect<void>
+  /**
+   * Runs a round for each candidate not over (and forgets the over keys no longer listed), `concurrency` (1 unless
+   * given) side by side; logs what failed.
+   */
+  readonly reconcile: (candidates: ReadonlyArray<K>, trigger: T, concurrency?: number) => Effect.Effect<void>
 }
 
 export const makeReactorRounds = <K, T, R>(
@@ -118,17 +123,24 @@ export const makeReactorRounds = <K, T, R>(
     const wake = (wakes: ReadonlyArray<WakeUp<K, T>>) =>
       Effect.forEach(wakes, (wakeUp) => runRound(wakeUp.key, wakeUp.trigger, wakeUp.unlessOver === true))
 
-    const reconcile = (candidates: ReadonlyArray<K>, trigger: T) =>
+    const reconcile = (candidates: ReadonlyArray<K>, trigger: T, concurrency = 1) =>
       Effect.gen(function* () {
         const listed = new Set(candidates.map(options.keyOf))
         for (const id of over) if (!listed.has(id)) over.delete(id)
-        for (const key of candidates) {
-          yield* runRound(key, trigger, true).pipe(
-            Effect.catchCause((cause) =>
-              Effect.logWarning(`${options.name}: reconcile failed for one key; tried again next time`, { key: options.keyOf(key) }, cause)
-            )
-          )
-        }
+        yield* Effect.forEach(
+          candidates,
+          (key) =>
+            runRound(key, trigger, true).pipe(
+              Effect.catchCause((cause) =>
+                Effect.logWarning(
+                  `${options.name}: reconcile failed for one key; tried again next time`,
+                  { key: options.keyOf(key) },
+                  cause
+                )
+              )
+            ),
+          { concurrency, discard: true }
+        )
       })
 
     return { wake, reconcile } satisfies ReactorRounds<K, T>
@@ -164,7 +176,7 @@ export const runReactor = <K, T, R>(options: ReactorOptions<K, T, R>) =>
     const { reconcile } = options
     if (reconcile !== undefined) {
       const once = Effect.provideContext(reconcile.candidates, context).pipe(
-        Effect.flatMap((candidates) => rounds.reconcile(candidates, reconcile.trigger)),
+        Effect.flatMap((candidates) => rounds.reconcile(candidates, reconcile.trigger, reconcile.concurrency)),
         Effect.catchCause((cause) => Effect.logWarning(`${options.name}: reconcile failed; tried again next time`, cause))
       )
       const repeated = once.pipe(Effect.repeat(Schedule.spaced(reconcile.everyMs)))

@@ -95,6 +95,23 @@ it.effect("a reconcile goes on past a key whose round fails", () =>
   })
 )
 
+it.effect("a reconcile runs its keys one after the other unless told to run several side by side", () =>
+  Effect.gen(function* () {
+    const reconcile = (concurrency?: number) =>
+      Effect.gen(function* () {
+        const { log, rounds } = yield* loggedRounds()
+        const fiber = yield* Effect.forkChild(rounds.reconcile(["a", "b", "c"], "reconcile", concurrency))
+        yield* TestClock.adjust("10 millis")
+        const started = log.filter((line) => line.endsWith("start"))
+        yield* TestClock.adjust("100 millis")
+        yield* Fiber.join(fiber)
+        return started
+      })
+    assert.deepStrictEqual(yield* reconcile(), ["a reconcile start"])
+    assert.deepStrictEqual(yield* reconcile(2), ["a reconcile start", "b reconcile start"])
+  })
+)
+
 it("a message is acknowledged unless a round must look again; then it comes again at the soonest", () => {
   assert.deepStrictEqual(verdictOf([Done, Over]), { _tag: "Ack" })
   assert.deepStrictEqual(verdictOf([later(5_000, "full"), Done, later(1_200, "backoff")]), {

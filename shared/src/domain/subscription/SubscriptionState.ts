@@ -49,7 +49,7 @@ export const subscriptionStatus = (s: Pick<Subscription, "paused" | "failuresInA
   s.paused ? "paused" : s.failuresInARow >= FAILURES_BEFORE_FAILING ? "failing" : "active"
 
 /** Is a check of this subscription due at `now`? Paused and removed ones are never due. */
-export const isCheckDue = (state: SubscriptionState, now: number): boolean =>
+export const isCheckDue = (state: Pick<Subscription, "removed" | "paused" | "nextCheckAt"> | null, now: number): boolean =>
   state !== null && !state.removed && !state.paused && now >= state.nextCheckAt
 
 export const evolveSubscription = (state: SubscriptionState, event: SubscriptionEvent): SubscriptionState => {

@@ -1,0 +1,133 @@
+// Specifications of the subscription checks' reaction: given a subscription's events, when woken at a time, then these
+// commands; and which snapshots the reconcile reads the state of.
+import { describe, expect, it } from "vitest"
+import { foldEvents } from "../Decider.ts"
+import { ReactionSpecification } from "../ReactionSpecification.ts"
+import { type CheckSnapshot, type CheckTrigger, mayBeDue, react } from "./SubscriptionChecks.ts"
+import { SubscriptionDecider } from "./SubscriptionDecider.ts"
+import type { SubscriptionEvent } from "./SubscriptionEvent.ts"
+
+const subscriptionId = "sub_a"
+const T0 = 1_767_225_600_000
+const HOUR = 3_600_000
+const created: SubscriptionEvent = {
+  _tag: "SubscriptionCreated",
+  v: 1,
+  subscriptionId,
+  projectId: "prj_a",
+  url: "https://feeds.example.com/channel.xml",
+  platform: "generic",
+  format: "audio_mp3",
+  checkEveryMs: HOUR,
+  filters: {},
+  backfill: 0,
+  createdAt: T0
+}
+const checked = (at: number): SubscriptionEvent => ({
+  _tag: "SubscriptionChecked",
+  v: 1,
+  subscriptionId,
+  at,
+  found: 2,
+  new: 0,
+  filtered: 0,
+  queued: 0,
+  seen: [],
+  nextCheckAt: at + HOUR
+})
+const failed = (at: number, retryAt: number): SubscriptionEvent => ({
+  _tag: "SubscriptionCheckFailed",
+  v: 1,
+  subscriptionId,
+  at,
+  error: { code: "resolve_failed", message: "the feed answered 503" },
+  failuresInARow: 1,
+  nextCheckAt: retryAt
+})
+const checkNow = (dueAt: number): SubscriptionEvent => ({ _tag: "SubscriptionCheckDue", v: 1, subscriptionId, dueAt })
+const paused: SubscriptionEvent = { _tag: "SubscriptionPaused", v: 1, subscriptionId, at: T0 + 10 }
+const resumed: SubscriptionEvent = { _tag: "SubscriptionResumed", v: 1, subscriptionId, at: T0 + 20 }
+const removed: SubscriptionEvent = { _tag: "SubscriptionRemoved", v: 1, subscriptionId, at: T0 + 30 }
+
+const given = (events: ReadonlyArray<SubscriptionEvent>) => ReactionSpecification.for(react)(foldEvents(SubscriptionDecider, events))
+const woken = (now: number): CheckTrigger => ({ _tag: "SubscriptionRecorded", now })
+const reconciled = (now: number): CheckTrigger => ({ _tag: "Reconcile", now })
+
+describe("the subscription checks' reaction", () => {
+  it("a new subscription's first check runs at once, woken by its creation or found by a reconcile", () => {
+    given([created])
+      .when(woken(T0))
+      .then([{ _tag: "RunCheck", dueAt: T0 }])
+    given([created])
+      .when(reconciled(T0 + 5))
+      .then([{ _tag: "RunCheck", dueAt: T0 }])
+  })
+
+  it("a checked subscription asks for nothing until its next check's time; then a reconcile runs that check", () => {
+    given([created, checked(T0 + 1_000)])
+      .when(woken(T0 + 1_000))
+      .thenNothing()
+    given([created, checked(T0 + 1_000)])
+      .when(reconciled(T0 + 1_000 + HOUR - 1))
+      .thenNothing()
+    given([created, checked(T0 + 1_000)])
+      .when(reconciled(T0 + 1_000 + HOUR))
+      .then([{ _tag: "RunCheck", dueAt: T0 + 1_000 + HOUR }])
+  })
+
+  it("a check missed while everything was down runs once, for its one due time, however late", () => {
+    given([created, checked(T0 + 1_000)])
+      .when(reconciled(T0 + 5 * HOUR))
+      .then([{ _tag: "RunCheck", dueAt: T0 + 1_000 + HOUR }])
+  })
+
+  it("check now makes the check of its time due; a failed check is run again at its retry time", () => {
+    given([created, checked(T0 + 1_000), checkNow(T0 + 2_000)])
+      .when(woken(T0 + 2_000))
+      .then([{ _tag: "RunCheck", dueAt: T0 + 2_000 }])
+    given([created, failed(T0 + 1_000, T0 + 61_000)])
+      .when(woken(T0 + 1_000))
+      .thenNothing()
+    given([created, failed(T0 + 1_000, T0 + 61_000)])
+      .when(reconciled(T0 + 61_000))
+      .then([{ _tag: "RunCheck", dueAt: T0 + 61_000 }])
+  })
+
+  it("a paused subscription is not checked, however late; resumed, its due check runs", () => {
+    given([created, paused])
+      .when(reconciled(T0 + 5 * HOUR))
+      .thenNothing()
+    given([created, paused, resumed])
+      .when(woken(T0 + 5 * HOUR))
+      .then([{ _tag: "RunCheck", dueAt: T0 }])
+  })
+
+  it("a removed subscription stops being checked; one not created yet asks for nothing", () => {
+    given([created, removed])
+      .when(reconciled(T0 + 5 * HOUR))
+      .then([{ _tag: "StopChecking" }])
+    given([]).when(woken(T0)).thenNothing()
+  })
+})
+
+describe("which subscriptions a reconcile reads", () => {
+  const snapshot = (fields: Partial<CheckSnapshot> = {}): CheckSnapshot => ({
+    removed: false,
+    paused: false,
+    nextCheckAt: T0 + HOUR,
+    lastSeq: 7,
+    ...fields
+  })
+
+  it("one whose snapshot is current reads only when the snapshot says a check is due", () => {
+    expect(mayBeDue(snapshot(), 7, T0)).toBe(false)
+    expect(mayBeDue(snapshot(), 7, T0 + HOUR)).toBe(true)
+    expect(mayBeDue(snapshot({ paused: true }), 7, T0 + HOUR)).toBe(false)
+    expect(mayBeDue(snapshot({ removed: true }), 7, T0 + HOUR)).toBe(false)
+  })
+
+  it("one without a snapshot, or whose snapshot is behind its subject (a check now not folded in yet), is read", () => {
+    expect(mayBeDue(null, 1, T0)).toBe(true)
+    expect(mayBeDue(snapshot({ paused: true }), 8, T0)).toBe(true)
+  })
+})
