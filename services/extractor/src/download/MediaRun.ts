@@ -11,7 +11,7 @@ import { PlatformPacing } from "../pacing/PlatformPacing.ts"
 import { YtDlp } from "../ytdlp/YtDlp.ts"
 import { ClipCut } from "./clip/ClipCut.ts"
 import { ConvertMedia } from "./ConvertMedia.ts"
-import { clipStartsOf, type FetchOptions, type MediaSource } from "./FetchOptions.ts"
+import { clipStartsOf, type FetchOptions, impersonatesNothing, type MediaSource } from "./FetchOptions.ts"
 import type { JobLimits } from "./JobLimits.ts"
 import { failedRun, finishedRun } from "./RunFailure.ts"
 import { mediaRunFlags, sourceArguments } from "./RunFlags.ts"
@@ -39,17 +39,20 @@ export class MediaRun extends Context.Service<MediaRun>()("mds/extractor/MediaRu
       // for a job without one, and that run impersonates when the platform needs it.
       // Every start takes a start key of the platform's pacing (this run's retries and the anti-bot retry included).
       const ran = impersonation.run(platform, (impersonate) =>
-        pacing
-          .start(platform, command.jobId)
-          .pipe(
-            Effect.andThen(
-              ytdlp.run(
-                target.url,
-                { ...flags, ...target.flags, ...impersonate },
-                { cwd: options.workDir, onLine: output.onLine, onErrorLine: output.onErrorLine }
-              )
+        pacing.start(platform, command.jobId).pipe(
+          Effect.andThen(
+            ytdlp.run(
+              target.url,
+              { ...flags, ...target.flags, ...impersonate },
+              {
+                cwd: options.workDir,
+                onLine: output.onLine,
+                onErrorLine: output.onErrorLine,
+                withoutImpersonation: impersonatesNothing(source, impersonate)
+              }
             )
           )
+        )
       )
       yield* timed(ytDlpDuration, { operation: "download", platform }, ran).pipe(
         Effect.mapError(failedRun(source, proxy.refusals)),

@@ -37,7 +37,8 @@ export class StoredInfoSource extends Context.Service<StoredInfoSource>()("mds/e
       const infoPath = join(workDir, INFO_FILE)
       const { text, clipStarts } = forSection(info.value, section)
       yield* Effect.promise(() => writeFile(infoPath, text, { mode: 0o600 }))
-      return Option.some<MediaSource>({ _tag: "StoredInfo", infoPath, clipStarts })
+      // Conservative: the word as a JSON key or value anywhere (a format, its headers) counts as asking for it.
+      return Option.some<MediaSource>({ _tag: "StoredInfo", infoPath, clipStarts, impersonates: text.includes('"impersonate"') })
     })
 
     return { sourceOf }

@@ -1,6 +1,6 @@
 // What a confined tool's environment keeps from the extractor's, and which proxy settings it gets.
 import { describe, expect, it } from "vitest"
-import { childEnvironment } from "./ChildEnvironment.ts"
+import { childEnvironment, WITHOUT_CURL_CFFI } from "./ChildEnvironment.ts"
 
 const extractorEnv = {
   PATH: "/usr/bin",
@@ -26,5 +26,11 @@ describe("childEnvironment", () => {
       .sort()
     expect(proxyNames).toEqual(["HTTPS_PROXY", "HTTP_PROXY", "http_proxy", "https_proxy"])
     expect(new Set(proxyNames.map((name) => env[name]))).toEqual(new Set(["http://127.0.0.1:4100"]))
+  })
+
+  it("keeps curl_cffi out of a run that impersonates nothing, and never passes an inherited PYTHONPATH", () => {
+    const inherited = { ...extractorEnv, PYTHONPATH: "/somewhere/else" }
+    expect(childEnvironment(inherited, null, true)["PYTHONPATH"]).toBe(WITHOUT_CURL_CFFI)
+    expect(childEnvironment(inherited, null)).not.toHaveProperty("PYTHONPATH")
   })
 })

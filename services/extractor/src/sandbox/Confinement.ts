@@ -24,6 +24,8 @@ export interface ConfinedSpawnOptions {
   readonly cwd?: string | undefined
   /** The run's egress proxy (an open `EgressProxy`'s url), or null: the run gets no network at all. */
   readonly proxyUrl: string | null
+  /** A yt-dlp run that impersonates no browser: curl_cffi is kept out of it (ChildEnvironment.ts). */
+  readonly withoutImpersonation?: boolean
 }
 
 export interface ConfinementShape {
@@ -91,7 +93,7 @@ const makeSpawn =
     const socketPath = options.proxyUrl === null ? null : egressSocketPath(options.proxyUrl)
     if (socketPath === undefined) throw new Error(`refusing to start ${command}: ${options.proxyUrl} is not an open egress proxy`)
     // The children inherit a filtered copy of the process environment: not configuration, so not read through Config.
-    const env = childEnvironment(process.env, options.proxyUrl)
+    const env = childEnvironment(process.env, options.proxyUrl, options.withoutImpersonation === true)
     // Detached: the run leads its own process group, which killRunTree ends as a whole.
     if (prefix === null) return spawn(command, [...args], { cwd: options.cwd, env, detached: true })
     const port = options.proxyUrl === null ? "0" : new URL(options.proxyUrl).port

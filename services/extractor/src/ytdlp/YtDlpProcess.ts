@@ -20,6 +20,12 @@ export interface YtDlpRunOptions {
   readonly onLine?: (line: string) => void
   /** Called with every stderr line as it arrives (curl's progress meter, which yt-dlp passes through). */
   readonly onErrorLine?: (line: string) => void
+  /**
+   * True only when nothing the run reads can ask for browser impersonation (no --impersonate, a stored info without
+   * `impersonate`): curl_cffi is then kept out of its start. A run from a page never says so: some site extractors
+   * impersonate unasked.
+   */
+  readonly withoutImpersonation?: boolean
 }
 
 export interface YtDlpShape {
@@ -55,7 +61,7 @@ export const makeYtDlp = (binaryPath: string | (() => string), confinement: Conf
         child = confinement.spawn(
           pathOf(),
           [...toArgs(flags), "--", url].filter((arg) => arg !== ""),
-          { cwd: options.cwd, proxyUrl }
+          { cwd: options.cwd, proxyUrl, withoutImpersonation: options.withoutImpersonation === true }
         )
       } catch (error) {
         resume(Effect.fail(new YtDlpFailed({ exitCode: null, stderr: String(error) })))
