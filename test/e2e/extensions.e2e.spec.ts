@@ -2,6 +2,7 @@
 import { execFile } from "node:child_process"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { eventually } from "../support/Eventually.ts"
 import { REPO_ROOT } from "../support/ServiceStack.ts"
 import { startWebhookReceiver, verifyWithPython, type WebhookReceiver } from "../support/WebhookReceiver.ts"
 import { apiRequest, describeResponse } from "./ApiClient.ts"
@@ -105,7 +106,13 @@ describe("extensions", () => {
     expect(deliveries.map((d) => d.status)).toEqual([500, 204])
     expect(deliveries.map((d) => d.headers["mds-event"])).toEqual(["job.failed", "job.failed"])
     expect(JSON.parse(deliveries[1]!.body).data.job).toMatchObject({ id: queued.body.data.job_id, status: "failed" })
-    const log = await apiRequest(e2e.stack.baseUrl, "GET", "/webhooks/deliveries?limit=2", { key: e2e.key })
+    // The attempt is logged once the receiver has answered: the log may lag the second delivery by a moment.
+    const log = await eventually(
+      () => apiRequest(e2e.stack.baseUrl, "GET", "/webhooks/deliveries?limit=2", { key: e2e.key }),
+      (answer) => answer.body.data[0]?.attempt === 2,
+      "the second attempt in the delivery log",
+      10_000
+    )
     expect(log.body.data.map((d: any) => [d.attempt, d.outcome])).toEqual([
       [2, "delivered"],
       [1, "will_retry"]
