@@ -65,8 +65,13 @@ export const startSubscriptionStack = async (options: SubscriptionStackOptions) 
         Layer.succeed(References.MinimumLogLevel, "Error")
       )
 
+    // A resolver only (WORKER_CONCURRENCY=0): these specs look at checks, claims and batches, not at the entries'
+    // downloads (test/e2e/subscriptions.e2e.spec.ts downloads them), which would only cost each spec its CPU.
     extractor = ManagedRuntime.make(
-      ExtractorLayer.pipe(Layer.provideMerge(withConfig({ YT_DLP_PATH: YT_DLP, EGRESS_ALLOW: media.hostPort })), Layer.orDie)
+      ExtractorLayer.pipe(
+        Layer.provideMerge(withConfig({ YT_DLP_PATH: YT_DLP, EGRESS_ALLOW: media.hostPort, WORKER_CONCURRENCY: "0" })),
+        Layer.orDie
+      )
     ) as ManagedRuntime.ManagedRuntime<unknown, never>
     await extractor.runPromise(Effect.void)
 
