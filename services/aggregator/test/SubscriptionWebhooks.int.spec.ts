@@ -10,6 +10,7 @@ import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { eventually } from "../../../test/support/Eventually.ts"
+import { createSubscription } from "../../../test/support/Subscriptions.ts"
 import { verifyWithPython, type WebhookReceiver } from "../../../test/support/WebhookReceiver.ts"
 import { SUBSCRIPTION_WEBHOOKS_DURABLE, SubscriptionWebhooks } from "../src/webhooks/SubscriptionWebhooks.ts"
 import { startWebhookStack, type WebhookStack } from "./WebhookStack.ts"
@@ -28,29 +29,8 @@ const run = <A, E>(effect: Effect.Effect<A, E, EventStore | NatsClient>) => stac
 const configure = (projectId: string, events: ReadonlyArray<WebhookEventType>) => stack.configure(projectId, receiver.url, events)
 const deliveryLog = (projectId: string) => stack.deliveryLog(projectId)
 
-/** A subscription made through its decider, as the gateway makes it. */
-const subscribe = (projectId: string) =>
-  run(
-    Effect.gen(function* () {
-      const subscriptionId = newId("sub")
-      yield* subscriptionCommands(
-        projectId,
-        subscriptionId
-      )({
-        _tag: "CreateSubscription",
-        subscriptionId,
-        projectId,
-        url: "http://feeds.test/channel",
-        platform: "generic",
-        format: "audio_mp3",
-        checkEveryMs: 3_600_000,
-        filters: {},
-        backfill: 0,
-        now: T
-      })
-      return subscriptionId
-    })
-  )
+/** A subscription to the channel, made through its decider as the gateway makes it. */
+const subscribe = (projectId: string) => run(createSubscription(projectId, "http://feeds.test/channel", { now: T }))
 
 const dueAt = (projectId: string, subscriptionId: string) =>
   run(Effect.map(currentSubscription(projectId, subscriptionId), ({ state }) => state?.nextCheckAt ?? 0))

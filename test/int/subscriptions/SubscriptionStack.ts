@@ -4,15 +4,9 @@ import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { currentBatch } from "@mds/shared/domain/batch/BatchCommands"
-import { subscriptionCommands } from "@mds/shared/domain/subscription/SubscriptionCommands"
-import {
-  type SubscriptionEvent as SubscriptionEventType,
-  SubscriptionEvent,
-  type SubscriptionFilters
-} from "@mds/shared/domain/subscription/SubscriptionEvent"
+import { type SubscriptionEvent as SubscriptionEventType, SubscriptionEvent } from "@mds/shared/domain/subscription/SubscriptionEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { subscriptionSubject } from "@mds/shared/eventstore/Subjects"
-import { newId } from "@mds/shared/ids/Ids"
 import { ConfigProvider, Effect, Layer, ManagedRuntime, References } from "effect"
 import { expect } from "vitest"
 import { ExtractorLayer } from "../../../services/extractor/src/ExtractorLayer.ts"
@@ -128,30 +122,4 @@ export const queuedTitlesOf = (projectId: string, events: ReadonlyArray<Subscrip
       titles.push(...batch.entries.map((e) => e.title))
     }
     return titles
-  })
-
-/** Creates a subscription of the project to `url` (audio_m4a, checked hourly), as POST /v1/subscriptions does; its id. */
-export const createSubscription = (
-  projectId: string,
-  url: string,
-  options: { readonly backfill?: number; readonly filters?: SubscriptionFilters; readonly now?: number } = {}
-) =>
-  Effect.gen(function* () {
-    const subscriptionId = newId("sub")
-    yield* subscriptionCommands(
-      projectId,
-      subscriptionId
-    )({
-      _tag: "CreateSubscription",
-      subscriptionId,
-      projectId,
-      url,
-      platform: "generic",
-      format: "audio_m4a",
-      checkEveryMs: 3_600_000,
-      filters: options.filters ?? {},
-      backfill: options.backfill ?? 0,
-      now: options.now ?? Date.now()
-    })
-    return subscriptionId
   })

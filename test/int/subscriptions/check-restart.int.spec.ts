@@ -17,7 +17,6 @@ import { checkBatchId, runSubscriptionCheck } from "../../../services/aggregator
 import { eventually } from "../../support/Eventually.ts"
 import type { MediaServer } from "../../support/MediaServer.ts"
 import {
-  createSubscription,
   lastCheckOf,
   outcomes,
   queuedTitlesOf,
@@ -25,6 +24,7 @@ import {
   type SubscriptionStack,
   subscriptionEventsOf
 } from "./SubscriptionStack.ts"
+import { createSubscription } from "../../support/Subscriptions.ts"
 
 type Services = EventStore | NatsClient | Lifetimes
 

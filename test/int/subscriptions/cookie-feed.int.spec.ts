@@ -14,7 +14,8 @@ import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { AggregatorLayer } from "../../../services/aggregator/src/AggregatorLayer.ts"
 import { eventually } from "../../support/Eventually.ts"
 import { type MediaServer, podcastFeedEpisodes } from "../../support/MediaServer.ts"
-import { createSubscription, outcomes, startSubscriptionStack, type SubscriptionStack, subscriptionEventsOf } from "./SubscriptionStack.ts"
+import { outcomes, startSubscriptionStack, type SubscriptionStack, subscriptionEventsOf } from "./SubscriptionStack.ts"
+import { createSubscription } from "../../support/Subscriptions.ts"
 
 type Services = EventStore | NatsClient | CookieVault
 

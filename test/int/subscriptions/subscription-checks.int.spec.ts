@@ -16,7 +16,6 @@ import { entryIdOf } from "../../../services/extractor/src/ytdlp/describePlaylis
 import { eventually } from "../../support/Eventually.ts"
 import type { MediaServer } from "../../support/MediaServer.ts"
 import {
-  createSubscription,
   lastCheckOf,
   outcomes,
   queuedTitlesOf,
@@ -24,6 +23,7 @@ import {
   type SubscriptionStack,
   subscriptionEventsOf
 } from "./SubscriptionStack.ts"
+import { createSubscription } from "../../support/Subscriptions.ts"
 
 type Services = EventStore | NatsClient
 

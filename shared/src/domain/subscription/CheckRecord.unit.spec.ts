@@ -1,51 +1,18 @@
 // Specifications of what a check records: its plan, or the batch an earlier run of the same check created.
 import { describe, expect, it } from "vitest"
 import { foldEvents } from "../Decider.ts"
-import { archiveKeyOf } from "./ArchiveKey.ts"
 import { queuedOfBatch, recordOfBatch, recordOfPlan } from "./CheckRecord.ts"
 import { type FoundEntry, planCheck } from "./SubscriptionCheckPlan.ts"
 import { SubscriptionDecider } from "./SubscriptionDecider.ts"
 import type { SubscriptionEvent } from "./SubscriptionEvent.ts"
+import { foundEntry, subscriptionChecked, subscriptionCreated, T0 } from "../../../../test/support/SubscriptionEvents.ts"
 import type { Subscription } from "./SubscriptionState.ts"
 
-const T0 = 1_767_225_600_000
-const subscriptionId = "sub_a"
-const created = (backfill: number): SubscriptionEvent => ({
-  _tag: "SubscriptionCreated",
-  v: 1,
-  subscriptionId,
-  projectId: "prj_a",
-  url: "https://feeds.example.com/channel.xml",
-  platform: "generic",
-  format: "audio_mp3",
-  checkEveryMs: 3_600_000,
-  filters: { titleContains: "episode" },
-  backfill,
-  createdAt: T0
-})
-const checked = (seen: ReadonlyArray<string>): SubscriptionEvent => ({
-  _tag: "SubscriptionChecked",
-  v: 1,
-  subscriptionId,
-  at: T0,
-  found: seen.length,
-  new: 0,
-  filtered: 0,
-  queued: 0,
-  seen,
-  nextCheckAt: T0 + 3_600_000
-})
+const created = (backfill: number): SubscriptionEvent => subscriptionCreated({ backfill, filters: { titleContains: "episode" } })
+const checked = (seen: ReadonlyArray<string>): SubscriptionEvent => subscriptionChecked(T0, { found: seen.length, seen })
 const subscription = (events: ReadonlyArray<SubscriptionEvent>) => foldEvents(SubscriptionDecider, events) as Subscription
 
-const entry = (id: string, title = `Episode ${id}`): FoundEntry => ({
-  archiveKey: archiveKeyOf({ extractor: "Generic", id, url: `https://media.example.com/${id}.mp3` }),
-  formerArchiveKey: `generic ent_${id}`,
-  entryId: `ent_${id}`,
-  url: `https://media.example.com/${id}.mp3`,
-  title,
-  durationSeconds: 600,
-  publishedAt: T0
-})
+const entry = (id: string, title = `Episode ${id}`): FoundEntry => foundEntry(id, { title })
 const batchEntry = (id: string) => ({ entryId: `ent_${id}`, url: `https://media.example.com/${id}.mp3`, title: `Episode ${id}` })
 
 describe("recordOfPlan", () => {

@@ -6,35 +6,11 @@ import { ReactionSpecification } from "../ReactionSpecification.ts"
 import { type CheckSnapshot, type CheckTrigger, mayBeDue, react } from "./SubscriptionChecks.ts"
 import { SubscriptionDecider } from "./SubscriptionDecider.ts"
 import type { SubscriptionEvent } from "./SubscriptionEvent.ts"
+import { HOUR, SUBSCRIPTION_ID, subscriptionChecked, subscriptionCreated, T0 } from "../../../../test/support/SubscriptionEvents.ts"
 
-const subscriptionId = "sub_a"
-const T0 = 1_767_225_600_000
-const HOUR = 3_600_000
-const created: SubscriptionEvent = {
-  _tag: "SubscriptionCreated",
-  v: 1,
-  subscriptionId,
-  projectId: "prj_a",
-  url: "https://feeds.example.com/channel.xml",
-  platform: "generic",
-  format: "audio_mp3",
-  checkEveryMs: HOUR,
-  filters: {},
-  backfill: 0,
-  createdAt: T0
-}
-const checked = (at: number): SubscriptionEvent => ({
-  _tag: "SubscriptionChecked",
-  v: 1,
-  subscriptionId,
-  at,
-  found: 2,
-  new: 0,
-  filtered: 0,
-  queued: 0,
-  seen: [],
-  nextCheckAt: at + HOUR
-})
+const subscriptionId = SUBSCRIPTION_ID
+const created = subscriptionCreated()
+const checked = (at: number): SubscriptionEvent => subscriptionChecked(at, { found: 2 })
 const failed = (at: number, retryAt: number): SubscriptionEvent => ({
   _tag: "SubscriptionCheckFailed",
   v: 1,

@@ -3,35 +3,26 @@ import { describe, expect, it } from "vitest"
 import { foldEvents } from "../Decider.ts"
 import { DeciderSpecification } from "../DeciderSpecification.ts"
 import { archiveKeyOf } from "./ArchiveKey.ts"
-import { type FoundEntry, planCheck } from "./SubscriptionCheckPlan.ts"
+import { planCheck } from "./SubscriptionCheckPlan.ts"
 import { FIRST_RETRY_MS, MIN_CHECK_EVERY_MS, retryDelayMs, SubscriptionDecider } from "./SubscriptionDecider.ts"
 import type { SubscriptionEvent } from "./SubscriptionEvent.ts"
+import {
+  foundEntry,
+  HOUR,
+  SUBSCRIPTION_ID,
+  subscriptionChecked,
+  subscriptionCreated,
+  T0
+} from "../../../../test/support/SubscriptionEvents.ts"
 import { isCheckDue, type Subscription, subscriptionStatus } from "./SubscriptionState.ts"
 
 const given = DeciderSpecification.for(SubscriptionDecider)
-const subscriptionId = "sub_a"
-const T0 = 1_767_225_600_000
-const HOUR = 3_600_000
-const fields = {
-  subscriptionId,
-  projectId: "prj_a",
-  url: "https://feeds.example.com/channel.xml",
-  platform: "generic",
-  format: "audio_mp3",
-  checkEveryMs: HOUR,
-  filters: {},
-  backfill: 0
-} as const
-const created: SubscriptionEvent = { _tag: "SubscriptionCreated", v: 1, ...fields, createdAt: T0 }
-const checked = (at: number, seen: ReadonlyArray<string>, counts = { found: 0, new: 0, filtered: 0, queued: 0 }): SubscriptionEvent => ({
-  _tag: "SubscriptionChecked",
-  v: 1,
-  subscriptionId,
-  at,
-  ...counts,
-  seen,
-  nextCheckAt: at + HOUR
-})
+const subscriptionId = SUBSCRIPTION_ID
+const created: SubscriptionEvent = subscriptionCreated()
+/** What CreateSubscription is given: the created event's fields. */
+const { _tag: _created, v: _v, createdAt: _createdAt, ...fields } = subscriptionCreated()
+const checked = (at: number, seen: ReadonlyArray<string>, counts = { found: 0, new: 0, filtered: 0, queued: 0 }): SubscriptionEvent =>
+  subscriptionChecked(at, { ...counts, seen })
 const error = { code: "resolve_failed", message: "the feed answered 503" }
 const failed = (at: number, failuresInARow: number): SubscriptionEvent => ({
   _tag: "SubscriptionCheckFailed",
@@ -46,16 +37,7 @@ const paused: SubscriptionEvent = { _tag: "SubscriptionPaused", v: 1, subscripti
 const removed: SubscriptionEvent = { _tag: "SubscriptionRemoved", v: 1, subscriptionId, at: T0 + 6 }
 const stateOf = (events: ReadonlyArray<SubscriptionEvent>) => foldEvents(SubscriptionDecider, events) as Subscription
 
-const entry = (id: string, fields: Partial<FoundEntry> = {}): FoundEntry => ({
-  archiveKey: archiveKeyOf({ extractor: "Generic", id, url: `https://media.example.com/${id}.mp3` }),
-  formerArchiveKey: `generic ent_${id}`,
-  entryId: `ent_${id}`,
-  url: `https://media.example.com/${id}.mp3`,
-  title: `Episode ${id}`,
-  durationSeconds: 600,
-  publishedAt: T0,
-  ...fields
-})
+const entry = foundEntry
 
 describe("SubscriptionDecider", () => {
   const create = { _tag: "CreateSubscription", ...fields, now: T0 } as const
