@@ -32,6 +32,23 @@ export interface HandledCommand<Event, State> {
   readonly lastSeq: number
 }
 
+/**
+ * An aggregate's current state and its subject's last sequence: every event of the subject folded with its decider's
+ * evolve (the command handler's "replay" read; readers that decide nothing ask the same way).
+ */
+export const replayAggregate = <Command, Event, State, Rejection>(
+  decider: Decider<Command, Event, State, Rejection>,
+  codec: EventCodec<Event>,
+  subject: string
+): Effect.Effect<{ readonly state: State; readonly lastSeq: number }, EventStoreError, EventStore> =>
+  Effect.gen(function* () {
+    const stored = yield* (yield* EventStore).readSubject(codec, subject)
+    return {
+      state: stored.reduce((state, item) => decider.evolve(state, item.event), decider.initialState()),
+      lastSeq: stored.at(-1)?.seq ?? 0
+    }
+  })
+
 export const handleCommand = <Command, Event, State, Rejection>(
   options: HandleCommandOptions<Command, Event, State, Rejection>
 ): Effect.Effect<HandledCommand<Event, State>, Rejection | AppendConflict | EventStoreError, EventStore> =>
@@ -47,10 +64,7 @@ export const handleCommand = <Command, Event, State, Rejection>(
               onSome: (stored) => ({ state: decider.evolve(decider.initialState(), stored.event), lastSeq: stored.seq })
             })
           )
-        : Effect.map(store.readSubject(codec, subject), (stored) => ({
-            state: stored.reduce((state, item) => decider.evolve(state, item.event), decider.initialState()),
-            lastSeq: stored.at(-1)?.seq ?? 0
-          }))
+        : replayAggregate(decider, codec, subject)
 
     // Used by the first attempt only; every retry reads the subject.
     let assumed: { readonly state: State; readonly lastSeq: number } | undefined =

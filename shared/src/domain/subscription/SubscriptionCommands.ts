@@ -1,8 +1,5 @@
 // Extension: the subscription aggregate's command handler, bound once (`subscriptionCommands(projectId, subscriptionId)(command)`), and its state.
-import { Effect } from "effect"
-import { commandHandler, forSubject } from "../../eventstore/CommandHandler.ts"
-import { EventStore } from "../../eventstore/EventStore.ts"
-import { foldEvents } from "../Decider.ts"
+import { commandHandler, forSubject, replayAggregate } from "../../eventstore/CommandHandler.ts"
 import { subscriptionSubject } from "../../eventstore/Subjects.ts"
 import { SubscriptionDecider } from "./SubscriptionDecider.ts"
 import { SubscriptionEvent } from "./SubscriptionEvent.ts"
@@ -31,15 +28,6 @@ const handleSubscription = commandHandler({ decider: SubscriptionDecider, codec:
 
 export const subscriptionCommands = forSubject(handleSubscription, subscriptionSubject)
 
-/** The subscription's state and its subject's last sequence, folded from its subject (null before it was created). */
-export const currentSubscription = Effect.fn("currentSubscription")(function* (projectId: string, subscriptionId: string) {
-  const store = yield* EventStore
-  const stored = yield* store.readSubject(SubscriptionEvent, subscriptionSubject(projectId, subscriptionId))
-  return {
-    state: foldEvents(
-      SubscriptionDecider,
-      stored.map((item) => item.event)
-    ),
-    lastSeq: stored.at(-1)?.seq ?? 0
-  }
-})
+/** The subscription's state and its subject's last sequence (null before it was created). */
+export const currentSubscription = (projectId: string, subscriptionId: string) =>
+  replayAggregate(SubscriptionDecider, SubscriptionEvent, subscriptionSubject(projectId, subscriptionId))
