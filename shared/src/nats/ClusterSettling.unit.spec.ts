@@ -1,3 +1,4 @@
+// Which JetStream answers a starting service waits out (a cluster still settling), and how it waits.
 import { JetStreamApiCodes, JetStreamApiError } from "@nats-io/jetstream"
 import { errors } from "@nats-io/transport-node"
 import { Effect } from "effect"
