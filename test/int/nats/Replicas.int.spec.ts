@@ -110,6 +110,7 @@ describe("a service starting on a 3-node cluster without quorum", () => {
     if (reached === undefined) throw new Error("no nodes")
     for (const node of stalled) node.pause()
     const started = startServices(reached.url, "3").then(() => "started" as const)
+    // The wait is the subject: the stall must outlast the client's 5 s request timeout, which failed the start before.
     const resumed = new Promise<void>((resolve) =>
       setTimeout(() => {
         for (const node of stalled) node.resume()
