@@ -25,11 +25,27 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["shared/src/**/*.unit.spec.ts", "services/*/src/**/*.unit.spec.ts", "packages/*/src/**/*.unit.spec.ts"],
+          include: [
+            "shared/src/**/*.unit.spec.ts",
+            "services/*/src/**/*.unit.spec.ts",
+            "packages/*/src/**/*.unit.spec.ts",
+            "test/structure/**/*.unit.spec.ts"
+          ],
           testTimeout: 10_000,
           // Pure code, no servers, no module state: the files share a worker's modules instead of importing effect and
           // the domain again for each (the tier alone: 3 s and 5 s of CPU against 21 s and 41 s).
           isolate: false,
+          maxWorkers: WORKERS,
+          sequence: { groupOrder: 0 }
+        }
+      },
+      {
+        test: {
+          // The lifecycle model (test/model/): the service's deciders, reactions and steps over in-memory ports under
+          // generated interleavings, checked against the invariants after every step. No servers: one worker's modules.
+          name: "model",
+          include: ["test/model/**/*.spec.ts"],
+          testTimeout: 120_000,
           maxWorkers: WORKERS,
           sequence: { groupOrder: 0 }
         }

@@ -3,7 +3,7 @@
 // most streams (killed -9 → first accepted download, and → every gateway follower delivering again).
 import { connect } from "@nats-io/transport-node"
 import { jetstream, jetstreamManager } from "@nats-io/jetstream"
-import { jobSubject } from "@mds/shared/eventstore/Subjects"
+import { jobSubject } from "@mds/shared/nats/Subjects"
 import { type MediaServer, startMediaServer } from "../test/support/MediaServer.ts"
 import { clusterAsNatsServer, type NatsCluster, startNatsCluster } from "../test/support/NatsCluster.ts"
 import { startServiceStack, type ServiceStack } from "../test/support/ServiceStack.ts"

@@ -6,7 +6,7 @@ import { type JobEvent, JobEvent as JobEventCodec } from "@mds/shared/domain/job
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
-import { jobSubject } from "@mds/shared/eventstore/Subjects"
+import { jobSubject } from "@mds/shared/nats/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { KvReadModelBackend } from "@mds/shared/readmodel/kv/KvReadModelBackend"
@@ -16,6 +16,7 @@ import type { ReadModelBackend } from "@mds/shared/readmodel/ReadModelBackend"
 import { rebuildReadModel } from "../services/aggregator/src/rebuild/ProjectionRebuild.ts"
 import { dockerEngineAvailable } from "../test/support/DockerEngine.ts"
 import { startNatsServer } from "../test/support/NatsServer.ts"
+import { parseFormatId } from "@mds/shared/domain/media/FormatId"
 
 const JOBS = Number(process.argv[2] ?? 2_000)
 const T = Date.now()
@@ -26,7 +27,7 @@ const eventsOf = (projectId: string, jobId: string): Array<JobEvent> => [
     jobId,
     projectId,
     platform: "vimeo",
-    format: "video_best",
+    format: parseFormatId("video_best"),
     source: { url: "https://vimeo.com/1", mediaId: null },
     createdAt: T,
     expiresAt: T + 3_600_000

@@ -4,10 +4,11 @@
 // with the shared schema, and one that does not decode (a newer version, say) is reported and skipped, never fatal.
 import { DeliverPolicy, jetstream } from "@nats-io/jetstream"
 import { connect } from "@nats-io/transport-node"
-import { Schema } from "effect"
+import { Option, Schema } from "effect"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
-import { evolveJobView, type JobView } from "@mds/shared/domain/job/JobView"
-import { JOBS_STREAM, projectJobsSubject } from "@mds/shared/eventstore/Subjects"
+import type { JobView } from "@mds/shared/domain/job/JobView"
+import { evolveJobView } from "@mds/shared/domain/job/JobState"
+import { JOBS_STREAM, jobSubject } from "@mds/shared/nats/Subjects"
 import { ProjectId } from "@mds/shared/ids/Ids"
 
 const projectId = process.argv[2] ?? ""
@@ -24,7 +25,7 @@ process.once("SIGTERM", stop)
 
 const consumer = await jetstream(nc).consumers.get(JOBS_STREAM.name, {
   // One filter string: nats-server 2.9 refuses a list of filters.
-  filter_subjects: projectJobsSubject(projectId),
+  filter_subjects: jobSubject.within(projectId),
   // All: the retained history first; DeliverPolicy.New would show only what happens from now on.
   deliver_policy: DeliverPolicy.All
 })
@@ -32,7 +33,7 @@ const consumer = await jetstream(nc).consumers.get(JOBS_STREAM.name, {
 // Folding the events gives the same document the job read model holds.
 const views = new Map<string, JobView | null>()
 for await (const m of await consumer.consume()) {
-  const jobId = m.subject.split(".")[3] ?? "?"
+  const jobId = Option.match(jobSubject.parse(m.subject), { onNone: () => "?", onSome: (ids) => ids.jobId })
   const event = decodeJobEvent(m.string())
   if (event._tag === "None") {
     console.log(`${m.seq} ${jobId} (undecodable message skipped)`)

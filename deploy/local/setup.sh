@@ -200,11 +200,14 @@ mds_ensure_secrets() {
   if ! grep -q '^COOKIES_ENCRYPTION_KEY=' "$file"; then
     (umask 077 && printf 'COOKIES_ENCRYPTION_KEY=%s\n' "$(mds_random_secret)" >>"$file")
   fi
+  if ! grep -q '^DESTINATIONS_ENCRYPTION_KEY=' "$file"; then
+    (umask 077 && printf 'DESTINATIONS_ENCRYPTION_KEY=%s\n' "$(mds_random_secret)" >>"$file")
+  fi
   chmod 600 "$file"
   local key value
   while IFS='=' read -r key value; do
     case "$key" in
-      API_KEY_PEPPER | DOWNLOAD_URL_SECRET | COOKIES_ENCRYPTION_KEY)
+      API_KEY_PEPPER | DOWNLOAD_URL_SECRET | COOKIES_ENCRYPTION_KEY | DESTINATIONS_ENCRYPTION_KEY)
         # A value already in the environment wins (e.g. a production secret manager).
         if [ -z "${!key:-}" ]; then export "$key=$value"; fi
         ;;

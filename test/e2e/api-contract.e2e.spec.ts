@@ -68,7 +68,10 @@ describe("platforms", () => {
       expect(platform.capabilities.length, platform.id).toBeGreaterThan(0)
       for (const capability of platform.capabilities) expect(ALLOWED_CAPABILITIES, platform.id).toContain(capability)
       expect(`${platform.id} ${platform.name}`).not.toMatch(/youtube/i)
+      expect(typeof platform.live, platform.id).toBe("boolean")
     }
+    // The generic extractor reads a live HLS or DASH manifest: live is its own field, never a capability value.
+    expect(platforms.find((p) => p.id === "generic")?.live).toBe(true)
     expect(new Set(platforms.map((p) => p.id)).size).toBe(platforms.length)
   })
 })

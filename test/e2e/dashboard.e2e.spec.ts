@@ -1,11 +1,15 @@
 // The developer dashboard in a real browser: sign in, create a project and a key, use it, rotate and revoke it, and
-// watch a job's progress update on the page without a reload.
+// watch a job's progress update on the page without a reload; the Download tab: paste a link, see the media, download
+// it to 100 % and save the file; a playlist as a batch; refusals (an unsupported site, two busy slots) in words; the
+// share target and the bookmarklet filling the link in.
+import { readFile } from "node:fs/promises"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { eventually } from "../support/Eventually.ts"
 import { apiRequest, describeResponse } from "./ApiClient.ts"
 import { launchChromium, screenshot } from "./DashboardBrowser.ts"
 import { useMediaStack } from "./MediaStack.ts"
+import { clipPage, podcastFeedEpisodes } from "../support/MediaServer.ts"
 
 // Functions given to page.evaluate run inside the page (serialized, no closure): there `globalThis` is the window.
 // This file is typechecked without the DOM library, hence `(globalThis as any)` in them.
@@ -199,6 +203,199 @@ describe("developer dashboard in Chromium", () => {
     expect(seen.at(-1)).toBe("completed:100%")
   })
 
+  /** The id of the focused element, or the code of a focused refusal. */
+  const focused = () =>
+    page.evaluate((): string => {
+      const active = (globalThis as any).document.activeElement
+      return active?.getAttribute("data-refusal") ?? active?.id ?? ""
+    })
+
+  const downloadTab = () => Promise.all([page.waitForURL(/\/download$/), page.click("nav.tabs >> text=Download")])
+
+  /** Looks a link up with the keyboard (Enter in the field) and waits for the page that answers. */
+  const lookUp = async (url: string, playlist = false) => {
+    await page.fill("#media-url", url)
+    if (playlist) await page.check("#media-playlist")
+    await Promise.all([page.waitForEvent("load"), page.press("#media-url", "Enter")])
+  }
+
+  /** Presses Download on a looked-up media; the job's page follows. */
+  const download = async () => {
+    await Promise.all([page.waitForURL(/\/download\/jobs\/job_/), page.click("form.download-form button[type=submit]")])
+    return /\/download\/jobs\/(job_[a-z2-7]+)/.exec(page.url())?.[1] ?? ""
+  }
+
+  it("downloads a pasted media page: its title and formats, live progress to 100 %, and Save gives the file", async () => {
+    await downloadTab()
+    // The field has the focus and reads links from the clipboard; it still holds the key copied above, not a link.
+    expect(await focused()).toBe("media-url")
+    expect(await page.inputValue("#media-url")).toBe("")
+    await page.evaluate((url) => (globalThis as any).navigator.clipboard.writeText(url), e2e.media.urls.page)
+    await page.locator("#media-url").blur()
+    await page.focus("#media-url")
+    await eventually(
+      () => page.inputValue("#media-url"),
+      (value) => value === e2e.media.urls.page,
+      "the pasted link",
+      5_000
+    )
+    await Promise.all([page.waitForEvent("load"), page.keyboard.press("Enter")])
+
+    expect(await page.textContent("#media-title")).toBe(clipPage.title)
+    expect(await focused()).toBe("media-title")
+    const formats = await page.locator("input[name=format]").evaluateAll((inputs) => inputs.map((input) => (input as any).value as string))
+    expect(formats).toEqual(expect.arrayContaining(["video_best", "audio_mp3", "audio_m4a"]))
+    expect(await page.isChecked("#format-video_best")).toBe(true)
+    // The platform's picture (another origin) is allowed by the page's policy and shown.
+    expect(await page.locator(".resolved img.thumb").evaluate((img) => (img as any).naturalWidth as number)).toBeGreaterThan(0)
+    // The picture in the README (docs/dashboard-download-resolved.png) is a copy of this one.
+    await screenshot(page, "dashboard-download-resolved")
+
+    const jobId = await download()
+    expect(await focused()).toBe("job-title")
+    const job = page.locator("section.job")
+    const seen: Array<string> = []
+    const status = await eventually(
+      async () => {
+        const now = `${await job.getAttribute("data-status")}:${await job.locator("[data-field=progress]").textContent()}`
+        if (seen.at(-1) !== now) seen.push(now)
+        return now
+      },
+      (now) => now.startsWith("completed") || now.startsWith("failed"),
+      () => `the job's end on its page; seen ${seen.join(" ")}\n${e2e.stack.logs()}`,
+      60_000,
+      100
+    )
+    expect(status, seen.join(" ")).toBe("completed:100%")
+    // Followed over the job's event stream to its end, not read once.
+    expect(await job.getAttribute("data-live")).toBe("ended")
+    expect(await job.locator("[data-field=announce]").textContent()).toMatch(/^Done: .+ is ready to save\.$/)
+
+    const answered = await apiRequest(e2e.stack.baseUrl, "GET", `/jobs/${jobId}`, { key: secondKey })
+    const result = answered.body.data.result
+    const save = job.locator("[data-action=save]")
+    expect(await save.textContent()).toContain(result.filename)
+    const [saved] = await Promise.all([page.waitForEvent("download"), save.click()])
+    expect(saved.suggestedFilename()).toBe(result.filename)
+    const bytes = await readFile(await saved.path())
+    const served = Buffer.from(await (await fetch(result.download_url)).arrayBuffer())
+    expect(bytes.length).toBe(result.size_bytes)
+    expect(bytes.equals(served)).toBe(true)
+    expect(bytes.subarray(4, 8).toString("latin1")).toBe("ftyp")
+  })
+
+  it("says why in words: an unsupported site, and two busy slots with a countdown; Cancel on the Jobs tab frees them", async () => {
+    await downloadTab()
+    const youtube = "https://www.youtube.com/watch?v=dQw4w9WgXcQ"
+    await lookUp(youtube)
+    expect(await page.getAttribute("[data-refusal]", "data-refusal")).toBe("unsupported_platform")
+    expect(await page.textContent("[data-refusal]")).toContain("This site is not supported.")
+    expect(await focused()).toBe("unsupported_platform")
+    expect(await page.inputValue("#media-url")).toBe(youtube)
+
+    const running: Array<string> = []
+    for (let i = 0; i < 2; i++) {
+      await downloadTab()
+      await lookUp(e2e.media.urls.slow)
+      running.push(await download())
+    }
+    const job = page.locator("section.job")
+    await eventually(
+      async () => `${await job.getAttribute("data-status")}:${await job.locator("[data-field=progress]").textContent()}`,
+      (now) => /^processing:([1-9]|[1-9]\d)%$/.test(now),
+      () => `the slow download under way\n${e2e.stack.logs()}`,
+      60_000,
+      100
+    )
+    // The picture in the README (docs/dashboard-download-progress.png) is a copy of this one.
+    await screenshot(page, "dashboard-download-progress")
+
+    await downloadTab()
+    await lookUp(e2e.media.urls.slow)
+    await Promise.all([page.waitForEvent("load"), page.click("form.download-form button[type=submit]")])
+    expect(await page.getAttribute("[data-refusal]", "data-refusal")).toBe("concurrency_limit_exceeded")
+    expect(await page.textContent("[data-refusal]")).toContain("The project's download slots are all busy.")
+    expect(await focused()).toBe("concurrency_limit_exceeded")
+    expect(await page.isDisabled("form.download-form button[type=submit]")).toBe(true)
+    const left = await eventually(
+      async () => Number(await page.getAttribute("[data-countdown]", "data-left")),
+      (seconds) => seconds < 5,
+      "the Retry-After countdown",
+      5_000
+    )
+    expect(await page.textContent("[data-countdown]")).toBe(`You can try again in ${left} s.`)
+
+    // The Jobs tab names each job by its media and offers what fits: Save for the file above, Cancel for these two.
+    await Promise.all([page.waitForURL(/\/jobs$/), page.click("nav.tabs >> text=Jobs")])
+    expect(await page.locator("tr[data-status=completed] [data-field=title]", { hasText: clipPage.title }).count()).toBe(1)
+    expect(await page.locator("tr[data-status=completed]", { hasText: clipPage.title }).locator("[data-action=save]").count()).toBe(1)
+    // The picture in docs/operations.md (docs/dashboard-jobs.png) is a copy of this one.
+    await screenshot(page, "dashboard-jobs-media")
+    for (const jobId of running) {
+      const row = page.locator(`tr[data-job-id="${jobId}"]`)
+      expect(await row.locator("[data-field=title]").textContent()).not.toBe(e2e.media.urls.slow)
+      await Promise.all([page.waitForEvent("load"), row.locator("[data-action=cancel] button").click()])
+      await eventually(
+        async () => `${await row.getAttribute("data-status")} ${await row.locator("[data-field=error]").textContent()}`,
+        (now) => now.startsWith("failed canceled:"),
+        `job ${jobId} canceled on the Jobs tab`
+      )
+    }
+  })
+
+  it("queues a playlist's chosen entries as one batch", async () => {
+    await downloadTab()
+    await lookUp(e2e.media.urls.podcastFeed, true)
+    const entries = page.locator("input[name=entries]")
+    expect(await entries.count()).toBe(podcastFeedEpisodes)
+    expect(await entries.evaluateAll((boxes) => boxes.every((box) => (box as any).checked === true))).toBe(true)
+    await entries.first().uncheck()
+    await page.selectOption("#batch-format", "audio_m4a")
+    await Promise.all([page.waitForURL(/\/download\/batches\/bat_/), page.click("text=Download the chosen entries")])
+    expect(await page.textContent("#batch-title")).toBe(`A batch of ${podcastFeedEpisodes - 1} entries (audio_m4a)`)
+    expect(await focused()).toBe("batch-title")
+    // The chosen entries only, each given a job as the project's slots allow (the batches e2e spec follows them to the end).
+    const statuses = await eventually(
+      async () => {
+        await page.reload()
+        return page.locator("tr[data-entry-id]").evaluateAll((rows) => rows.map((row) => (row as any).dataset.status as string))
+      },
+      (now) => now.length === podcastFeedEpisodes - 1 && now.every((status) => status === "queued" || status === "completed"),
+      () => `every chosen entry queued\n${e2e.stack.logs()}`,
+      30_000,
+      250
+    )
+    expect(statuses).toHaveLength(podcastFeedEpisodes - 1)
+  })
+
+  it("the share target and the bookmarklet open the Download tab with the link filled in", async () => {
+    const manifest = (await (await fetch(`${origin}/dashboard/manifest.webmanifest`)).json()) as {
+      readonly share_target: { readonly action: string; readonly params: Readonly<Record<"title" | "text" | "url", string>> }
+    }
+    const { action, params } = manifest.share_target
+    // As an Android share sheet sends it: a title, and the link inside the text.
+    const shared = new URL(action, origin)
+    shared.searchParams.set(params.title, clipPage.title)
+    shared.searchParams.set(params.text, `Look at this ${e2e.media.urls.page}`)
+    await page.goto(shared.href)
+    expect(new URL(page.url()).pathname).toMatch(/\/download$/)
+    expect(await page.inputValue("#media-url")).toBe(e2e.media.urls.page)
+    // Chromium reads the manifest without a complaint and would install the app (tests run in an incognito-like profile).
+    const cdp = await context.newCDPSession(page)
+    expect((await cdp.send("Page.getAppManifest")).errors).toEqual([])
+    const { installabilityErrors } = await cdp.send("Page.getInstallabilityErrors")
+    expect(installabilityErrors.filter((error) => error.errorId !== "in-incognito")).toEqual([])
+    await cdp.detach()
+
+    // Run on a page of another site (localhost is not 127.0.0.1's site), whose navigation carries no SameSite=Strict cookie.
+    const bookmarklet = (await page.getAttribute("a.bookmarklet", "href")) ?? ""
+    const elsewhere = e2e.media.urls.page.replace("127.0.0.1", "localhost")
+    await page.goto(elsewhere)
+    await Promise.all([page.waitForURL(/\/download\?url=/), page.evaluate(bookmarklet.replace(/^javascript:/, ""))])
+    expect(await page.inputValue("#media-url")).toBe(elsewhere)
+    expect(await browserTraces()).not.toContain("svc_")
+  })
+
   it("fits a phone-width screen", async () => {
     await page.setViewportSize({ width: 390, height: 844 })
     // Measure the keys page itself, not the jobs page the click navigates away from.
@@ -211,6 +408,13 @@ describe("developer dashboard in Chromium", () => {
     )
     expect(overflow).toBeLessThanOrEqual(0)
     await screenshot(page, "dashboard-keys-phone")
+    await downloadTab()
+    await lookUp(e2e.media.urls.page)
+    const downloadOverflow = await page.evaluate(
+      (): number => (globalThis as any).document.documentElement.scrollWidth - (globalThis as any).document.documentElement.clientWidth
+    )
+    expect(downloadOverflow).toBeLessThanOrEqual(0)
+    await screenshot(page, "dashboard-download-phone")
   })
 
   it("no secret or password ever reached a service's log", () => {

@@ -1,13 +1,11 @@
 // The opt-in extensions end to end on the running stack: Idempotency-Key, the SSE job stream and signed webhooks.
-import { execFile } from "node:child_process"
-import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { eventually } from "../support/Eventually.ts"
-import { REPO_ROOT } from "../support/ServiceStack.ts"
 import { startWebhookReceiver, verifyWithPython, type WebhookReceiver } from "../support/WebhookReceiver.ts"
 import { apiRequest, describeResponse } from "./ApiClient.ts"
 import { pollJobUntilFinished } from "./JobPolling.ts"
 import { useMediaStack } from "./MediaStack.ts"
+import { rebuildJobsAsOperator } from "./OperatorRebuild.ts"
 
 let receiver: WebhookReceiver
 let secret: string
@@ -147,21 +145,7 @@ describe("extensions", () => {
     // One signer for every answer: the webhook the aggregator sent and the gateway's GET give the same link.
     expect(JSON.parse(delivery!.body).data.job.result.download_url).toBe(job.result.download_url)
 
-    // An operator's plain shell: NATS and the link secret (secrets.env), but neither PORT nor PUBLIC_BASE_URL.
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ["services/aggregator/src/cli/main.ts", "projections", "rebuild", "--projection", "jobs"],
-      {
-        cwd: REPO_ROOT,
-        env: {
-          PATH: process.env["PATH"] ?? "",
-          HOME: process.env["HOME"] ?? "",
-          NATS_URL: e2e.stack.nats.url,
-          DOWNLOAD_URL_SECRET: e2e.stack.env["DOWNLOAD_URL_SECRET"] ?? ""
-        },
-        timeout: 60_000
-      }
-    )
+    const stdout = await rebuildJobsAsOperator(e2e.stack)
     expect(stdout).toMatch(/^jobs: \d+ events replayed into kv store mds_jobs_r\d+/)
     // A gateway started afresh reads every job from the rebuilt store, not from what it held before.
     await e2e.stack.stopService("gateway")

@@ -118,7 +118,7 @@ describe("observability", () => {
       "a completed job in mds_jobs"
     )
     const jobs = family(aggregator, "mds_jobs")
-    expect(jobs.samples.map((s) => s.labels["state"]).sort()).toEqual(["completed", "failed", "processing", "queued"])
+    expect(jobs.samples.map((s) => s.labels["state"]).sort()).toEqual(["completed", "failed", "processing", "queued", "scheduled"])
     expect(jobs.samples.find((s) => s.labels["state"] === "failed")?.value).toBeGreaterThanOrEqual(1)
     const depth = family(aggregator, "mds_work_queue_depth")
     expect(depth.samples.map((s) => s.labels["state"]).sort()).toEqual(["in_progress", "waiting"])

@@ -1,5 +1,6 @@
 // Extension end to end: a subscription to a feed that grows; entries appended after it was made are downloaded, once,
-// and the project's webhook hears which entries were queued as which jobs.
+// and the project's webhook hears which entries were queued as which jobs; entries held back by the project's quota wait
+// (and the subscription says so) until it is raised and a check runs, then are downloaded.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { eventually } from "../support/Eventually.ts"
 import { startWebhookReceiver, verifyWithPython, type WebhookReceiver } from "../support/WebhookReceiver.ts"
@@ -19,7 +20,8 @@ afterAll(async () => {
 
 const e2e = useMediaStack({
   inspect: true,
-  stack: (media) => ({ env: { EGRESS_ALLOW: `${media.hostPort},${receiver.hostPort}` } })
+  // A reconcile every 2 s: what became of an entry (its job ended) is recorded within a tick.
+  stack: (media) => ({ env: { EGRESS_ALLOW: `${media.hostPort},${receiver.hostPort}`, SUBSCRIPTION_TICK_SECONDS: "2" } })
 })
 
 beforeAll(async () => {
@@ -128,4 +130,72 @@ describe("subscriptions", () => {
     expect(await e2e.inspector.archiveEntries(e2e.projectId)).toEqual(archive)
     expect(received("subscription.entries_queued")).toHaveLength(1)
   }, 90_000)
+
+  it("a quota-held subscription's entries wait, said in GET /subscriptions/{id}, and are downloaded once the quota is raised and a check runs", async () => {
+    // A project of its own: its quota is this test's subject.
+    const { projectId, key } = await e2e.stack.provisionKey()
+    const as = (method: string, path: string, json?: unknown) =>
+      apiRequest(e2e.stack.baseUrl, method, path, json === undefined ? { key } : { key, json })
+    const read = async (id: string) => {
+      const response = await as("GET", `/subscriptions/${id}`)
+      expect(response.status, e2e.context(response)).toBe(200)
+      return response.body.data
+    }
+    await e2e.stack.cli(["project", "quota", projectId, "--jobs-per-day", "0"])
+    const feed = "e2e-held"
+    e2e.media.setFeed(feed, { episodes: 3 })
+    const created = await as("POST", "/subscriptions", { url: e2e.media.growingFeed(feed), format: "audio_m4a", backfill: 2 })
+    expect(created.status, e2e.context(created)).toBe(201)
+    const id = created.body.data.id
+
+    // The first check found the two newest entries and held them back: nothing queued, both waiting for the quota.
+    const held = await eventually(
+      () => read(id),
+      (s) => s.last_check !== null,
+      () => `the first check of ${id}\n${e2e.stack.logs()}`,
+      30_000
+    )
+    expect(held.last_check).toMatchObject({ found: 3, new: 2, queued: 0 })
+    expect(held.entries).toEqual({ in_flight: 0, waiting: 2, downloaded: 0, given_up: 0 })
+    expect(held.pending_entries.map((entry: any) => [entry.title, entry.batch_id, entry.waiting_for?.code])).toEqual([
+      ["Episode 3", null, "quota_exceeded"],
+      ["Episode 2", null, "quota_exceeded"]
+    ])
+    expect(await e2e.inspector.jobIds(projectId)).toEqual([])
+
+    await e2e.stack.cli(["project", "quota", projectId, "--jobs-per-day", "unlimited"])
+    // Checked now (again while the services still remember the old quota, for a few seconds) until the entries go.
+    let lastAt = held.last_check.at
+    const queued = await eventually(
+      async () => {
+        const now = await read(id)
+        if (now.entries.waiting > 0 && now.last_check.at >= lastAt) {
+          lastAt = now.last_check.at
+          const checked = await as("POST", `/subscriptions/${id}/check`)
+          expect(checked.status, e2e.context(checked)).toBe(202)
+        }
+        return now
+      },
+      (s) => s.entries.waiting === 0,
+      () => `the held entries queued\n${e2e.stack.logs()}`,
+      45_000,
+      1_000
+    )
+    expect(queued.last_check.queued).toBe(2)
+    const done = await eventually(
+      () => read(id),
+      (s) => s.entries.downloaded === 2,
+      () => `both entries downloaded\n${e2e.stack.logs()}`,
+      90_000,
+      1_000
+    )
+    expect(done.entries).toEqual({ in_flight: 0, waiting: 0, downloaded: 2, given_up: 0 })
+    expect(done.pending_entries).toEqual([])
+    const jobIds = await e2e.inspector.jobIds(projectId)
+    expect(jobIds).toHaveLength(2)
+    for (const jobId of jobIds) expect((await as("GET", `/jobs/${jobId}`)).body.data.status).toBe("completed")
+    expect(e2e.media.requestCount(episodeUrl(feed, 3))).toBeGreaterThan(0)
+    expect(e2e.media.requestCount(episodeUrl(feed, 2))).toBeGreaterThan(0)
+    expect(e2e.media.requestCount(episodeUrl(feed, 1))).toBe(0)
+  }, 180_000)
 })

@@ -7,10 +7,12 @@ import { pollJobUntil } from "./JobPolling.ts"
 import { fetchFile } from "./MediaProbe.ts"
 
 // Short, but long enough that a small local clip is resolved and downloaded well inside them on two busy cores (a
-// download by url, ffprobe's check of the file and the projection took 7.5 s on a machine at load average 12).
-const MEDIA_TTL_S = 3
-const JOB_TTL_S = 15
-const LINK_TTL_S = 3
+// download by url, ffprobe's check of the file and the projection took 7.5 s on a machine at load average 12), and
+// that a link is fetched before it expires once the job reads completed (at 3 s, a full run on two cores saw the
+// completed read and the fetch come after the link's expiry). The link expires well before the job's lifetime ends.
+const MEDIA_TTL_S = 5
+const JOB_TTL_S = 20
+const LINK_TTL_S = 6
 
 let media: MediaServer
 let stack: ServiceStack

@@ -5,10 +5,11 @@ import { Effect, Layer } from "effect"
 import { type JobEvent, JobEvent as JobEventCodec } from "@mds/shared/domain/job/JobEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
-import { jobSubject } from "@mds/shared/eventstore/Subjects"
+import { jobSubject } from "@mds/shared/nats/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { TestNats, TestNatsServer } from "./support/TestNats.ts"
+import { parseFormatId } from "@mds/shared/domain/media/FormatId"
 
 const queued = (projectId: string, jobId: string): JobEvent => ({
   _tag: "JobQueued",
@@ -16,7 +17,7 @@ const queued = (projectId: string, jobId: string): JobEvent => ({
   jobId,
   projectId,
   platform: "vimeo",
-  format: "audio_mp3",
+  format: parseFormatId("audio_mp3"),
   source: { url: "https://vimeo.com/1", mediaId: null },
   createdAt: 1,
   expiresAt: 2

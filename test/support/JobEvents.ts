@@ -10,6 +10,7 @@ import type {
   JobRetried,
   JobStarted
 } from "@mds/shared/domain/job/JobEvent"
+import { parseFormatId } from "@mds/shared/domain/media/FormatId"
 
 /** One hour, the default job lifetime. */
 export const JOB_LIFETIME_MS = 3_600_000
@@ -20,7 +21,7 @@ export const jobQueued = (projectId: string, jobId: string, at: number, fields: 
   jobId,
   projectId,
   platform: "generic",
-  format: "video_best",
+  format: parseFormatId("video_best"),
   source: { url: "https://example.com/a.mp4", mediaId: null },
   createdAt: at,
   expiresAt: at + JOB_LIFETIME_MS,

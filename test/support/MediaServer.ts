@@ -63,8 +63,9 @@ export interface MediaServer {
    */
   growingFeed(name: string, alias?: string): string
   /**
-   * Sets the growing feed's episode count, titles (default "Episode n"), whether it answers 503, and each episode's
-   * <pubDate> and <guid> (default none: null leaves the element out).
+   * Sets the growing feed's episode count, titles (default "Episode n"), whether it answers 503, each episode's
+   * <pubDate> and <guid> (default none: null leaves the element out), and whether it stalls: a request to a stalled feed
+   * gets no answer (not a byte) until the feed is set not stalled, then the feed as it is then.
    */
   setFeed(
     name: string,
@@ -74,8 +75,11 @@ export interface MediaServer {
       readonly title?: (episode: number) => string
       readonly published?: (episode: number) => Date | null
       readonly guid?: (episode: number) => string | null
+      readonly stalled?: boolean
     }
   ): void
+  /** Requests to stalled feeds held open now (their clients still waiting), over every growing feed. */
+  heldRequests(): number
   /** Paths requested so far, in order. */
   readonly requests: ReadonlyArray<string>
   /** Path and query of every request answered with the bot-wall challenge, in order. */
@@ -219,6 +223,9 @@ interface GrowingFeed {
   title: (episode: number) => string
   published: (episode: number) => Date | null
   guid: (episode: number) => string | null
+  stalled: boolean
+  /** Requests held while stalled: each answers when the feed stops stalling (or the server closes). */
+  readonly held: Array<{ readonly response: ServerResponse; readonly answer: () => void }>
 }
 
 const optionalElement = (name: string, value: string | null) => (value === null ? "" : `\n<${name}>${value}</${name}>`)
@@ -343,7 +350,15 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
   const growingFeedOf = (name: string) => {
     let feed = growingFeeds.get(name)
     if (feed === undefined) {
-      feed = { episodes: 0, failing: false, title: (n) => `Episode ${n}`, published: () => null, guid: () => null }
+      feed = {
+        episodes: 0,
+        failing: false,
+        title: (n) => `Episode ${n}`,
+        published: () => null,
+        guid: () => null,
+        stalled: false,
+        held: []
+      }
       growingFeeds.set(name, feed)
     }
     return feed
@@ -483,8 +498,15 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
       case "/feeds/growing.xml": {
         const name = url.searchParams.get("name") ?? ""
         const feed = growingFeedOf(name)
-        if (feed.failing) return sendStatus(res, 503, "feed unavailable")
-        return sendBody(req, res, Buffer.from(growingFeedXml(origin, name, feed)), "application/rss+xml; charset=utf-8", false)
+        const answer = () => {
+          // A client that gave up waiting (its timeout) is answered by nobody.
+          if (res.destroyed) return
+          if (feed.failing) return sendStatus(res, 503, "feed unavailable")
+          return sendBody(req, res, Buffer.from(growingFeedXml(origin, name, feed)), "application/rss+xml; charset=utf-8", false)
+        }
+        if (!feed.stalled) return answer()
+        feed.held.push({ response: res, answer })
+        return
       }
       case "/watch/subtitled.html":
         return sendPage(req, res, subtitledPage(origin))
@@ -593,6 +615,13 @@ export const startMediaServer = async (options?: { readonly throttleBytesPerSeco
       if (settings.title !== undefined) feed.title = settings.title
       if (settings.published !== undefined) feed.published = settings.published
       if (settings.guid !== undefined) feed.guid = settings.guid
+      if (settings.stalled !== undefined) feed.stalled = settings.stalled
+      if (!feed.stalled) for (const held of feed.held.splice(0)) held.answer()
+    },
+    heldRequests: () => {
+      let open = 0
+      for (const feed of growingFeeds.values()) open += feed.held.filter((held) => !held.response.destroyed).length
+      return open
     },
     requests,
     challenged,

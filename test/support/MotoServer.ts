@@ -20,10 +20,14 @@ const answers = async (url: string) => {
   }
 }
 
-export const startMotoServer = async (): Promise<MotoServer> => {
+/** `env` adds to moto's environment, e.g. INITIAL_NO_AUTH_ACTION_COUNT=0 to check every request's credentials. */
+export const startMotoServer = async (env: Readonly<Record<string, string>> = {}): Promise<MotoServer> => {
   if (!existsSync(MOTO_SERVER)) throw new Error(`${MOTO_SERVER} is missing: run \`bash deploy/local/test.sh\` (it installs moto) first`)
   const port = await freePort()
-  const child: ChildProcess = spawn(MOTO_SERVER, ["-H", "127.0.0.1", "-p", String(port)], { stdio: ["ignore", "ignore", "pipe"] })
+  const child: ChildProcess = spawn(MOTO_SERVER, ["-H", "127.0.0.1", "-p", String(port)], {
+    stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, ...env }
+  })
   let stderr = ""
   child.stderr?.on("data", (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000)

@@ -4,7 +4,15 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { freePort, type NatsProcess, type NatsServer, natsServerBinary, waitUntilListening } from "./NatsServer.ts"
+import {
+  freePort,
+  type NatsProcess,
+  type NatsServer,
+  natsServerBinary,
+  onFreshPorts,
+  SERVER_READY,
+  waitUntilListening
+} from "./NatsServer.ts"
 
 /** A node of the cluster: `stop` and `start` are a rolling restart's steps. */
 export interface NatsClusterNode extends NatsProcess {
@@ -81,7 +89,20 @@ export const waitUntilHealthy = async (nodes: ReadonlyArray<NatsClusterNode>, ti
   throw new Error(`the NATS cluster was not healthy within ${timeoutMs} ms`)
 }
 
-export const startNatsCluster = async (size = 3): Promise<NatsCluster> => {
+export const startNatsCluster = (size = 3): Promise<NatsCluster> =>
+  onFreshPorts(async () => {
+    const cluster = await clusterOnFreePorts(size)
+    try {
+      await Promise.all(cluster.nodes.map((n) => n.start()))
+      await waitUntilHealthy(cluster.nodes)
+      return cluster
+    } catch (error) {
+      await cluster.close()
+      throw error
+    }
+  })
+
+const clusterOnFreePorts = async (size: number): Promise<NatsCluster> => {
   const specs: Array<{ name: string; port: number; clusterPort: number; monitorPort: number; storeDir: string }> = []
   for (let i = 1; i <= size; i++) {
     specs.push({
@@ -116,6 +137,8 @@ export const startNatsCluster = async (size = 3): Promise<NatsCluster> => {
       port: spec.port,
       monitorPort: spec.monitorPort,
       start: async () => {
+        // What this start prints: a restarted node's earlier "ready" says nothing of this run.
+        stderr = ""
         const proc = spawn(
           binary,
           [
@@ -144,7 +167,7 @@ export const startNatsCluster = async (size = 3): Promise<NatsCluster> => {
         })
         child = proc
         try {
-          await waitUntilListening(spec.port, proc)
+          await waitUntilListening(spec.port, proc, () => stderr.includes(SERVER_READY))
         } catch (error) {
           throw new Error(`${spec.name}: ${String(error)}\n${stderr}`)
         }
@@ -163,8 +186,6 @@ export const startNatsCluster = async (size = 3): Promise<NatsCluster> => {
     }
   })
 
-  await Promise.all(nodes.map((n) => n.start()))
-  await waitUntilHealthy(nodes)
   return {
     nodes,
     url: nodes.map((n) => n.url).join(","),

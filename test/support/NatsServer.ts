@@ -1,7 +1,7 @@
 // Starts a throwaway nats-server (the pinned upstream release) with JetStream on a free port and a temporary store, for tests.
 import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, readdirSync } from "node:fs"
-import { mkdtemp, rm } from "node:fs/promises"
+import { mkdtemp, rm, writeFile } from "node:fs/promises"
 import { createServer, connect as tcpConnect } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
@@ -60,11 +60,16 @@ const canConnect = (port: number) =>
     socket.once("error", () => resolve(false))
   })
 
-export const waitUntilListening = async (port: number, child: ChildProcess, timeoutMs = 10_000) => {
+/**
+ * Until the server says it is ready and its port takes a connection. The port alone is not enough: one another process
+ * took between freePort() and the server's listen also takes connections, while the server exits ("address already in
+ * use").
+ */
+export const waitUntilListening = async (port: number, child: ChildProcess, ready: () => boolean, timeoutMs = 10_000) => {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`nats-server exited with ${child.exitCode}`)
-    if (await canConnect(port)) return
+    if (ready() && (await canConnect(port)) && child.exitCode === null) return
     await new Promise((r) => setTimeout(r, 50))
   }
   throw new Error(`nats-server did not listen on ${port} within ${timeoutMs} ms`)
@@ -75,16 +80,49 @@ export interface NatsServerOptions {
   readonly binary?: string
   /** A port of its own choosing (e.g. the port another server just left, for a client to reconnect to); a free one by default. */
   readonly port?: number
+  /** The largest message the server takes (its `max_payload`); NATS' 1 MB by default. */
+  readonly maxPayloadBytes?: number
 }
 
-export const startNatsServer = async (options: NatsServerOptions = {}): Promise<NatsServer> => {
+/** A configuration file in the store's directory (removed with it) with what the command line cannot say. */
+const writeConfig = async (storeDir: string, maxPayloadBytes: number) => {
+  const file = join(storeDir, "nats-server.conf")
+  await writeFile(file, `max_payload: ${maxPayloadBytes}\n`)
+  return file
+}
+
+/** nats-server's line once its listeners are up. */
+export const SERVER_READY = "Server is ready"
+
+const START_TRIES = 3
+
+/**
+ * `start` (which picks its ports with freePort() and cleans up after itself when it fails) tried again when a port
+ * was taken between freePort() and the server's listen (files run side by side), up to three times.
+ */
+export const onFreshPorts = async <A>(start: () => Promise<A>): Promise<A> => {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start()
+    } catch (error) {
+      if (attempt >= START_TRIES || !String(error).includes("address already in use")) throw error
+    }
+  }
+}
+
+/** On a free port (tried again on another when it was taken meanwhile), or on the one given. */
+export const startNatsServer = (options: NatsServerOptions = {}): Promise<NatsServer> =>
+  options.port === undefined ? onFreshPorts(() => startNatsServerOnce(options)) : startNatsServerOnce(options)
+
+const startNatsServerOnce = async (options: NatsServerOptions): Promise<NatsServer> => {
   const port = options.port ?? (await freePort())
   const storeDir = await mkdtemp(join(tmpdir(), "mds-nats-"))
   const binary = options.binary ?? natsServerBinary()
   let child: ChildProcess | null = null
 
   const start = async () => {
-    const proc = spawn(binary, ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", storeDir], {
+    const config = options.maxPayloadBytes === undefined ? [] : ["-c", await writeConfig(storeDir, options.maxPayloadBytes)]
+    const proc = spawn(binary, ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", storeDir, ...config], {
       stdio: ["ignore", "ignore", "pipe"]
     })
     let stderr = ""
@@ -93,7 +131,7 @@ export const startNatsServer = async (options: NatsServerOptions = {}): Promise<
     })
     child = proc
     try {
-      await waitUntilListening(port, proc)
+      await waitUntilListening(port, proc, () => stderr.includes(SERVER_READY))
     } catch (error) {
       throw new Error(`${String(error)}\n${stderr}`)
     }
@@ -109,7 +147,10 @@ export const startNatsServer = async (options: NatsServerOptions = {}): Promise<
     })
   }
 
-  await start()
+  await start().catch(async (error: unknown) => {
+    await rm(storeDir, { recursive: true, force: true })
+    throw error
+  })
   return {
     url: `nats://127.0.0.1:${port}`,
     port,

@@ -197,6 +197,7 @@ export const startServiceStack = async (options?: ServiceStackOptions): Promise<
     API_KEY_PEPPER: randomBytes(32).toString("hex"),
     DOWNLOAD_URL_SECRET: randomBytes(32).toString("hex"),
     COOKIES_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+    DESTINATIONS_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
     YT_DLP_PATH: defaultYtDlpPath(),
     ...SERVICE_NODE_ENV,
     LOG_LEVEL: process.env["MDS_E2E_LOG_LEVEL"] ?? "Info",

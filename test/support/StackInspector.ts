@@ -3,22 +3,23 @@ import { isDeepStrictEqual } from "node:util"
 import { jetstreamManager, type JetStreamManager } from "@nats-io/jetstream"
 import { Kvm } from "@nats-io/kv"
 import { connect, type NatsConnection } from "@nats-io/transport-node"
-import { Schema } from "effect"
+import { Option, Schema } from "effect"
 import { liveSlots } from "@mds/shared/domain/admission/AdmissionDecider"
 import { type ArchiveEntryRecorded, ArchiveEvent } from "@mds/shared/domain/archive/ArchiveEvent"
 import { AdmissionEvent } from "@mds/shared/domain/admission/AdmissionEvent"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
-import { endsJob } from "@mds/shared/domain/job/JobState"
-import { evolveJobView, JobView } from "@mds/shared/domain/job/JobView"
+import { endsJob, evolveJobView } from "@mds/shared/domain/job/JobState"
+import { JobView } from "@mds/shared/domain/job/JobView"
 import {
   ADMISSION_STREAM,
-  ARCHIVE_STREAM,
   admissionSubject,
-  DOWNLOAD_WORK_SUBJECT,
+  ARCHIVE_STREAM,
+  archiveSubject,
+  downloadWorkSubject,
   JOBS_STREAM,
   jobSubject,
   WORK_STREAM
-} from "@mds/shared/eventstore/Subjects"
+} from "@mds/shared/nats/Subjects"
 import { JOBS_BUCKET } from "@mds/shared/readmodel/kv/KvJobReadModel"
 
 const decodeJobEvent = Schema.decodeUnknownSync(Schema.fromJsonString(JobEvent))
@@ -81,9 +82,9 @@ export const connectInspector = async (natsUrl: string): Promise<StackInspector>
     (await readSubject(JOBS_STREAM.name, jobSubject(projectId, jobId))).map(({ seq, data }) => ({ seq, event: decodeJobEvent(data) }))
 
   const jobIds = async (projectId: string) => {
-    const info = await jsm.streams.info(JOBS_STREAM.name, { subjects_filter: `mds.job.${projectId}.*` })
+    const info = await jsm.streams.info(JOBS_STREAM.name, { subjects_filter: jobSubject.within(projectId) })
     return Object.keys(info.state.subjects ?? {})
-      .map((subject) => subject.split(".")[3] ?? "")
+      .flatMap((subject) => Option.toArray(Option.map(jobSubject.parse(subject), (ids) => ids.jobId)))
       .sort()
   }
 
@@ -94,7 +95,7 @@ export const connectInspector = async (natsUrl: string): Promise<StackInspector>
   }
 
   const archiveEntries = async (projectId: string) => {
-    const info = await jsm.streams.info(ARCHIVE_STREAM.name, { subjects_filter: `mds.archive.${projectId}.*` })
+    const info = await jsm.streams.info(ARCHIVE_STREAM.name, { subjects_filter: archiveSubject.within(projectId) })
     const entries: Array<ArchiveEntryRecorded> = []
     for (const subject of Object.keys(info.state.subjects ?? {}).sort()) {
       const first = (await readSubject(ARCHIVE_STREAM.name, subject))[0]
@@ -106,7 +107,7 @@ export const connectInspector = async (natsUrl: string): Promise<StackInspector>
   return {
     jobEvents,
     jobIds,
-    queuedWork: async () => (await readSubject(WORK_STREAM.name, DOWNLOAD_WORK_SUBJECT)).map(({ data }) => data),
+    queuedWork: async () => (await readSubject(WORK_STREAM.name, downloadWorkSubject.all)).map(({ data }) => data),
     archiveEntries,
     heldSlots: async (projectId) => {
       const last = await jsm.direct.getMessage(ADMISSION_STREAM.name, { last_by_subj: admissionSubject(projectId) })

@@ -6,6 +6,7 @@ import { envelope, type Health, type Job, type JobAccepted, type Media, type Pla
 import { V1 } from "@mds/shared/api/V1Endpoints"
 import type { Batch } from "@mds/shared/api/Batches"
 import type { CreateSubscriptionRequest, SubscriptionBody } from "@mds/shared/api/Subscriptions"
+import type { CreateDestinationRequest, DestinationBody, DestinationTestResult } from "@mds/shared/api/Destinations"
 import type { Usage } from "@mds/shared/api/Usage"
 import type { WebhookDelivery, WebhookRedelivery } from "@mds/shared/api/WebhookDeliveries"
 import { Schema } from "effect"
@@ -164,13 +165,35 @@ export class MdsClient {
     return this.call(V1.removeSubscription, { params: { subscriptionId }, idempotent: true })
   }
 
+  addDestination(request: CreateDestinationRequest): Promise<DestinationBody> {
+    // Not idempotent: a lost answer is not retried (it could create a second destination).
+    return this.call(V1.createDestination, { body: request, idempotent: false })
+  }
+
+  destinations(): Promise<ReadonlyArray<DestinationBody>> {
+    return this.call(V1.listDestinations, { idempotent: true })
+  }
+
+  destination(destinationId: string): Promise<DestinationBody> {
+    return this.call(V1.getDestination, { params: { destinationId }, idempotent: true })
+  }
+
+  /** Writes and removes a probe object; safe to repeat. */
+  testDestination(destinationId: string): Promise<DestinationTestResult> {
+    return this.call(V1.testDestination, { params: { destinationId }, idempotent: true })
+  }
+
+  removeDestination(destinationId: string): Promise<{ readonly id: string; readonly removed: boolean }> {
+    return this.call(V1.removeDestination, { params: { destinationId }, idempotent: true })
+  }
+
   /**
    * Queues a download. An Idempotency-Key (generated unless given) makes retries safe: a retried request that the
    * server had already carried out answers with the same job instead of queueing a second one.
    */
   download(source: DownloadSource, format: string, options?: DownloadOptions): Promise<JobAccepted> {
     const extensions = options?.extensions ?? {}
-    const body: DownloadRequest =
+    const body: typeof DownloadRequest.Encoded =
       "mediaId" in source ? { ...extensions, media_id: source.mediaId, format } : { ...extensions, url: source.url, format }
     return this.call(V1.downloadMedia, {
       body,
@@ -186,6 +209,14 @@ export class MdsClient {
   /** Extension: cancels a queued or processing job; canceling twice answers the same, so it is retried like a read. */
   cancel(jobId: string): Promise<Job> {
     return this.call(V1.cancelJob, { params: { jobId }, idempotent: true })
+  }
+
+  /**
+   * Extension: stops a live recording and keeps what it recorded (the job then completes with the file); stopping
+   * twice answers the same, so it is retried like a read. 409 job_not_live for a job that is not recording.
+   */
+  stop(jobId: string): Promise<Job> {
+    return this.call(V1.stopJob, { params: { jobId }, idempotent: true })
   }
 
   /**
@@ -225,7 +256,11 @@ export class MdsClient {
       const job = await this.job(jobId)
       options.onUpdate?.(job)
       if (isFinished(job)) return job
-      const changed = previous === null || previous.status !== job.status || previous.progress !== job.progress
+      const changed =
+        previous === null ||
+        previous.status !== job.status ||
+        previous.progress !== job.progress ||
+        previous.recording?.seconds !== job.recording?.seconds
       delay = nextPollDelay(delay, changed)
       previous = job
       await sleepFor(delay, options.signal)

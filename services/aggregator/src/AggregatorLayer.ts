@@ -1,4 +1,7 @@
 // The aggregator's application layer: NATS, streams, the read models, the artifact store for links, all projections.
+import { JobDeliverer } from "./deliveries/JobDeliverer.ts"
+import { LibraryRefresher } from "./deliveries/LibraryRefresher.ts"
+import { SubscriptionRetainer } from "./deliveries/SubscriptionRetainer.ts"
 import { Layer } from "effect"
 import { ArtifactStoreLayer } from "@mds/shared/artifacts/ArtifactStoreLayer"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
@@ -21,10 +24,15 @@ import { SubscriptionChecker } from "./subscriptions/SubscriptionChecker.ts"
 import { SubscriptionProjection, subscriptionsProjection } from "./subscriptions/SubscriptionProjection.ts"
 import { JobProjection, jobsProjection } from "./jobs/JobProjection.ts"
 import { JobRetrier } from "./jobs/JobRetrier.ts"
+import { LiveWaiter } from "./live/LiveWaiter.ts"
+import { SlotReconcile } from "./admission/SlotReconcile.ts"
 import { MediaProjection, mediaProjection } from "./media/MediaProjection.ts"
 import { SubjectHistory } from "./projections/SubjectHistory.ts"
 import { UsageProjection, usageProjection } from "./usage/UsageProjection.ts"
-import { JobStates } from "@mds/shared/jobs/JobStates"
+import { JobStates } from "@mds/shared/application/job/JobStates"
+import { SubscriptionStates } from "@mds/shared/application/subscription/SubscriptionStates"
+import { Parking } from "./consumers/Parking.ts"
+import { ParkedReplays } from "./consumers/ParkedReplays.ts"
 
 /** Every read model the aggregator keeps, as data: stream, durable consumer, decoding and projection. */
 export const PROJECTIONS = [
@@ -47,8 +55,12 @@ export const ProjectionServices = Layer.mergeAll(
 
 const StreamsEnsured = Layer.effectDiscard(ensureStreams)
 
-// Read models and artifacts: KV and filesystem by default, MongoDB and S3 when MONGO_URL / S3_ENDPOINT are set.
-const Infrastructure = Layer.mergeAll(ReadModelLayer, ArtifactStoreLayer, JetStreamEventStore, StreamsEnsured, Followers.layer).pipe(
+// Read models and artifacts: KV and filesystem by default, MongoDB and S3 when MONGO_URL / S3_ENDPOINT are set. Every
+// consumer parks a message its handler keeps failing on (Parking: MDS_PARKED).
+const Infrastructure = SubscriptionStates.layer.pipe(
+  Layer.provideMerge(
+    Layer.mergeAll(ReadModelLayer, ArtifactStoreLayer, JetStreamEventStore, StreamsEnsured, Followers.layer, Parking.layer)
+  ),
   Layer.provideMerge(Lifetimes.layer),
   Layer.provideMerge(NatsClient.layer)
 )
@@ -68,8 +80,20 @@ export const AggregatorLayer = Layer.mergeAll(
   BatchFeeder,
   // Extension: subscriptions' checks, whose new entries go to the batch feeder.
   SubscriptionChecker,
-  // Extension: the automatic retries of jobs whose failure was retryable.
+  // Extension: the automatic retries of jobs whose failure was retryable, and the hand-offs of tries that never ran.
   JobRetrier,
+  // Extension: scheduled jobs' wait for their stream (probes, the slot once it began, the give-up).
+  LiveWaiter,
+  // Extension: stored jobs' files delivered into their projects' destinations.
+  JobDeliverer,
+  // Extension: the media servers of destinations told to refresh their libraries after deliveries.
+  LibraryRefresher,
+  // Extension: retention of subscriptions' delivered files (keep_last, keep_days).
+  SubscriptionRetainer,
+  // The slots of tries whose releaser died, freed on a timer.
+  SlotReconcile,
   // The expiry and tally followers' states, for the gateways' /v1/health.
-  answerFollowerStates("aggregator")
+  answerFollowerStates("aggregator"),
+  // An operator's replays of parked messages, run by the handlers registered above.
+  ParkedReplays
 ).pipe(Layer.provide(SubjectHistory.layer), Layer.provideMerge(Infrastructure))

@@ -11,7 +11,7 @@ import {
 } from "@mds/shared/domain/account/AccountEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
-import { keySubject, keyUsageSubject, projectSubject } from "@mds/shared/eventstore/Subjects"
+import { keySubject, keyUsageSubject, projectSubject } from "@mds/shared/nats/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { KeyReadModel } from "@mds/shared/readmodel/KeyReadModel"
@@ -24,6 +24,7 @@ import { withDurablePrefix } from "../src/projections/Projection.ts"
 import { SubjectHistory } from "../src/projections/SubjectHistory.ts"
 import { TestNats } from "../../../test/int/support/TestNats.ts"
 import { eventuallyEffect } from "../../../test/support/Eventually.ts"
+import { Parking } from "../src/consumers/Parking.ts"
 
 /** One aggregator instance with its own durables and buckets, as a fresh deployment would have. */
 const instance = (name: string) =>
@@ -38,7 +39,7 @@ const instance = (name: string) =>
     )
   )
 
-const shared = Layer.mergeAll(JetStreamEventStore).pipe(Layer.provideMerge(TestNats))
+const shared = Layer.mergeAll(JetStreamEventStore, Parking.layer).pipe(Layer.provideMerge(TestNats))
 
 layer(shared, { timeout: 120_000, excludeTestServices: true })("account projections", (it) => {
   it.effect("fold projects and keys, take usage before creation, skip poison, and rebuild identically", () =>

@@ -23,7 +23,7 @@ import {
 import { evolveKeyRecord, evolveProjectView, type KeyRecord, type KeyView, type ProjectView } from "@mds/shared/domain/account/AccountViews"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
-import { keySubject, keyUsageSubject, projectSubject, userSubject } from "@mds/shared/eventstore/Subjects"
+import { keySubject, keyUsageSubject, projectSubject, userSubject } from "@mds/shared/nats/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { userIdFromEmail } from "@mds/shared/ids/UserId"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
@@ -39,6 +39,7 @@ import { rebuildReadModel } from "../src/rebuild/ProjectionRebuild.ts"
 import { SubjectHistory } from "../src/projections/SubjectHistory.ts"
 import { TestNats, TestNatsServer } from "../../../test/int/support/TestNats.ts"
 import { eventuallyEffect } from "../../../test/support/Eventually.ts"
+import { Parking } from "../src/consumers/Parking.ts"
 
 const SECRET = "account-rebuild-secret"
 const BASE = "http://files.test"
@@ -55,7 +56,7 @@ const artifacts = Layer.effect(
 const live = runProjections([accountsProjection, keyUsageProjection]).pipe(
   Layer.provide(AccountProjection.layer),
   Layer.provideMerge(Layer.mergeAll(KvReadModels, artifacts, SubjectHistory.layer)),
-  Layer.provideMerge(JetStreamEventStore),
+  Layer.provideMerge(Layer.mergeAll(JetStreamEventStore, Parking.layer)),
   Layer.provideMerge(TestNats)
 )
 

@@ -2,11 +2,12 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import { type JobEvent, JobEvent as JobEventCodec } from "@mds/shared/domain/job/JobEvent"
-import { evolveJobView, type JobView } from "@mds/shared/domain/job/JobView"
+import type { JobView } from "@mds/shared/domain/job/JobView"
+import { evolveJobView } from "@mds/shared/domain/job/JobState"
 import { type MediaResolved, MediaEvent } from "@mds/shared/domain/media/MediaEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
-import { JOBS_STREAM, jobSubject, MEDIA_STREAM, mediaSubject } from "@mds/shared/eventstore/Subjects"
+import { JOBS_STREAM, jobSubject, MEDIA_STREAM, mediaSubject } from "@mds/shared/nats/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
@@ -23,6 +24,7 @@ import { TestNats } from "../../../test/int/support/TestNats.ts"
 import { resolvedMedia } from "../../../test/int/readmodel/MediaReadModel.contract.ts"
 import { eventuallyEffect } from "../../../test/support/Eventually.ts"
 import { jobArtifact, jobCompleted, jobFailed, jobProgressed, jobQueued, jobStarted } from "../../../test/support/JobEvents.ts"
+import { Parking } from "../src/consumers/Parking.ts"
 
 /** The job read model on KV, except that the first `failures` writes fail (a store that is briefly down). */
 const flakyJobReadModel = (bucket: string, failures: number) =>
@@ -33,7 +35,9 @@ const flakyJobReadModel = (bucket: string, failures: number) =>
       return JobReadModel.of({
         ...kv,
         putAt: (view, revision) =>
-          left-- > 0 ? Effect.fail(new ReadModelError({ operation: "putAt", message: "store briefly down" })) : kv.putAt(view, revision)
+          left-- > 0
+            ? Effect.fail(new ReadModelError({ operation: "putAt", message: "store briefly down", unavailable: true }))
+            : kv.putAt(view, revision)
       })
     })
   ).pipe(Layer.provide(KvJobReadModel.layerWithBucket(bucket)))
@@ -64,7 +68,7 @@ const failed = (jobId: string): JobEvent => jobFailed(jobId, T + 150)
 const expectedView = (job: Recorded): JobView | null =>
   job.events.reduce<JobView | null>((view, [seq, event]) => evolveJobView(view, event, seq), null)
 
-const shared = JetStreamEventStore.pipe(Layer.provideMerge(TestNats))
+const shared = Layer.mergeAll(JetStreamEventStore, Parking.layer).pipe(Layer.provideMerge(TestNats))
 
 layer(shared, { timeout: 120_000, excludeTestServices: true })("aggregator", (it) => {
   it.effect("projects job and media streams, steps over poison, retries failed writes, and rebuilds identically", () =>

@@ -5,10 +5,10 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { ConfigProvider, Effect, Layer, ManagedRuntime, Option, References } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { claimSlot, releaseSlot } from "@mds/shared/domain/admission/AdmissionCommands"
+import { claimSlot, releaseSlot } from "@mds/shared/application/admission/AdmissionCommands"
 import { liveSlots } from "@mds/shared/domain/admission/AdmissionDecider"
 import { AdmissionEvent } from "@mds/shared/domain/admission/AdmissionEvent"
-import { batchCommands } from "@mds/shared/domain/batch/BatchCommands"
+import { batchCommands } from "@mds/shared/application/batch/BatchCommands"
 import { BatchDecider } from "@mds/shared/domain/batch/BatchDecider"
 import { BatchEvent } from "@mds/shared/domain/batch/BatchEvent"
 import { isBatchDone, progressOf } from "@mds/shared/domain/batch/BatchState"
@@ -16,16 +16,17 @@ import type { DownloadOptions } from "@mds/shared/domain/job/DownloadOptions"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { jobStatus } from "@mds/shared/domain/job/JobState"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { admissionSubject, BATCHES_STREAM, batchSubject, JOBS_STREAM, jobSubject } from "@mds/shared/eventstore/Subjects"
+import { admissionSubject, BATCHES_STREAM, batchSubject, JOBS_STREAM, jobSubject } from "@mds/shared/nats/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
-import { foldJobEvents } from "@mds/shared/jobs/JobStates"
+import { foldJobEvents } from "@mds/shared/application/job/JobStates"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { AggregatorLayer } from "../src/AggregatorLayer.ts"
-import { entryJobId } from "@mds/shared/domain/batch/EntryJobId"
+import { entryJobId } from "@mds/shared/application/batch/EntryJobId"
 import { BATCH_EVENTS_DURABLE, BATCH_JOB_EVENTS_DURABLE } from "../src/batches/BatchFeeder.ts"
 import { eventually } from "../../../test/support/Eventually.ts"
 import { jobCompleted, jobQueued, jobStarted } from "../../../test/support/JobEvents.ts"
 import { type NatsServer, startNatsServer } from "../../../test/support/NatsServer.ts"
+import { parseFormatId } from "@mds/shared/domain/media/FormatId"
 
 type Services = EventStore | NatsClient
 
@@ -85,7 +86,7 @@ const createBatch = (projectId: string, batchId: string, count: number, at = Dat
       projectId,
       mediaId: newId("med"),
       platform: "generic",
-      format: "audio_m4a",
+      format: parseFormatId("audio_m4a"),
       entries: entries(count),
       now: at,
       lifetimeMs,

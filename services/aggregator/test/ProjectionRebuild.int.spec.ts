@@ -4,11 +4,12 @@ import { promisify } from "node:util"
 import { assert, layer } from "@effect/vitest"
 import { Effect, Fiber, Layer, Option } from "effect"
 import { type JobEvent, JobEvent as JobEventCodec } from "@mds/shared/domain/job/JobEvent"
-import { evolveJobView, type JobView } from "@mds/shared/domain/job/JobView"
+import type { JobView } from "@mds/shared/domain/job/JobView"
+import { evolveJobView } from "@mds/shared/domain/job/JobState"
 import { MediaEvent } from "@mds/shared/domain/media/MediaEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
-import { jobSubject, mediaSubject } from "@mds/shared/eventstore/Subjects"
+import { jobSubject, mediaSubject } from "@mds/shared/nats/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
@@ -27,12 +28,13 @@ import { resolvedMedia } from "../../../test/int/readmodel/MediaReadModel.contra
 import { TestNatsServer, TestNats } from "../../../test/int/support/TestNats.ts"
 import { eventuallyEffect } from "../../../test/support/Eventually.ts"
 import { jobArtifact, jobCompleted, jobProgressed, jobQueued } from "../../../test/support/JobEvents.ts"
+import { Parking } from "../src/consumers/Parking.ts"
 
 /** The running service: the aggregator on the read models behind their pointers, as in production. */
 const live = runProjections([jobsProjection, mediaProjection], { ...defaultAggregatorOptions, retryDelayMs: 200 }).pipe(
   Layer.provide(Layer.mergeAll(JobProjection.layer, MediaProjection.layer).pipe(Layer.provide(SubjectHistory.layer))),
   Layer.provideMerge(KvReadModels),
-  Layer.provideMerge(JetStreamEventStore),
+  Layer.provideMerge(Layer.mergeAll(JetStreamEventStore, Parking.layer)),
   Layer.provideMerge(TestNats)
 )
 

@@ -1,10 +1,13 @@
 // Subscription webhooks (extension) on a real nats-server and HTTP endpoint: subscription.entries_queued names each
 // queued entry's job, subscription.failing the last error; both signed like the job webhooks and in the delivery log.
-import { entryJobId } from "@mds/shared/domain/batch/EntryJobId"
-import { currentSubscription, subscriptionCommands } from "@mds/shared/domain/subscription/SubscriptionCommands"
+import { entryJobId } from "@mds/shared/application/batch/EntryJobId"
+import { currentSubscription, subscriptionCommands } from "@mds/shared/application/subscription/SubscriptionCommands"
+import { SubscriptionStates } from "@mds/shared/application/subscription/SubscriptionStates"
+import type { QueuedEntry } from "@mds/shared/domain/subscription/SubscriptionEvent"
 import type { WebhookEventType } from "@mds/shared/domain/webhook/WebhookEvent"
+import { InMemorySubscriptionReadModel } from "@mds/shared/readmodel/memory/InMemorySubscriptionReadModel"
 import type { EventStore } from "@mds/shared/eventstore/EventStore"
-import { SUBSCRIPTIONS_STREAM } from "@mds/shared/eventstore/Subjects"
+import { SUBSCRIPTIONS_STREAM } from "@mds/shared/nats/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { Effect, Layer } from "effect"
@@ -15,17 +18,57 @@ import { verifyWithPython, type WebhookReceiver } from "../../../test/support/We
 import { SUBSCRIPTION_WEBHOOKS_DURABLE, SubscriptionWebhooks } from "../src/webhooks/SubscriptionWebhooks.ts"
 import { startWebhookStack, type WebhookStack } from "./WebhookStack.ts"
 
+/** Subscriptions are read by replaying their subjects here (an empty read model: no snapshot). */
+const SubscriptionReads = SubscriptionStates.layer.pipe(Layer.provide(InMemorySubscriptionReadModel.layer))
+
 let stack: WebhookStack
 let receiver: WebhookReceiver
 
 beforeAll(async () => {
-  stack = await startWebhookStack({ reactor: (provided) => SubscriptionWebhooks.pipe(Layer.provide(provided)) })
+  stack = await startWebhookStack({
+    reactor: (provided) => SubscriptionWebhooks.pipe(Layer.provide(Layer.mergeAll(provided, SubscriptionReads)))
+  })
   receiver = stack.receiver
 })
 afterAll(() => stack?.close())
 
 const T = Date.now()
-const run = <A, E>(effect: Effect.Effect<A, E, EventStore | NatsClient>) => stack.run(effect)
+const run = <A, E>(effect: Effect.Effect<A, E, EventStore | NatsClient | SubscriptionStates>) =>
+  stack.run(effect.pipe(Effect.provide(SubscriptionReads)))
+
+/** A check of the subscription due at `due`, planned and recorded as the check records it, with its batch if any. */
+const recordCheck = (
+  projectId: string,
+  subscriptionId: string,
+  due: number,
+  now: number,
+  queued: { readonly batchId: string; readonly entries: ReadonlyArray<QueuedEntry> } | null
+) => {
+  const commands = subscriptionCommands(projectId, subscriptionId)
+  const entries = queued?.entries ?? []
+  return run(
+    Effect.andThen(
+      commands({
+        _tag: "PlanCheck",
+        subscriptionId,
+        dueAt: due,
+        now,
+        mediaId: "med_channel",
+        platform: "generic",
+        found: entries.length,
+        fresh: entries.length,
+        filtered: 0,
+        seen: entries.map((entry) => entry.archiveKey),
+        refreshed: [],
+        candidates: entries,
+        requeue: [],
+        limit: null,
+        hold: null
+      }),
+      commands({ _tag: "RecordCheck", subscriptionId, dueAt: due, now, queued, waiting: [] })
+    )
+  )
+}
 const configure = (projectId: string, events: ReadonlyArray<WebhookEventType>) => stack.configure(projectId, receiver.url, events)
 const deliveryLog = (projectId: string) => stack.deliveryLog(projectId)
 
@@ -47,22 +90,7 @@ describe("SubscriptionWebhooks", () => {
     ]
     const before = receiver.received.length
     const due = await dueAt(projectId, subscriptionId)
-    await run(
-      subscriptionCommands(
-        projectId,
-        subscriptionId
-      )({
-        _tag: "RecordCheck",
-        subscriptionId,
-        dueAt: due,
-        now: T + 5,
-        found: 2,
-        fresh: 2,
-        filtered: 0,
-        seen: [],
-        queued: { batchId, entries }
-      })
-    )
+    await recordCheck(projectId, subscriptionId, due, T + 5, { batchId, entries })
     const delivery = (await receiver.waitFor(before + 1))[before]!
     const payload = JSON.parse(delivery.body)
     expect(payload).toMatchObject({
@@ -137,22 +165,10 @@ describe("SubscriptionWebhooks", () => {
     const subscriptionId = await subscribe(projectId)
     const due = await dueAt(projectId, subscriptionId)
     const batchId = newId("bat")
-    await run(
-      subscriptionCommands(
-        projectId,
-        subscriptionId
-      )({
-        _tag: "RecordCheck",
-        subscriptionId,
-        dueAt: due,
-        now: T + 5,
-        found: 1,
-        fresh: 1,
-        filtered: 0,
-        seen: [],
-        queued: { batchId, entries: [{ archiveKey: "generic x", entryId: "x", url: "http://feeds.test/x.mp4", title: "X" }] }
-      })
-    )
+    await recordCheck(projectId, subscriptionId, due, T + 5, {
+      batchId,
+      entries: [{ archiveKey: "generic x", entryId: "x", url: "http://feeds.test/x.mp4", title: "X" }]
+    })
     // Handled means acknowledged by the durable consumer: every stored subscription event was.
     await eventually(
       () =>

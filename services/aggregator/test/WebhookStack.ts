@@ -5,14 +5,15 @@ import { WebhookConfigEvent, WebhookDeliveryAttempted, type WebhookEventType } f
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
-import { webhookConfigSubject, webhookDeliverySubject } from "@mds/shared/eventstore/Subjects"
+import { webhookConfigSubject, webhookDeliverySubject } from "@mds/shared/nats/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import type { NatsClient } from "@mds/shared/nats/NatsClient"
-import { webhookSecret } from "@mds/shared/webhooks/WebhookSignature"
+import { webhookSecret } from "@mds/shared/application/webhook/WebhookSignature"
 import { ConfigProvider, Effect, Layer, ManagedRuntime } from "effect"
 import { TestNats } from "../../../test/int/support/TestNats.ts"
 import { startWebhookReceiver, type WebhookReceiver } from "../../../test/support/WebhookReceiver.ts"
 import { WebhookSettings } from "../src/webhooks/WebhookSettings.ts"
+import { Parking } from "../src/consumers/Parking.ts"
 
 const PEPPER = "webhook-test-pepper"
 
@@ -30,7 +31,9 @@ export interface WebhookStackOptions<E> {
   /** The egress guard the POSTs pass; by default only the receiver, every other name resolving to a private address. */
   readonly egress?: (receiver: WebhookReceiver) => Layer.Layer<EgressPolicy>
   /** The reactor under test, given the webhook settings and the egress guard; the event store and NATS are the stack's. */
-  readonly reactor: (provided: Layer.Layer<WebhookSettings | EgressPolicy, unknown>) => Layer.Layer<never, E, EventStore | NatsClient>
+  readonly reactor: (
+    provided: Layer.Layer<WebhookSettings | EgressPolicy, unknown>
+  ) => Layer.Layer<never, E, EventStore | NatsClient | Parking>
 }
 
 const onlyTheReceiver = (receiver: WebhookReceiver) =>
@@ -51,7 +54,7 @@ export const startWebhookStack = async <E>(options: WebhookStackOptions<E>): Pro
     )
   )
   const egress = (options.egress ?? onlyTheReceiver)(receiver)
-  const base = JetStreamEventStore.pipe(Layer.provideMerge(TestNats))
+  const base = Layer.mergeAll(JetStreamEventStore, Parking.layer).pipe(Layer.provideMerge(TestNats))
   const layer = options.reactor(Layer.mergeAll(settings, egress)).pipe(Layer.provideMerge(base), Layer.orDie)
   const runtime = ManagedRuntime.make(layer)
   try {

@@ -38,6 +38,10 @@ export interface ExtractorConfigShape {
   readonly workMaxAttempts: number
   /** Extension: the most entries a playlist resolve lists (yt-dlp stops reading the playlist there). */
   readonly playlistMaxEntries: number
+  /** Extension: the longest a live recording lasts, in seconds: a job's max_duration's default and ceiling. */
+  readonly liveMaxDurationSeconds: number
+  /** Extension: live recordings one project may make at once (the rest fail live_recordings_exceeded, retryable). */
+  readonly liveRecordingsPerProject: number
 }
 
 export class ExtractorConfig extends Context.Service<ExtractorConfig, ExtractorConfigShape>()("mds/extractor/ExtractorConfig") {
@@ -57,7 +61,9 @@ export class ExtractorConfig extends Context.Service<ExtractorConfig, ExtractorC
     downloadRetryBaseMs: secondsAsMs("DOWNLOAD_RETRY_BASE_SECONDS", 2),
     workAckWaitMs: wholeSecondsAsMs("WORK_ACK_WAIT_SECONDS", 60),
     workMaxAttempts: Config.Int("WORK_MAX_ATTEMPTS").pipe(Config.withDefault(3)),
-    playlistMaxEntries: Config.Int("PLAYLIST_MAX_ENTRIES").pipe(Config.withDefault(500))
+    playlistMaxEntries: Config.Int("PLAYLIST_MAX_ENTRIES").pipe(Config.withDefault(500)),
+    liveMaxDurationSeconds: Config.Int("LIVE_MAX_DURATION_SECONDS").pipe(Config.withDefault(4 * 3600)),
+    liveRecordingsPerProject: Config.Int("LIVE_RECORDINGS_PER_PROJECT").pipe(Config.withDefault(1))
   })
 
   static readonly layer = Layer.effect(ExtractorConfig, Effect.map(ExtractorConfig.config, ExtractorConfig.of))

@@ -2,7 +2,7 @@
 import { Effect, Layer } from "effect"
 import { ArtifactStoreLayer } from "@mds/shared/artifacts/ArtifactStoreLayer"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
-import { CookieVault } from "@mds/shared/cookies/CookieVault"
+import { CookieVault } from "@mds/shared/application/cookies/CookieVault"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
 import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
@@ -23,7 +23,7 @@ import { StaleWorkDirs } from "./download/StaleWorkDirs.ts"
 import { ExtractorConfig } from "./ExtractorConfig.ts"
 import { PlatformOutcomes } from "./health/PlatformOutcomes.ts"
 import { Ffmpeg } from "./media/Ffmpeg.ts"
-import { ActiveRelease } from "./releases/ActiveRelease.ts"
+import { ActiveRelease } from "./ytdlp/ActiveRelease.ts"
 import { ReleaseConfig } from "./releases/ReleaseConfig.ts"
 import { ReleaseFollower } from "./releases/ReleaseFollower.ts"
 import { ReleaseInstaller } from "./releases/ReleaseInstaller.ts"
@@ -33,6 +33,7 @@ import { MediaResolver } from "./resolve/MediaResolver.ts"
 import { ObjectStoreResolvedInfoStore } from "./resolve/info/ObjectStoreResolvedInfoStore.ts"
 import { ResolveRpcServer } from "./resolve/ResolveRpcServer.ts"
 import { Confinement } from "./sandbox/Confinement.ts"
+import { WarmRunner } from "./warm/WarmRunner.ts"
 import { YtDlp } from "./ytdlp/YtDlp.ts"
 
 const Streams = Layer.effectDiscard(ensureStreams)
@@ -43,7 +44,7 @@ const Infrastructure = Layer.mergeAll(
   ArtifactStoreLayer,
   EgressPolicy.layer,
   // New runs read the active release when they start: ReleaseFollower switches it.
-  Layer.mergeAll(YtDlp.layer.pipe(Layer.provideMerge(ActiveRelease.layer)), Ffmpeg.layer).pipe(
+  Layer.mergeAll(YtDlp.layer.pipe(Layer.provideMerge(WarmRunner.layer), Layer.provideMerge(ActiveRelease.layer)), Ffmpeg.layer).pipe(
     Layer.provideMerge(Layer.mergeAll(Confinement.layer, ExtractorConfig.layer))
   )
 ).pipe(Layer.provideMerge(Streams), Layer.provideMerge(Layer.mergeAll(NatsClient.layer, Lifetimes.layer)))

@@ -1,8 +1,8 @@
 // Runs the extractor in-process on a throwaway nats-server with the pinned yt-dlp, and drives it like the gateway does.
-import { claimSlot } from "@mds/shared/domain/admission/AdmissionCommands"
-import { jobCommands } from "@mds/shared/domain/job/JobCommands"
+import { claimSlot } from "@mds/shared/application/admission/AdmissionCommands"
+import { jobCommands } from "@mds/shared/application/job/JobCommands"
 import { slotReleaseOf } from "@mds/shared/domain/job/JobSlot"
-import { releaseSlot } from "@mds/shared/domain/admission/AdmissionCommands"
+import { releaseSlot } from "@mds/shared/application/admission/AdmissionCommands"
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -10,7 +10,8 @@ import { connect, type NatsConnection } from "@nats-io/transport-node"
 import { ConfigProvider, Effect, Layer, ManagedRuntime, Option, References, Schema } from "effect"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { AdmissionEvent } from "@mds/shared/domain/admission/AdmissionEvent"
-import { type QueuedJob, queueJob, sendDownloadWork } from "@mds/shared/domain/job/DownloadWork"
+import { type QueuedJob, queueJob, sendDownloadWork } from "@mds/shared/application/job/DownloadWork"
+import { parseFormatId } from "@mds/shared/domain/media/FormatId"
 import type { DownloadOptions } from "@mds/shared/domain/job/DownloadOptions"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import type { MediaResolved } from "@mds/shared/domain/media/MediaEvent"
@@ -18,17 +19,20 @@ import { ResolveReply } from "@mds/shared/domain/media/ResolveRpc"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
-import { admissionSubject, jobSubject, RESOLVE_RPC_SUBJECT } from "@mds/shared/eventstore/Subjects"
+import { admissionSubject, jobSubject, RESOLVE_RPC_SUBJECT } from "@mds/shared/nats/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { afterAll, beforeAll, expect } from "vitest"
 import { type MediaServer, startMediaServer } from "../../../test/support/MediaServer.ts"
 import { type NatsServer, startNatsServer } from "../../../test/support/NatsServer.ts"
 import { startTcpRelay, type TcpRelay } from "../../../test/support/TcpRelay.ts"
 import { ExtractorLayer } from "../src/ExtractorLayer.ts"
+import { WarmRunner } from "../src/warm/WarmRunner.ts"
+import type { YtDlp } from "../src/ytdlp/YtDlp.ts"
+import { eventually } from "../../../test/support/Eventually.ts"
 
 export const YT_DLP = join(import.meta.dirname, "..", "..", "..", ".tools", "venv", "bin", "yt-dlp")
 
-type Services = EventStore | ArtifactStore
+type Services = EventStore | ArtifactStore | WarmRunner | YtDlp
 
 export interface ExtractorHarness {
   readonly nats: NatsServer
@@ -97,6 +101,20 @@ export const downloadCompletes = async (harness: ExtractorHarness, url: string) 
 
 const decodeReply = Schema.decodeUnknownSync(Schema.fromJsonString(ResolveReply))
 
+/** The warm runner's status once it takes runs (throws after `timeoutMs`, naming why it does not). */
+export const warmRunnerReady = (run: <A>(effect: Effect.Effect<A, never, WarmRunner>) => Promise<A>, timeoutMs = 60_000) =>
+  eventually(
+    () =>
+      run(
+        Effect.gen(function* () {
+          return (yield* WarmRunner).status()
+        })
+      ),
+    (status) => "pid" in status.ready,
+    "the warm runner to be ready",
+    timeoutMs
+  )
+
 export const startExtractorHarness = async (env: Readonly<Record<string, string>>): Promise<ExtractorHarness> => {
   const nats = await startNatsServer()
   const relay = await startTcpRelay(nats.port)
@@ -120,6 +138,8 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
     )
   )
   await runtime.runPromise(Effect.void)
+  // Runs start cold until the warm runner is ready: tests run on the path production runs take once it is.
+  if (env["YT_DLP_WARM_RUNNER"] !== "off") await warmRunnerReady((effect) => runtime.runPromise(effect))
   const client = await connect({ servers: nats.url })
   const run = <A, E>(effect: Effect.Effect<A, E, Services>) => runtime.runPromise(effect)
   const direct = ManagedRuntime.make(
@@ -164,7 +184,7 @@ export const startExtractorHarness = async (env: Readonly<Record<string, string>
         jobId,
         projectId,
         platform,
-        format,
+        format: parseFormatId(format),
         source: { url, mediaId: mediaId ?? null },
         now,
         lifetimeMs: 3_600_000,

@@ -4,7 +4,7 @@ import { Effect, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { PlatformHealthEvent } from "@mds/shared/domain/platform/PlatformHealthEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { platformHealthSubject } from "@mds/shared/eventstore/Subjects"
+import { platformHealthSubject } from "@mds/shared/nats/Subjects"
 import { type MediaServer, startMediaServer } from "../../../test/support/MediaServer.ts"
 import { downloadCompletes, type ExtractorHarness, startExtractorHarness } from "./ExtractorHarness.ts"
 

@@ -7,16 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { ArtifactStoreLayer } from "@mds/shared/artifacts/ArtifactStoreLayer"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
-import { claimSlot } from "@mds/shared/domain/admission/AdmissionCommands"
+import { claimSlot } from "@mds/shared/application/admission/AdmissionCommands"
 import { AdmissionEvent } from "@mds/shared/domain/admission/AdmissionEvent"
 import type { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
-import { type QueuedJob, queueJob } from "@mds/shared/domain/job/DownloadWork"
-import { jobCommands } from "@mds/shared/domain/job/JobCommands"
+import { type QueuedJob, queueJob } from "@mds/shared/application/job/DownloadWork"
+import { jobCommands } from "@mds/shared/application/job/JobCommands"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
 import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
-import { admissionSubject, jobSubject } from "@mds/shared/eventstore/Subjects"
+import { admissionSubject, jobSubject } from "@mds/shared/nats/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { type NatsServer, startNatsServer } from "../../../test/support/NatsServer.ts"
@@ -25,6 +25,8 @@ import { FetchMedia } from "../src/download/FetchMedia.ts"
 import { JobCancelWatch } from "../src/download/JobCancelWatch.ts"
 import { ExtractorConfig } from "../src/ExtractorConfig.ts"
 import { PlatformOutcomes } from "../src/health/PlatformOutcomes.ts"
+import { Ffmpeg } from "../src/media/Ffmpeg.ts"
+import { parseFormatId } from "@mds/shared/domain/media/FormatId"
 
 /** A one-shot signal a test awaits. */
 const signal = <A = void>() => {
@@ -88,6 +90,17 @@ const FinishedDownload = Layer.succeed(
   })
 )
 
+/** No run here records a live stream: ffmpeg is never asked. */
+const NoFfmpeg = Layer.succeed(
+  Ffmpeg,
+  Ffmpeg.of({
+    probe: () => Effect.die("not used"),
+    probeFile: () => Effect.die("not used"),
+    thumbnail: () => Effect.die("not used"),
+    remuxFile: () => Effect.die("not used")
+  })
+)
+
 let nats: NatsServer
 let dataDir: string
 let runtime: ManagedRuntime.ManagedRuntime<DownloadJob | EventStore | ArtifactStore, never>
@@ -99,7 +112,7 @@ beforeAll(async () => {
     Layer.provideMerge(Layer.effectDiscard(ensureStreams)),
     Layer.provideMerge(Layer.mergeAll(NatsClient.layer, Lifetimes.layer))
   )
-  const collaborators = Layer.mergeAll(GatedArtifacts, ObservedCancelWatch, FinishedDownload, PlatformOutcomes.layer).pipe(
+  const collaborators = Layer.mergeAll(GatedArtifacts, ObservedCancelWatch, FinishedDownload, PlatformOutcomes.layer, NoFfmpeg).pipe(
     Layer.provideMerge(infrastructure)
   )
   runtime = ManagedRuntime.make(
@@ -137,7 +150,7 @@ describe("cancel while the file is being stored", () => {
       jobId,
       projectId,
       platform: "generic",
-      format: "video_best",
+      format: parseFormatId("video_best"),
       source: { url: "https://example.com/clip.mp4", mediaId: null },
       now,
       lifetimeMs: 3_600_000
@@ -155,7 +168,7 @@ describe("cancel while the file is being stored", () => {
     await runtime.runPromise(Effect.andThen(queueJob(job), claimSlot({ projectId, jobId, limit: 2, now, expiresAt: now + 3_600_000 })))
     const run = runtime.runPromise(
       Effect.gen(function* () {
-        return yield* (yield* DownloadJob).run(command, { deliveryCount: 1, working: () => undefined, concurrentFragments: 1 })
+        return yield* (yield* DownloadJob).run(command, { workSeq: 1, deliveryCount: 1, working: () => undefined, concurrentFragments: 1 })
       })
     )
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest"
 import { AdmissionEvent } from "@mds/shared/domain/admission/AdmissionEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
-import { admissionSubject, jobSubject } from "@mds/shared/eventstore/Subjects"
+import { admissionSubject, jobSubject } from "@mds/shared/nats/Subjects"
 import { eventually } from "../../../test/support/Eventually.ts"
 import { mediaAndExtractor } from "./ExtractorHarness.ts"
 
@@ -30,10 +30,19 @@ const ownAdmission = async (projectId: string) =>
     )
   ).event
 
-/** Processes whose command line names the job (yt-dlp gets its work directory, named after the job, as --paths). */
+/**
+ * The job's run: the processes whose command line names the job (yt-dlp gets its work directory, named after the job,
+ * as --paths; curl and ffmpeg their files in it) and every member of their process groups, which holds a warm run's
+ * yt-dlp too (a fork of the warm runner, with the runner's command line).
+ */
 const processesOf = async (jobId: string) => {
-  const { stdout } = await execFileAsync("ps", ["-eo", "pid=,args="])
-  return stdout.split("\n").filter((line) => line.includes(jobId) && !line.includes("ps -eo"))
+  const { stdout } = await execFileAsync("ps", ["-eo", "pid=,pgid=,args="])
+  const rows = stdout
+    .split("\n")
+    .filter((line) => !line.includes("ps -eo"))
+    .map((line) => ({ line, pgid: line.trim().split(/\s+/)[1] ?? "" }))
+  const groups = new Set(rows.filter((row) => row.line.includes(jobId)).map((row) => row.pgid))
+  return rows.filter((row) => groups.has(row.pgid)).map((row) => row.line)
 }
 
 const workDirsOf = async (jobId: string) =>

@@ -2,7 +2,7 @@
 import { createHash, randomBytes } from "node:crypto"
 import { createServer as createHttpServer, type Server as HttpServer } from "node:http"
 import { type AddressInfo, createServer, type Server } from "node:net"
-import { mkdtemp, rm } from "node:fs/promises"
+import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { ConfigProvider, Effect, Exit, Layer } from "effect"
@@ -132,16 +132,18 @@ print(hashlib.sha256(opener.open("http://127.0.0.1:${originPort}/big", timeout=6
   })
 
   it("fails closed: without a way to create namespaces the layer fails, naming the settings that fix it", async () => {
-    const empty = await mkdtemp(join(tmpdir(), "mds-no-unshare-"))
-    const path = process.env.PATH
-    process.env.PATH = empty
+    // A release whose python is refused namespaces, as a host without user namespaces or CAP_SYS_ADMIN refuses them.
+    const release = await mkdtemp(join(tmpdir(), "mds-no-namespaces-"))
+    await writeFile(join(release, "python3"), '#!/bin/sh\necho "confine: unshare: Operation not permitted" >&2\nexit 1\n')
+    await chmod(join(release, "python3"), 0o755)
     try {
-      const exit = await confinementFor({})
+      const exit = await confinementFor({ YT_DLP_PATH: join(release, "yt-dlp") })
       expect(Exit.isFailure(exit)).toBe(true)
-      expect(String(Exit.isFailure(exit) ? exit.cause : "")).toMatch(/EGRESS_CONFINEMENT=network-policy/)
+      const message = String(Exit.isFailure(exit) ? exit.cause : "")
+      expect(message).toMatch(/EGRESS_CONFINEMENT=network-policy/)
+      expect(message).toMatch(/Operation not permitted/)
     } finally {
-      process.env.PATH = path
-      await rm(empty, { recursive: true })
+      await rm(release, { recursive: true })
     }
   })
 

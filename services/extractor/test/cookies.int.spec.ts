@@ -5,11 +5,11 @@ import { Kvm } from "@nats-io/kv"
 import { jetstream } from "@nats-io/jetstream"
 import { ConfigProvider, Effect, Layer, ManagedRuntime, References } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { COOKIE_JARS_BUCKET, CookieVault } from "@mds/shared/cookies/CookieVault"
+import { COOKIE_JARS_BUCKET, CookieVault } from "@mds/shared/application/cookies/CookieVault"
 import { CookieJarEvent } from "@mds/shared/domain/cookies/CookieJarEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
-import { projectCookieJarsSubject } from "@mds/shared/eventstore/Subjects"
+import { cookieJarSubject } from "@mds/shared/nats/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { type MediaServer, podcastFeedEpisodes, startMediaServer } from "../../../test/support/MediaServer.ts"
@@ -113,7 +113,7 @@ describe("per-project cookies", () => {
     expect(raw?.value.length).toBeGreaterThan(0)
     expect(Buffer.from(raw!.value).includes(Buffer.from(session))).toBe(false)
     expect(Buffer.from(raw!.value).includes(Buffer.from("mds_session"))).toBe(false)
-    const events = await withVault((_, store) => store.readSubject(CookieJarEvent, projectCookieJarsSubject(owner)))
+    const events = await withVault((_, store) => store.readSubject(CookieJarEvent, cookieJarSubject.within(owner)))
     expect(events.length).toBeGreaterThanOrEqual(2)
     expect(JSON.stringify(events)).not.toContain(session)
     expect(JSON.stringify(events)).not.toContain("mds_session")

@@ -4,7 +4,8 @@ import { createServer, type IncomingHttpHeaders, request, type Server } from "no
 import { type AddressInfo, connect, type Socket } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { parseEgressAllowList } from "@mds/shared/egress/EgressAllowList"
-import { makeEgressPolicy, type HostLookup } from "@mds/shared/egress/EgressPolicy"
+import { makeEgressPolicy } from "@mds/shared/egress/EgressPolicy"
+import type { HostLookup } from "@mds/shared/egress/HostLookup"
 import { eventually } from "../../../test/support/Eventually.ts"
 import { startEgressProxy } from "../src/egress/EgressProxy.ts"
 

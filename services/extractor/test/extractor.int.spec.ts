@@ -6,18 +6,19 @@ import { promisify } from "node:util"
 import { Effect, Option } from "effect"
 import { describe, expect, it } from "vitest"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
-import { claimSlot } from "@mds/shared/domain/admission/AdmissionCommands"
-import { type QueuedJob, queueJob, sendDownloadWork } from "@mds/shared/domain/job/DownloadWork"
-import { jobCommands } from "@mds/shared/domain/job/JobCommands"
+import { claimSlot } from "@mds/shared/application/admission/AdmissionCommands"
+import { type QueuedJob, queueJob, sendDownloadWork } from "@mds/shared/application/job/DownloadWork"
+import { jobCommands } from "@mds/shared/application/job/JobCommands"
 import { MediaEvent } from "@mds/shared/domain/media/MediaEvent"
 import type { ResolveReply } from "@mds/shared/domain/media/ResolveRpc"
 import { ExtractorCatalogPublished } from "@mds/shared/domain/platform/CatalogEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { EXTRACTOR_CATALOG_SUBJECT, mediaSubject } from "@mds/shared/eventstore/Subjects"
+import { EXTRACTOR_CATALOG_SUBJECT, mediaSubject } from "@mds/shared/nats/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { eventually } from "../../../test/support/Eventually.ts"
 import { fixtureFacts } from "../../../test/support/MediaFixtures.ts"
 import { mediaAndExtractor } from "./ExtractorHarness.ts"
+import { parseFormatId } from "@mds/shared/domain/media/FormatId"
 
 const execFileAsync = promisify(execFile)
 
@@ -180,7 +181,7 @@ describe("download worker", () => {
       jobId,
       projectId,
       platform: "generic",
-      format: "video_best",
+      format: parseFormatId("video_best"),
       source: { url: stack.media.urls.mp4, mediaId: null },
       now,
       lifetimeMs: 3_600_000

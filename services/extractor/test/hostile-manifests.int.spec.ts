@@ -1,5 +1,7 @@
 // Hostile HLS/DASH manifests against the real extractor: whatever protocol or address they name, the canary sees no connection.
+import { Effect, Metric } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { ytDlpStarts } from "../src/warm/WarmStarts.ts"
 import { type Canary, type HostileCase, type HostileServer, startCanary, startHostileServer } from "./HostileManifests.ts"
 import { type ExtractorHarness, startExtractorHarness } from "./ExtractorHarness.ts"
 
@@ -63,6 +65,9 @@ const withEnv = async <A>(env: Readonly<Record<string, string>>, f: () => Promis
   }
 }
 
+const starts = (harness: ExtractorHarness, start: "warm" | "cold") =>
+  harness.run(Effect.map(Metric.value(Metric.withAttributes(ytDlpStarts, { start })), (state) => state.count))
+
 /**
  * At most `width` runs at once: every case starts yt-dlp (Python) and often ffprobe, and the machine has two cores.
  * A pool, not batches: the next case starts as soon as any run ends instead of waiting for the slowest of a batch.
@@ -82,6 +87,7 @@ const suite = (confinement: "namespace" | "network-policy") =>
     let h: ExtractorHarness
     let resolveCases: ReadonlyArray<HostileCase> = []
     let downloadCases: ReadonlyArray<HostileCase> = []
+    let before = { warm: 0, cold: 0 }
 
     beforeAll(async () => {
       canary = await startCanary()
@@ -101,6 +107,7 @@ const suite = (confinement: "namespace" | "network-policy") =>
         WORKER_CONCURRENCY: "4",
         DOWNLOAD_RETRIES: "0"
       })
+      before = { warm: await starts(h, "warm"), cold: await starts(h, "cold") }
     })
 
     afterAll(async () => {
@@ -164,6 +171,12 @@ const suite = (confinement: "namespace" | "network-policy") =>
       const last = (await h.waitForEnd(projectId, jobId, 180_000)).at(-1)
       expect(last?._tag === "JobFailed" && last.error.code, JSON.stringify(last)).toBe("url_not_allowed")
     }, 300_000)
+
+    // The harness waits for the warm runner: every case above ran in a child it forked (cold runs: ssrf.int.spec.ts).
+    it("every yt-dlp run of these cases was forked by the warm runner", async () => {
+      expect(await starts(h, "cold")).toBe(before.cold)
+      expect(await starts(h, "warm")).toBeGreaterThan(before.warm + downloadCases.length)
+    })
   })
 
 suite("namespace")

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ExtractorCatalogPublished } from "@mds/shared/domain/platform/CatalogEvent"
 import { YtDlpReleaseChosen, YtDlpWorkerEvent } from "@mds/shared/domain/release/YtDlpReleaseEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { EXTRACTOR_CATALOG_SUBJECT, YT_DLP_CHOICE_SUBJECT, ALL_YT_DLP_WORKERS_SUBJECT } from "@mds/shared/eventstore/Subjects"
+import { EXTRACTOR_CATALOG_SUBJECT, YT_DLP_CHOICE_SUBJECT, ytDlpWorkerSubject } from "@mds/shared/nats/Subjects"
 import { eventually } from "../../../test/support/Eventually.ts"
 import { ensureMediaFixtures } from "../../../test/support/MediaFixtures.ts"
 import { type MediaServer, startMediaServer } from "../../../test/support/MediaServer.ts"
@@ -87,7 +87,7 @@ const store = <A, E>(f: (store: EventStore["Service"]) => Effect.Effect<A, E>) =
   )
 
 const reports = async () =>
-  (await store((s) => s.readSubject(YtDlpWorkerEvent, ALL_YT_DLP_WORKERS_SUBJECT)))
+  (await store((s) => s.readSubject(YtDlpWorkerEvent, ytDlpWorkerSubject.all)))
     .map((stored) => stored.event)
     .filter((e) => e.workerId === WORKER)
 

@@ -10,6 +10,7 @@ import { AccountProjection, accountsProjection, keyUsageProjection } from "../..
 import { runProjections } from "../../aggregator/src/projections/Aggregator.ts"
 import { SubjectHistory } from "../../aggregator/src/projections/SubjectHistory.ts"
 import { SubscriptionProjection, subscriptionsProjection } from "../../aggregator/src/subscriptions/SubscriptionProjection.ts"
+import { Parking } from "../../aggregator/src/consumers/Parking.ts"
 
 /** Starts the projections on the NATS server `env` names; dispose the runtime to stop them. */
 export const startListProjections = async (env: Record<string, string>) => {
@@ -17,7 +18,7 @@ export const startListProjections = async (env: Record<string, string>) => {
     runProjections([accountsProjection, keyUsageProjection, subscriptionsProjection]).pipe(
       Layer.provide(Layer.mergeAll(AccountProjection.layer, SubscriptionProjection.layer)),
       Layer.provide(Layer.mergeAll(KvProjectReadModel.layer, KvKeyReadModel.layer, KvSubscriptionReadModel.layer, SubjectHistory.layer)),
-      Layer.provide(Lifetimes.layer),
+      Layer.provide(Layer.mergeAll(Lifetimes.layer, Parking.layer)),
       Layer.provideMerge(NatsClient.layer),
       Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord(env))),
       Layer.provide(Layer.succeed(References.MinimumLogLevel, "Error")),

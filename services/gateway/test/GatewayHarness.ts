@@ -10,7 +10,7 @@ import { ResolveReply, ResolveRequest } from "@mds/shared/domain/media/ResolveRp
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { OtlpTracing } from "@mds/shared/observability/Tracing"
-import { EXTRACTOR_CATALOG_SUBJECT, jobSubject, mediaSubject, RESOLVE_RPC_SUBJECT } from "@mds/shared/eventstore/Subjects"
+import { EXTRACTOR_CATALOG_SUBJECT, jobSubject, mediaSubject, RESOLVE_RPC_SUBJECT } from "@mds/shared/nats/Subjects"
 import { connect, type NatsConnection } from "@nats-io/transport-node"
 import { ConfigProvider, Effect, Layer, ManagedRuntime, References, Schema } from "effect"
 import type { FastifyInstance } from "fastify"
@@ -100,7 +100,10 @@ export const fakeMedia = (url: string, now: number): MediaResolved =>
 const decodeRequest = Schema.decodeUnknownSync(Schema.fromJsonString(ResolveRequest))
 const encodeReply = Schema.encodeSync(Schema.fromJsonString(ResolveReply))
 
-/** Answers resolve requests like an extractor: URLs containing "private" are unavailable, "broken" fail, "/feed" lists entries. */
+/**
+ * Answers resolve requests like an extractor: URLs containing "private" are unavailable, "broken" fail, "/feed" lists
+ * entries, "upcoming" are streams that have not begun.
+ */
 export const startFakeExtractor = async (url: string, gateway: GatewayInstance) => {
   const connection: NatsConnection = await connect({ servers: url })
   let answered = 0
@@ -118,7 +121,11 @@ export const startFakeExtractor = async (url: string, gateway: GatewayInstance) 
           message.respond(encodeReply({ _tag: "ResolveRejected", code: "extraction_failed", message: "yt-dlp failed." }))
           return
         }
-        const single = fakeMedia(request.url, Date.now())
+        const resolved = fakeMedia(request.url, Date.now())
+        // Extension: a URL with "upcoming" in it is a stream announced for an hour later.
+        const single: MediaResolved = request.url.includes("upcoming")
+          ? { ...resolved, liveStatus: "is_upcoming", releaseAt: Date.now() + 3_600_000 }
+          : resolved
         // A playlist resolve of a URL with "/feed" in it answers a playlist of two entries.
         const media: MediaResolved =
           request.playlist === true && request.url.includes("/feed")

@@ -1,7 +1,8 @@
 // Stands in for the aggregator's job projection beside an in-process gateway (the harness runs no aggregator): folds
 // MDS_JOBS and writes each job's view to the job read model, which the gateway's job view mirror follows.
-import { followJobEvents } from "@mds/shared/domain/job/JobEventFollower"
-import { evolveJobView, type JobView } from "@mds/shared/domain/job/JobView"
+import { followJobEvents } from "@mds/shared/application/job/JobEventFollower"
+import type { JobView } from "@mds/shared/domain/job/JobView"
+import { evolveJobView } from "@mds/shared/domain/job/JobState"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
 import { Effect, Layer, Queue } from "effect"
 

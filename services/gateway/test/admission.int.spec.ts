@@ -1,6 +1,6 @@
 // The per-project limit under concurrent POSTs, on one and on two gateway instances sharing a nats-server.
-import { releaseSlot } from "@mds/shared/domain/admission/AdmissionCommands"
-import { jobCommands } from "@mds/shared/domain/job/JobCommands"
+import { releaseSlot } from "@mds/shared/application/admission/AdmissionCommands"
+import { jobCommands } from "@mds/shared/application/job/JobCommands"
 import type { LightMyRequestResponse } from "fastify"
 import { describe, expect, it } from "vitest"
 import { type GatewayInstance, useHarness } from "./GatewayHarness.ts"

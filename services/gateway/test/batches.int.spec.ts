@@ -2,7 +2,7 @@
 import { BatchEvent } from "@mds/shared/domain/batch/BatchEvent"
 import { MediaEvent } from "@mds/shared/domain/media/MediaEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { batchSubject, mediaSubject } from "@mds/shared/eventstore/Subjects"
+import { batchSubject, mediaSubject } from "@mds/shared/nats/Subjects"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { resolvedMedia } from "../../../test/int/readmodel/MediaReadModel.contract.ts"

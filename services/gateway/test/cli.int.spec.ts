@@ -153,13 +153,30 @@ describe("admin CLI", () => {
 
   it("sets a project's quotas (sizes for people, unlimited, default); refuses what is not a size or a count", async () => {
     const projectId = (await cli(["project", "create", "Limited"])).stdout.trim()
-    const set = await cli(["project", "quota", projectId, "--bytes-per-month", "50GB", "--jobs-per-day", "500"])
+    const set = await cli(["project", "quota", projectId, "--bytes-per-month", "50GB", "--jobs-per-day", "500", "--subscriptions", "7"])
     expect(set.code, set.stderr).toBe(0)
     expect(set.stdout).toBe("")
-    expect((await h.gateway.run(loadProject(projectId))).quotas).toEqual({ jobsPerDay: 500, bytesPerMonth: 50 * 1024 ** 3 })
-    const lifted = await cli(["project", "quota", projectId, "--jobs-per-day=unlimited", "--bytes-per-month", "default"])
+    expect((await h.gateway.run(loadProject(projectId))).quotas).toEqual({
+      jobsPerDay: 500,
+      bytesPerMonth: 50 * 1024 ** 3,
+      subscriptions: 7
+    })
+    const lifted = await cli([
+      "project",
+      "quota",
+      projectId,
+      "--jobs-per-day=unlimited",
+      "--bytes-per-month",
+      "default",
+      "--subscriptions",
+      "default"
+    ])
     expect(lifted.code, lifted.stderr).toBe(0)
-    expect((await h.gateway.run(loadProject(projectId))).quotas).toEqual({ jobsPerDay: "unlimited", bytesPerMonth: "default" })
+    expect((await h.gateway.run(loadProject(projectId))).quotas).toEqual({
+      jobsPerDay: "unlimited",
+      bytesPerMonth: "default",
+      subscriptions: "default"
+    })
 
     const badSize = await cli(["project", "quota", projectId, "--bytes-per-month", "5 parsecs"])
     expect(badSize.code).toBe(1)

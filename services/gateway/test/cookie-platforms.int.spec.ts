@@ -1,6 +1,7 @@
 // One rule for the platform of a URL's cookies: POST /cookies takes exactly the ids GET /platforms marks with
 // cookies: true, which are the ids runs look cookies up by (the platform of the URL's host).
 import { randomBytes } from "node:crypto"
+import { COOKIES_BODY_LIMIT_BYTES, MAX_COOKIES_TXT_LENGTH } from "@mds/shared/api/Requests"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Harness, startHarness } from "./GatewayHarness.ts"
 
@@ -18,11 +19,11 @@ afterAll(async () => {
 
 const COOKIES = `# Netscape HTTP Cookie File\n.example.org\tTRUE\t/\tFALSE\t${Math.floor(Date.now() / 1000) + 86_400}\tsession\tabc\n`
 
-const upload = (platform: string) =>
+const upload = (platform: string, cookiesTxt = COOKIES) =>
   h.gateway.app.inject({
     method: "POST",
     url: "/v1/cookies",
-    payload: JSON.stringify({ platform, cookies_txt: COOKIES }),
+    payload: JSON.stringify({ platform, cookies_txt: cookiesTxt }),
     headers: { "content-type": "application/json", "x-api-key": key }
   })
 
@@ -42,5 +43,19 @@ describe("the platform of a URL's cookies", () => {
     }
     const refused = await upload("mediasite")
     expect(refused.json().error).toMatchObject({ code: "invalid_request", message: expect.stringContaining("generic") })
+  })
+
+  it("reads every body its schema admits: the longest file, each character JSON's longest escape, is judged, never 413", async () => {
+    // 16,384 control characters are a file the schema admits (a bad one) in a body of over 96 KiB.
+    const longest = await upload("generic", "\u001f".repeat(MAX_COOKIES_TXT_LENGTH))
+    expect(longest.statusCode, longest.body).toBe(422)
+    expect(longest.json().error.code).toBe("invalid_cookie_file")
+    // Past the route's own limit, the body is refused unread, and the message names that limit.
+    const over = await upload("generic", "x".repeat(COOKIES_BODY_LIMIT_BYTES))
+    expect(over.statusCode, over.body).toBe(413)
+    expect(over.json().error).toMatchObject({
+      code: "payload_too_large",
+      message: expect.stringContaining(String(COOKIES_BODY_LIMIT_BYTES))
+    })
   })
 })

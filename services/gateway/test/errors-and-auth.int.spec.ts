@@ -173,7 +173,9 @@ describe("health and platforms", () => {
         version: "v1",
         followers: { job_views: "following", keys: "following", platforms: "following" },
         // No extractor runs beside this gateway: no release chosen, none reported.
-        yt_dlp: { choice: null, extractors: [] }
+        yt_dlp: { choice: null, extractors: [] },
+        // No consumer parked anything.
+        parked_messages: {}
       }
     })
   })
@@ -193,6 +195,7 @@ describe("health and platforms", () => {
       name: "Vimeo",
       capabilities: ["video", "audio", "metadata"],
       source: "yt-dlp",
+      live: true,
       cookies: true,
       // Extension (platform health): nothing recorded yet.
       health: { status: "ok", success_rate: null, sample_size: 0, paused_until: null }

@@ -2,7 +2,7 @@
 // and, with traces exported, the same answers from the same steps under the request's server span.
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { jobSubject } from "@mds/shared/eventstore/Subjects"
+import { jobSubject } from "@mds/shared/nats/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { hashSecret, keyIdFromHash } from "@mds/shared/keys/ApiKeySecret"
 import { Effect } from "effect"

@@ -2,7 +2,7 @@
 // last-used times coalesced into one KeyUsed per key and flush instead of a write per request.
 import { KeyUsed } from "@mds/shared/domain/account/AccountEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { KEY_USAGE_STREAM, keyUsageSubject } from "@mds/shared/eventstore/Subjects"
+import { KEY_USAGE_STREAM, keyUsageSubject } from "@mds/shared/nats/Subjects"
 import { hashSecret, keyIdFromHash } from "@mds/shared/keys/ApiKeySecret"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { Effect } from "effect"

@@ -3,7 +3,7 @@
 import type { MediaResolved } from "@mds/shared/domain/media/MediaEvent"
 import { MediaEvent } from "@mds/shared/domain/media/MediaEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { mediaSubject } from "@mds/shared/eventstore/Subjects"
+import { mediaSubject } from "@mds/shared/nats/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { MediaReadModel } from "@mds/shared/readmodel/MediaReadModel"
 import { Effect } from "effect"

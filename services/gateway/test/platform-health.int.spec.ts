@@ -1,6 +1,6 @@
 // Platform health (extension) in the gateway: GET /platforms reports recorded outcomes, and a paused platform's
 // resolves and downloads are refused with 503 platform_paused until the stated time.
-import { recordPlatformOutcome } from "@mds/shared/domain/platform/PlatformHealthCommands"
+import { recordPlatformOutcome } from "@mds/shared/application/platform/PlatformHealthCommands"
 import { defaultBreakerPolicy } from "@mds/shared/domain/platform/PlatformHealthDecider"
 import type { PlatformOutcome } from "@mds/shared/domain/platform/PlatformHealthEvent"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"

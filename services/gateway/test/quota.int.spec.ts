@@ -1,9 +1,9 @@
 // Project quotas at admission: jobs per day and downloaded bytes per month, judged with the slots, on two gateways.
-import { releaseSlot } from "@mds/shared/domain/admission/AdmissionCommands"
+import { releaseSlot } from "@mds/shared/application/admission/AdmissionCommands"
 import { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { MediaEvent } from "@mds/shared/domain/media/MediaEvent"
-import { DOWNLOAD_WORK_SUBJECT, mediaSubject } from "@mds/shared/eventstore/Subjects"
+import { downloadWorkSubject, mediaSubject } from "@mds/shared/nats/Subjects"
 import { resolvedMedia } from "../../../test/int/readmodel/MediaReadModel.contract.ts"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
@@ -27,10 +27,10 @@ const nextUtcMidnight = (now: number) => {
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1)
 }
 
-const workOf = (jobId: string) =>
+const workOf = (projectId: string, jobId: string) =>
   file.h.gateway.run(
     Effect.map(
-      Effect.flatMap(EventStore, (store) => store.readSubject(DownloadMedia, DOWNLOAD_WORK_SUBJECT)),
+      Effect.flatMap(EventStore, (store) => store.readSubject(DownloadMedia, downloadWorkSubject(projectId, jobId))),
       (stored) => stored.map((s) => s.event).find((work) => work.jobId === jobId)
     )
   )
@@ -78,13 +78,13 @@ describe("project quotas", () => {
     const first = await download(file.h.gateway, key)
     expect(first.statusCode, first.body).toBe(202)
     const jobId = first.json().data.job_id as string
-    expect((await workOf(jobId))?.quotaBytesLeft).toBe(100)
+    expect((await workOf(projectId, jobId))?.quotaBytesLeft).toBe(100)
     // The worker completed a 60-byte file and freed the slot with its size.
     await file.h.gateway.run(releaseSlot(projectId, jobId, "completed", 60))
     const second = await download(file.second, key)
     expect(second.statusCode, second.body).toBe(202)
     const secondId = second.json().data.job_id as string
-    expect((await workOf(secondId))?.quotaBytesLeft).toBe(40)
+    expect((await workOf(projectId, secondId))?.quotaBytesLeft).toBe(40)
     await file.h.gateway.run(releaseSlot(projectId, secondId, "completed", 40))
     const refused = await download(file.h.gateway, key)
     expect(refused.statusCode, refused.body).toBe(429)

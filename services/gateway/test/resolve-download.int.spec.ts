@@ -48,7 +48,17 @@ describe("POST /media/resolve", () => {
     // What the fake extractor resolved, in the API's fields.
     const { platform, type, title, duration, author, formats } = fakeMedia(url, Date.now())
     expect(media).toMatchObject({ platform, type, title, duration, author, formats })
-    expect(Object.keys(media).sort()).toEqual(["author", "duration", "formats", "id", "platform", "thumbnail", "title", "type"])
+    expect(Object.keys(media).sort()).toEqual([
+      "author",
+      "duration",
+      "formats",
+      "id",
+      "live_status",
+      "platform",
+      "thumbnail",
+      "title",
+      "type"
+    ])
     const answered = h.resolveCount()
     // Without an aggregator in this test the read model is empty, so the RPC is asked again: the cache is the aggregator's.
     const again = await post("/v1/media/resolve", { url })

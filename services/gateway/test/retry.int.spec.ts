@@ -1,10 +1,10 @@
 // POST /v1/jobs/{jobId}/retry: a failed job whose failure was retryable is queued again in one of the project's slots.
-import { releaseSlot } from "@mds/shared/domain/admission/AdmissionCommands"
+import { releaseSlot } from "@mds/shared/application/admission/AdmissionCommands"
 import { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
-import { jobCommands } from "@mds/shared/domain/job/JobCommands"
+import { jobCommands } from "@mds/shared/application/job/JobCommands"
 import type { JobErrorCode } from "@mds/shared/domain/job/JobEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { DOWNLOAD_WORK_SUBJECT } from "@mds/shared/eventstore/Subjects"
+import { downloadWorkSubject } from "@mds/shared/nats/Subjects"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { type GatewayInstance, useHarness } from "./GatewayHarness.ts"
@@ -42,10 +42,10 @@ const runAndFail = async (projectId: string, jobId: string, code: JobErrorCode) 
 }
 
 /** The work messages handed to the extractor fleet for the job. */
-const workFor = (jobId: string) =>
+const workFor = (projectId: string, jobId: string) =>
   file.h.gateway.run(
     Effect.map(
-      Effect.flatMap(EventStore, (store) => store.readSubject(DownloadMedia, DOWNLOAD_WORK_SUBJECT)),
+      Effect.flatMap(EventStore, (store) => store.readSubject(DownloadMedia, downloadWorkSubject(projectId, jobId))),
       (stored) => stored.filter(({ event }) => event.jobId === jobId)
     )
   )
@@ -63,7 +63,7 @@ describe("POST /v1/jobs/{jobId}/retry", () => {
     const read = await file.second.app.inject({ method: "GET", url: `/v1/jobs/${a.jobId}`, headers: { "x-api-key": key } })
     expect(read.json().data).toMatchObject({ status: "queued", retries: 1 })
     // A second work message, though the first was sent moments ago (within the stream's duplicate window).
-    expect(await workFor(a.jobId)).toHaveLength(2)
+    expect(await workFor(projectId, a.jobId)).toHaveLength(2)
     // The retried job holds a slot again (claimed within the duplicate window of its first claim): one more fits, not two.
     expect((await download(file.h.gateway, key)).status).toBe(202)
     expect((await download(file.second, key)).status).toBe(429)

@@ -1,6 +1,6 @@
 // GET /v1/usage: the project's usage per day from the usage read model, its quotas now, and dates refused in the envelope.
 import { setProjectQuota } from "../src/accounts/AccountCommands.ts"
-import { releaseSlot } from "@mds/shared/domain/admission/AdmissionCommands"
+import { releaseSlot } from "@mds/shared/application/admission/AdmissionCommands"
 import { utcDay } from "@mds/shared/domain/admission/Quota"
 import { UsageReadModel } from "@mds/shared/readmodel/UsageReadModel"
 import { Effect } from "effect"

@@ -6,7 +6,7 @@ import {
   WebhookRedeliveryRequested
 } from "@mds/shared/domain/webhook/WebhookEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { webhookDeliverySubject, webhookRedeliverSubject } from "@mds/shared/eventstore/Subjects"
+import { webhookDeliverySubject, webhookRedeliverSubject } from "@mds/shared/nats/Subjects"
 import { Effect } from "effect"
 import type { LightMyRequestResponse } from "fastify"
 import { beforeAll, describe, expect, it } from "vitest"

@@ -1,14 +1,15 @@
 // Extension: the /v1 request and answer bodies of batches (a format for chosen entries of a resolved playlist).
 import { Schema } from "effect"
-import { downloadExtensions } from "./Requests.ts"
+import { ClientId, downloadExtensions, formatField } from "./Requests.ts"
+
+/** The most entries one batch names (a playlist resolve reads at most PLAYLIST_MAX_ENTRIES, default 500). */
+export const MAX_BATCH_ENTRIES = 1000
 
 export const CreateBatchRequest = Schema.Struct({
-  media_id: Schema.String.annotate({ description: "data.id of a resolve that answered type playlist." }),
-  format: Schema.String.check(Schema.isMinLength(1)).annotate({
-    description: "video_best, video_<height>p, audio_best, audio_m4a or audio_mp3."
-  }),
-  entries: Schema.optionalKey(Schema.Array(Schema.String).check(Schema.isMinLength(1), Schema.isMaxLength(1000))).annotate({
-    description: "Entry ids (entries[].id of the resolve) in the order to download them; default: every entry."
+  media_id: ClientId.annotate({ description: "data.id of a resolve that answered type playlist." }),
+  format: formatField("video_best, video_<height>p, audio_best, audio_m4a or audio_mp3."),
+  entries: Schema.optionalKey(Schema.Array(ClientId).check(Schema.isMinLength(1), Schema.isMaxLength(MAX_BATCH_ENTRIES))).annotate({
+    description: `Entry ids (entries[].id of the resolve) in the order to download them, 1-${MAX_BATCH_ENTRIES}; default: every entry.`
   }),
   // The same opt-in fields as POST /media/download, applied to every entry's job.
   ...downloadExtensions

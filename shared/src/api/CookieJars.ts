@@ -1,6 +1,6 @@
 // Extension: what the API shows of a project's stored cookie file (metadata only, never a cookie).
 import { Schema } from "effect"
-import type { CookieJarInfo } from "../cookies/CookieVault.ts"
+import type { CookieJarInfo } from "../domain/cookies/CookieJars.ts"
 
 export const CookieJar = Schema.Struct({
   platform: Schema.String,

@@ -26,6 +26,11 @@ export interface Endpoint {
   readonly access: Access
   readonly parameters?: ReadonlyArray<Parameter>
   readonly requestBody?: Schema.Top
+  /**
+   * The body's size limit where it is not the API's 16 KiB (BODY_LIMIT_BYTES): an endpoint whose schema admits a longer
+   * body (a cookie file) says so, so every body its schema admits is read.
+   */
+  readonly bodyLimitBytes?: number
   readonly success: {
     readonly status: number
     readonly description: string
@@ -41,6 +46,12 @@ export interface Endpoint {
   /** Errors of this endpoint beyond those every keyed route, POST route or route at all can give. */
   readonly errors: ReadonlyArray<ApiErrorCode>
 }
+
+/** Every request body is at most this size, unless its endpoint says otherwise (`bodyLimitBytes`). */
+export const BODY_LIMIT_BYTES = 16 * 1024
+
+/** The size limit of the endpoint's request body. */
+export const bodyLimitOf = (endpoint: Endpoint): number => endpoint.bodyLimitBytes ?? BODY_LIMIT_BYTES
 
 /** The statuses whose body is the endpoint's documented answer rather than an error envelope. */
 export const answerStatuses = (endpoint: Endpoint): ReadonlyArray<number> => [

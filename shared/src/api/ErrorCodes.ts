@@ -13,6 +13,7 @@ export const errorCatalogue = {
   job_not_found: { status: 404, description: "Job unknown, of another project, or expired." },
   batch_not_found: { status: 404, description: "Extension: batch unknown, of another project, or expired." },
   subscription_not_found: { status: 404, description: "Extension: subscription unknown, of another project, or removed." },
+  destination_not_found: { status: 404, description: "Extension: destination unknown, of another project, or removed." },
   delivery_not_found: {
     status: 404,
     description:
@@ -32,6 +33,11 @@ export const errorCatalogue = {
   job_already_finished: {
     status: 409,
     description: "Extension: DELETE /jobs/{jobId} of a job that already completed or failed (canceling twice is not this)."
+  },
+  job_not_live: {
+    status: 409,
+    description:
+      "Extension: POST /jobs/{jobId}/stop of a job that is not recording a live stream (queued, ended, or its media is not live)."
   },
   job_not_failed: {
     status: 409,
@@ -57,7 +63,10 @@ export const errorCatalogue = {
   },
   subscription_paused: { status: 409, description: "Extension: check now of a paused subscription; resume it first." },
   link_expired: { status: 410, description: "The download link is past its expiry." },
-  payload_too_large: { status: 413, description: "The body is larger than 16 KiB." },
+  payload_too_large: {
+    status: 413,
+    description: "The body is larger than 16 KiB (POST /cookies: 97 KiB, the longest cookie file its schema admits, escaped)."
+  },
   unsupported_media_type: { status: 415, description: "A POST whose Content-Type is not application/json." },
   unsupported_platform: { status: 422, description: "Not a supported platform, a shortened link, or YouTube." },
   url_not_allowed: {
@@ -69,12 +78,30 @@ export const errorCatalogue = {
     status: 422,
     description: "Extension: a subscription's URL resolves as one media, not as a playlist, channel or feed."
   },
+  destination_limit_reached: {
+    status: 429,
+    description: "Extension: the project has as many destinations as it may (DESTINATIONS_PER_PROJECT, 20 by default); remove one first."
+  },
+  subscription_limit_reached: {
+    status: 429,
+    description:
+      "Extension: the project has as many live subscriptions as it may (SUBSCRIPTIONS_PER_PROJECT, 100 by default, or the " +
+      "project's own limit set with the admin CLI); remove one first."
+  },
   format_unavailable: { status: 422, description: "The format is not one of the media's formats, or not a valid format id." },
   invalid_options: {
     status: 422,
     description:
       "Extension: download fields that are each valid but do not fit together or with the format (e.g. " +
-      "audio_bitrate with a video format, a section whose end is not after its start); the message names the field."
+      "audio_bitrate with a video format, a section whose end is not after its start), or a body that matches the " +
+      "OpenAPI document but fails a rule it cannot show (a subscription's min_duration over its max_duration, a " +
+      "published_after on no calendar day); the message names the field."
+  },
+  invalid_path_template: {
+    status: 422,
+    description:
+      "Extension: destination.path is no usable template: an unknown field, an unbalanced brace, an absolute path, a " +
+      "'..' or '.' folder, a character no file name may hold, or too long or deep; the message gives the reason."
   },
   invalid_date_range: {
     status: 422,

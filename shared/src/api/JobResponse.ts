@@ -6,7 +6,11 @@ import { downloadLinkOf } from "../artifacts/DownloadLink.ts"
 import type { DownloadOptions } from "../domain/job/DownloadOptions.ts"
 import type { JobArtifact } from "../domain/job/JobEvent.ts"
 import type { JobView } from "../domain/job/JobView.ts"
-import type { Job as ApiJob, JobOptions, JobStatus as ApiJobStatus } from "./Responses.ts"
+import { formatIdOf } from "../domain/media/FormatId.ts"
+import type { JobDeliveryView } from "../domain/job/JobDelivery.ts"
+import type { Job as ApiJob, JobDelivery, JobOptions, JobStatus as ApiJobStatus } from "./Responses.ts"
+
+type ApiJobDelivery = typeof JobDelivery.Type
 
 export type { ApiJob, ApiJobStatus }
 
@@ -24,11 +28,33 @@ export const toJobOptions = (options: DownloadOptions): JobOptions => ({
   ...(options.mute === undefined ? {} : { mute: options.mute }),
   ...(options.embedMetadata === undefined ? {} : { embed_metadata: options.embedMetadata }),
   ...(options.embedThumbnail === undefined ? {} : { embed_thumbnail: options.embedThumbnail }),
-  ...(options.subtitles === undefined ? {} : { subtitles: options.subtitles })
+  ...(options.subtitles === undefined ? {} : { subtitles: options.subtitles }),
+  ...(options.maxDurationSeconds === undefined ? {} : { max_duration: options.maxDurationSeconds }),
+  ...(options.delivery === undefined
+    ? {}
+    : {
+        destination: { id: options.delivery.destinationId, path: options.delivery.pathTemplate },
+        ...(options.delivery.sidecars.length === 0 ? {} : { sidecars: options.delivery.sidecars })
+      })
 })
 
-/** The artifact a job's answer links to: a completed job's, none otherwise. */
-export const linkedArtifactOf = (view: JobView): JobArtifact | null => (view.status === "completed" ? view.artifact : null)
+/** The delivery as answered: snake_case, times as ISO 8601. */
+const toJobDelivery = (delivery: JobDeliveryView): ApiJobDelivery => ({
+  destination_id: delivery.destinationId,
+  path: delivery.path,
+  status: delivery.status,
+  attempts: delivery.attempts,
+  ...(delivery.retryAt === null ? {} : { next_attempt_at: iso(delivery.retryAt) }),
+  ...(delivery.error === null ? {} : { error: { code: delivery.error.code, message: delivery.error.message } }),
+  ...(delivery.removedAt === undefined ? {} : { removed_at: iso(delivery.removedAt) })
+})
+
+/**
+ * The artifact a job's answer links to: a completed job's; and a job whose delivery failed for good keeps the link to
+ * its stored file until the job's end. None otherwise.
+ */
+export const linkedArtifactOf = (view: JobView): JobArtifact | null =>
+  view.status === "completed" || (view.status === "failed" && view.delivery?.status === "failed") ? view.artifact : null
 
 /** `downloadUrl` is the link to `linkedArtifactOf(view)` (null when it has none), made by `downloadLinkOf`. */
 export const toJobResponse = (view: JobView, downloadUrl: string | null): ApiJob => {
@@ -39,10 +65,11 @@ export const toJobResponse = (view: JobView, downloadUrl: string | null): ApiJob
     status,
     progress: Math.min(100, Math.max(0, Math.round(view.progress))),
     platform: view.platform,
-    requested_format: view.requestedFormat,
+    requested_format: formatIdOf(view.format),
     created_at: iso(view.createdAt),
     ...(view.startedAt === null ? {} : { started_at: iso(view.startedAt) }),
     ...(view.completedAt === null ? {} : { completed_at: iso(view.completedAt) }),
+    ...(view.schedule === undefined ? {} : { starts_at: iso(view.schedule.startsAt) }),
     ...(artifact !== null && downloadUrl !== null
       ? {
           result: {
@@ -58,7 +85,21 @@ export const toJobResponse = (view: JobView, downloadUrl: string | null): ApiJob
       ? { error: { code: view.error.code, message: view.error.message, retryable: view.error.retryable } }
       : {}),
     ...(view.options === undefined ? {} : { options: toJobOptions(view.options) }),
-    ...(view.retry === undefined ? {} : { retries: view.retry.number, attempts: view.attempt })
+    ...(view.retry === undefined ? {} : { retries: view.retry.number, attempts: view.attempt }),
+    ...(view.recording === undefined
+      ? {}
+      : {
+          recording: {
+            started_at: iso(view.recording.startedAt),
+            seconds: view.recording.seconds,
+            bytes: view.recording.bytes,
+            max_duration: view.recording.maxDurationSeconds,
+            stop_requested: view.recording.stopRequestedAt !== null,
+            ended: view.recording.ended
+          }
+        }),
+    ...(view.delivery === undefined ? {} : { delivery: toJobDelivery(view.delivery) }),
+    ...(status === "completed" && view.partial !== undefined ? { partial: true as const, partial_reason: view.partial } : {})
   }
 }
 

@@ -28,6 +28,49 @@ describe("toJobResponse", () => {
     })
   })
 
+  it("a job with a destination: its options say where, and its delivery how far it came", () => {
+    const artifact = { key: "k", filename: "v.mp4", mimeType: "video/mp4", sizeBytes: 1, availableUntil: T0 + 7_200_000 }
+    const delivery = {
+      destinationId: "dst_a",
+      path: "Chan/Talk.mp4",
+      sidecars: [],
+      status: "pending" as const,
+      attempts: 1,
+      retryAt: T0 + 10_000,
+      error: { code: "destination_unreachable" as const, message: "refused" },
+      deliveredAt: null
+    }
+    const pending: JobView = {
+      ...queued,
+      status: "processing",
+      startedAt: T0,
+      artifact,
+      options: { delivery: { destinationId: "dst_a", pathTemplate: "{title}.{ext}", sidecars: ["nfo"] } },
+      delivery
+    }
+    const api = toJobResponse(pending, "https://link")
+    expect(api.options).toEqual({ destination: { id: "dst_a", path: "{title}.{ext}" }, sidecars: ["nfo"] })
+    expect(api.delivery).toEqual({
+      destination_id: "dst_a",
+      path: "Chan/Talk.mp4",
+      status: "pending",
+      attempts: 1,
+      next_attempt_at: "2026-01-02T03:04:15.000Z",
+      error: { code: "destination_unreachable", message: "refused" }
+    })
+    expect(api).not.toHaveProperty("result")
+    // A delivery that failed for good keeps the stored file's link until the job's end.
+    const failed: JobView = {
+      ...pending,
+      status: "failed",
+      completedAt: T0 + 20_000,
+      error: { code: "destination_unreachable", message: "refused", retryable: false },
+      delivery: { ...delivery, status: "failed", retryAt: null }
+    }
+    expect(toJobResponse(failed, "https://link").result?.download_url).toBe("https://link")
+    expect(Schema.decodeUnknownSync(JobView)(Schema.encodeSync(JobView)(failed))).toEqual(failed)
+  })
+
   it("a processing job: started_at and integer progress", () => {
     const processing = { ...queued, status: "processing" as const, progress: 41.6, startedAt: T0 + 1000 }
     const api = toJobResponse(processing, null)
@@ -70,6 +113,39 @@ describe("toJobResponse", () => {
     expect(api.error).toEqual({ code: "media_unavailable", message: "This video is private.", retryable: false })
     expect(api).not.toHaveProperty("result")
   })
+
+  it("a completed job from a lost recording's kept parts: partial true with its reason; no other job says partial", () => {
+    const recording = {
+      attempt: 1,
+      startedAt: T0 + 1000,
+      maxDurationSeconds: 600,
+      seconds: 18,
+      bytes: 524_288,
+      stopRequestedAt: null,
+      ended: "worker_lost" as const,
+      kept: { chunks: 3, bytes: 500_000, seconds: 16 }
+    }
+    const completed: JobView = {
+      ...queued,
+      status: "completed",
+      progress: 100,
+      startedAt: T0 + 1000,
+      completedAt: T0 + 30_000,
+      artifact: {
+        key: "k/recording.mp4",
+        filename: "recording.mp4",
+        mimeType: "video/mp4",
+        sizeBytes: 1234,
+        availableUntil: T0 + 7_200_000
+      },
+      recording,
+      partial: "worker_lost"
+    }
+    const api = toJobResponse(completed, "https://dl.example/recording.mp4?sig=1")
+    expect(api).toMatchObject({ partial: true, partial_reason: "worker_lost", recording: { ended: "worker_lost" } })
+    expect(api.recording).not.toHaveProperty("kept")
+    expect(toJobResponse({ ...completed, partial: undefined } as unknown as JobView, null)).not.toHaveProperty("partial")
+  })
 })
 
 describe("answerJob", () => {
@@ -85,7 +161,10 @@ describe("answerJob", () => {
   })
 
   it("a document stored before links were signed on answer: its stored downloadUrl is dropped and never answered", () => {
-    const stored = JSON.stringify({ ...completed, downloadUrl: "http://127.0.0.1:8080/v1/files/k/clip.mp4?expires=1&signature=old" })
+    const stored = JSON.stringify({
+      ...Schema.encodeSync(JobView)(completed),
+      downloadUrl: "http://127.0.0.1:8080/v1/files/k/clip.mp4?expires=1&signature=old"
+    })
     const decoded = Schema.decodeUnknownSync(Schema.fromJsonString(JobView))(stored)
     expect(decoded).toEqual(completed)
     expect(Effect.runSync(answerJob(artifacts, decoded)).result?.download_url).toBe(

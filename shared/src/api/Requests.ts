@@ -1,11 +1,22 @@
 // The /v1 request bodies: the gateway decodes with these schemas and the OpenAPI document is generated from them.
 import { Schema } from "effect"
+import { MAX_TEMPLATE_LENGTH } from "../domain/delivery/PathTemplate.ts"
+import { SIDECAR_KINDS, Sidecars } from "../domain/delivery/Sidecars.ts"
+import { DownloadFormat, formatIdTransformation } from "../domain/media/FormatId.ts"
 import { LanguageCode } from "../domain/media/SubtitleTrack.ts"
 import { COOKIE_PLATFORM_IDS } from "../domain/platform/cookiePlatform.ts"
 
 export const MAX_URL_LENGTH = 2048
+/** The longest format id (`subtitles_zh-Hant-TW` is 20 characters). */
+export const MAX_FORMAT_LENGTH = 64
+/** The longest id a client may send (ours are 28 characters; an entry id 20). */
+export const MAX_ID_LENGTH = 64
+/** The furthest entry of a playlist a resolve may page to (PLAYLIST_MAX_ENTRIES, default 500, reads fewer anyway). */
+export const MAX_PLAYLIST_OFFSET = 100_000
 /** The longest position a clip section may name: a day, beyond any media this service downloads. */
 export const MAX_SECTION_SECONDS = 86_400
+/** The longest max_duration a live recording may ask for: a day (LIVE_MAX_DURATION_SECONDS lowers it further). */
+export const MAX_RECORDING_SECONDS = 86_400
 
 /**
  * http(s)://[user:password@]host[:port][/path?query#fragment]; the gateway parses it again (WHATWG URL), so this
@@ -42,7 +53,9 @@ export const HttpUrlString = Schema.String.check(
 
 /** Extension: answer a playlist URL with a page of its entries. */
 export const PlaylistPage = Schema.Struct({
-  offset: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))).annotate({ description: "First entry (default 0)." }),
+  offset: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: MAX_PLAYLIST_OFFSET }))).annotate({
+    description: `First entry, 0-${MAX_PLAYLIST_OFFSET} (default 0).`
+  }),
   limit: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100 }))).annotate({
     description: "Entries per page, 1-100 (default 50)."
   })
@@ -58,14 +71,31 @@ export const ResolveRequest = Schema.Struct({
 }).annotate({ identifier: "ResolveRequest", description: "The public page or file URL of the media." })
 export type ResolveRequest = typeof ResolveRequest.Type
 
-const FormatField = Schema.String.check(Schema.isMinLength(1, { message: "must not be empty" })).annotate({
-  description: "video_best, video_<height>p, audio_best, audio_m4a or audio_mp3 (with media_id: one of its formats)."
-})
+/** A format id as a client writes it: bounded; its grammar is judged where it is looked up. */
+const FormatText = Schema.String.check(
+  Schema.isMinLength(1, { message: "must not be empty" }),
+  Schema.isMaxLength(MAX_FORMAT_LENGTH, { message: `must be at most ${MAX_FORMAT_LENGTH} characters` })
+)
+
+/**
+ * Parsed here, once: from the request on, a download's format is a DownloadFormat (an id outside the grammar
+ * included). `description` says which formats the request takes.
+ */
+export const formatField = (description: string) =>
+  FormatText.annotate({ description }).pipe(Schema.decodeTo(DownloadFormat, formatIdTransformation))
+
+const FormatField = formatField("video_best, video_<height>p, audio_best, audio_m4a or audio_mp3 (with media_id: one of its formats).")
 
 const Seconds = Schema.Number.check(
   Schema.isFinite({ message: "must be a finite number of seconds" }),
   Schema.isGreaterThanOrEqualTo(0, { message: "must be at least 0" }),
   Schema.isLessThanOrEqualTo(MAX_SECTION_SECONDS, { message: `must be at most ${MAX_SECTION_SECONDS}` })
+)
+
+/** An id a client names (a media id, a playlist entry's id): bounded, its shape judged where it is looked up. */
+export const ClientId = Schema.String.check(
+  Schema.isMinLength(1, { message: "must not be empty" }),
+  Schema.isMaxLength(MAX_ID_LENGTH, { message: `must be at most ${MAX_ID_LENGTH} characters` })
 )
 
 /** Extension: a clip of the media, in seconds from its start. */
@@ -84,6 +114,25 @@ export const SectionRequest = Schema.Struct({
   description: "Extension: download only this part of the media."
 })
 export type SectionRequest = typeof SectionRequest.Type
+
+/** Extension: the project's destination a job's file is delivered into, and where in it. */
+export const DestinationRequest = Schema.Struct({
+  id: Schema.String.check(Schema.isPattern(/^dst_[a-z2-7]{24}$/u, { message: "must be a destination id (dst_...)" })).annotate({
+    description: "A destination of the project (POST /destinations); another project's or an unknown one is 404 destination_not_found."
+  }),
+  path: Schema.optionalKey(
+    Schema.String.check(
+      Schema.isMinLength(1, { message: "must not be empty" }),
+      Schema.isMaxLength(MAX_TEMPLATE_LENGTH, { message: `must be at most ${MAX_TEMPLATE_LENGTH} characters` })
+    )
+  ).annotate({
+    description:
+      "Path template inside the destination, with yt-dlp's fields in braces ({uploader}/{title} [{id}].{ext}, the " +
+      "default). Every name is made safe for Windows/SMB shares and cut to the limits; an unknown field, an unbalanced " +
+      "brace, an absolute path or '..' is 422 invalid_path_template."
+  })
+}).annotate({ identifier: "DestinationRequest" })
+export type DestinationRequest = typeof DestinationRequest.Type
 
 /** The opt-in fields of a download (extensions); a client that sends none of them gets today's download. A batch takes them too. */
 export const downloadExtensions = {
@@ -110,12 +159,35 @@ export const downloadExtensions = {
   subtitles: Schema.optionalKey(Schema.Array(LanguageCode).check(Schema.isMinLength(1), Schema.isMaxLength(10))).annotate({
     description:
       "Extension, video formats: subtitle languages (from resolve's subtitles) to embed: mov_text in mp4, " + "natively in mkv and webm."
+  }),
+  max_duration: Schema.optionalKey(
+    Schema.Int.check(
+      Schema.isBetween({ minimum: 1, maximum: MAX_RECORDING_SECONDS }, { message: `must be an integer from 1 to ${MAX_RECORDING_SECONDS}` })
+    )
+  ).annotate({
+    description:
+      "Extension, live streams: seconds after which a recording ends and the job completes with what it recorded. " +
+      "The server's LIVE_MAX_DURATION_SECONDS is the default and the ceiling (a larger value is lowered to it). " +
+      "Ignored when the media turns out not to be live."
+  }),
+  live_from_start: Schema.optionalKey(Schema.Boolean).annotate({
+    description:
+      "Extension, live streams: record from the stream's start where the platform keeps it. No platform the service " +
+      "records keeps it today, so true is 422 invalid_options; false (default) records from now."
+  }),
+  destination: Schema.optionalKey(DestinationRequest).annotate({
+    description:
+      "Extension: once stored, deliver the file into this destination (the job completes when it is delivered; " +
+      "the download_url still works until the job expires)."
+  }),
+  sidecars: Schema.optionalKey(Sidecars).annotate({
+    description: `Extension, with a destination: files written beside the media, any of ${SIDECAR_KINDS.join(", ")}.`
   })
 }
 
 export const DownloadByMediaId = Schema.Struct({
   format: FormatField,
-  media_id: Schema.String.annotate({ description: "data.id of a resolve response." }),
+  media_id: ClientId.annotate({ description: "data.id of a resolve response." }),
   ...downloadExtensions
 }).annotate({ identifier: "DownloadByMediaId" })
 
@@ -136,7 +208,16 @@ export type DownloadRequest = typeof DownloadRequest.Type
 export type DownloadExtensions = Omit<typeof DownloadByUrl.Type, "format" | "url">
 
 /** A request with a format and the opt-in fields: a download or a batch. */
-export type FormatWithExtensions = DownloadExtensions & { readonly format: string }
+export type FormatWithExtensions = DownloadExtensions & { readonly format: DownloadFormat }
+
+/** The longest cookie file POST /cookies takes, in characters. */
+export const MAX_COOKIES_TXT_LENGTH = 16 * 1024
+
+/**
+ * POST /cookies reads a body of up to this size: the longest file its schema admits, every character written as JSON's
+ * longest escape (`\u001f`, 6 bytes), and the rest of the body. A body the schema admits is never refused 413.
+ */
+export const COOKIES_BODY_LIMIT_BYTES = 6 * MAX_COOKIES_TXT_LENGTH + 1024
 
 /** Extension: a platform id as GET /platforms lists it. */
 export const CookiePlatform = Schema.String.check(
@@ -158,8 +239,12 @@ export const CookiesUpload = Schema.Struct({
   platform: CookieUploadPlatform.annotate({
     description: `The platform the cookies are for: the platform of the URL's host, one of ${COOKIE_PLATFORM_IDS.join(", ")} (GET /platforms lists them with cookies: true; a site without a curated platform is generic).`
   }),
-  cookies_txt: Schema.String.check(Schema.isMinLength(1, { message: "must not be empty" })).annotate({
-    description: "The file in Netscape format (7 tab-separated fields per line), as browser export add-ons write it."
+  cookies_txt: Schema.String.check(
+    Schema.isMinLength(1, { message: "must not be empty" }),
+    Schema.isMaxLength(MAX_COOKIES_TXT_LENGTH, { message: `must be at most ${MAX_COOKIES_TXT_LENGTH} characters` })
+  ).annotate({
+    description:
+      "The file in Netscape format (7 tab-separated fields per line), as browser export add-ons write it; at most 16,384 characters (this endpoint reads bodies of up to 97 KiB, so the file's JSON escapes always fit)."
   })
 }).annotate({ identifier: "CookiesUpload" })
 export type CookiesUpload = typeof CookiesUpload.Type

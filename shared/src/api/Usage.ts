@@ -5,6 +5,12 @@ import type { UsageCounts, UsageReport } from "../domain/usage/UsageReport.ts"
 
 const Count = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
 
+/**
+ * The most days one GET /v1/usage covers: a quarter. Each day is one bounded read (counters per status, platform and
+ * error code), so a request reads at most this many small documents however busy the project was.
+ */
+export const MAX_USAGE_DAYS = 92
+
 /** A UTC day as `from` and `to` are written (whether it is a calendar day is judged with the range). */
 export const UsageDate = Schema.String.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}$/u)).annotate({ format: "date" })
 

@@ -2,30 +2,34 @@
 // handler to each (services/gateway/src/app/v1Routes.ts), the OpenAPI document is generated from them and the
 // typed client (packages/client) calls them; a new endpoint is one entry here plus its handler there.
 import { CookieJar } from "./CookieJars.ts"
-import { CookiePlatform, CookiesUpload, DownloadRequest, ResolveRequest } from "./Requests.ts"
+import { COOKIES_BODY_LIMIT_BYTES, CookiePlatform, CookiesUpload, DownloadRequest, ResolveRequest } from "./Requests.ts"
 import { Health, Job, JobAccepted, Media, Platform } from "./Responses.ts"
 import { WebhookDelivery, WebhookRedelivery } from "./WebhookDeliveries.ts"
-import { Usage, UsageDate } from "./Usage.ts"
+import { MAX_USAGE_DAYS, Usage, UsageDate } from "./Usage.ts"
 import { Batch, CreateBatchRequest } from "./Batches.ts"
 import { CreateSubscriptionRequest, SubscriptionBody } from "./Subscriptions.ts"
 import { ERROR_CODE_FILTER, JOB_STATUS_FILTER, LAST_EVENT_ID, PLATFORM_FILTER } from "./JobChangeFilters.ts"
-import { DeliveryId } from "../ids/Ids.ts"
+import { BatchId, DeliveryId, DestinationId, JobId, SubscriptionId } from "../ids/Ids.ts"
+import { CreateDestinationRequest, DestinationBody, DestinationTestResult } from "./Destinations.ts"
 import { Schema } from "effect"
 import { type Endpoint, keyed, type Parameter, PUBLIC } from "./Endpoint.ts"
+
+/** A file key: `jobs/<projectId>/<jobId>/<file name>`, the name at most 129 characters (safeFileName); thumbnails are shorter. */
+const MAX_FILE_KEY_LENGTH = 1024
 
 const JOB_ID: Parameter = {
   name: "jobId",
   in: "path",
   required: true,
   description: "job_id from POST /media/download.",
-  schema: Schema.String
+  schema: JobId
 }
 const SUBSCRIPTION_ID: Parameter = {
   name: "subscriptionId",
   in: "path",
   required: true,
   description: "id from POST /subscriptions.",
-  schema: Schema.String
+  schema: SubscriptionId
 }
 const DELIVERY_ID: Parameter = {
   name: "deliveryId",
@@ -34,7 +38,14 @@ const DELIVERY_ID: Parameter = {
   description: "delivery_id from GET /webhooks/deliveries (also the MDS-Delivery-Id header).",
   schema: DeliveryId
 }
-const BATCH_ID: Parameter = { name: "batchId", in: "path", required: true, description: "id from POST /batches.", schema: Schema.String }
+const DESTINATION_ID: Parameter = {
+  name: "destinationId",
+  in: "path",
+  required: true,
+  description: "id from POST /destinations or GET /destinations.",
+  schema: DestinationId
+}
+const BATCH_ID: Parameter = { name: "batchId", in: "path", required: true, description: "id from POST /batches.", schema: BatchId }
 
 export const V1 = {
   getHealth: {
@@ -118,6 +129,8 @@ export const V1 = {
       "media_not_found",
       "format_unavailable",
       "invalid_options",
+      "invalid_path_template",
+      "destination_not_found",
       "section_out_of_range",
       "subtitles_unavailable",
       "unsupported_platform",
@@ -176,6 +189,21 @@ export const V1 = {
       "service_unavailable"
     ]
   },
+  stopJob: {
+    method: "POST",
+    path: "/v1/jobs/:jobId/stop",
+    tag: "Jobs",
+    summary: "Extension: stop a live recording and keep what it recorded",
+    description:
+      "Only a job that is recording a live stream (its `recording` is present and not ended). The worker ends yt-dlp " +
+      "so that it finalizes the file: the job then completes with the recording so far and its download_url, like " +
+      "any job (recording.ended: stopped). Stopping twice answers the same again. DELETE /jobs/{jobId} cancels " +
+      "instead and keeps nothing. A job that is not recording is 409 job_not_live.",
+    access: keyed("media:download"),
+    parameters: [JOB_ID],
+    success: { status: 202, description: "The job, still processing while its recording is finalized.", data: Job },
+    errors: ["job_not_found", "job_not_live", "service_unavailable"]
+  },
   createBatch: {
     method: "POST",
     path: "/v1/batches",
@@ -187,7 +215,16 @@ export const V1 = {
     access: keyed("media:download"),
     requestBody: CreateBatchRequest,
     success: { status: 202, description: "The batch, running.", data: Batch },
-    errors: ["invalid_request", "media_not_found", "format_unavailable", "invalid_options", "quota_exceeded", "service_unavailable"]
+    errors: [
+      "invalid_request",
+      "media_not_found",
+      "format_unavailable",
+      "invalid_options",
+      "invalid_path_template",
+      "destination_not_found",
+      "quota_exceeded",
+      "service_unavailable"
+    ]
   },
   getBatch: {
     method: "GET",
@@ -225,8 +262,11 @@ export const V1 = {
     errors: [
       "invalid_request",
       "invalid_options",
+      "invalid_path_template",
+      "destination_not_found",
       "format_unavailable",
       "not_a_playlist",
+      "subscription_limit_reached",
       "unsupported_platform",
       "url_not_allowed",
       "media_unavailable",
@@ -365,7 +405,7 @@ export const V1 = {
         name: "to",
         in: "query",
         required: false,
-        description: "Last day, YYYY-MM-DD (UTC); default today. At most 366 days after `from`.",
+        description: `Last day, YYYY-MM-DD (UTC); default today. The range is at most ${MAX_USAGE_DAYS} days.`,
         schema: UsageDate
       }
     ],
@@ -427,6 +467,7 @@ export const V1 = {
       "resolves and downloads of that platform only. Media resolved with them is this project's alone.",
     access: keyed("media:download"),
     requestBody: CookiesUpload,
+    bodyLimitBytes: COOKIES_BODY_LIMIT_BYTES,
     success: { status: 200, description: "The stored file's metadata.", data: CookieJar },
     errors: ["invalid_request", "invalid_cookie_file", "service_unavailable"]
   },
@@ -440,6 +481,64 @@ export const V1 = {
     success: { status: 200, description: "Removed.", data: Schema.Struct({ platform: Schema.String, removed: Schema.Boolean }) },
     errors: ["invalid_request", "service_unavailable"]
   },
+  createDestination: {
+    method: "POST",
+    path: "/v1/destinations",
+    tag: "Destinations",
+    summary: "Extension: add an S3-compatible bucket the project's files can be delivered to",
+    description:
+      "The credentials are stored encrypted and never shown again (answers show at most the access key id's last 4 " +
+      "characters). Only type s3: a folder on the server is given to a project by the operator. The endpoint goes " +
+      "through the egress guard. Try it with POST /destinations/{destinationId}/test.",
+    access: keyed("media:download"),
+    requestBody: CreateDestinationRequest,
+    success: { status: 201, description: "The destination.", data: DestinationBody },
+    errors: ["invalid_request", "url_not_allowed", "destination_limit_reached", "service_unavailable"]
+  },
+  listDestinations: {
+    method: "GET",
+    path: "/v1/destinations",
+    tag: "Destinations",
+    summary: "Extension: the project's destinations",
+    description: "Its S3 destinations and the folders the operator gave it, oldest first; never a secret.",
+    access: keyed("media:download"),
+    success: { status: 200, description: "Every destination of the project.", data: Schema.Array(DestinationBody) },
+    errors: ["service_unavailable"]
+  },
+  getDestination: {
+    method: "GET",
+    path: "/v1/destinations/:destinationId",
+    tag: "Destinations",
+    summary: "Extension: a destination",
+    access: keyed("media:download"),
+    parameters: [DESTINATION_ID],
+    success: { status: 200, description: "The destination.", data: DestinationBody },
+    errors: ["destination_not_found", "service_unavailable"]
+  },
+  removeDestination: {
+    method: "DELETE",
+    path: "/v1/destinations/:destinationId",
+    tag: "Destinations",
+    summary: "Extension: remove a destination",
+    description: "Nothing more is delivered to it; files already there stay. A folder the operator gave can be removed too.",
+    access: keyed("media:download"),
+    parameters: [DESTINATION_ID],
+    success: { status: 200, description: "Removed.", data: Schema.Struct({ id: Schema.String, removed: Schema.Boolean }) },
+    errors: ["destination_not_found", "service_unavailable"]
+  },
+  testDestination: {
+    method: "POST",
+    path: "/v1/destinations/:destinationId/test",
+    tag: "Destinations",
+    summary: "Extension: write and remove a probe object to see whether the destination works",
+    description:
+      "Always 200 for a destination of the project: ok true, or the step that failed (connect, write, check, remove) " +
+      "and a code: destination_denied, destination_unreachable, destination_missing or destination_failed.",
+    access: keyed("media:download"),
+    parameters: [DESTINATION_ID],
+    success: { status: 200, description: "What the probe found.", data: DestinationTestResult },
+    errors: ["destination_not_found", "service_unavailable"]
+  },
   downloadFile: {
     method: "GET",
     path: "/v1/files/*",
@@ -448,9 +547,27 @@ export const V1 = {
     description: "The link in result.download_url; the signature is the credential (no API key). HEAD gives the headers only.",
     access: PUBLIC,
     parameters: [
-      { name: "key", in: "path", required: true, description: "The file key from the signed link.", schema: Schema.String },
-      { name: "expires", in: "query", required: true, description: "Expiry, Unix seconds.", schema: Schema.String },
-      { name: "signature", in: "query", required: true, description: "The link's signature.", schema: Schema.String }
+      {
+        name: "key",
+        in: "path",
+        required: true,
+        description: "The file key from the signed link.",
+        schema: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(MAX_FILE_KEY_LENGTH))
+      },
+      {
+        name: "expires",
+        in: "query",
+        required: true,
+        description: "Expiry, Unix seconds.",
+        schema: Schema.String.check(Schema.isPattern(/^[0-9]{1,12}$/u))
+      },
+      {
+        name: "signature",
+        in: "query",
+        required: true,
+        description: "The link's signature (HMAC-SHA256, base64url).",
+        schema: Schema.String.check(Schema.isPattern(/^[A-Za-z0-9_-]{43}$/u))
+      }
     ],
     success: {
       status: 200,

@@ -1,7 +1,6 @@
 // ArtifactStore adapter on MinIO or any S3 API (minio client): streamed multipart uploads, presigned GET links.
 import { createReadStream } from "node:fs"
 import { rm, stat } from "node:fs/promises"
-import { Client } from "minio"
 import { Clock, Config, Effect, Layer, Option, Redacted } from "effect"
 import { ArtifactNotFound, ArtifactStore, ArtifactStoreError } from "./ArtifactStore.ts"
 import { contentDisposition } from "./ContentDisposition.ts"
@@ -23,7 +22,13 @@ export interface S3Settings {
   readonly secretKey: Redacted.Redacted<string>
 }
 
-const clientFor = (url: string, settings: S3Settings) => {
+/**
+ * The S3 client's module (and its XML parsers, about 150 modules) is loaded when an S3 store is opened, not by every
+ * process that imports the adapter: a service on the filesystem store, and every CLI run, start without it.
+ */
+const loadMinio = Effect.promise(() => import("minio"))
+
+const clientFor = (Client: typeof import("minio").Client, url: string, settings: S3Settings) => {
   const parsed = new URL(url)
   const useSSL = parsed.protocol === "https:"
   return new Client({
@@ -61,8 +66,9 @@ export const presignedWindow = (expiresAtMs: number, nowMs: number) => {
 }
 
 export const makeS3ArtifactStore = Effect.fn("makeS3ArtifactStore")(function* (settings: S3Settings) {
-  const client = clientFor(settings.endpoint, settings)
-  const signer = settings.publicUrl === settings.endpoint ? client : clientFor(settings.publicUrl, settings)
+  const { Client } = yield* loadMinio
+  const client = clientFor(Client, settings.endpoint, settings)
+  const signer = settings.publicUrl === settings.endpoint ? client : clientFor(Client, settings.publicUrl, settings)
   const { bucket } = settings
 
   // Created if absent; several replicas may race here, and "already yours" is success.

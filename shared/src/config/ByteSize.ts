@@ -1,4 +1,5 @@
 // Sizes written for people (50GB, 1.5TiB, 500MB, 1048576): one parser for settings and the admin CLI.
+import { Config, Schema } from "effect"
 
 const UNITS: Readonly<Record<string, number>> = {
   "": 1,
@@ -39,3 +40,18 @@ export const formatByteSize = (bytes: number): string => {
   const shown = unit === 0 || value >= 100 || Number.isInteger(value) ? String(Math.round(value)) : value.toFixed(1)
   return `${shown} ${units[unit]}`
 }
+
+/** A size as a setting takes it (`1MB`, `65536`): a text parseByteSize reads. */
+export const ByteSizeText = Schema.String.check(
+  Schema.makeFilter((text: string) => {
+    const parsed = parseByteSize(text)
+    return typeof parsed === "string" ? parsed : undefined
+  })
+)
+
+/** A size setting, read as bytes; one that does not parse is a configuration error naming it. */
+export const byteSizeConfig = (name: string, fallback: string) =>
+  Config.schema(ByteSizeText, name).pipe(
+    Config.withDefault(fallback),
+    Config.map((text) => parseByteSize(text) as number)
+  )

@@ -32,8 +32,33 @@ export class InvalidJobTransition extends Schema.TaggedError<InvalidJobTransitio
   command: Schema.String
 }) {}
 
+/**
+ * A worker's write that does not belong to the job's current run (the fence of at-least-once delivery): its work
+ * message is for another try of the job (`other_try`), another message runs this try already (`running`), or a later
+ * attempt took the run over after this one's message was redelivered (`superseded`).
+ */
+export class RunNotCurrent extends Schema.TaggedError<RunNotCurrent>()("RunNotCurrent", {
+  jobId: Schema.String,
+  reason: Schema.Literals(["other_try", "running", "superseded", "stored"])
+}) {}
+
+/**
+ * The slot claimed for a job's try was freed before the try was recorded and confirmed (its claimer took longer than
+ * the orphan grace): the try is given up, and a client that asked for it is told to try again.
+ */
+export class SlotLost extends Schema.TaggedError<SlotLost>()("SlotLost", {
+  projectId: Schema.String,
+  jobId: Schema.String
+}) {}
+
 /** Extension: cancel asked of a job that already ended (completed, failed or expired); canceling it twice is not this. */
 export class JobAlreadyFinished extends Schema.TaggedError<JobAlreadyFinished>()("JobAlreadyFinished", {
+  jobId: Schema.String,
+  status: Schema.String
+}) {}
+
+/** Extension: stop asked of a job that is not recording a live stream (not live, not started recording, or ended). */
+export class JobNotLive extends Schema.TaggedError<JobNotLive>()("JobNotLive", {
   jobId: Schema.String,
   status: Schema.String
 }) {}
@@ -106,4 +131,10 @@ export class UserAlreadyExists extends Schema.TaggedError<UserAlreadyExists>()("
 
 export class UserNotFound extends Schema.TaggedError<UserNotFound>()("UserNotFound", {
   email: Schema.String
+}) {}
+
+/** A dashboard user already created as many projects as they may (DASHBOARD_PROJECTS_PER_USER or their own limit). */
+export class ProjectLimitReached extends Schema.TaggedError<ProjectLimitReached>()("ProjectLimitReached", {
+  email: Schema.String,
+  limit: Schema.Number
 }) {}

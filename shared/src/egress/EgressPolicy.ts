@@ -1,8 +1,8 @@
 // Decides whether the service may fetch a URL: http(s) only, and never a private, loopback or otherwise internal address.
-import { lookup } from "node:dns/promises"
 import { Config, Context, Effect, Layer, Schema } from "effect"
 import { UrlNotAllowed } from "../domain/DomainErrors.ts"
 import { type EgressAllowList, isAllowListed, parseEgressAllowList } from "./EgressAllowList.ts"
+import { type HostLookup, type ResolvedAddress, systemLookup } from "./HostLookup.ts"
 import { canonicalHost, isForbiddenAddress, isForbiddenHostName, isIpLiteral } from "./ForbiddenAddress.ts"
 import { parseResolveOverrides, withResolveOverrides } from "./ResolveOverrides.ts"
 
@@ -11,19 +11,6 @@ export class HostUnresolvable extends Schema.TaggedError<HostUnresolvable>()("Ho
   host: Schema.String,
   message: Schema.String
 }) {}
-
-export interface ResolvedAddress {
-  readonly address: string
-  readonly family: 4 | 6
-}
-
-/** Resolves a host name to every address it has; injectable so tests need no DNS. */
-export type HostLookup = (hostname: string) => Promise<ReadonlyArray<ResolvedAddress>>
-
-export const systemLookup: HostLookup = async (hostname) => {
-  const found = await lookup(hostname, { all: true, verbatim: true })
-  return found.map((entry) => ({ address: entry.address, family: entry.family === 6 ? 6 : 4 }))
-}
 
 export const defaultPort = (url: URL): number => (url.port !== "" ? Number(url.port) : url.protocol === "https:" ? 443 : 80)
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest"
 import { Effect, Exit } from "effect"
 import { parseEgressAllowList } from "./EgressAllowList.ts"
-import { type HostLookup, makeEgressPolicy } from "./EgressPolicy.ts"
+import { makeEgressPolicy } from "./EgressPolicy.ts"
+import type { HostLookup } from "./HostLookup.ts"
 import { parseResolveOverrides, withResolveOverrides } from "./ResolveOverrides.ts"
 
 const names: Record<string, ReadonlyArray<string>> = {

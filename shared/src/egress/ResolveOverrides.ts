@@ -1,6 +1,6 @@
 // EGRESS_RESOLVE_OVERRIDES: a fixed name -> address table the egress guard consults before DNS (for tests only).
 import { isIPv4, isIPv6 } from "node:net"
-import type { HostLookup, ResolvedAddress } from "./EgressPolicy.ts"
+import type { HostLookup, ResolvedAddress } from "./HostLookup.ts"
 
 export type ResolveOverrides = ReadonlyMap<string, ReadonlyArray<ResolvedAddress>>
 

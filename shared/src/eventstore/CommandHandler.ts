@@ -2,7 +2,7 @@
 // bounded number of times on conflict.
 import { randomUUID } from "node:crypto"
 import { Effect, Option, Result } from "effect"
-import type { Decider } from "../domain/Decider.ts"
+import type { Decider, Evolver } from "../domain/Decider.ts"
 import { AppendConflict, type EventCodec, EventStore, type EventStoreError } from "./EventStore.ts"
 
 export interface HandleCommandOptions<Command, Event, State, Rejection> {
@@ -23,6 +23,11 @@ export interface HandleCommandOptions<Command, Event, State, Rejection> {
    * without reading. A stale one costs a conflict, and a rejection is only trusted after a fresh read.
    */
   readonly known?: { readonly state: State; readonly lastSeq: number }
+  /**
+   * The aggregate's own read of its state and last sequence, in place of the replay (a snapshot and the events after
+   * it, for an aggregate whose subject grows for good: a subscription). It must be as exact as the replay.
+   */
+  readonly load?: Effect.Effect<{ readonly state: State; readonly lastSeq: number }, EventStoreError>
   readonly maxAttempts?: number
 }
 
@@ -32,19 +37,45 @@ export interface HandledCommand<Event, State> {
   readonly lastSeq: number
 }
 
+/** An aggregate's state and the sequence of the last event folded into it (0: none). */
+export interface AggregateState<State> {
+  readonly state: State
+  readonly lastSeq: number
+}
+
+export interface ReplayOptions {
+  /**
+   * Evolve from the subject's last event alone: for aggregates whose every event carries their whole state (the
+   * admission slots, a platform's health, a webhook endpoint) or facts of which only the latest counts.
+   */
+  readonly last?: boolean
+  /** The state as it was right after the subject's event at this stream sequence (events after it are not read). */
+  readonly uptoSeq?: number
+}
+
 /**
- * An aggregate's current state and its subject's last sequence: every event of the subject folded with its decider's
- * evolve (the command handler's "replay" read; readers that decide nothing ask the same way).
+ * The one read door of every aggregate (Emmett's `aggregateStream`): its subject's events folded with its evolve, the
+ * command handler's read and every reader's that decides nothing (`currentBatch`, `currentSubscription`, ...).
  */
-export const replayAggregate = <Command, Event, State, Rejection>(
-  decider: Decider<Command, Event, State, Rejection>,
+export const replayAggregate = <Event, State>(
+  evolver: Evolver<Event, State>,
   codec: EventCodec<Event>,
-  subject: string
-): Effect.Effect<{ readonly state: State; readonly lastSeq: number }, EventStoreError, EventStore> =>
+  subject: string,
+  options: ReplayOptions = {}
+): Effect.Effect<AggregateState<State>, EventStoreError, EventStore> =>
   Effect.gen(function* () {
-    const stored = yield* (yield* EventStore).readSubject(codec, subject)
+    const store = yield* EventStore
+    if (options.last === true && options.uptoSeq === undefined) {
+      const last = yield* store.readLast(codec, subject)
+      return Option.match(last, {
+        onNone: () => ({ state: evolver.initialState(), lastSeq: 0 }),
+        onSome: (stored) => ({ state: evolver.evolve(evolver.initialState(), stored.event), lastSeq: stored.seq })
+      })
+    }
+    const read = yield* store.readSubject(codec, subject, 0, options.uptoSeq)
+    const stored = options.last === true ? read.slice(-1) : read
     return {
-      state: stored.reduce((state, item) => decider.evolve(state, item.event), decider.initialState()),
+      state: stored.reduce((state, item) => evolver.evolve(state, item.event), evolver.initialState()),
       lastSeq: stored.at(-1)?.seq ?? 0
     }
   })
@@ -56,15 +87,7 @@ export const handleCommand = <Command, Event, State, Rejection>(
     const store = yield* EventStore
     const { codec, command, decider, subject } = options
 
-    const load =
-      options.hydrate === "last"
-        ? Effect.map(store.readLast(codec, subject), (last) =>
-            Option.match(last, {
-              onNone: () => ({ state: decider.initialState(), lastSeq: 0 }),
-              onSome: (stored) => ({ state: decider.evolve(decider.initialState(), stored.event), lastSeq: stored.seq })
-            })
-          )
-        : replayAggregate(decider, codec, subject)
+    const load = options.load ?? replayAggregate(decider, codec, subject, { last: options.hydrate === "last" })
 
     // Used by the first attempt only; every retry reads the subject.
     let assumed: { readonly state: State; readonly lastSeq: number } | undefined =
@@ -114,9 +137,11 @@ export interface AggregateRules<Command, Event, State, Rejection> {
   readonly msgId: (event: Event, index: number, invocation: () => string) => string
 }
 
-/** What a single call may add: a state believed current, or that the subject cannot exist yet. */
+/** What a single call may add: a state believed current, or that the subject cannot exist yet, or its own read. */
 export interface CommandCallOptions<State> {
   readonly known?: { readonly state: State; readonly lastSeq: number }
+  /** See HandleCommandOptions.load. */
+  readonly load?: Effect.Effect<{ readonly state: State; readonly lastSeq: number }, EventStoreError>
   /** The subject's id was generated for this command: nothing to read, the append expects an empty subject. */
   readonly isNew?: boolean
 }
@@ -142,7 +167,8 @@ export const commandHandler =
       command,
       msgId: (event, index) => rules.msgId(event, index, invocation),
       hydrate: options?.isNew === true ? "new" : (rules.hydrate ?? "replay"),
-      ...(options?.known === undefined ? {} : { known: options.known })
+      ...(options?.known === undefined ? {} : { known: options.known }),
+      ...(options?.load === undefined ? {} : { load: options.load })
     })
   }
 

@@ -1,4 +1,5 @@
 // Every subject with the Effect schema of its messages, rendered as JSON Schema into docs/events.md (checked by a test).
+import { DestinationEvent } from "../domain/destination/DestinationEvent.ts"
 import { Schema } from "effect"
 import { KeyEvent, KeyUsed, ProjectEvent, UserEvent } from "../domain/account/AccountEvent.ts"
 import { CookieJarEvent } from "../domain/cookies/CookieJarEvent.ts"
@@ -15,108 +16,74 @@ import { ExtractorCatalogPublished } from "../domain/platform/CatalogEvent.ts"
 import { PlatformHealthEvent } from "../domain/platform/PlatformHealthEvent.ts"
 import { YtDlpReleaseChosen, YtDlpWorkerEvent } from "../domain/release/YtDlpReleaseEvent.ts"
 import { WebhookConfigEvent, WebhookDeliveryAttempted, WebhookRedeliveryRequested } from "../domain/webhook/WebhookEvent.ts"
+import type { SubjectKind } from "../nats/SubjectKind.ts"
 import {
-  ACCOUNTS_STREAM,
-  ARCHIVE_STREAM,
-  SUBSCRIPTIONS_STREAM,
-  COOKIES_STREAM,
-  BATCHES_STREAM,
-  ADMISSION_STREAM,
-  CATALOG_STREAM,
-  IDEMPOTENCY_STREAM,
-  KEY_USAGE_STREAM,
-  PLATFORMS_STREAM,
-  WEBHOOKS_STREAM,
-  DOWNLOAD_WORK_SUBJECT,
+  admissionSubject,
+  archiveSubject,
+  batchSubject,
+  cookieJarSubject,
+  destinationSubject,
+  downloadWorkSubject,
   EXTRACTOR_CATALOG_SUBJECT,
-  JOBS_STREAM,
-  MEDIA_STREAM,
+  idempotencySubject,
+  jobSubject,
+  keySubject,
+  keyUsageSubject,
+  mediaSubject,
+  platformHealthSubject,
+  projectSubject,
   RESOLVE_RPC_SUBJECT,
-  WORK_STREAM,
-  YT_DLP_CHOICE_SUBJECT
-} from "./Subjects.ts"
+  streamOf,
+  subscriptionSubject,
+  userSubject,
+  webhookConfigSubject,
+  webhookDeliverySubject,
+  webhookRedeliverSubject,
+  YT_DLP_CHOICE_SUBJECT,
+  ytDlpWorkerSubject
+} from "../nats/Subjects.ts"
 
 export interface CatalogEntry {
+  /** The subject as written in the catalogue: a kind's pattern, or the one subject. */
   readonly subject: string
   readonly stream: string
   readonly title: string
   readonly schema: Schema.Top
 }
 
+/** A stream's messages: the subject column comes from the kind (or constant) the services build and parse with. */
+const stored = (subject: SubjectKind<ReadonlyArray<string>> | string, title: string, schema: Schema.Top): CatalogEntry => {
+  const written = typeof subject === "string" ? subject : subject.pattern
+  return { subject: written, stream: streamOf(typeof subject === "string" ? subject : subject.all).name, title, schema }
+}
+
+const REQUEST_REPLY = "none (core NATS request/reply)"
+
 /** The same schemas the services decode with: the documentation cannot describe a message they would refuse. */
 export const EVENT_CATALOG: ReadonlyArray<CatalogEntry> = [
-  { subject: "mds.job.<projectId>.<jobId>", stream: JOBS_STREAM.name, title: "JobEvent", schema: JobEvent },
-  { subject: "mds.admission.<projectId>", stream: ADMISSION_STREAM.name, title: "AdmissionEvent", schema: AdmissionEvent },
-  { subject: "mds.media.<mediaId>", stream: MEDIA_STREAM.name, title: "MediaEvent", schema: MediaEvent },
-  { subject: "mds.account.project.<projectId>", stream: ACCOUNTS_STREAM.name, title: "ProjectEvent", schema: ProjectEvent },
-  { subject: "mds.account.key.<keyId>", stream: ACCOUNTS_STREAM.name, title: "KeyEvent", schema: KeyEvent },
-  { subject: "mds.account.user.<userId>", stream: ACCOUNTS_STREAM.name, title: "UserEvent", schema: UserEvent },
-  { subject: "mds.keyuse.<keyId>", stream: KEY_USAGE_STREAM.name, title: "KeyUsed", schema: KeyUsed },
-  {
-    subject: EXTRACTOR_CATALOG_SUBJECT,
-    stream: CATALOG_STREAM.name,
-    title: "ExtractorCatalogPublished",
-    schema: ExtractorCatalogPublished
-  },
-  { subject: YT_DLP_CHOICE_SUBJECT, stream: CATALOG_STREAM.name, title: "YtDlpReleaseChosen (extension)", schema: YtDlpReleaseChosen },
-  {
-    subject: "mds.catalog.ytdlp.worker.<workerId>",
-    stream: CATALOG_STREAM.name,
-    title: "YtDlpWorkerEvent (extension)",
-    schema: YtDlpWorkerEvent
-  },
-  {
-    subject: "mds.cookies.<projectId>.<platform>",
-    stream: COOKIES_STREAM.name,
-    title: "CookieJarEvent (extension)",
-    schema: CookieJarEvent
-  },
-  {
-    subject: "mds.idempotency.<projectId>.<keyHash>",
-    stream: IDEMPOTENCY_STREAM.name,
-    title: "IdempotencyEvent (extension)",
-    schema: IdempotencyEvent
-  },
-  {
-    subject: "mds.webhook.config.<projectId>",
-    stream: WEBHOOKS_STREAM.name,
-    title: "WebhookConfigEvent (extension)",
-    schema: WebhookConfigEvent
-  },
-  {
-    subject: "mds.webhook.delivery.<projectId>",
-    stream: WEBHOOKS_STREAM.name,
-    title: "WebhookDeliveryAttempted (extension)",
-    schema: WebhookDeliveryAttempted
-  },
-  {
-    subject: "mds.webhook.redeliver.<projectId>",
-    stream: WEBHOOKS_STREAM.name,
-    title: "WebhookRedeliveryRequested (extension)",
-    schema: WebhookRedeliveryRequested
-  },
-  {
-    subject: "mds.platform.health.<platformId>",
-    stream: PLATFORMS_STREAM.name,
-    title: "PlatformHealthEvent (extension)",
-    schema: PlatformHealthEvent
-  },
-  { subject: "mds.batch.<projectId>.<batchId>", stream: BATCHES_STREAM.name, title: "BatchEvent (extension)", schema: BatchEvent },
-  {
-    subject: "mds.subscription.<projectId>.<subscriptionId>",
-    stream: SUBSCRIPTIONS_STREAM.name,
-    title: "SubscriptionEvent (extension)",
-    schema: SubscriptionEvent
-  },
-  { subject: "mds.archive.<projectId>.<keyHash>", stream: ARCHIVE_STREAM.name, title: "ArchiveEvent (extension)", schema: ArchiveEvent },
-  { subject: DOWNLOAD_WORK_SUBJECT, stream: WORK_STREAM.name, title: "DownloadMedia (command)", schema: DownloadMedia },
-  {
-    subject: `${RESOLVE_RPC_SUBJECT} (request)`,
-    stream: "none (core NATS request/reply)",
-    title: "ResolveRequest",
-    schema: ResolveRequest
-  },
-  { subject: `${RESOLVE_RPC_SUBJECT} (reply)`, stream: "none (core NATS request/reply)", title: "ResolveReply", schema: ResolveReply }
+  stored(jobSubject, "JobEvent", JobEvent),
+  stored(admissionSubject, "AdmissionEvent", AdmissionEvent),
+  stored(mediaSubject, "MediaEvent", MediaEvent),
+  stored(projectSubject, "ProjectEvent", ProjectEvent),
+  stored(keySubject, "KeyEvent", KeyEvent),
+  stored(userSubject, "UserEvent", UserEvent),
+  stored(keyUsageSubject, "KeyUsed", KeyUsed),
+  stored(EXTRACTOR_CATALOG_SUBJECT, "ExtractorCatalogPublished", ExtractorCatalogPublished),
+  stored(YT_DLP_CHOICE_SUBJECT, "YtDlpReleaseChosen (extension)", YtDlpReleaseChosen),
+  stored(ytDlpWorkerSubject, "YtDlpWorkerEvent (extension)", YtDlpWorkerEvent),
+  stored(cookieJarSubject, "CookieJarEvent (extension)", CookieJarEvent),
+  stored(destinationSubject, "DestinationEvent (extension)", DestinationEvent),
+  stored(idempotencySubject, "IdempotencyEvent (extension)", IdempotencyEvent),
+  stored(webhookConfigSubject, "WebhookConfigEvent (extension)", WebhookConfigEvent),
+  stored(webhookDeliverySubject, "WebhookDeliveryAttempted (extension)", WebhookDeliveryAttempted),
+  stored(webhookRedeliverSubject, "WebhookRedeliveryRequested (extension)", WebhookRedeliveryRequested),
+  stored(platformHealthSubject, "PlatformHealthEvent (extension)", PlatformHealthEvent),
+  stored(batchSubject, "BatchEvent (extension)", BatchEvent),
+  stored(subscriptionSubject, "SubscriptionEvent (extension)", SubscriptionEvent),
+  stored(archiveSubject, "ArchiveEvent (extension)", ArchiveEvent),
+  stored(downloadWorkSubject, "DownloadMedia (command)", DownloadMedia),
+  { subject: `${RESOLVE_RPC_SUBJECT} (request)`, stream: REQUEST_REPLY, title: "ResolveRequest", schema: ResolveRequest },
+  { subject: `${RESOLVE_RPC_SUBJECT} (reply)`, stream: REQUEST_REPLY, title: "ResolveReply", schema: ResolveReply }
 ]
 
 export const CATALOG_START =

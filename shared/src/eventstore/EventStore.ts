@@ -32,7 +32,9 @@ export class AppendConflict extends Schema.TaggedError<AppendConflict>()("Append
 
 export class EventStoreError extends Schema.TaggedError<EventStoreError>()("EventStoreError", {
   operation: Schema.String,
-  message: Schema.String
+  message: Schema.String,
+  /** NATS did not answer (down, unreachable, timed out): retried, never held against the message that met it. */
+  unavailable: Schema.optionalKey(Schema.Boolean)
 }) {}
 
 export type EventCodec<A> = Schema.Codec<A, unknown>
@@ -57,8 +59,13 @@ export class EventStore extends Context.Service<
       events: ReadonlyArray<BatchedEvent<A>>,
       options: { readonly expectedLastSeq: number }
     ): Effect.Effect<AppendResult, AppendConflict | EventStoreError>
-    /** Every event of one subject, in order, optionally only those after `afterSeq`. */
-    readSubject<A>(codec: EventCodec<A>, subject: string, afterSeq?: number): Effect.Effect<ReadonlyArray<StoredEvent<A>>, EventStoreError>
+    /** Every event of one subject, in order, optionally only those after `afterSeq` and up to `uptoSeq` (both stream sequences). */
+    readSubject<A>(
+      codec: EventCodec<A>,
+      subject: string,
+      afterSeq?: number,
+      uptoSeq?: number
+    ): Effect.Effect<ReadonlyArray<StoredEvent<A>>, EventStoreError>
     readLast<A>(codec: EventCodec<A>, subject: string): Effect.Effect<Option.Option<StoredEvent<A>>, EventStoreError>
   }
 >()("mds/eventstore/EventStore") {}

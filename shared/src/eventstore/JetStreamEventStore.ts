@@ -3,11 +3,12 @@
 import { JetStreamApiError, type StoredMsg } from "@nats-io/jetstream"
 import { Effect, Layer, Option, Schema } from "effect"
 import { NatsClient } from "../nats/NatsClient.ts"
-import { currentTraceHeaders } from "../observability/TraceContext.ts"
+import { currentTraceHeaders } from "../nats/TraceContext.ts"
 import { publishAtomicBatch } from "./AtomicBatch.ts"
 import { AppendConflict, type EventCodec, EventStore, EventStoreError, type StoredEvent } from "./EventStore.ts"
 import { streamLeaderReads } from "./StreamLeaderReads.ts"
-import { streamOf } from "./Subjects.ts"
+import { streamOf } from "../nats/Subjects.ts"
+import { isUnavailable } from "../runtime/Unavailable.ts"
 
 /** JetStream API error code for "wrong last sequence". */
 const WRONG_LAST_SEQUENCE = 10071
@@ -40,7 +41,7 @@ const jsonCodecOf = <A>(codec: EventCodec<A>): JsonCodec<A> => {
 }
 
 const storeError = (operation: string) => (cause: unknown) =>
-  new EventStoreError({ operation, message: cause instanceof Error ? cause.message : String(cause) })
+  new EventStoreError({ operation, message: cause instanceof Error ? cause.message : String(cause), unavailable: isUnavailable(cause) })
 
 export const JetStreamEventStore = Layer.effect(
   EventStore,
@@ -140,17 +141,18 @@ export const JetStreamEventStore = Layer.effect(
           return yield* new AppendConflict({ subject, expectedLastSeq: options.expectedLastSeq })
         }),
 
-      readSubject: (codec, subject, afterSeq = 0) =>
+      readSubject: (codec, subject, afterSeq = 0, uptoSeq = Number.POSITIVE_INFINITY) =>
         Effect.gen(function* () {
           const stream = streamOf(subject).name
           const events: Array<StoredEvent<any>> = []
           let next = afterSeq + 1
-          while (true) {
+          while (next <= uptoSeq) {
             const msg = yield* getMessage(stream, { seq: next, next_by_subj: subject })
-            if (msg === null) return events
+            if (msg === null || msg.seq > uptoSeq) return events
             events.push(yield* decodeStored(codec, subject, msg))
             next = msg.seq + 1
           }
+          return events
         }),
 
       readLast: (codec, subject) =>

@@ -1,5 +1,5 @@
 // Creates or updates the JetStream streams every service relies on; safe to run from every process at start.
-import { JetStreamApiCodes, RetentionPolicy, type StreamConfig, StorageType } from "@nats-io/jetstream"
+import { DiscardPolicy, JetStreamApiCodes, RetentionPolicy, type StreamConfig, StorageType } from "@nats-io/jetstream"
 import { nanos } from "@nats-io/transport-node"
 import { Effect } from "effect"
 import { Lifetimes } from "../config/Lifetimes.ts"
@@ -18,18 +18,23 @@ import {
   PLATFORMS_STREAM,
   BATCHES_STREAM,
   COOKIES_STREAM,
+  DESTINATIONS_STREAM,
   type StreamDef,
   ARCHIVE_STREAM,
   SUBSCRIPTIONS_STREAM,
   WEBHOOKS_STREAM,
-  WORK_STREAM
-} from "./Subjects.ts"
+  WORK_STREAM,
+  PARKED_STREAM,
+  PARKED_REPLAYS_STREAM
+} from "../nats/Subjects.ts"
 
 const HOUR_MS = 3_600_000
 const DEDUP_WINDOW_MS = 2 * 60_000
 const ADMISSION_KEPT_MS = 32 * 24 * HOUR_MS
 /** Delivery attempts kept per project (and configuration changes, of which only the last matters). */
 export const WEBHOOK_LOG_LIMIT = 1000
+/** Parked messages kept per consumer: past it the oldest go (a consumer parking thousands is broken for everyone anyway). */
+export const PARKED_PER_CONSUMER_LIMIT = 10_000
 
 export const streamConfigs = (
   lifetimes: Lifetimes["Service"],
@@ -72,10 +77,22 @@ export const streamConfigs = (
     base(BATCHES_STREAM, lifetimes.jobMs + HOUR_MS),
     // Only each cookie file's latest metadata matters (rotations can be frequent).
     { ...base(COOKIES_STREAM, 0), max_msgs_per_subject: 4 },
+    // Destinations are kept for good: a few events each, and the project's list is their fold.
+    base(DESTINATIONS_STREAM, 0),
     // Subscriptions live until removed; their history is their checks (the seen keys, the counts).
     base(SUBSCRIPTIONS_STREAM, 0),
     // The archive is kept for good, as yt-dlp's archive file: an entry is never queued twice. One event per entry.
-    { ...base(ARCHIVE_STREAM, 0), max_msgs_per_subject: 1 }
+    { ...base(ARCHIVE_STREAM, 0), max_msgs_per_subject: 1 },
+    // Parked messages wait for an operator (list, replay, drop), without an age limit; each consumer keeps its latest.
+    { ...base(PARKED_STREAM, 0), max_msgs_per_subject: PARKED_PER_CONSUMER_LIMIT, discard: DiscardPolicy.Old },
+    // One pending replay per parked message: a second request for it is refused while the first waits (taken once done).
+    {
+      ...base(PARKED_REPLAYS_STREAM, 0),
+      retention: RetentionPolicy.Workqueue,
+      max_msgs_per_subject: 1,
+      discard: DiscardPolicy.New,
+      discard_new_per_subject: true
+    }
   ]
 }
 

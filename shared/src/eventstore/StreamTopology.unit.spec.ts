@@ -1,7 +1,7 @@
 // Stream settings that the quotas depend on.
 import { describe, expect, it } from "vitest"
 import { streamConfigs } from "./StreamTopology.ts"
-import { ADMISSION_STREAM } from "./Subjects.ts"
+import { ADMISSION_STREAM } from "../nats/Subjects.ts"
 
 const lifetimes = { mediaMs: 3_600_000, jobMs: 3_600_000, downloadUrlMs: 3_600_000, maxConcurrentJobs: 2 }
 

@@ -6,7 +6,7 @@ import { takeRandomBytes } from "./RandomPool.ts"
 const ALPHABET = "abcdefghijklmnopqrstuvwxyz234567"
 const BODY_LENGTH = 24
 
-export type IdPrefix = "job" | "med" | "prj" | "key" | "bat" | "sub"
+export type IdPrefix = "job" | "med" | "prj" | "key" | "bat" | "sub" | "dst"
 
 const randomBody = (): string => {
   const bytes = takeRandomBytes(BODY_LENGTH)
@@ -25,12 +25,14 @@ export const derivedId = (prefix: IdPrefix, seed: string): string => {
   return `${prefix}_${out}`
 }
 
-const idPattern = (prefix: IdPrefix) => new RegExp(`^${prefix}_[a-z2-7]{${BODY_LENGTH}}$`)
+/** `u`: Effect puts a pattern into the OpenAPI document only with it (a path parameter then shows its shape). */
+const idPattern = (prefix: IdPrefix) => new RegExp(`^${prefix}_[a-z2-7]{${BODY_LENGTH}}$`, "u")
 
 /** Schemas for ids arriving from clients: anything else never reaches a subject name. */
 export const JobId = Schema.String.check(Schema.isPattern(idPattern("job")))
 export const BatchId = Schema.String.check(Schema.isPattern(idPattern("bat")))
 export const SubscriptionId = Schema.String.check(Schema.isPattern(idPattern("sub")))
+export const DestinationId = Schema.String.check(Schema.isPattern(idPattern("dst")))
 export const MediaId = Schema.String.check(Schema.isPattern(idPattern("med")))
 export const ProjectId = Schema.String.check(Schema.isPattern(idPattern("prj")))
 export const KeyId = Schema.String.check(Schema.isPattern(/^key_[a-f0-9]{24}$/))

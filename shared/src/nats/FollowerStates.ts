@@ -1,7 +1,7 @@
 // Follower states across processes: each process with followers answers a request on FOLLOWER_STATES_RPC_SUBJECT
 // with its snapshot, and the gateway gathers the answers for /v1/health (the aggregator's followers live elsewhere).
 import { Effect, Layer, Schema } from "effect"
-import { FOLLOWER_STATES_RPC_SUBJECT } from "../eventstore/Subjects.ts"
+import { FOLLOWER_STATES_RPC_SUBJECT } from "./Subjects.ts"
 import { Followers } from "./Followers.ts"
 import { NatsClient } from "./NatsClient.ts"
 

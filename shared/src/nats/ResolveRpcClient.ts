@@ -2,8 +2,8 @@
 import { errors } from "@nats-io/transport-node"
 import { Effect, Schema } from "effect"
 import { ResolveReply, ResolveRequest } from "../domain/media/ResolveRpc.ts"
-import { RESOLVE_RPC_SUBJECT } from "../eventstore/Subjects.ts"
-import { currentTraceHeaders } from "../observability/TraceContext.ts"
+import { RESOLVE_RPC_SUBJECT } from "./Subjects.ts"
+import { currentTraceHeaders } from "./TraceContext.ts"
 import { NatsClient } from "./NatsClient.ts"
 
 /** yt-dlp on a slow site can take a while; the extractor enforces its own, shorter, limit and reports it. */

@@ -32,7 +32,11 @@ export interface FollowerSpec {
    * delivered twice across a re-creation (a message may still arrive twice across a library-internal reset).
    */
   readonly from: "all" | "last-per-subject" | "new" | { readonly afterSeq: number }
-  readonly onMessage: (message: FollowedMessage) => void
+  /**
+   * Hands a message on. A promise it returns is awaited before the next message (backpressure: the consumer pulls no
+   * more meanwhile); while it waits the follower counts as alive, not stale.
+   */
+  readonly onMessage: (message: FollowedMessage) => void | PromiseLike<void>
   /** How often the consumer is asked for its state on the server (one request; default 1 s). */
   readonly probeMs?: number
   /** Without a successful probe, or with messages pending but none delivered, for this long: re-create (default 3 s). */
@@ -71,6 +75,8 @@ export const startFollower = (spec: FollowerSpec): Effect.Effect<Follower, never
     let lastSeq = typeof from === "object" ? from.afterSeq : 0
     let lastAlive = Date.now()
     let started = false
+    /** Waiting on onMessage's promise: the messages pending on the server wait for us, not for a dead server. */
+    let handing = false
     /** When the last probe was sent whose snapshot of the stream has been handed on entirely (-Infinity: none yet). */
     let caughtUpAt = Number.NEGATIVE_INFINITY
     /** A probe that found nothing pending, waiting for the messages delivered before it to be handed on. */
@@ -136,12 +142,21 @@ export const startFollower = (spec: FollowerSpec): Effect.Effect<Follower, never
         for await (const message of messages) {
           lastSeq = message.seq
           lastAlive = Date.now()
-          spec.onMessage({
+          const handed = spec.onMessage({
             subject: message.subject,
             seq: message.seq,
             data: message.string(),
             kvOperation: message.headers?.get("KV-Operation") || undefined
           })
+          if (handed !== undefined) {
+            handing = true
+            try {
+              await handed
+            } finally {
+              handing = false
+              lastAlive = Date.now()
+            }
+          }
           settle()
         }
         throw new ConsumerStale("the consumer's messages ended")
@@ -161,7 +176,7 @@ export const startFollower = (spec: FollowerSpec): Effect.Effect<Follower, never
               if (info.num_pending === 0) proof = { throughSeq: delivered, sentAt }
               settle()
               const behind = info.num_pending > 0 || lastSeq < delivered
-              if (!behind || moving) lastAlive = Date.now()
+              if (!behind || moving || handing) lastAlive = Date.now()
             })
           )
         )
@@ -206,7 +221,7 @@ export const startFollower = (spec: FollowerSpec): Effect.Effect<Follower, never
 export const followDecoded = <A>(
   spec: Omit<FollowerSpec, "onMessage"> & {
     readonly decode: (data: string) => Option.Option<A>
-    readonly onEvent: (event: A, message: FollowedMessage) => void
+    readonly onEvent: (event: A, message: FollowedMessage) => void | PromiseLike<void>
   }
 ): Effect.Effect<Follower, never, NatsClient | Scope.Scope> => {
   const { decode, onEvent, ...followed } = spec
@@ -214,7 +229,7 @@ export const followDecoded = <A>(
     ...followed,
     onMessage: (message) => {
       const event = decode(message.data)
-      if (Option.isSome(event)) onEvent(event.value, message)
+      return Option.isSome(event) ? onEvent(event.value, message) : undefined
     }
   })
 }

@@ -55,6 +55,11 @@ export const consumerAckPending = Metric.gauge("mds_nats_consumer_ack_pending_me
   description: "Messages delivered to the durable consumer and not yet acknowledged."
 })
 
+/** Aggregator: label consumer (durable consumers only; 0 for those with none). */
+export const parkedMessages = Metric.gauge("mds_parked_messages", {
+  description: "Messages the durable consumer parked (its handler kept failing on them), waiting for an operator's replay or drop."
+})
+
 /** Records one timed observation in seconds. */
 export const observeSeconds = (
   metric: Metric.Metric<number, unknown>,

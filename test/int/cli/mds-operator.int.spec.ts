@@ -8,11 +8,11 @@ import {
 } from "@mds/shared/domain/webhook/WebhookEvent"
 import { deliveryAttempt } from "../../support/WebhookAttempts.ts"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { webhookDeliverySubject, webhookRedeliverSubject } from "@mds/shared/eventstore/Subjects"
+import { webhookDeliverySubject, webhookRedeliverSubject } from "@mds/shared/nats/Subjects"
 import { UsageReadModel } from "@mds/shared/readmodel/UsageReadModel"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { runCli } from "../../../packages/client/src/cli/runCli.ts"
+import { runMds } from "../../support/MdsCli.ts"
 import { setProjectQuota } from "../../../services/gateway/src/accounts/AccountCommands.ts"
 import { type Harness, startHarness } from "../../../services/gateway/test/GatewayHarness.ts"
 
@@ -31,17 +31,7 @@ afterAll(async () => {
 })
 
 /** One invocation of `mds`, in process, with its output captured. */
-const mds = async (...argv: ReadonlyArray<string>) => {
-  let stdout = ""
-  let stderr = ""
-  const code = await runCli(argv, {
-    stdout: { write: (text) => void (stdout += text) },
-    stderr: { write: (text) => void (stderr += text) },
-    env: { MDS_URL: address, MDS_API_KEY: key },
-    cwd: process.cwd()
-  })
-  return { code, stdout, stderr }
-}
+const mds = (...argv: ReadonlyArray<string>) => runMds(address, key, argv)
 
 const recordUsage = (fields: Parameters<typeof jobUsage>[1]) =>
   h.gateway.run(Effect.flatMap(UsageReadModel, (store) => store.record(jobUsage(projectId, fields))))

@@ -3,7 +3,7 @@ import { assert, layer } from "@effect/vitest"
 import { AckPolicy, DeliverPolicy, type JsMsg } from "@nats-io/jetstream"
 import { nanos } from "@nats-io/transport-node"
 import { Effect } from "effect"
-import { JOBS_STREAM } from "@mds/shared/eventstore/Subjects"
+import { JOBS_STREAM, jobSubject } from "@mds/shared/nats/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { TestNats } from "../support/TestNats.ts"
@@ -12,7 +12,7 @@ import { TestNats } from "../support/TestNats.ts"
 const consumerOn = (ackWaitMs: number) =>
   Effect.gen(function* () {
     const { js, jsm } = yield* NatsClient
-    const subject = `mds.job.${newId("prj")}.${newId("job")}`
+    const subject = jobSubject(newId("prj"), newId("job"))
     const durable = `test-${newId("job").slice(4)}`
     yield* Effect.promise(() =>
       jsm.consumers.add(JOBS_STREAM.name, {

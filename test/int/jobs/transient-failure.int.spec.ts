@@ -7,7 +7,7 @@ import { ConfigProvider, Effect, Layer, ManagedRuntime, References } from "effec
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { JOBS_STREAM, jobSubject } from "@mds/shared/eventstore/Subjects"
+import { JOBS_STREAM, jobSubject } from "@mds/shared/nats/Subjects"
 import { AggregatorLayer } from "../../../services/aggregator/src/AggregatorLayer.ts"
 import { JOB_RETRIES_DURABLE } from "../../../services/aggregator/src/jobs/JobRetrier.ts"
 import { type ExtractorHarness, startExtractorHarness } from "../../../services/extractor/test/ExtractorHarness.ts"

@@ -3,10 +3,14 @@
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { currentBatch } from "@mds/shared/domain/batch/BatchCommands"
+import { currentBatch } from "@mds/shared/application/batch/BatchCommands"
 import { type SubscriptionEvent as SubscriptionEventType, SubscriptionEvent } from "@mds/shared/domain/subscription/SubscriptionEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { subscriptionSubject } from "@mds/shared/eventstore/Subjects"
+import { subscriptionSubject } from "@mds/shared/nats/Subjects"
+import { ProjectQuotaReader } from "@mds/shared/application/account/ProjectQuotaReader"
+import { SubscriptionStates } from "@mds/shared/application/subscription/SubscriptionStates"
+import { InMemorySubscriptionReadModel } from "@mds/shared/readmodel/memory/InMemorySubscriptionReadModel"
+import { FeedResolver } from "../../../services/aggregator/src/subscriptions/FeedResolver.ts"
 import { ConfigProvider, Effect, Layer, ManagedRuntime, References } from "effect"
 import { expect } from "vitest"
 import { ExtractorLayer } from "../../../services/extractor/src/ExtractorLayer.ts"
@@ -88,6 +92,16 @@ export const startSubscriptionStack = async (options: SubscriptionStackOptions) 
 }
 
 export type SubscriptionStack = Awaited<ReturnType<typeof startSubscriptionStack>>
+
+/**
+ * What a process that runs checks by hand needs beside the event store: the subscriptions' states (over an empty read
+ * model: each read replays the subject) and the projects' quotas.
+ */
+export const CheckHostServices = Layer.mergeAll(
+  SubscriptionStates.layer.pipe(Layer.provide(InMemorySubscriptionReadModel.layer)),
+  ProjectQuotaReader.layer,
+  FeedResolver.layer
+)
 
 /** A subscription's events, oldest first. */
 export const subscriptionEventsOf = (projectId: string, subscriptionId: string) =>

@@ -3,21 +3,22 @@
 import { randomBytes } from "node:crypto"
 import { Effect, Layer, type ManagedRuntime, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { CookieVault } from "@mds/shared/cookies/CookieVault"
+import { CookieVault } from "@mds/shared/application/cookies/CookieVault"
 import { BatchEvent } from "@mds/shared/domain/batch/BatchEvent"
 import { MediaEvent } from "@mds/shared/domain/media/MediaEvent"
 import { isMediaVisibleTo } from "@mds/shared/domain/media/MediaVisibility"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { ARCHIVE_STREAM, batchSubject, mediaSubject } from "@mds/shared/eventstore/Subjects"
+import { ARCHIVE_STREAM, archiveSubject, batchSubject, mediaSubject } from "@mds/shared/nats/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { AggregatorLayer } from "../../../services/aggregator/src/AggregatorLayer.ts"
 import { eventually } from "../../support/Eventually.ts"
 import { type MediaServer, podcastFeedEpisodes } from "../../support/MediaServer.ts"
+import type { SubscriptionStates } from "@mds/shared/application/subscription/SubscriptionStates"
 import { outcomes, startSubscriptionStack, type SubscriptionStack, subscriptionEventsOf } from "./SubscriptionStack.ts"
 import { createSubscription } from "../../support/Subscriptions.ts"
 
-type Services = EventStore | NatsClient | CookieVault
+type Services = EventStore | NatsClient | CookieVault | SubscriptionStates
 
 const KEY = randomBytes(32).toString("hex")
 let stack: SubscriptionStack
@@ -58,7 +59,7 @@ const archiveCount = (projectId: string) =>
   run(
     Effect.gen(function* () {
       const { jsm } = yield* NatsClient
-      const info = yield* Effect.promise(() => jsm.streams.info(ARCHIVE_STREAM.name, { subjects_filter: `mds.archive.${projectId}.*` }))
+      const info = yield* Effect.promise(() => jsm.streams.info(ARCHIVE_STREAM.name, { subjects_filter: archiveSubject.within(projectId) }))
       return Object.keys(info.state.subjects ?? {}).length
     })
   )

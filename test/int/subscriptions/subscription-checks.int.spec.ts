@@ -2,12 +2,13 @@
 // between checks: only new entries are queued, once, across checks, subscriptions of one project and two aggregators.
 import { type Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { recordArchiveEntry } from "@mds/shared/domain/archive/ArchiveCommands"
+import { recordArchiveEntry } from "@mds/shared/application/archive/ArchiveCommands"
 import { formerArchiveKeyOf } from "@mds/shared/domain/subscription/ArchiveKey"
-import { currentSubscription, subscriptionCommands } from "@mds/shared/domain/subscription/SubscriptionCommands"
+import { currentSubscription, subscriptionCommands } from "@mds/shared/application/subscription/SubscriptionCommands"
 import type { SubscriptionEvent as SubscriptionEventType } from "@mds/shared/domain/subscription/SubscriptionEvent"
 import { type Subscription, subscriptionStatus } from "@mds/shared/domain/subscription/SubscriptionState"
 import type { EventStore } from "@mds/shared/eventstore/EventStore"
+import type { SubscriptionStates } from "@mds/shared/application/subscription/SubscriptionStates"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
 import { newId } from "@mds/shared/ids/Ids"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
@@ -21,11 +22,12 @@ import {
   queuedTitlesOf,
   startSubscriptionStack,
   type SubscriptionStack,
+  CheckHostServices,
   subscriptionEventsOf
 } from "./SubscriptionStack.ts"
 import { createSubscription } from "../../support/Subscriptions.ts"
 
-type Services = EventStore | NatsClient
+type Services = EventStore | NatsClient | SubscriptionStates
 
 let stack: SubscriptionStack
 let media: MediaServer
@@ -238,7 +240,12 @@ describe("subscription checks", () => {
     for (const runtime of aggregators.splice(0, aggregators.length)) await runtime.dispose()
     // Written as the gateway would, while no aggregator runs.
     const writer = ManagedRuntime.make(
-      JetStreamEventStore.pipe(Layer.provideMerge(NatsClient.layer), Layer.provide(stack.withConfig({})), Layer.orDie)
+      CheckHostServices.pipe(
+        Layer.provideMerge(JetStreamEventStore),
+        Layer.provideMerge(NatsClient.layer),
+        Layer.provide(stack.withConfig({})),
+        Layer.orDie
+      )
     )
     const subscriptionId = await writer.runPromise(
       createSubscription(projectId, media.growingFeed("missed"), { now: Date.now() - 5 * HOUR })

@@ -38,20 +38,21 @@ export class ProgressDisplay {
     this.sink = sink
   }
 
-  update(phase: string, percent: number, detail = ""): void {
+  /** `percent` null: no fraction to show (a live recording), only the detail. */
+  update(phase: string, percent: number | null, detail = ""): void {
     const label = detail === "" ? phase : `${phase} ${detail}`
     switch (this.mode) {
       case "none":
         return
       case "plain": {
-        const line = `${phase} ${Math.round(percent)}%${detail === "" ? "" : ` ${detail}`}`
+        const line = `${phase}${percent === null ? "" : ` ${Math.round(percent)}%`}${detail === "" ? "" : ` ${detail}`}`
         if (line !== this.last) this.sink.write(`${line}\n`)
         this.last = line
         return
       }
       case "bar":
         // \r plus "erase line" redraws in place; the bar never scrolls the terminal.
-        this.sink.write(`\r\x1b[2K${renderBar(percent, label)}`)
+        this.sink.write(`\r\x1b[2K${percent === null ? label : renderBar(percent, label)}`)
         this.drawn = true
     }
   }

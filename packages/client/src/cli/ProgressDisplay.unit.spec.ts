@@ -26,6 +26,15 @@ describe("ProgressDisplay", () => {
     expect(writes).toEqual([`\r\x1b[2K${renderBar(10, "processing")}`, `\r\x1b[2K${renderBar(60, "processing")}`, "\n"])
   })
 
+  it("a reading without a percent (a live recording) shows only its detail, in both modes", () => {
+    const plain = recorder()
+    new ProgressDisplay("plain", plain.sink).update("recording", null, "0:04 recorded, 1.0 KiB")
+    expect(plain.writes).toEqual(["recording 0:04 recorded, 1.0 KiB\n"])
+    const bar = recorder()
+    new ProgressDisplay("bar", bar.sink).update("recording", null, "0:04 recorded, 1.0 KiB")
+    expect(bar.writes).toEqual(["\r\x1b[2Krecording 0:04 recorded, 1.0 KiB"])
+  })
+
   it("plain mode writes a line per change and nothing for repeats; none writes nothing", () => {
     const { writes, sink } = recorder()
     const display = new ProgressDisplay("plain", sink)

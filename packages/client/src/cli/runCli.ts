@@ -1,5 +1,5 @@
-// The `mds` command line: resolve, download with progress, cancel, retry, platforms, jobs get, usage, webhooks; the key
-// comes from MDS_API_KEY only.
+// The `mds` command line: resolve, download with progress (a live recording's duration), cancel, stop, retry,
+// platforms, jobs get, usage, webhooks; the key comes from MDS_API_KEY only.
 import { createWriteStream } from "node:fs"
 import { rename, rm } from "node:fs/promises"
 import { basename, resolve as resolvePath } from "node:path"
@@ -9,14 +9,17 @@ import { parseArgs } from "node:util"
 import type { DownloadExtensions } from "@mds/shared/api/Requests"
 import type { Job, Media, Platform } from "@mds/shared/api/Responses"
 import type { Batch } from "@mds/shared/api/Batches"
-import type { SubscriptionBody } from "@mds/shared/api/Subscriptions"
+import type { CreateSubscriptionRequest, SubscriptionBody } from "@mds/shared/api/Subscriptions"
 import { UsageDate } from "@mds/shared/api/Usage"
+import { retentionWords } from "@mds/shared/domain/subscription/SubscriptionRetention"
 import { Schema } from "effect"
 import { MdsApiError, MdsConnectionError, MdsProtocolError } from "../MdsApiError.ts"
 import { MdsClient } from "../MdsClient.ts"
+import { jobProgressOf } from "./JobProgressText.ts"
 import { formatBytes, ProgressDisplay, type ProgressMode } from "./ProgressDisplay.ts"
 import { usageText } from "./UsageText.ts"
 import { deliveriesText, redeliveryText } from "./WebhookText.ts"
+import { ACCESS_KEY_ENV, addRequestOf, destinationsText, destinationText, SECRET_KEY_ENV, testText } from "./DestinationText.ts"
 
 export interface CliIo {
   readonly stdout: { write(text: string): void }
@@ -37,14 +40,27 @@ Commands:
       --audio-bitrate KBPS          kbit/s of audio_mp3/audio_m4a.
       --embed-metadata, --embed-thumbnail   Tags and cover art in the file.
       --subtitles en,de             Embed these subtitle languages (--format subtitles_en: the .vtt file alone).
+      --max-duration SECONDS        Live streams: end the recording after this many seconds.
+      --destination DST_ID [--path TEMPLATE] [--sidecars nfo,thumbnail,info_json,subtitles]
+                                    Deliver the file into a destination of the project (path default
+                                    '{uploader}/{title} [{id}].{ext}'); prints where it went instead of saving it.
   cancel JOB_ID                     Cancel a queued or processing job.
+  stop JOB_ID                       Stop a live recording and keep what it recorded (the job completes with the file).
   retry JOB_ID                      Queue a failed job again (only when its failure was retryable).
   batch PLAYLIST_URL --format F     Download every entry of a playlist (a feed, a page of links) as a batch,
                                     showing its progress; the files stay on the service (links: mds batches get).
   batches get|cancel BATCH_ID       Show or cancel a batch.
   subscribe URL --format F [--every 1h] [--backfill N]
                                     Follow a playlist, channel or feed: new entries download as they appear.
+      --destination DST_ID [--path TEMPLATE] [--sidecars …]   Deliver each entry into a destination (as download).
+      --keep-last N | --keep-days D Retention (with --destination): keep the newest N entries, or those delivered
+                                    within D days; the service removes the older ones' files it delivered.
   subscriptions [get|pause|resume|check|remove ID]   List the subscriptions, or act on one.
+  destinations [get|test|remove ID] List the destinations (S3 buckets, folders the operator gave), or act on one;
+                                    test writes and removes a probe object.
+  destinations add --name N --endpoint URL --bucket B [--region R] [--prefix P]
+                                    Add an S3-compatible bucket; the keys come from ${ACCESS_KEY_ENV} and
+                                    ${SECRET_KEY_ENV} (never from the command line).
   platforms                         List the supported platforms.
   jobs get JOB_ID                   Show a job.
   usage [--from YYYY-MM-DD] [--to YYYY-MM-DD]
@@ -57,10 +73,31 @@ Options: --json prints the API's data as JSON instead of text.
 Environment: MDS_API_KEY (required; never pass a key on the command line), MDS_URL (default http://127.0.0.1:8080).
 `
 
+/** A subscription's retention rule in words ("" without one). */
+const retentionText = (retention: SubscriptionBody["retention"]): string =>
+  retention === undefined
+    ? ""
+    : `, ${retentionWords("keep_last" in retention ? { keepLast: retention.keep_last } : { keepDays: retention.keep_days })}`
+
 const subscriptionText = (s: SubscriptionBody) => {
   const last = s.last_check === null ? "never checked" : `last ${s.last_check.at}: ${s.last_check.new} new, ${s.last_check.queued} queued`
   const error = s.last_error === null ? "" : ` (${s.last_error.code}: ${s.last_error.message})`
-  return `${s.id} ${s.status.padEnd(7)} ${s.format} every ${s.check_every}s, ${last}, next ${s.next_check_at ?? "-"}${error}\n  ${s.url}\n`
+  const every = `every ${s.check_every}s${retentionText(s.retention)}`
+  return `${s.id} ${s.status.padEnd(7)} ${s.format} ${every}, ${last}, next ${s.next_check_at ?? "-"}${error}\n  ${s.url}\n`
+}
+
+/** `--keep-last N` or `--keep-days D` as the API's retention (at most one; the service judges the bounds). */
+export const retentionOf = (values: Record<string, any>): Pick<CreateSubscriptionRequest, "retention"> => {
+  const last: string | undefined = values["keep-last"]
+  const days: string | undefined = values["keep-days"]
+  if (last !== undefined && days !== undefined) throw new UsageError("give --keep-last or --keep-days, not both")
+  const whole = (flag: string, value: string) => {
+    if (!/^[0-9]+$/.test(value)) throw new UsageError(`${flag} must be a whole number (got ${value})`)
+    return Number(value)
+  }
+  if (last !== undefined) return { retention: { keep_last: whole("--keep-last", last) } }
+  if (days !== undefined) return { retention: { keep_days: whole("--keep-days", days) } }
+  return {}
 }
 
 const UNITS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86400 }
@@ -82,7 +119,9 @@ const runSubscribe = async (client: MdsClient, url: string, values: Record<strin
     url,
     format,
     ...(values["every"] === undefined ? {} : { check_every: parseInterval(values["every"]) }),
-    ...(backfill === undefined ? {} : { backfill })
+    ...(backfill === undefined ? {} : { backfill }),
+    ...retentionOf(values),
+    ...extensionsOf(values)
   })
   io.stdout.write(values["json"] === true ? `${JSON.stringify(subscription, null, 2)}\n` : subscriptionText(subscription))
   return 0
@@ -206,6 +245,11 @@ const seconds = (flag: string, value: string) => {
   return number
 }
 
+const wholeSeconds = (flag: string, value: string): number => {
+  if (!/^[0-9]+$/.test(value)) throw new UsageError(`${flag} must be a whole number of seconds (got ${value})`)
+  return Number(value)
+}
+
 /** The download's extension fields from the flags; the service judges the combinations (and says which field is wrong). */
 export const extensionsOf = (values: Record<string, any>): DownloadExtensions => {
   const start: string | undefined = values["start"]
@@ -231,6 +275,7 @@ export const extensionsOf = (values: Record<string, any>): DownloadExtensions =>
     ...(values["mute"] === true ? { mute: true } : {}),
     ...(values["embed-metadata"] === true ? { embed_metadata: true } : {}),
     ...(values["embed-thumbnail"] === true ? { embed_thumbnail: true } : {}),
+    ...(values["max-duration"] === undefined ? {} : { max_duration: wholeSeconds("--max-duration", values["max-duration"]) }),
     ...(values["subtitles"] === undefined
       ? {}
       : {
@@ -238,6 +283,22 @@ export const extensionsOf = (values: Record<string, any>): DownloadExtensions =>
             .split(",")
             .map((l) => l.trim())
             .filter((l) => l !== "")
+        }),
+    ...(values["destination"] === undefined
+      ? {}
+      : {
+          destination: {
+            id: String(values["destination"]),
+            ...(values["path"] === undefined ? {} : { path: String(values["path"]) })
+          }
+        }),
+    ...(values["sidecars"] === undefined
+      ? {}
+      : {
+          sidecars: String(values["sidecars"])
+            .split(",")
+            .map((kind) => kind.trim())
+            .filter((kind) => kind !== "")
         })
   } as DownloadExtensions
 }
@@ -250,14 +311,31 @@ const runDownload = async (client: MdsClient, target: string, values: Record<str
   const display = new ProgressDisplay(mode, io.stderr)
   const source = /^med_[a-z2-7]{24}$/.test(target) ? { mediaId: target } : { url: target }
   const accepted = await client.download(source, format, { extensions })
-  if (mode !== "none") io.stderr.write(`job ${accepted.job_id} queued\n`)
+  // Extension: a stream or premiere that has not begun: the job waits for it (the command with it).
+  const startsAt = accepted.starts_at === undefined ? "" : `; the stream starts at ${accepted.starts_at}, the download then`
+  io.stderr.write(
+    accepted.status === "scheduled"
+      ? `job ${accepted.job_id} scheduled${startsAt}\n`
+      : mode !== "none"
+        ? `job ${accepted.job_id} queued\n`
+        : ""
+  )
   const job = await client.waitForJob(accepted.job_id, {
-    onUpdate: (current) => display.update(current.status, current.progress)
+    onUpdate: (current) => {
+      const { phase, percent, detail } = jobProgressOf(current)
+      display.update(phase, percent, detail)
+    }
   })
   display.finish()
   if (job.status === "failed") {
     io.stderr.write(`job ${job.id} failed: ${job.error?.code ?? "unknown"}: ${job.error?.message ?? ""}\n`)
     return 1
+  }
+  if (job.delivery !== undefined && values["output"] === undefined) {
+    // Delivered: the file is in the destination; nothing is saved here unless -o asks for it too.
+    if (values["json"] === true) io.stdout.write(`${JSON.stringify({ job, delivered: job.delivery })}\n`)
+    else io.stdout.write(`${job.delivery.destination_id}:${job.delivery.path}\n`)
+    return 0
   }
   const output = resolvePath(io.cwd, values["output"] ?? basename(job.result?.filename ?? `${job.id}.bin`))
   const bytes = await saveFile(client, job, output, display)
@@ -285,8 +363,19 @@ const execute = async (argv: ReadonlyArray<string>, io: CliIo): Promise<number> 
       "embed-metadata": { type: "boolean" },
       "embed-thumbnail": { type: "boolean" },
       subtitles: { type: "string" },
+      "max-duration": { type: "string" },
+      destination: { type: "string" },
+      path: { type: "string" },
+      sidecars: { type: "string" },
       every: { type: "string" },
+      name: { type: "string" },
+      endpoint: { type: "string" },
+      bucket: { type: "string" },
+      region: { type: "string" },
+      prefix: { type: "string" },
       backfill: { type: "string" },
+      "keep-last": { type: "string" },
+      "keep-days": { type: "string" },
       from: { type: "string" },
       to: { type: "string" },
       json: { type: "boolean" },
@@ -316,13 +405,18 @@ const execute = async (argv: ReadonlyArray<string>, io: CliIo): Promise<number> 
     download: ["mds download URL|MEDIA_ID --format FORMAT [-o FILE]", oneArgument, () => runDownload(client, first, values, io)],
     cancel: ["mds cancel JOB_ID", oneArgument, () => show(client.cancel(first), jobText)],
     retry: ["mds retry JOB_ID", oneArgument, () => show(client.retry(first), jobText)],
+    stop: ["mds stop JOB_ID", oneArgument, () => show(client.stop(first), jobText)],
     batch: ["mds batch PLAYLIST_URL --format FORMAT", oneArgument, () => runBatch(client, first, values, io)],
     batches: [
       "mds batches get|cancel BATCH_ID",
       (first === "get" || first === "cancel") && rest.length === 2,
       () => show(first === "get" ? client.batch(second) : client.cancelBatch(second), batchText)
     ],
-    subscribe: ["mds subscribe URL --format FORMAT [--every 1h]", oneArgument, () => runSubscribe(client, first, values, io)],
+    subscribe: [
+      "mds subscribe URL --format FORMAT [--every 1h] [--destination DST_ID [--keep-last N | --keep-days D]]",
+      oneArgument,
+      () => runSubscribe(client, first, values, io)
+    ],
     subscriptions: [
       "mds subscriptions [get|pause|resume|check|remove ID]",
       rest.length === 0 || (["get", "pause", "resume", "check", "remove"].includes(first) && rest.length === 2),
@@ -340,6 +434,34 @@ const execute = async (argv: ReadonlyArray<string>, io: CliIo): Promise<number> 
             return show(client.checkSubscription(second), subscriptionText)
           default:
             return show(client.removeSubscription(second), (removed) => `${removed.id} removed\n`)
+        }
+      }
+    ],
+    destinations: [
+      "mds destinations [get|test|remove ID] | mds destinations add --name N --endpoint URL --bucket B [--region R] [--prefix P]",
+      rest.length === 0 || (first === "add" && rest.length === 1) || (["get", "test", "remove"].includes(first) && rest.length === 2),
+      () => {
+        switch (first) {
+          case "":
+            return show(client.destinations(), destinationsText)
+          case "add": {
+            const request = addRequestOf(values, io.env)
+            if (typeof request === "string") throw new UsageError(request)
+            return show(client.addDestination(request), destinationText)
+          }
+          case "get":
+            return show(client.destination(second), destinationText)
+          case "test":
+            return client.testDestination(second).then((result) => {
+              print(result, testText(result))
+              return result.ok ? 0 : 1
+            })
+          default:
+            return show(
+              client.removeDestination(second),
+              (removed) => `${removed.id} removed
+`
+            )
         }
       }
     ],

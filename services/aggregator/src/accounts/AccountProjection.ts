@@ -2,7 +2,8 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { KeyEvent, KeyUsed, ProjectEvent } from "@mds/shared/domain/account/AccountEvent"
 import { evolveKeyRecord, evolveProjectView, type KeyRecord, type ProjectView } from "@mds/shared/domain/account/AccountViews"
-import { ACCOUNTS_STREAM, ALL_ACCOUNT_SUBJECTS, KEY_USAGE_STREAM } from "@mds/shared/eventstore/Subjects"
+import { stepOverSubject } from "@mds/shared/nats/SubjectKind"
+import { ACCOUNTS_STREAM, KEY_USAGE_STREAM, keySubject, keyUsageSubject, projectSubject, userSubject } from "@mds/shared/nats/Subjects"
 import { KeyReadModel } from "@mds/shared/readmodel/KeyReadModel"
 import { ProjectReadModel } from "@mds/shared/readmodel/ProjectReadModel"
 import type { ReadModelError } from "@mds/shared/readmodel/ReadModelError"
@@ -34,7 +35,9 @@ export const makeProjectCatchUp = (projects: ProjectReadModel["Service"], histor
 /** The same for a key subject (whose project comes from its events); the last-used time is not touched. */
 export const makeKeyCatchUp = (keys: KeyReadModel["Service"], history: SubjectHistory["Service"]) =>
   Effect.fn("AccountProjection.key")(function* (projectId: string, subject: string, uptoSeq: number) {
-    const view = Option.getOrNull(yield* keys.get(projectId, subject.split(".")[3] ?? ""))
+    const ids = keySubject.parse(subject)
+    if (Option.isNone(ids)) return yield* Effect.as(stepOverSubject("key projection", subject), "unchanged" as const)
+    const view = Option.getOrNull(yield* keys.get(projectId, ids.value.keyId))
     // The last-used time is kept beside the record by the read model; the key events never touch it.
     let stored: KeyRecord | null = null
     if (view !== null) {
@@ -65,7 +68,7 @@ export const makeKeyUseRecorder = (keys: KeyReadModel["Service"]) => (event: Key
 export class AccountProjection extends Context.Service<
   AccountProjection,
   {
-    /** The kind and id come from the subject mds.account.<kind>.<id>; a key's project from its decoded event. */
+    /** The kind and id come from the subject (a project's, a key's or a user's); a key's project from its decoded event. */
     catchUp(subject: string, uptoSeq: number, data: string): Effect.Effect<AccountProjectionOutcome, unknown>
     recordUse(event: KeyUsed): Effect.Effect<void, unknown>
   }
@@ -81,12 +84,14 @@ export class AccountProjection extends Context.Service<
       const catchUpKey = makeKeyCatchUp(keys, history)
 
       const catchUp = Effect.fn("AccountProjection.catchUp")(function* (subject: string, uptoSeq: number, data: string) {
-        const [, , kind, id] = subject.split(".")
-        if (kind === "project" && id !== undefined) return yield* catchUpProject(id, subject, uptoSeq)
-        if (kind === "key") {
+        const project = projectSubject.parse(subject)
+        if (Option.isSome(project)) return yield* catchUpProject(project.value.projectId, subject, uptoSeq)
+        if (Option.isSome(keySubject.parse(subject))) {
           const event = yield* decodeKeyEvent(data)
           return yield* catchUpKey(event.projectId, subject, uptoSeq)
         }
+        // Users are not projected (below); anything else on the stream is stepped over.
+        if (Option.isNone(userSubject.parse(subject))) yield* stepOverSubject("account projection", subject)
         return "unchanged" as const
       })
 
@@ -102,7 +107,7 @@ export class AccountProjection extends Context.Service<
 export const accountsProjection = projection({
   stream: ACCOUNTS_STREAM.name,
   durable: "aggregator-accounts",
-  filter: ALL_ACCOUNT_SUBJECTS,
+  filter: ACCOUNTS_STREAM.all,
   decode: Schema.decodeUnknownEffect(Schema.fromJsonString(Schema.Record(Schema.String, Schema.Unknown))),
   project: (_event, message) =>
     Effect.flatMap(AccountProjection, (accounts) => accounts.catchUp(message.subject, message.seq, message.data))
@@ -112,7 +117,7 @@ export const accountsProjection = projection({
 export const keyUsageProjection = projection({
   stream: KEY_USAGE_STREAM.name,
   durable: "aggregator-key-usage",
-  filter: KEY_USAGE_STREAM.subjects[0]!,
+  filter: keyUsageSubject.all,
   decode: Schema.decodeUnknownEffect(Schema.fromJsonString(KeyUsed)),
   project: (event: KeyUsed) => Effect.flatMap(AccountProjection, (accounts) => accounts.recordUse(event))
 })

@@ -20,14 +20,14 @@ export const feedBatch = Effect.fn("BatchFeeder.feed")(function* (
 ) {
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const now = yield* Clock.currentTimeMillis
-    const { created, state } = yield* loadFeed(projectId, batchId, now, entryId)
-    if (created === undefined) return false
+    const state = yield* loadFeed(projectId, batchId, now, entryId)
+    if (state.batch.status === "none") return false
     const commands = react(state, { _tag: trigger, now })
     if (commands.length === 0) return isBatchDone(state.batch)
     let full = false
     for (const command of commands) {
       if (full && command._tag === "StartEntry") continue
-      if (!(yield* carryOutFeedCommand(created, command, now))) full = true
+      if (!(yield* carryOutFeedCommand(state.batch, command, now))) full = true
     }
   }
   return false

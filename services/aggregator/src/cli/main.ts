@@ -1,4 +1,5 @@
-// SRE CLI of the aggregator: `projections rebuild [--projection jobs|media|projects|keys|usage|subscriptions] [--to kv|mongo]`; progress on stderr, counts on stdout.
+// SRE CLI of the aggregator: `projections rebuild [--projection jobs|media|projects|keys|usage|subscriptions] [--to kv|mongo]`
+// (progress on stderr, counts on stdout) and `parked list|replay|drop` (messages a consumer set aside).
 import { Cause, Effect, Exit, Layer, Option } from "effect"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
@@ -9,6 +10,10 @@ import { makeProgressBar } from "../rebuild/ProgressBar.ts"
 import { rebuildReadModel } from "../rebuild/ProjectionRebuild.ts"
 import { parseRebuildCommand } from "../rebuild/RebuildCommand.ts"
 import { exitQuietlyWhenOutputCloses } from "@mds/shared/runtime/ClosedOutput"
+import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
+import { ParkedMessages } from "@mds/shared/parked/ParkedMessages"
+import { parseParkedCommand } from "../parked/ParkedCommand.ts"
+import { runParkedCommand } from "../parked/runParkedCommand.ts"
 
 /** Five pointer refreshes: every live process has followed the switch well before the old store is dropped. */
 const GRACE_MS = 5 * POINTER_REFRESH_MS
@@ -19,18 +24,33 @@ const rebuildLayer = (kind: ReadModelBackendKind) =>
 
 exitQuietlyWhenOutputCloses()
 
-const program = Effect.gen(function* () {
+/** Parked messages: the streams are made sure of (an aggregator may never have run), then the command runs. */
+const parkedProgram = Effect.gen(function* () {
+  const command = yield* parseParkedCommand(process.argv.slice(2))
+  return yield* Effect.gen(function* () {
+    yield* ensureStreams
+    return yield* runParkedCommand(command)
+  }).pipe(Effect.provide(ParkedMessages.layer.pipe(Layer.provideMerge(Lifetimes.layer), Layer.provideMerge(NatsClient.layerFailFast))))
+})
+
+const rebuildProgram = Effect.gen(function* () {
   const command = yield* parseRebuildCommand(process.argv.slice(2))
   const kind = command.to ?? (yield* configuredBackend)
   const results = yield* Effect.forEach(command.projections, (name) =>
     rebuildReadModel(name, { graceMs: GRACE_MS, progress: (readModel) => makeProgressBar(readModel.padEnd(8)) })
   ).pipe(Effect.scoped, Effect.provide(rebuildLayer(kind)))
-  return results.map((r) => `${r.readModel}: ${r.events} events replayed into ${kind} store ${r.store} (was ${r.previous})`).join("\n")
+  const output = results
+    .map((r) => `${r.readModel}: ${r.events} events replayed into ${kind} store ${r.store} (was ${r.previous})`)
+    .join("\n")
+  return { output, ok: true }
 })
 
+const program: Effect.Effect<{ readonly output: string; readonly ok: boolean }, unknown> =
+  process.argv[2] === "parked" ? parkedProgram : rebuildProgram
 const exit = await Effect.runPromiseExit(program)
 if (Exit.isSuccess(exit)) {
-  process.stdout.write(`${exit.value}\n`)
+  process.stdout.write(`${exit.value.output}\n`)
+  if (!exit.value.ok) process.exitCode = 1
 } else {
   const failure = Cause.findErrorOption(exit.cause)
   const message =

@@ -1,15 +1,15 @@
 // Expires jobs past their lifetime (slot freed), then deletes their read-model documents, files and thumbnails.
+import { recordingPartKeys } from "@mds/shared/artifacts/RecordingPartKey"
 import { Clock, Config, Effect, Layer, Option, Schema } from "effect"
 import { secondsAsMs } from "@mds/shared/config/Seconds"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
-import { releaseSlot } from "@mds/shared/domain/admission/AdmissionCommands"
-import { jobCommands } from "@mds/shared/domain/job/JobCommands"
+import { expireJob } from "@mds/shared/application/job/ExpireJob"
 import type { JobEvent } from "@mds/shared/domain/job/JobEvent"
-import { followJobEvents } from "@mds/shared/domain/job/JobEventFollower"
-import { evolveJobView } from "@mds/shared/domain/job/JobView"
+import { evolveJobView } from "@mds/shared/domain/job/JobState"
+import { followJobEvents } from "@mds/shared/application/job/JobEventFollower"
 import { MediaEvent } from "@mds/shared/domain/media/MediaEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { MEDIA_STREAM } from "@mds/shared/eventstore/Subjects"
+import { MEDIA_STREAM, mediaSubject } from "@mds/shared/nats/Subjects"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
 import { Followers } from "@mds/shared/nats/Followers"
 import { type FollowedMessage, followDecoded } from "@mds/shared/nats/StreamFollower"
@@ -64,15 +64,13 @@ export const ExpirySweeper = Layer.effectDiscard(
       else if (action._tag === "RemoveDocument") tracked.set(id, { ...state, progress: { ...state.progress, documentRemoved: true } })
     }
 
-    const carryOut = (id: string, state: SweepState, action: SweepAction, now: number) =>
+    const carryOut = (id: string, state: SweepState, action: SweepAction) =>
       Effect.gen(function* () {
         switch (action._tag) {
           case "ExpireJob": {
             if (state._tag !== "Job") return
             const { job } = state
-            yield* jobCommands(job.projectId, job.id)({ _tag: "ExpireJob", jobId: job.id, now })
-            // Normally a no-op: the slot stops counting at the same instant. It matters for a slot claimed later.
-            yield* releaseSlot(job.projectId, job.id, "expired")
+            yield* expireJob(job.projectId, job.id)
             yield* Effect.logInfo("job expired", { jobId: job.id, projectId: job.projectId, status: job.status })
             return
           }
@@ -88,6 +86,11 @@ export const ExpirySweeper = Layer.effectDiscard(
             // A projection behind the stream would write the document again after we removed it: wait for it.
             if (Option.isSome(doc) && doc.value.lastSeq < job.lastSeq) return
             if (Option.isSome(doc)) yield* readModel.remove(job.projectId, job.id)
+            // Extension: a live recording's kept parts that no run removed (the job canceled or failed while its
+            // recording's worker was lost) go with the job.
+            for (const key of recordingPartKeys(job.projectId, job.id, job.recording?.kept?.chunks ?? 0)) {
+              yield* artifacts.remove(key).pipe(Effect.ignore)
+            }
             swept(id, action)
             return
           }
@@ -104,7 +107,7 @@ export const ExpirySweeper = Layer.effectDiscard(
         if (state === undefined) return Done
         const now = yield* Clock.currentTimeMillis
         for (const action of react(state, { _tag: "Sweep", now })) {
-          yield* carryOut(id, state, action, now).pipe(
+          yield* carryOut(id, state, action).pipe(
             Effect.catchCause((cause) => Effect.logWarning("sweep action failed; retried next time", { id, action: action._tag }, cause))
           )
         }
@@ -119,7 +122,7 @@ export const ExpirySweeper = Layer.effectDiscard(
       yield* followDecoded({
         name: "expiry_media",
         stream: MEDIA_STREAM.name,
-        filterSubject: MEDIA_STREAM.subjects[0] ?? "mds.media.>",
+        filterSubject: mediaSubject.all,
         from: "all",
         decode: decodeMediaEvent,
         onEvent: onMediaEvent

@@ -2,7 +2,8 @@
 import { describe, expect, it } from "vitest"
 import { ReactionSpecification } from "@mds/shared/domain/ReactionSpecification"
 import type { JobEvent } from "@mds/shared/domain/job/JobEvent"
-import { evolveJobView, type JobView } from "@mds/shared/domain/job/JobView"
+import type { JobView } from "@mds/shared/domain/job/JobView"
+import { evolveJobView } from "@mds/shared/domain/job/JobState"
 import { isSweptForGood, nothingSwept, react, type SweepProgress, type SweepState, type SweepTrigger } from "./SweepActions.ts"
 import { jobArtifact, jobCompleted, jobExpired, jobFailed, jobQueued, jobStarted } from "../../../../test/support/JobEvents.ts"
 

@@ -2,18 +2,13 @@
 // is signed where it is answered), so the document depends on the events alone, whoever rebuilds it.
 import { Option } from "effect"
 import { decodeJobEventJson } from "@mds/shared/domain/job/JobEvent"
-import { evolveJobView, type JobView } from "@mds/shared/domain/job/JobView"
+import type { JobView } from "@mds/shared/domain/job/JobView"
+import { evolveJobView } from "@mds/shared/domain/job/JobState"
 
 /** One message of a job subject as JSON text, with its stream sequence. */
 export interface JobMessage {
   readonly seq: number
   readonly data: string
-}
-
-/** mds.job.<projectId>.<jobId> */
-export const parseJobSubject = (subject: string) => {
-  const [, , projectId, jobId] = subject.split(".")
-  return projectId !== undefined && jobId !== undefined ? Option.some({ projectId, jobId }) : Option.none()
 }
 
 /**

@@ -1,7 +1,7 @@
 // The live job projection: every delivered job event goes through the job projector, one message at a time.
 import { Context, Effect, Layer, Schema } from "effect"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
-import { ALL_JOBS_SUBJECT, JOBS_STREAM } from "@mds/shared/eventstore/Subjects"
+import { JOBS_STREAM, jobSubject } from "@mds/shared/nats/Subjects"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
 import { projection } from "../projections/Projection.ts"
 import { SubjectHistory } from "../projections/SubjectHistory.ts"
@@ -37,7 +37,7 @@ export class JobProjection extends Context.Service<
 export const jobsProjection = projection({
   stream: JOBS_STREAM.name,
   durable: "aggregator-jobs",
-  filter: ALL_JOBS_SUBJECT,
+  filter: jobSubject.all,
   decode: Schema.decodeUnknownEffect(Schema.fromJsonString(JobEvent)),
   project: (_event, message) => Effect.flatMap(JobProjection, (jobs) => jobs.apply(message))
 })

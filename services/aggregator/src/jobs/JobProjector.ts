@@ -2,10 +2,11 @@
 import { Effect, Option, Schema } from "effect"
 import { LRUCache } from "lru-cache"
 import type { JobView } from "@mds/shared/domain/job/JobView"
-import { JOBS_STREAM } from "@mds/shared/eventstore/Subjects"
+import { stepOverSubject } from "@mds/shared/nats/SubjectKind"
+import { JOBS_STREAM, jobSubject } from "@mds/shared/nats/Subjects"
 import type { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
 import type { SubjectHistory } from "../projections/SubjectHistory.ts"
-import { foldJobMessages, type JobMessage, parseJobSubject } from "./JobDocumentFold.ts"
+import { foldJobMessages, type JobMessage } from "./JobDocumentFold.ts"
 
 /** One delivered message of the jobs stream. */
 export interface DeliveredJobMessage extends JobMessage {
@@ -83,8 +84,9 @@ export const makeJobProjector = (readModel: JobReadModel["Service"], history: Su
     subject: string,
     messages: ReadonlyArray<DeliveredJobMessage>
   ) {
-    const ids = parseJobSubject(subject)
+    const ids = jobSubject.parse(subject)
     const uptoSeq = messages.at(-1)?.seq
+    if (Option.isNone(ids)) yield* stepOverSubject("job projection", subject)
     if (Option.isNone(ids) || uptoSeq === undefined) return "unchanged" as const
     const { jobId, projectId } = ids.value
     let known = held.get(subject) ?? (messages[0]!.previousSeq === 0 ? NOTHING_STORED : undefined)

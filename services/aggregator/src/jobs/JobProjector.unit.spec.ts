@@ -1,9 +1,10 @@
 // Given job events delivered in batches (a rebuild) or one by one with redeliveries (live), when the job projector folds them, then the stored documents are each job's fold.
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Option } from "effect"
-import type { JobEvent } from "@mds/shared/domain/job/JobEvent"
-import { evolveJobView, type JobView } from "@mds/shared/domain/job/JobView"
-import { jobSubject } from "@mds/shared/eventstore/Subjects"
+import { Effect, Option, Schema } from "effect"
+import { decodeJobEventJson, JobEvent } from "@mds/shared/domain/job/JobEvent"
+import type { JobView } from "@mds/shared/domain/job/JobView"
+import { evolveJobView } from "@mds/shared/domain/job/JobState"
+import { jobSubject } from "@mds/shared/nats/Subjects"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
 import { InMemoryJobReadModel } from "@mds/shared/readmodel/memory/InMemoryJobReadModel"
 import { SubjectHistory } from "../projections/SubjectHistory.ts"
@@ -11,6 +12,7 @@ import { type DeliveredJobMessage, makeJobProjector } from "./JobProjector.ts"
 import { jobArtifact, jobCompleted, jobProgressed, jobQueued, jobStarted } from "../../../../test/support/JobEvents.ts"
 
 const T = 1_700_000_000_000
+const encodeJobEvent = Schema.encodeSync(Schema.fromJsonString(JobEvent))
 const PROJECT = "prj_rebuild"
 
 const queued = (jobId: string): JobEvent =>
@@ -30,7 +32,7 @@ const stream = (entries: ReadonlyArray<readonly [string, JobEvent | string]>): A
     const subject = jobSubject(PROJECT, jobId)
     const previousSeq = lastOf.get(subject) ?? 0
     lastOf.set(subject, i + 1)
-    return { subject, seq: i + 1, data: typeof event === "string" ? event : JSON.stringify(event), previousSeq }
+    return { subject, seq: i + 1, data: typeof event === "string" ? event : encodeJobEvent(event), previousSeq }
   })
 }
 
@@ -40,11 +42,8 @@ const expected = (messages: ReadonlyArray<DeliveredJobMessage>, jobId: string): 
   return messages
     .filter((m) => m.subject === subject)
     .reduce<JobView | null>((view, m) => {
-      try {
-        return evolveJobView(view, JSON.parse(m.data) as JobEvent, m.seq)
-      } catch {
-        return view
-      }
+      const event = decodeJobEventJson(m.data)
+      return Option.isSome(event) ? evolveJobView(view, event.value, m.seq) : view
     }, null)
 }
 

@@ -1,7 +1,8 @@
 // Stores each resolved media in the media read model (the media never changes after MediaResolved).
 import { Context, Effect, Layer, Schema } from "effect"
 import { MediaEvent } from "@mds/shared/domain/media/MediaEvent"
-import { MEDIA_STREAM } from "@mds/shared/eventstore/Subjects"
+import { evolveMedia } from "@mds/shared/domain/media/MediaState"
+import { MEDIA_STREAM, mediaSubject } from "@mds/shared/nats/Subjects"
 import { MediaReadModel } from "@mds/shared/readmodel/MediaReadModel"
 import { projection } from "../projections/Projection.ts"
 
@@ -17,10 +18,8 @@ export class MediaProjection extends Context.Service<
       const readModel = yield* MediaReadModel
       return MediaProjection.of({
         apply: Effect.fn("MediaProjection.apply")(function* (event: MediaEvent) {
-          switch (event._tag) {
-            case "MediaResolved":
-              return yield* readModel.put(event)
-          }
+          const media = evolveMedia(null, event)
+          if (media !== null) yield* readModel.put(media)
         })
       })
     })
@@ -31,7 +30,7 @@ export class MediaProjection extends Context.Service<
 export const mediaProjection = projection({
   stream: MEDIA_STREAM.name,
   durable: "aggregator-media",
-  filter: MEDIA_STREAM.subjects[0]!,
+  filter: mediaSubject.all,
   decode: Schema.decodeUnknownEffect(Schema.fromJsonString(MediaEvent)),
   project: (event: MediaEvent) => Effect.flatMap(MediaProjection, (media) => media.apply(event))
 })

@@ -1,6 +1,6 @@
 // The aggregator's /metrics: jobs by state (folded from the job stream by an ordered consumer), consumer lag and
 // work-queue depth read from JetStream at scrape time.
-import { followJobEvents } from "@mds/shared/domain/job/JobEventFollower"
+import { followJobEvents } from "@mds/shared/application/job/JobEventFollower"
 import { Followers } from "@mds/shared/nats/Followers"
 import { collectJetStreamMetrics } from "@mds/shared/observability/JetStreamMetrics"
 import { jobsByState, projectDownloadedBytes, projectJobsEnded, setGauge } from "@mds/shared/observability/Metrics"

@@ -2,8 +2,8 @@
 import type { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { evolveJob, type JobState } from "@mds/shared/domain/job/JobState"
 
-export type TalliedState = "queued" | "processing" | "completed" | "failed"
-export const TALLIED_STATES: ReadonlyArray<TalliedState> = ["queued", "processing", "completed", "failed"]
+export type TalliedState = "scheduled" | "queued" | "processing" | "completed" | "failed"
+export const TALLIED_STATES: ReadonlyArray<TalliedState> = ["scheduled", "queued", "processing", "completed", "failed"]
 
 /** Job subject -> the job's state; jobs past their lifetime (or expired) are dropped when counted. */
 export type JobStateTally = Map<string, JobState>
@@ -17,7 +17,7 @@ export const applyToTally = (tally: JobStateTally, subject: string, event: JobEv
 const talliedAs = (state: NonNullable<JobState>): TalliedState | null => (state.status === "expired" ? null : state.status)
 
 export const countTally = (tally: JobStateTally, now: number): Record<TalliedState, number> => {
-  const counts: Record<TalliedState, number> = { queued: 0, processing: 0, completed: 0, failed: 0 }
+  const counts: Record<TalliedState, number> = { scheduled: 0, queued: 0, processing: 0, completed: 0, failed: 0 }
   for (const [subject, state] of tally) {
     const tallied = state === null || state.expiresAt <= now ? null : talliedAs(state)
     if (tallied === null) tally.delete(subject)

@@ -18,8 +18,8 @@ describe("JobStateTally", () => {
     applyToTally(tally, "b", { _tag: "JobProgressed", v: 1, jobId: "b", percent: 10, at: 2 })
     applyToTally(tally, "c", started("c"))
     applyToTally(tally, "c", failed("c"))
-    expect(countTally(tally, 10)).toEqual({ queued: 1, processing: 1, completed: 0, failed: 1 })
-    expect(countTally(tally, 100)).toEqual({ queued: 1, processing: 1, completed: 0, failed: 0 })
+    expect(countTally(tally, 10)).toEqual({ scheduled: 0, queued: 1, processing: 1, completed: 0, failed: 1 })
+    expect(countTally(tally, 100)).toEqual({ scheduled: 0, queued: 1, processing: 1, completed: 0, failed: 0 })
   })
 
   it("an expired job leaves the tally; a late start does not revive a failed job", () => {
@@ -27,16 +27,16 @@ describe("JobStateTally", () => {
     applyToTally(tally, "a", queued("a"))
     applyToTally(tally, "a", failed("a"))
     applyToTally(tally, "a", started("a"))
-    expect(countTally(tally, 10)).toEqual({ queued: 0, processing: 0, completed: 0, failed: 1 })
+    expect(countTally(tally, 10)).toEqual({ scheduled: 0, queued: 0, processing: 0, completed: 0, failed: 1 })
     applyToTally(tally, "b", queued("b"))
     applyToTally(tally, "b", { _tag: "JobExpired", v: 1, jobId: "b", at: 3 })
-    expect(countTally(tally, 10)).toEqual({ queued: 0, processing: 0, completed: 0, failed: 1 })
+    expect(countTally(tally, 10)).toEqual({ scheduled: 0, queued: 0, processing: 0, completed: 0, failed: 1 })
   })
 
   it("a canceled job counts as failed, as the API answers it", () => {
     const tally: JobStateTally = new Map()
     applyToTally(tally, "a", queued("a"))
     applyToTally(tally, "a", { _tag: "JobCanceled", v: 1, jobId: "a", at: 2 })
-    expect(countTally(tally, 10)).toEqual({ queued: 0, processing: 0, completed: 0, failed: 1 })
+    expect(countTally(tally, 10)).toEqual({ scheduled: 0, queued: 0, processing: 0, completed: 0, failed: 1 })
   })
 })

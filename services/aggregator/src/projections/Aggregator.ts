@@ -1,7 +1,13 @@
 // The aggregator's projection runner: one durable consumer per projection of the list, each message acked after its write.
-import type { JsMsg } from "@nats-io/jetstream"
 import { Effect, Layer } from "effect"
-import { type DurableConsumerOptions, ensureDurableConsumer, runDurableConsumer, type Verdict } from "../consumers/DurableConsumer.ts"
+import {
+  type DeliveredMessage,
+  type DurableConsumerOptions,
+  ensureDurableConsumer,
+  runDurableConsumer,
+  type Verdict
+} from "../consumers/DurableConsumer.ts"
+import { failedVerdict } from "../consumers/HandlerFailure.ts"
 import { type Projection, previousSubjectSeq } from "./Projection.ts"
 
 export interface AggregatorOptions {
@@ -20,8 +26,15 @@ export const defaultAggregatorOptions: AggregatorOptions = {
 
 const ack: Verdict = { _tag: "Ack" }
 
-/** Undecodable -> Term (never blocks the stream); projection failure -> Nak with delay; else Ack after the write. */
-export const verdictOf = <A, R>(msg: JsMsg, definition: Projection<A, R>, retryDelayMs: number): Effect.Effect<Verdict, never, R> =>
+/**
+ * Undecodable -> Term (never blocks the stream); projection failure -> Failed with delay (retried; parked after
+ * CONSUMER_PARK_AFTER_FAILURES counted failures, never for a store that did not answer); else Ack after the write.
+ */
+export const verdictOf = <A, R>(
+  msg: DeliveredMessage,
+  definition: Projection<A, R>,
+  retryDelayMs: number
+): Effect.Effect<Verdict, never, R> =>
   Effect.gen(function* () {
     const data = msg.string()
     const decoded = yield* Effect.result(definition.decode(data))
@@ -30,7 +43,7 @@ export const verdictOf = <A, R>(msg: JsMsg, definition: Projection<A, R>, retryD
       .project(decoded.success, { subject: msg.subject, seq: msg.seq, data, previousSeq: previousSubjectSeq(msg.headers, msg.seq) })
       .pipe(
         Effect.as(ack),
-        Effect.catchCause((cause) => Effect.succeed<Verdict>({ _tag: "Nak", delayMs: retryDelayMs, reason: String(cause).slice(0, 500) }))
+        Effect.catchCause((cause) => Effect.succeed<Verdict>(failedVerdict(cause, retryDelayMs)))
       )
   })
 

@@ -1,6 +1,7 @@
 // Reads one subject's raw messages in a sequence range straight from JetStream, leaving decoding to the caller.
 import { Context, Effect, Layer, Schema } from "effect"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
+import { isUnavailable } from "@mds/shared/runtime/Unavailable"
 
 export interface RawEvent {
   readonly seq: number
@@ -9,7 +10,9 @@ export interface RawEvent {
 
 export class SubjectHistoryError extends Schema.TaggedError<SubjectHistoryError>()("SubjectHistoryError", {
   subject: Schema.String,
-  message: Schema.String
+  message: Schema.String,
+  /** NATS did not answer: retried, never held against the message that met it. */
+  unavailable: Schema.optionalKey(Schema.Boolean)
 }) {}
 
 /**
@@ -41,7 +44,12 @@ export class SubjectHistory extends Context.Service<
               }
               return found
             },
-            catch: (cause) => new SubjectHistoryError({ subject, message: cause instanceof Error ? cause.message : String(cause) })
+            catch: (cause) =>
+              new SubjectHistoryError({
+                subject,
+                message: cause instanceof Error ? cause.message : String(cause),
+                unavailable: isUnavailable(cause)
+              })
           })
       })
     })

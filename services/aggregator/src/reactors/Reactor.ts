@@ -1,8 +1,14 @@
 // The aggregator's process managers in one shape: durable consumers wake keys, a round reacts to a key's state, and a
 // reconcile looks at every candidate at start and on a timer for what a lost or reordered wake-up hid.
-import type { JsMsg } from "@nats-io/jetstream"
 import { Effect, Schedule, Semaphore } from "effect"
-import { type DurableConsumerOptions, ensureDurableConsumer, runDurableConsumer, type Verdict } from "../consumers/DurableConsumer.ts"
+import {
+  type DeliveredMessage,
+  type DurableConsumerOptions,
+  ensureDurableConsumer,
+  runDurableConsumer,
+  type Verdict
+} from "../consumers/DurableConsumer.ts"
+import { failedVerdict } from "../consumers/HandlerFailure.ts"
 
 /** What became of one round of one key. */
 export type RoundOutcome =
@@ -31,7 +37,7 @@ export interface WakeSource<K, T> extends Omit<DurableConsumerOptions, "handle">
    * The keys a message wakes (none: it changes nothing this reactor decides), or null for a message that cannot be
    * read (it is terminated). May read what it needs to know which keys; a failure has the message come again.
    */
-  readonly wakes: (msg: JsMsg) => Effect.Effect<ReadonlyArray<WakeUp<K, T>> | null, unknown>
+  readonly wakes: (msg: DeliveredMessage) => Effect.Effect<ReadonlyArray<WakeUp<K, T>> | null, unknown>
 }
 
 export interface ReactorOptions<K, T, R> {
@@ -154,16 +160,15 @@ export const runReactor = <K, T, R>(options: ReactorOptions<K, T, R>) =>
 
     const handle =
       (source: WakeSource<K, T>) =>
-      (msg: JsMsg): Effect.Effect<Verdict> =>
+      (msg: DeliveredMessage): Effect.Effect<Verdict> =>
         source.wakes(msg).pipe(
           Effect.flatMap((wakes) =>
             wakes === null
               ? Effect.succeed<Verdict>({ _tag: "Term", reason: `${options.name}: unreadable message` })
               : Effect.map(rounds.wake(wakes), verdictOf)
           ),
-          Effect.catchCause((cause) =>
-            Effect.succeed<Verdict>({ _tag: "Nak", delayMs: options.retryMs ?? 1_000, reason: String(cause).slice(0, 300) })
-          )
+          // A failed round comes again after retryMs; one that keeps failing on this message is parked.
+          Effect.catchCause((cause) => Effect.succeed<Verdict>(failedVerdict(cause, options.retryMs ?? 1_000)))
         )
 
     const consumers = options.wakeSources.map((source): DurableConsumerOptions => {

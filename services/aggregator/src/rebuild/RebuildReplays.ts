@@ -4,18 +4,23 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { KeyEvent, KeyUsed } from "@mds/shared/domain/account/AccountEvent"
 import { MediaEvent } from "@mds/shared/domain/media/MediaEvent"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
-import { JobStates } from "@mds/shared/jobs/JobStates"
+import { JobStates } from "@mds/shared/application/job/JobStates"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
 import {
   ACCOUNTS_STREAM,
-  ALL_KEYS_SUBJECT,
-  ALL_PROJECTS_SUBJECT,
   JOBS_STREAM,
+  jobSubject,
   KEY_USAGE_STREAM,
+  keySubject,
+  keyUsageSubject,
   MEDIA_STREAM,
-  SUBSCRIPTIONS_STREAM
-} from "@mds/shared/eventstore/Subjects"
+  mediaSubject,
+  projectSubject,
+  SUBSCRIPTIONS_STREAM,
+  subscriptionSubject
+} from "@mds/shared/nats/Subjects"
+import { stepOverSubject } from "@mds/shared/nats/SubjectKind"
 import { MediaReadModel } from "@mds/shared/readmodel/MediaReadModel"
 import { ReadModelBackend, type ReadModelName } from "@mds/shared/readmodel/ReadModelBackend"
 import { makeKeyCatchUp, makeKeyUseRecorder, makeProjectCatchUp } from "../accounts/AccountProjection.ts"
@@ -90,7 +95,7 @@ export const replaySourcesFor = (name: ReadModelName, store: string, limits: Rep
               Effect.retry({ times: 5 })
             )
         return [
-          { stream: JOBS_STREAM.name, filter: JOBS_STREAM.subjects[0]!, projection: { _tag: "Batched", handle } }
+          { stream: JOBS_STREAM.name, filter: jobSubject.all, projection: { _tag: "Batched", handle } }
         ] satisfies ReadonlyArray<ReplaySource>
       }
       case "media": {
@@ -104,7 +109,7 @@ export const replaySourcesFor = (name: ReadModelName, store: string, limits: Rep
         return [
           {
             stream: MEDIA_STREAM.name,
-            filter: MEDIA_STREAM.subjects[0]!,
+            filter: mediaSubject.all,
             projection: perMessage((msg) => whenDecoded(decodeMediaEvent, msg, projection.apply))
           }
         ] satisfies ReadonlyArray<ReplaySource>
@@ -114,9 +119,14 @@ export const replaySourcesFor = (name: ReadModelName, store: string, limits: Rep
         return [
           {
             stream: ACCOUNTS_STREAM.name,
-            filter: ALL_PROJECTS_SUBJECT,
-            // mds.account.project.<projectId>; the fold reads the subject itself and steps over poison in it.
-            projection: perMessage((msg) => catchUp(msg.subject.split(".")[3] ?? "", msg.subject, msg.seq))
+            filter: projectSubject.all,
+            // The fold reads the subject itself and steps over poison in it.
+            projection: perMessage((msg) =>
+              Option.match(projectSubject.parse(msg.subject), {
+                onNone: () => stepOverSubject("projects rebuild", msg.subject),
+                onSome: ({ projectId }) => catchUp(projectId, msg.subject, msg.seq)
+              })
+            )
           }
         ] satisfies ReadonlyArray<ReplaySource>
       }
@@ -131,7 +141,7 @@ export const replaySourcesFor = (name: ReadModelName, store: string, limits: Rep
         return [
           {
             stream: JOBS_STREAM.name,
-            filter: JOBS_STREAM.subjects[0]!,
+            filter: jobSubject.all,
             projection: perMessage((msg) => whenDecoded(decodeJobEvent, msg, (event) => apply(event, msg.subject)))
           }
         ] satisfies ReadonlyArray<ReplaySource>
@@ -144,7 +154,7 @@ export const replaySourcesFor = (name: ReadModelName, store: string, limits: Rep
         return [
           {
             stream: SUBSCRIPTIONS_STREAM.name,
-            filter: SUBSCRIPTIONS_STREAM.subjects[0]!,
+            filter: subscriptionSubject.all,
             // The subject names project and subscription; the fold reads the subject itself and steps over poison in it.
             projection: perMessage((msg) => catchUp(msg.subject, msg.seq))
           }
@@ -157,14 +167,14 @@ export const replaySourcesFor = (name: ReadModelName, store: string, limits: Rep
         return [
           {
             stream: ACCOUNTS_STREAM.name,
-            filter: ALL_KEYS_SUBJECT,
+            filter: keySubject.all,
             // A key's subject does not name its project: the event does.
             projection: perMessage((msg) => whenDecoded(decodeKeyEvent, msg, (event) => catchUp(event.projectId, msg.subject, msg.seq)))
           },
           // The latest use of each key (the stream keeps one per key), raised into the same documents.
           {
             stream: KEY_USAGE_STREAM.name,
-            filter: KEY_USAGE_STREAM.subjects[0]!,
+            filter: keyUsageSubject.all,
             projection: perMessage((msg) => whenDecoded(decodeKeyUsed, msg, recordUse))
           }
         ] satisfies ReadonlyArray<ReplaySource>

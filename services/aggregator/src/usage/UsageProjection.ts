@@ -3,10 +3,10 @@ import { Context, Effect, Layer, Option, Schema } from "effect"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { changesJobStatus } from "@mds/shared/domain/job/JobState"
 import { jobUsageOf } from "@mds/shared/domain/usage/JobUsage"
-import { ALL_JOBS_SUBJECT, JOBS_STREAM } from "@mds/shared/eventstore/Subjects"
-import { JobStates } from "@mds/shared/jobs/JobStates"
+import { stepOverSubject } from "@mds/shared/nats/SubjectKind"
+import { JOBS_STREAM, jobSubject } from "@mds/shared/nats/Subjects"
+import { JobStates } from "@mds/shared/application/job/JobStates"
 import { UsageReadModel } from "@mds/shared/readmodel/UsageReadModel"
-import { parseJobSubject } from "../jobs/JobDocumentFold.ts"
 import { projection } from "../projections/Projection.ts"
 
 export type UsageProjectionOutcome = "written" | "unchanged"
@@ -19,8 +19,8 @@ export type UsageProjectionOutcome = "written" | "unchanged"
 export const makeUsageProjector = (readModel: UsageReadModel["Service"], jobStates: JobStates["Service"]) =>
   Effect.fn("UsageProjection.apply")(function* (event: JobEvent, subject: string) {
     if (!changesJobStatus(event)) return "unchanged" as const
-    const ids = parseJobSubject(subject)
-    if (Option.isNone(ids)) return "unchanged" as const
+    const ids = jobSubject.parse(subject)
+    if (Option.isNone(ids)) return yield* Effect.as(stepOverSubject("usage projection", subject), "unchanged" as const)
     const current = yield* jobStates.current(ids.value.projectId, ids.value.jobId)
     const usage = jobUsageOf(current.state, current.lastSeq)
     if (usage === null) return "unchanged" as const
@@ -46,7 +46,7 @@ export class UsageProjection extends Context.Service<
 export const usageProjection = projection({
   stream: JOBS_STREAM.name,
   durable: "aggregator-usage",
-  filter: ALL_JOBS_SUBJECT,
+  filter: jobSubject.all,
   decode: Schema.decodeUnknownEffect(Schema.fromJsonString(JobEvent)),
   project: (event: JobEvent, message) => Effect.flatMap(UsageProjection, (usage) => usage.apply(event, message.subject))
 })

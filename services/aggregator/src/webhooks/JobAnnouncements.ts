@@ -73,6 +73,8 @@ export const webhookEventOf = (job: JobState): WebhookEventType | null => {
     case "canceled":
       return "job.failed"
     case "none":
+    // Extension: a scheduled job is announced when it ends, like any other (no webhook when it is scheduled or begins).
+    case "scheduled":
     case "queued":
     case "processing":
     case "expired":

@@ -2,7 +2,7 @@
 import { request as httpRequest } from "node:http"
 import { request as httpsRequest } from "node:https"
 import type { LookupFunction } from "node:net"
-import type { ResolvedAddress } from "@mds/shared/egress/EgressPolicy"
+import type { ResolvedAddress } from "@mds/shared/egress/HostLookup"
 
 export interface PinnedAnswer {
   readonly statusCode: number
@@ -27,13 +27,23 @@ export const postPinned = (
   headers: Readonly<Record<string, string>>,
   body: string,
   timeoutMs: number
+): Promise<PinnedAnswer> => requestPinned("POST", url, target, headers, body, timeoutMs)
+
+/** One request of `method` to `url` connected to `target` (a media server's refresh too); no redirect is followed. */
+export const requestPinned = (
+  method: "GET" | "POST",
+  url: URL,
+  target: ResolvedAddress,
+  headers: Readonly<Record<string, string>>,
+  body: string,
+  timeoutMs: number
 ): Promise<PinnedAnswer> =>
   new Promise((resolve, reject) => {
     const send = url.protocol === "https:" ? httpsRequest : httpRequest
     const req = send(
       url,
       {
-        method: "POST",
+        method,
         headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
         lookup: pinnedLookup(target),
         signal: AbortSignal.timeout(timeoutMs)

@@ -1,99 +1,105 @@
 // Extension: delivers subscription.entries_queued and subscription.failing to each project's webhook endpoint, like the
 // job webhooks: signed POSTs, retried with backoff through JetStream redelivery, every attempt in the delivery log.
-import { DeliverPolicy, type JsMsg } from "@nats-io/jetstream"
+import { DeliverPolicy } from "@nats-io/jetstream"
 import { toSubscriptionBody } from "@mds/shared/api/SubscriptionView"
-import { entryJobId } from "@mds/shared/domain/batch/EntryJobId"
-import { foldEvents } from "@mds/shared/domain/Decider"
-import { SubscriptionDecider } from "@mds/shared/domain/subscription/SubscriptionDecider"
+import { entryJobId } from "@mds/shared/application/batch/EntryJobId"
+import { currentSubscription } from "@mds/shared/application/subscription/SubscriptionCommands"
+import { announcementOf, type SubscriptionAnnouncement } from "@mds/shared/domain/subscription/SubscriptionAnnouncement"
 import { SubscriptionEvent } from "@mds/shared/domain/subscription/SubscriptionEvent"
-import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { SUBSCRIPTIONS_STREAM } from "@mds/shared/eventstore/Subjects"
+import { stepOverSubject } from "@mds/shared/nats/SubjectKind"
+import { SUBSCRIPTIONS_STREAM, subscriptionSubject } from "@mds/shared/nats/Subjects"
 import { Effect, Layer, Option, Schema } from "effect"
-import { type DurableConsumerOptions, ensureDurableConsumer, runDurableConsumer, type Verdict } from "../consumers/DurableConsumer.ts"
-import { ack, deliveryIdOf, makeWebhookSender, type WebhookMessage } from "./WebhookSender.ts"
+import { Done, later, runReactor, type WakeSource } from "../reactors/Reactor.ts"
+import { deliveryIdOf, makeWebhookSender, type WebhookMessage } from "./WebhookSender.ts"
 
 export const SUBSCRIPTION_WEBHOOKS_DURABLE = "aggregator-subscription-webhooks"
 
 const decodeEvent = Schema.decodeUnknownOption(Schema.fromJsonString(SubscriptionEvent))
 
-/** What a subscription event announces, if anything: its type, what names it, when, and the payload beside the subscription. */
-const announcedOf = (event: SubscriptionEvent) => {
-  switch (event._tag) {
-    case "SubscriptionEntriesQueued":
-      return {
-        type: "subscription.entries_queued",
-        // One batch per check: the check's batch names the event.
-        seed: event.batchId,
-        at: event.at,
-        data: {
-          batch_id: event.batchId,
-          entries: event.entries.map((entry) => ({
-            entry_id: entry.entryId,
-            url: entry.url,
-            title: entry.title,
-            job_id: entryJobId(event.batchId, entry.entryId)
-          }))
-        }
-      } as const
-    case "SubscriptionFailing":
-      // Failing again after a recovery is another event: its time names it.
-      return { type: "subscription.failing", seed: `failing@${event.at}`, at: event.at, data: { error: event.error } } as const
-    default:
-      return null
-  }
+interface SubscriptionKey {
+  readonly projectId: string
+  readonly subscriptionId: string
 }
 
+/** The event announced, the stream sequence it was stored at, and the message's delivery count (the retries). */
+interface AnnouncementWake {
+  readonly announcement: SubscriptionAnnouncement
+  readonly seq: number
+  readonly attempt: number
+}
+
+/** The payload beside the subscription: the queued entries with their jobs, or why it is failing. */
+const dataOf = (announcement: SubscriptionAnnouncement) =>
+  announcement.type === "subscription.entries_queued"
+    ? {
+        batch_id: announcement.batchId,
+        entries: announcement.entries.map((entry) => ({
+          entry_id: entry.entryId,
+          url: entry.url,
+          title: entry.title,
+          job_id: entryJobId(announcement.batchId, entry.entryId)
+        }))
+      }
+    : { error: announcement.error }
+
+/**
+ * A reactor (`reactors/Reactor.ts`) with no reconcile, like the job webhooks: its wake-ups are a durable consumer of
+ * the subscription events that announce something (`announcementOf`), each message acknowledged only once its
+ * delivery succeeded or was given up. A round sends the subscription as it was right after the event (as
+ * GET /subscriptions/{id} would have answered then), read from its one state up to the event's sequence.
+ */
 export const SubscriptionWebhooks = Layer.effectDiscard(
   Effect.gen(function* () {
-    const store = yield* EventStore
     const sender = yield* makeWebhookSender
     const { settings } = sender
 
-    /** The subscription as it was right after this event (as GET /subscriptions/{id} would have answered then). */
-    const subscriptionAt = Effect.fn("SubscriptionWebhooks.subscriptionAt")(function* (subject: string, uptoSeq: number) {
-      const stored = (yield* store.readSubject(SubscriptionEvent, subject)).filter((item) => item.seq <= uptoSeq)
-      return foldEvents(
-        SubscriptionDecider,
-        stored.map((item) => item.event)
-      )
-    })
-
-    const deliver = Effect.fn("SubscriptionWebhooks.deliver")(function* (msg: JsMsg) {
-      const decoded = decodeEvent(msg.string())
-      const announced = Option.isNone(decoded) ? null : announcedOf(decoded.value)
-      const [, , projectId, subscriptionId] = msg.subject.split(".")
-      if (announced === null || projectId === undefined || subscriptionId === undefined) return ack
-      const endpoint = yield* sender.endpointFor(projectId, announced.type)
-      if (endpoint === null) return ack
-      const state = yield* subscriptionAt(msg.subject, msg.seq)
-      if (state === null) return ack
+    const round = Effect.fn("SubscriptionWebhooks.round")(function* (
+      { projectId, subscriptionId }: SubscriptionKey,
+      { announcement, seq, attempt }: AnnouncementWake
+    ) {
+      const endpoint = yield* sender.endpointFor(projectId, announcement.type)
+      if (endpoint === null) return Done
+      const { state } = yield* currentSubscription(projectId, subscriptionId, { uptoSeq: seq })
+      if (state === null) return Done
       const message: WebhookMessage = {
         projectId,
-        type: announced.type,
-        deliveryId: deliveryIdOf(projectId, `${subscriptionId}:${announced.seed}`, announced.type),
+        type: announcement.type,
+        deliveryId: deliveryIdOf(projectId, `${subscriptionId}:${announcement.seed}`, announcement.type),
         jobId: null,
         subscriptionId,
-        happenedAt: announced.at,
-        data: { subscription: toSubscriptionBody(state), ...announced.data }
+        happenedAt: announcement.at,
+        data: { subscription: toSubscriptionBody(state), ...dataOf(announcement) }
       }
-      return yield* sender.send(endpoint, message, msg.info.deliveryCount)
+      const verdict = yield* sender.send(endpoint, message, attempt)
+      return verdict._tag === "Nak" ? later(verdict.delayMs, verdict.reason) : Done
     })
 
-    const consumer: DurableConsumerOptions = {
+    const announced: WakeSource<SubscriptionKey, AnnouncementWake> = {
       stream: SUBSCRIPTIONS_STREAM.name,
       durable: SUBSCRIPTION_WEBHOOKS_DURABLE,
-      filterSubject: SUBSCRIPTIONS_STREAM.subjects[0] ?? "mds.subscription.>",
+      filterSubject: subscriptionSubject.all,
       lanes: 4,
       ackWaitMs: settings.timeoutMs + 30_000,
       // Created on a running system, it must not call endpoints for every check of the retained history.
       deliverPolicy: DeliverPolicy.New,
-      // A failure to read or log is retried like a failed delivery, after a short pause.
-      handle: (msg) =>
-        deliver(msg).pipe(
-          Effect.catchCause((cause) => Effect.succeed<Verdict>({ _tag: "Nak", delayMs: 2_000, reason: String(cause).slice(0, 300) }))
-        )
+      wakes: (msg) => {
+        const event = decodeEvent(msg.string())
+        // Most events announce nothing; an undecodable one is passed over like them.
+        const announcement = Option.isNone(event) ? null : announcementOf(event.value)
+        if (announcement === null) return Effect.succeed([])
+        const key = subscriptionSubject.parse(msg.subject)
+        if (Option.isNone(key)) return Effect.as(stepOverSubject("subscription webhooks", msg.subject), [])
+        return Effect.succeed([{ key: key.value, trigger: { announcement, seq: msg.seq, attempt: msg.info.deliveryCount } }])
+      }
     }
-    yield* ensureDurableConsumer(consumer)
-    yield* Effect.forkScoped(runDurableConsumer(consumer))
+
+    yield* runReactor({
+      name: "subscription webhooks",
+      keyOf: ({ projectId, subscriptionId }: SubscriptionKey) => subscriptionSubject(projectId, subscriptionId),
+      round,
+      wakeSources: [announced],
+      // A failure to read or log is retried like a failed delivery, after a short pause.
+      retryMs: 2_000
+    })
   })
 )

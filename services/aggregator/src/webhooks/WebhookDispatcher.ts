@@ -3,19 +3,13 @@
 import { DeliverPolicy } from "@nats-io/jetstream"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { answerJob } from "@mds/shared/api/JobResponse"
-import { JobEvent as JobEventSchema, decodeJobEventJson } from "@mds/shared/domain/job/JobEvent"
+import { decodeJobEventJson } from "@mds/shared/domain/job/JobEvent"
 import { endsJob } from "@mds/shared/domain/job/JobState"
 import type { JobView } from "@mds/shared/domain/job/JobView"
-import { foldJobEvents } from "@mds/shared/jobs/JobStates"
+import { jobHistory } from "@mds/shared/application/job/JobStates"
 import { WebhookRedeliveryRequested } from "@mds/shared/domain/webhook/WebhookEvent"
-import { EventStore } from "@mds/shared/eventstore/EventStore"
-import {
-  ALL_JOBS_SUBJECT,
-  ALL_WEBHOOK_REDELIVERIES_SUBJECT,
-  JOBS_STREAM,
-  jobSubject,
-  WEBHOOKS_STREAM
-} from "@mds/shared/eventstore/Subjects"
+import { JOBS_STREAM, jobSubject, webhookRedeliverSubject, WEBHOOKS_STREAM } from "@mds/shared/nats/Subjects"
+import { stepOverSubject } from "@mds/shared/nats/SubjectKind"
 import { Clock, Effect, Layer, Option, Schema } from "effect"
 import { Done, later, runReactor, type WakeSource } from "../reactors/Reactor.ts"
 import { type Announcement, type AnnouncementTrigger, endNamed, type JobAt, jobEndSeed, react } from "./JobAnnouncements.ts"
@@ -48,16 +42,14 @@ type DispatchWake = AnnouncementTrigger & {
  */
 export const WebhookDispatcher = Layer.effectDiscard(
   Effect.gen(function* () {
-    const store = yield* EventStore
     const artifacts = yield* ArtifactStore
     const sender = yield* makeWebhookSender
     const { settings } = sender
 
-    /** The job's state right before and right after its event at `uptoSeq`. */
-    const jobAt = Effect.fn("WebhookDispatcher.jobAt")(function* (subject: string, uptoSeq: number) {
-      const stored = (yield* store.readSubject(JobEventSchema, subject)).filter((item) => item.seq <= uptoSeq)
-      const before = foldJobEvents(null, stored.slice(0, -1))
-      return { before, after: foldJobEvents(before, stored.slice(-1)) } satisfies JobAt
+    /** The job's state right before and right after its event at `seq`. */
+    const jobAt = Effect.fn("WebhookDispatcher.jobAt")(function* (projectId: string, jobId: string, seq: number) {
+      const steps = yield* jobHistory(projectId, jobId, seq)
+      return { before: steps.at(-2)?.state ?? null, after: steps.at(-1)?.state ?? null } satisfies JobAt
     })
 
     /** For a redelivery: the job as it ended under the delivery's id (an earlier try's end, after a retry, included). */
@@ -67,12 +59,16 @@ export const WebhookDispatcher = Layer.effectDiscard(
       type: Announcement["type"],
       deliveryId: string
     ) {
-      const stored = yield* store.readSubject(JobEventSchema, jobSubject(projectId, jobId))
-      const states: Array<JobView | null> = []
-      for (const item of stored) states.push(foldJobEvents(states.at(-1) ?? null, [item]))
+      const steps = yield* jobHistory(projectId, jobId)
       return {
         before: null,
-        after: endNamed(jobId, states, type, deliveryId, (seed) => deliveryIdOf(projectId, seed, type))
+        after: endNamed(
+          jobId,
+          steps.map((step) => step.state),
+          type,
+          deliveryId,
+          (seed) => deliveryIdOf(projectId, seed, type)
+        )
       } satisfies JobAt
     })
 
@@ -105,7 +101,7 @@ export const WebhookDispatcher = Layer.effectDiscard(
       const at =
         wake._tag === "RedeliveryAsked"
           ? yield* jobAsEnded(projectId, jobId, wake.eventType, wake.deliveryId ?? "")
-          : yield* jobAt(jobSubject(projectId, jobId), wake.seq ?? Number.MAX_SAFE_INTEGER)
+          : yield* jobAt(projectId, jobId, wake.seq ?? Number.MAX_SAFE_INTEGER)
       if (at.after === null) return Done
       for (const announcement of react(at, wake)) {
         const found = yield* messageOf(projectId, jobId, at.after, announcement)
@@ -120,7 +116,7 @@ export const WebhookDispatcher = Layer.effectDiscard(
     const jobEnds: WakeSource<JobKey, DispatchWake> = {
       stream: JOBS_STREAM.name,
       durable: WEBHOOKS_DURABLE,
-      filterSubject: ALL_JOBS_SUBJECT,
+      filterSubject: jobSubject.all,
       lanes: 8,
       ackWaitMs,
       // Created on a running system, it must not call endpoints for every job of the retained history.
@@ -129,10 +125,10 @@ export const WebhookDispatcher = Layer.effectDiscard(
         const event = decodeJobEventJson(msg.string())
         // Only an event that ends a job is announced: most events (progress) are passed over before any read.
         if (Option.isNone(event) || !endsJob(event.value)) return Effect.succeed([])
-        const [, , projectId, jobId] = msg.subject.split(".")
-        if (projectId === undefined || jobId === undefined) return Effect.succeed([])
+        const key = jobSubject.parse(msg.subject)
+        if (Option.isNone(key)) return Effect.as(stepOverSubject("job webhooks", msg.subject), [])
         const trigger: DispatchWake = { _tag: "JobEnded", seq: msg.seq, attempt: msg.info.deliveryCount }
-        return Effect.succeed([{ key: { projectId, jobId }, trigger }])
+        return Effect.succeed([{ key: key.value, trigger }])
       }
     }
 
@@ -143,7 +139,7 @@ export const WebhookDispatcher = Layer.effectDiscard(
     const redeliveries: WakeSource<JobKey, DispatchWake> = {
       stream: WEBHOOKS_STREAM.name,
       durable: WEBHOOK_REDELIVERIES_DURABLE,
-      filterSubject: ALL_WEBHOOK_REDELIVERIES_SUBJECT,
+      filterSubject: webhookRedeliverSubject.all,
       lanes: 4,
       ackWaitMs,
       deliverPolicy: DeliverPolicy.New,

@@ -2,12 +2,12 @@
 // guard checked, the attempt in the delivery log, and what follows (acknowledge, or retry after a growing wait).
 import { createHash } from "node:crypto"
 import { judgeAttempt } from "@mds/shared/domain/webhook/DeliveryPlan"
-import { recordDeliveryAttempt } from "@mds/shared/domain/webhook/DeliveryFacts"
-import { WebhookDecider, type WebhookEndpoint } from "@mds/shared/domain/webhook/WebhookDecider"
-import { WebhookConfigEvent, type WebhookEventType } from "@mds/shared/domain/webhook/WebhookEvent"
+import { recordDeliveryAttempt } from "@mds/shared/application/webhook/DeliveryFacts"
+import { currentWebhook } from "@mds/shared/application/webhook/WebhookCommands"
+import type { WebhookEndpoint } from "@mds/shared/domain/webhook/WebhookDecider"
+import type { WebhookEventType } from "@mds/shared/domain/webhook/WebhookEvent"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { webhookConfigSubject } from "@mds/shared/eventstore/Subjects"
 import {
   DELIVERY_ID_HEADER,
   EVENT_TYPE_HEADER,
@@ -15,13 +15,13 @@ import {
   signatureHeader,
   WEBHOOK_ID_HEADER,
   webhookSecret
-} from "@mds/shared/webhooks/WebhookSignature"
-import { Clock, Effect, Option, Redacted } from "effect"
+} from "@mds/shared/application/webhook/WebhookSignature"
+import { Clock, Effect, Redacted } from "effect"
 import type { Verdict } from "../consumers/DurableConsumer.ts"
 import { postPinned } from "./PinnedPost.ts"
 import { WebhookSettings } from "./WebhookSettings.ts"
 
-export const ack: Verdict = { _tag: "Ack" }
+const ack: Verdict = { _tag: "Ack" }
 
 /** Stable for one event, so receivers can drop repeated deliveries: `seed` names the event (its job, its check). */
 export const deliveryIdOf = (projectId: string, seed: string, type: WebhookEventType) =>
@@ -53,13 +53,10 @@ export const makeWebhookSender = Effect.gen(function* () {
 
   /** The project's endpoint if it chose events of `type`, or null: asked before the payload is built. */
   const endpointFor = (projectId: string, type: WebhookEventType) =>
-    Effect.map(store.readLast(WebhookConfigEvent, webhookConfigSubject(projectId)), (last) => {
-      const endpoint = Option.match(last, {
-        onNone: () => null,
-        onSome: (stored) => WebhookDecider.evolve(WebhookDecider.initialState(), stored.event).endpoint
-      })
-      return endpoint?.events.includes(type) ? endpoint : null
-    })
+    currentWebhook(projectId).pipe(
+      Effect.map(({ state: { endpoint } }) => (endpoint?.events.includes(type) ? endpoint : null)),
+      Effect.provideService(EventStore, store)
+    )
 
   const post = (endpoint: WebhookEndpoint, headers: Record<string, string>, body: string) =>
     Effect.gen(function* () {

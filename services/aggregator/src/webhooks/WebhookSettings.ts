@@ -1,6 +1,6 @@
 // Webhook delivery settings from the environment: retry schedule, per-attempt timeout, the secret endpoint secrets derive from.
 import { defaultRetrySchedule, type RetrySchedule } from "@mds/shared/domain/webhook/DeliveryPlan"
-import { WebhookServerSecret } from "@mds/shared/webhooks/WebhookSignature"
+import { WebhookServerSecret } from "@mds/shared/application/webhook/WebhookSignature"
 import { Config, Context, Effect, Layer, type Redacted } from "effect"
 
 export class WebhookSettings extends Context.Service<

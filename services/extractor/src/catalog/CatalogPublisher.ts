@@ -1,9 +1,9 @@
 // At start, records what the installed yt-dlp can extract (ExtractorCatalogPublished v2), once per yt-dlp version.
 import { Clock, Effect, Layer } from "effect"
-import { recordExtractorCatalog } from "@mds/shared/domain/platform/CatalogFacts"
+import { recordExtractorCatalog } from "@mds/shared/application/platform/CatalogFacts"
 import { ExtractorCatalogPublished } from "@mds/shared/domain/platform/CatalogEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { EXTRACTOR_CATALOG_SUBJECT } from "@mds/shared/eventstore/Subjects"
+import { EXTRACTOR_CATALOG_SUBJECT } from "@mds/shared/nats/Subjects"
 import { YtDlpPath } from "../ExtractorConfig.ts"
 import { Confinement } from "../sandbox/Confinement.ts"
 import { YtDlp } from "../ytdlp/YtDlp.ts"

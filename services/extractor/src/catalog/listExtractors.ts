@@ -1,7 +1,7 @@
 // Reads every extractor of the installed yt-dlp (key, name, description, working) through yt-dlp's own Python API.
-import { readFile } from "node:fs/promises"
 import { Effect, Schema } from "effect"
 import { catalogExtractors, ExtractorInfo } from "@mds/shared/domain/platform/CatalogEvent"
+import { releasePython } from "../sandbox/ReleasePython.ts"
 import { type ConfinementShape, killRunTree } from "../sandbox/Confinement.ts"
 import type { YtDlpShape } from "../ytdlp/YtDlpProcess.ts"
 
@@ -13,19 +13,6 @@ const SCRIPT = [
 ].join("\n")
 
 const decodeList = Schema.decodeUnknownEffect(Schema.fromJsonString(Schema.Array(ExtractorInfo)))
-
-/** The interpreter of a yt-dlp installed by pip (its entry script starts with `#!<python>`); null for a binary build. */
-const pythonOf = (ytDlpPath: string) =>
-  Effect.promise(() =>
-    readFile(ytDlpPath).then(
-      (bytes) => {
-        const first = bytes.subarray(0, 512).toString("utf8").split("\n")[0] ?? ""
-        const match = /^#!\s*(\/\S*python[0-9.]*)\s*$/.exec(first)
-        return match?.[1] ?? null
-      },
-      () => null
-    )
-  )
 
 /** Through the confined runner like every child process, with no network at all (it needs none). */
 const runPython = (confinement: ConfinementShape, python: string) =>
@@ -66,7 +53,7 @@ const runPython = (confinement: ConfinementShape, python: string) =>
  */
 export const listExtractors = (ytDlpPath: string, ytdlp: YtDlpShape, confinement: ConfinementShape) =>
   Effect.gen(function* () {
-    const python = yield* pythonOf(ytDlpPath)
+    const python = yield* releasePython(ytDlpPath)
     if (python !== null) {
       const listed = yield* runPython(confinement, python).pipe(
         Effect.flatMap((stdout) => decodeList(stdout)),

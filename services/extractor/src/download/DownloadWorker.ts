@@ -4,10 +4,10 @@ import { nanos } from "@nats-io/transport-node"
 import { Effect, Exit, Layer, Option, Schema, Scope, Semaphore } from "effect"
 import { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
 import { EventStoreError } from "@mds/shared/eventstore/EventStore"
-import { DOWNLOAD_WORK_SUBJECT, WORK_STREAM } from "@mds/shared/eventstore/Subjects"
+import { DOWNLOAD_WORK_SUBJECT, downloadWorkSubject, WORK_STREAM } from "@mds/shared/nats/Subjects"
 import { nullWhenNotFound, untilSettled } from "@mds/shared/nats/ClusterSettling"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
-import { withMessageSpan } from "@mds/shared/observability/TraceContext"
+import { withMessageSpan } from "@mds/shared/nats/TraceContext"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
 import { PlatformPacing } from "../pacing/PlatformPacing.ts"
 import { DownloadJob } from "./DownloadJob.ts"
@@ -38,7 +38,8 @@ export const ensureDownloadConsumer = Effect.gen(function* () {
   const { workAckWaitMs } = yield* ExtractorConfig
   const config = {
     durable_name: DOWNLOAD_CONSUMER,
-    filter_subject: DOWNLOAD_WORK_SUBJECT,
+    // Each job's messages on a subject of its own, and those sent before jobs had one.
+    filter_subjects: [downloadWorkSubject.all, DOWNLOAD_WORK_SUBJECT],
     ack_policy: AckPolicy.Explicit,
     ack_wait: nanos(workAckWaitMs),
     max_deliver: -1
@@ -96,9 +97,10 @@ export const DownloadWorker = Layer.effectDiscard(
               }
               // A run whose lease was lost for good stops (killing yt-dlp): another run may hold the key by now.
               const outcome = yield* job
-                .run(command, { deliveryCount: m.info.deliveryCount, working: () => m.working(), concurrentFragments })
+                .run(command, { workSeq: m.seq, deliveryCount: m.info.deliveryCount, working: () => m.working(), concurrentFragments })
                 .pipe(Effect.raceFirst(paced.value.lost.pipe(Effect.as<DownloadOutcome>("retry"))))
-              yield* Effect.sync(() => (outcome === "ack" ? m.ack() : m.nak(RETRY_DELAY_MS)))
+              // A run a later delivery took over leaves the message alone: it is that run's to acknowledge.
+              if (outcome !== "abandon") yield* Effect.sync(() => (outcome === "ack" ? m.ack() : m.nak(RETRY_DELAY_MS)))
             }).pipe(
               Effect.scoped,
               withMessageSpan("DownloadWorker.handle", m.headers, {

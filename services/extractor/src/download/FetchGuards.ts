@@ -11,11 +11,17 @@ export const allowedJobUrl = (policy: EgressPolicyShape, raw: string): Effect.Ef
   }).pipe(Effect.tap((url) => policy.check(url).pipe(Effect.mapError((error) => jobFailure("url_not_allowed", error.message)))))
 
 export const withinDownloadTimeout =
-  (timeoutMs: number) =>
+  (timeoutMs: number, exempt: () => boolean = () => false) =>
   <A, E, R>(fetch: Effect.Effect<A, E, R>): Effect.Effect<A, E | DownloadFailed, R> =>
     fetch.pipe(
-      Effect.timeoutOrElse({
-        duration: timeoutMs,
-        orElse: () => Effect.fail(jobFailure("download_timeout", `The download took longer than ${timeoutMs / 1000} s.`))
-      })
+      // `exempt` is asked when the time is up: a run it exempts (a live recording, capped otherwise) goes on.
+      Effect.raceFirst(
+        Effect.sleep(timeoutMs).pipe(
+          Effect.andThen(
+            Effect.suspend(() =>
+              exempt() ? Effect.never : Effect.fail(jobFailure("download_timeout", `The download took longer than ${timeoutMs / 1000} s.`))
+            )
+          )
+        )
+      )
     )

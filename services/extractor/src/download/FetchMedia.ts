@@ -46,7 +46,8 @@ export class FetchMedia extends Context.Service<
               : Effect.void
           ),
           Effect.retry({
-            while: (failure) => failure._tag === "DownloadFailed" && failure.transient,
+            // A live recording is not run again: a new run would record from now, over what this one recorded.
+            while: (failure) => failure._tag === "DownloadFailed" && failure.transient && options.live?.recording() !== true,
             times: config.downloadRetries,
             schedule: Schedule.exponential(config.downloadRetryBaseMs)
           }),
@@ -83,7 +84,8 @@ export class FetchMedia extends Context.Service<
             : Effect.logInfo("no stored resolve for the media; extracting from the page").pipe(
                 Effect.andThen(fromPageAgain("info_missing"))
               )
-        return yield* download.pipe(withinDownloadTimeout(config.downloadTimeoutMs))
+        // A live recording lasts until it ends or max_duration (LiveRecording), not DOWNLOAD_TIMEOUT_SECONDS.
+        return yield* download.pipe(withinDownloadTimeout(config.downloadTimeoutMs, () => options.live?.recording() === true))
       })
 
       return FetchMedia.of({ fetch, fetchSubtitles: subtitles.fetch })

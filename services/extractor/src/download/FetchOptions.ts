@@ -1,6 +1,7 @@
 // What a fetch is given by its run (directory, project, fragments at once, where progress goes), and where a yt-dlp
 // run takes the media from.
 import type { FormatStart } from "./clip/clipInfo.ts"
+import type { LiveRecording } from "./LiveRecording.ts"
 
 export interface FetchOptions {
   readonly workDir: string
@@ -10,6 +11,8 @@ export interface FetchOptions {
   readonly concurrentFragments: number
   /** Called with the latest download percent (0-100) whenever yt-dlp reports one. */
   readonly onPercent: (percent: number) => void
+  /** Extension: the run's live recording, should its media turn out live (absent: a run that never records). */
+  readonly live?: LiveRecording
 }
 
 /**

@@ -12,6 +12,7 @@ const announced = (facts: Partial<AnnouncedMedia>): AnnouncedMedia => ({
   videoCodec: "avc1.64001f",
   audioCodec: "mp4a.40.2",
   formatId: "hls-1",
+  live: false,
   ...facts
 })
 

@@ -1,11 +1,10 @@
-// Tells a running download that its job was canceled: it reads the job's state from its stream every second, and at
+// Tells a running download that its job was canceled, or (extension) its live recording asked to stop: it reads the job's state from its stream every second, and at
 // once when a message on the job's subject says the stream moved.
 import { Context, Deferred, Effect, Layer, Queue, type Scope } from "effect"
 import { hasEnded, jobStatus } from "@mds/shared/domain/job/JobState"
-import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { jobSubject } from "@mds/shared/eventstore/Subjects"
+import { jobSubject } from "@mds/shared/nats/Subjects"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
-import { noJobYet, readJobState } from "./JobStateRead.ts"
+import { JobStates, noJobYet } from "@mds/shared/application/job/JobStates"
 
 /**
  * How often the job's state is read. The message on the subject is only a shortcut: it is lost while the connection
@@ -17,6 +16,8 @@ export const CANCEL_POLL_MS = 1_000
 export interface CancelSignal {
   /** Completes when the job is canceled. */
   readonly wait: Effect.Effect<void>
+  /** Extension: completes when a client asked the job's live recording to stop (JobStopRequested). */
+  readonly stopRequested: Effect.Effect<void>
 }
 
 export class JobCancelWatch extends Context.Service<
@@ -33,11 +34,12 @@ export class JobCancelWatch extends Context.Service<
     JobCancelWatch,
     Effect.gen(function* () {
       const { connection } = yield* NatsClient
-      const store = yield* EventStore
+      const jobs = yield* JobStates
 
       const watch = (projectId: string, jobId: string) =>
         Effect.gen(function* () {
           const canceled = yield* Deferred.make<void>()
+          const stopRequested = yield* Deferred.make<void>()
           // Any message on the subject (even an append the stream refused) only asks for a read now.
           const moved = yield* Queue.sliding<void>(1)
           yield* Effect.acquireRelease(
@@ -51,8 +53,7 @@ export class JobCancelWatch extends Context.Service<
             (subscription) => Effect.sync(() => subscription.unsubscribe())
           )
           let known = noJobYet
-          const readOnce = Effect.suspend(() => readJobState(projectId, jobId, known)).pipe(
-            Effect.provideService(EventStore, store),
+          const readOnce = Effect.suspend(() => jobs.current(projectId, jobId, known)).pipe(
             Effect.tap((current) => Effect.sync(() => (known = current))),
             Effect.catchCause((cause) => Effect.logDebug("reading the job's state failed; read again shortly", cause))
           )
@@ -61,14 +62,16 @@ export class JobCancelWatch extends Context.Service<
             // A terminal state never changes again: a job that ended otherwise needs no more reads.
             while (!hasEnded(known.state)) {
               yield* readOnce
+              if (known.state?.recording?.stopRequestedAt != null) yield* Deferred.succeed(stopRequested, undefined)
               if (!hasEnded(known.state)) yield* nextRead
             }
             if (jobStatus(known.state) === "canceled") yield* Deferred.succeed(canceled, undefined)
           }).pipe(Effect.forkScoped)
-          return { wait: Deferred.await(canceled) } satisfies CancelSignal
+          return { wait: Deferred.await(canceled), stopRequested: Deferred.await(stopRequested) } satisfies CancelSignal
         })
 
       return JobCancelWatch.of({ watch })
     })
-  )
+    // The extractor holds no read model: a job's state is folded from its events.
+  ).pipe(Layer.provide(JobStates.fromEvents))
 }

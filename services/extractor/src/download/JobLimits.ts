@@ -22,6 +22,20 @@ export interface LimitBreach {
   readonly message: string
 }
 
+/**
+ * The most bytes the job may hold: the smaller of MAX_FILE_SIZE_MB and what the project's byte quota left; null when
+ * neither caps it. A live recording ends (keeping its file) once it holds that much.
+ */
+export const byteCapOf = (limits: JobLimits): number | null => {
+  const caps = [limits.maxFileBytes > 0 ? limits.maxFileBytes : null, limits.quotaBytesLeft ?? null].filter(
+    (cap): cap is number => cap !== null
+  )
+  return caps.length === 0 ? null : Math.min(...caps)
+}
+
+/** The limits without their byte caps: a live recording enforces those itself by ending at its cap (byteCapOf). */
+export const withoutByteCaps = (limits: JobLimits): JobLimits => ({ ...limits, maxFileBytes: 0, quotaBytesLeft: null })
+
 const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`
 
 /** The first limit the facts exceed, or null. Unknown facts never breach: they are judged again later. */

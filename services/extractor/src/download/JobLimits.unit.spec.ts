@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { limitBreach } from "./JobLimits.ts"
+import { byteCapOf, limitBreach, withoutByteCaps } from "./JobLimits.ts"
 
 const limits = { maxDurationSeconds: 600, maxFileBytes: 50 * 1024 * 1024 }
 
@@ -41,5 +41,22 @@ describe("limitBreach", () => {
   })
   it("names the server's per-job limit before the project's quota", () => {
     expect(limitBreach({ ...limits, quotaBytesLeft: 10 }, { bytes: 1e12 })?.code).toBe("file_too_large")
+  })
+})
+
+describe("byteCapOf (a live recording's cap)", () => {
+  it("is the smaller of MAX_FILE_SIZE_MB and what the quota left", () => {
+    expect(byteCapOf({ ...limits, quotaBytesLeft: 1000 })).toBe(1000)
+    expect(byteCapOf({ ...limits, quotaBytesLeft: 1e12 })).toBe(50 * 1024 * 1024)
+  })
+  it("is the file-size limit without a quota, the quota without a file-size limit, null without either", () => {
+    expect(byteCapOf({ ...limits, quotaBytesLeft: null })).toBe(50 * 1024 * 1024)
+    expect(byteCapOf({ maxDurationSeconds: 0, maxFileBytes: 0, quotaBytesLeft: 7 })).toBe(7)
+    expect(byteCapOf({ maxDurationSeconds: 0, maxFileBytes: 0 })).toBeNull()
+  })
+  it("a recording's facts are judged without the byte caps, its duration still with its limit", () => {
+    const judged = withoutByteCaps({ ...limits, quotaBytesLeft: 10 })
+    expect(limitBreach(judged, { bytes: 1e12 })).toBeNull()
+    expect(limitBreach(judged, { durationSeconds: 601 })?.code).toBe("media_too_long")
   })
 })

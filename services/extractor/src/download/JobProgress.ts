@@ -2,7 +2,7 @@
 // ticker records it once a second through the throttle, so reading yt-dlp's output never waits on NATS.
 import { Clock, Context, Effect, Layer, Schedule } from "effect"
 import type { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
-import { jobCommands } from "@mds/shared/domain/job/JobCommands"
+import { jobCommands } from "@mds/shared/application/job/JobCommands"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { initialProgressThrottle, nextProgressReport } from "./ProgressThrottle.ts"
 
@@ -11,7 +11,8 @@ export class JobProgress extends Context.Service<JobProgress>()("mds/extractor/J
     const store = yield* EventStore
 
     /** Reports the job's progress while the scope lasts: `onPercent` takes readings, `report` records the latest now. */
-    const track = (command: DownloadMedia) =>
+    /** `attempt`: the run's, so that a run a later attempt took over reports nothing. */
+    const track = (command: DownloadMedia, attempt: number) =>
       Effect.gen(function* () {
         let latest = 0
         let throttle = initialProgressThrottle
@@ -22,7 +23,7 @@ export class JobProgress extends Context.Service<JobProgress>()("mds/extractor/J
           return jobCommands(
             command.projectId,
             command.jobId
-          )({ _tag: "ReportProgress", jobId: command.jobId, percent, now }).pipe(
+          )({ _tag: "ReportProgress", jobId: command.jobId, percent, now, attempt }).pipe(
             Effect.provideService(EventStore, store),
             Effect.catchCause((cause) => Effect.logWarning("progress report failed", cause))
           )

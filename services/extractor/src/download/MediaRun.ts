@@ -12,7 +12,7 @@ import { YtDlp } from "../ytdlp/YtDlp.ts"
 import { ClipCut } from "./clip/ClipCut.ts"
 import { ConvertMedia } from "./ConvertMedia.ts"
 import { clipStartsOf, type FetchOptions, impersonatesNothing, type MediaSource } from "./FetchOptions.ts"
-import type { JobLimits } from "./JobLimits.ts"
+import { type JobLimits, withoutByteCaps } from "./JobLimits.ts"
 import { failedRun, finishedRun } from "./RunFailure.ts"
 import { mediaRunFlags, sourceArguments } from "./RunFlags.ts"
 import { watchRunOutput } from "./RunOutput.ts"
@@ -48,7 +48,8 @@ export class MediaRun extends Context.Service<MediaRun>()("mds/extractor/MediaRu
                 cwd: options.workDir,
                 onLine: output.onLine,
                 onErrorLine: output.onErrorLine,
-                withoutImpersonation: impersonatesNothing(source, impersonate)
+                withoutImpersonation: impersonatesNothing(source, impersonate),
+                ...(options.live === undefined ? {} : { stopWhen: options.live.stopWhen })
               }
             )
           )
@@ -56,7 +57,8 @@ export class MediaRun extends Context.Service<MediaRun>()("mds/extractor/MediaRu
       )
       yield* timed(ytDlpDuration, { operation: "download", platform }, ran).pipe(
         Effect.mapError(failedRun(source, proxy.refusals)),
-        Effect.raceFirst(output.overLimit)
+        Effect.raceFirst(output.overLimit),
+        Effect.raceFirst(options.live?.refused ?? Effect.never)
       )
       const fetched = yield* finishedRun(proxy.refusals, output.result())
       // A clip of fragmented media arrives as its whole fragments: cut to the section before anything else looks at it.
@@ -64,7 +66,9 @@ export class MediaRun extends Context.Service<MediaRun>()("mds/extractor/MediaRu
       const clipStarts = clipStartsOf(source)
       const downloaded =
         section === undefined || clipStarts === null ? fetched : yield* clips.cut(fetched, section, clipStarts, output.announced())
-      return yield* convert.convert(downloaded, spec, command, output.announced(), limits)
+      // A recording ended itself at its byte cap; what was in flight when it ended may take it a little past.
+      const judged = options.live?.recording() === true ? withoutByteCaps(limits) : limits
+      return yield* convert.convert(downloaded, spec, command, output.announced(), judged)
     }, Effect.scoped)
 
     return { run }

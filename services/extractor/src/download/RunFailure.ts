@@ -2,7 +2,7 @@
 // that exited well (no hop refused, a file reported).
 import { Effect, Schema } from "effect"
 import type { EgressRefusal } from "../egress/EgressProxy.ts"
-import { classifyFailure, failureMessage, refusalMessage, refusedHopMessage } from "../ytdlp/classifyFailure.ts"
+import { classifyFailure, failureMessage, notBegunMessage, refusalMessage, refusedHopMessage } from "../ytdlp/classifyFailure.ts"
 import type { DownloadedFile } from "../ytdlp/ResultLine.ts"
 import { storedUrlRefused } from "../ytdlp/storedUrlRefused.ts"
 import { type DownloadFailed, jobFailure } from "./DownloadFailed.ts"
@@ -29,6 +29,8 @@ export const failedRun =
         return jobFailure("download_failed", failureMessage(error.stderr), true)
       case "failed":
         return jobFailure("download_failed", failureMessage(error.stderr))
+      case "live_not_started":
+        return jobFailure(code, notBegunMessage(error.stderr))
       default:
         return jobFailure(code, failureMessage(error.stderr))
     }

@@ -1,7 +1,8 @@
-// The yt-dlp arguments of a job's media run: the download itself, the project's cookies, the clip, the output preset
-// and the subtitles to embed; and what yt-dlp is pointed at (the page, or the resolve's stored info).
+// The yt-dlp arguments of a job's media run: the download itself, the project's cookies, the clip, the output preset,
+// the subtitles to embed and what a delivery needs (the whole info, sidecar files); and what yt-dlp is pointed at.
 import type { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
 import type { FormatSpec } from "@mds/shared/domain/media/FormatId"
+import { deliveryFlags } from "../ytdlp/DeliveryFlags.ts"
 import { loadInfoFlags } from "../ytdlp/LoadInfoFlags.ts"
 import { presetFlags } from "../ytdlp/PresetFlags.ts"
 import { sectionFlags } from "../ytdlp/SectionFlags.ts"
@@ -23,7 +24,8 @@ export const mediaRunFlags = (
   ...cookieFlags,
   ...(clipStartsOf(source) === null ? sectionFlags(command.options?.section) : {}),
   ...presetFlags(spec, command.options),
-  ...(spec.kind === "video" ? embedSubtitleFlags(command.options?.subtitles) : {})
+  ...(spec.kind === "video" ? embedSubtitleFlags(command.options?.subtitles) : {}),
+  ...deliveryFlags(command.options?.delivery, spec, command.options)
 })
 
 /** The page's URL; or no URL and the stored info to load, which already holds the formats a resolve found. */

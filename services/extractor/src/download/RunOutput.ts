@@ -9,7 +9,7 @@ import { type DownloadedFile, parseResultLine } from "../ytdlp/ResultLine.ts"
 import { clipDuration } from "../ytdlp/SectionFlags.ts"
 import { type DownloadFailed, jobFailure } from "./DownloadFailed.ts"
 import type { FetchOptions } from "./FetchOptions.ts"
-import { type JobLimits, limitBreach, type MediaFacts } from "./JobLimits.ts"
+import { type JobLimits, limitBreach, type MediaFacts, withoutByteCaps } from "./JobLimits.ts"
 
 export interface RunOutput {
   readonly onLine: (line: string) => void
@@ -31,8 +31,10 @@ export const watchRunOutput = (options: FetchOptions, section: ClipSection | und
     const mediaDuration = facts.durationSeconds ?? null
     const outside = section === undefined ? null : sectionOutOfRange(section, mediaDuration)
     if (outside !== null) Deferred.doneUnsafe(overLimit, Effect.fail(jobFailure("section_out_of_range", outside)))
-    // A clip is judged by its own length, not the whole media's.
-    const breach = limitBreach(limits, { ...facts, durationSeconds: clipDuration(section, mediaDuration) })
+    // A clip is judged by its own length, not the whole media's. A live recording ends itself at its byte cap
+    // (LiveRecording), keeping its file, instead of failing.
+    const judged = options.live?.recording() === true ? withoutByteCaps(limits) : limits
+    const breach = limitBreach(judged, { ...facts, durationSeconds: clipDuration(section, mediaDuration) })
     if (breach !== null) Deferred.doneUnsafe(overLimit, Effect.fail(jobFailure(breach.code, breach.message)))
   }
   const onLine = (line: string) => {
@@ -43,6 +45,7 @@ export const watchRunOutput = (options: FetchOptions, section: ClipSection | und
     const info = parseInfoLine(line)
     if (Option.isSome(info)) {
       announced = info.value
+      if (info.value.live) options.live?.onLive()
       judge(info.value)
     }
     const parsed = parseResultLine(line)

@@ -5,7 +5,9 @@ import { type AddressInfo, connect as tcpConnect, createServer as createNetServe
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect, Exit } from "effect"
-import type { EgressPolicyShape, ResolvedAddress } from "@mds/shared/egress/EgressPolicy"
+import type { EgressPolicyShape } from "@mds/shared/egress/EgressPolicy"
+import type { ResolvedAddress } from "@mds/shared/egress/HostLookup"
+import { addOpenProxy, removeOpenProxy } from "../sandbox/OpenProxies.ts"
 import { socketRelay } from "./SocketRelay.ts"
 import { openTunnel, type UpstreamProxy } from "./UpstreamTunnel.ts"
 
@@ -93,12 +95,6 @@ const socketDirectory = () => {
   }
   return socketDir
 }
-
-/** The open proxies by URL, so the process runner finds the socket behind the `--proxy`/`-http_proxy` it is given. */
-const openProxies = new Map<string, EgressProxy>()
-
-/** The socket behind a proxy URL this process opened, or undefined (a URL the runner must not bridge to). */
-export const egressSocketPath = (url: string): string | undefined => openProxies.get(url)?.socketPath
 
 /**
  * With `upstreamProxy`, every judged hop is tunnelled through the operator's proxy to the judged address instead of
@@ -278,7 +274,7 @@ export const startEgressProxy = async (policy: EgressPolicyShape, upstreamProxy:
     socketPath,
     refusals,
     close: () => {
-      openProxies.delete(url)
+      removeOpenProxy(url)
       for (const socket of sockets) socket.destroy()
       return Promise.all([
         new Promise<void>((resolve) => unixServer.close(() => resolve())),
@@ -286,7 +282,7 @@ export const startEgressProxy = async (policy: EgressPolicyShape, upstreamProxy:
       ]).then(() => undefined)
     }
   }
-  openProxies.set(url, proxy)
+  addOpenProxy(url, socketPath)
   return proxy
 }
 

@@ -2,7 +2,7 @@
 import { connect as tcpConnect, type Socket } from "node:net"
 import { connect as tlsConnect } from "node:tls"
 import { SocksClient } from "socks"
-import type { ResolvedAddress } from "@mds/shared/egress/EgressPolicy"
+import type { ResolvedAddress } from "@mds/shared/egress/HostLookup"
 
 /** http://, https:// (TLS to the proxy itself) or socks5:// (socks5h:// too), with optional user:password. */
 export type UpstreamProxy = URL

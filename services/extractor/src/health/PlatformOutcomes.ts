@@ -1,6 +1,7 @@
 // Records each resolve and download outcome on its platform's health subject; the decider opens the breaker.
 import { PlatformBreakerConfig } from "@mds/shared/config/PlatformBreaker"
-import { recordPlatformOutcome } from "@mds/shared/domain/platform/PlatformHealthCommands"
+import { recordPlatformOutcome } from "@mds/shared/application/platform/PlatformHealthCommands"
+import { pauseOpenedBy } from "@mds/shared/domain/platform/PlatformHealthDecider"
 import { platformOutcomeOf } from "@mds/shared/domain/platform/PlatformOutcomeOf"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { Clock, Context, Effect, Layer } from "effect"
@@ -23,15 +24,14 @@ export class PlatformOutcomes extends Context.Service<
         return Clock.currentTimeMillis.pipe(
           Effect.flatMap((now) => recordPlatformOutcome({ _tag: "RecordOutcome", platform, outcome, now, policy })),
           Effect.provideService(EventStore, store),
-          Effect.tap(({ events }) =>
-            Effect.forEach(events, (event) =>
-              event._tag === "PlatformPaused"
-                ? Effect.logWarning("platform paused").pipe(
-                    Effect.annotateLogs({ platform, until: new Date(event.until).toISOString(), reason: event.reason })
-                  )
-                : Effect.void
-            )
-          ),
+          Effect.tap(({ events }) => {
+            const pause = pauseOpenedBy(events)
+            return pause === null
+              ? Effect.void
+              : Effect.logWarning("platform paused").pipe(
+                  Effect.annotateLogs({ platform, until: new Date(pause.until).toISOString(), reason: pause.reason })
+                )
+          }),
           Effect.catchCause((cause) => Effect.logWarning("platform outcome not recorded", cause)),
           Effect.asVoid
         )

@@ -83,6 +83,8 @@ export interface FfmpegShape {
     proxyUrl: string,
     durationSeconds: number | null
   ): Effect.Effect<void, FfmpegFailed>
+  /** Copies a file the service produced into another container (`-c copy`, no network): a lost recording's parts. */
+  remuxFile(inputPath: string, outputPath: string, container: "mp4" | "ipod"): Effect.Effect<void, FfmpegFailed>
 }
 
 const summarize = (stdout: string) =>
@@ -125,6 +127,30 @@ export const makeFfmpeg = (ffmpegPath: string, ffprobePath: string, confinement:
       ["-hide_banner", "-loglevel", "error", "-nostdin", "-y", ...args, "-f", "image2", outputPath],
       url,
       proxyUrl
+    ).pipe(Effect.asVoid)
+  },
+  remuxFile: (inputPath, outputPath, container) => {
+    const input = `file:${inputPath}`
+    return run(
+      confinement,
+      ffmpegPath,
+      [
+        "-hide_banner",
+        "-loglevel",
+        "error",
+        "-nostdin",
+        "-y",
+        "-protocol_whitelist",
+        "file",
+        "-i",
+        input,
+        "-map",
+        "0",
+        "-c",
+        "copy"
+      ].concat(["-f", container, outputPath]),
+      input,
+      null
     ).pipe(Effect.asVoid)
   }
 })

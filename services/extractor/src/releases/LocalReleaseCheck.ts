@@ -8,7 +8,7 @@ import { egressProxy } from "../egress/EgressProxy.ts"
 import type { ConfinementShape } from "../sandbox/Confinement.ts"
 import { failureMessage } from "../ytdlp/classifyFailure.ts"
 import { makeYtDlp } from "../ytdlp/YtDlpProcess.ts"
-import type { Release } from "./ActiveRelease.ts"
+import type { Release } from "../ytdlp/ActiveRelease.ts"
 import { onlyTo, serveCheckFile } from "./CheckFileServer.ts"
 import { ReleaseCheckFailed } from "./ReleaseCheckFailed.ts"
 

@@ -5,7 +5,7 @@ import { access, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises
 import { join } from "node:path"
 import { Context, Effect, Layer, Schema } from "effect"
 import type { YtDlpReleaseChoice } from "@mds/shared/domain/release/YtDlpReleaseEvent"
-import type { Release } from "./ActiveRelease.ts"
+import type { Release } from "../ytdlp/ActiveRelease.ts"
 import { latestVersionOf } from "./PipIndexOutput.ts"
 import { ReleaseConfig } from "./ReleaseConfig.ts"
 

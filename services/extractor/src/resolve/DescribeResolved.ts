@@ -5,8 +5,10 @@ import { isBlockedExtractor, platformIdOf } from "@mds/shared/domain/platform/pl
 import type { EgressProxy } from "../egress/EgressProxy.ts"
 import { Ffmpeg } from "../media/Ffmpeg.ts"
 import { refusedHopMessage } from "../ytdlp/classifyFailure.ts"
+import { describeLive } from "../ytdlp/describeLive.ts"
 import { describeMedia, mediaEntry, needsProbe, probeableUrl } from "../ytdlp/describeMedia.ts"
 import type { YtDlpInfo } from "../ytdlp/YtDlpInfo.ts"
+import { FORMAT_GRAMMAR_FORMATS } from "./playlistFormats.ts"
 import { failWith } from "./ResolveFailure.ts"
 
 export class DescribeResolved extends Context.Service<DescribeResolved>()("mds/extractor/DescribeResolved", {
@@ -22,6 +24,12 @@ export class DescribeResolved extends Context.Service<DescribeResolved>()("mds/e
         return yield* failWith("unsupported_platform", "the media is hosted on YouTube, which is not a supported platform")
       }
       const handledBy = extractorKey === null ? platform : platformIdOf(extractorKey)
+      // Extension: a stream that has not begun has no formats yet (the resolve asks yt-dlp to answer anyway); it
+      // offers the format grammar's ids, judged once it is live. Any other media without formats is what yt-dlp's
+      // own "No video formats found!" said before.
+      const upcoming = describeLive(entry).liveStatus === "is_upcoming"
+      if ((entry.formats ?? []).length === 0 && typeof entry.url !== "string" && !upcoming)
+        return yield* failWith("extraction_failed", "No video formats found!")
       const probeUrl = probeableUrl(entry)
       const probe =
         needsProbe(entry) && probeUrl !== null
@@ -31,7 +39,8 @@ export class DescribeResolved extends Context.Service<DescribeResolved>()("mds/e
             )
           : null
       if (proxy.refusals.length > 0) return yield* failWith("url_not_allowed", refusedHopMessage(proxy.refusals))
-      const described = describeMedia(info, probe, url.href)
+      const media = describeMedia(info, probe, url.href)
+      const described = upcoming && media.formats.length === 0 ? { ...media, formats: FORMAT_GRAMMAR_FORMATS } : media
       if (described.formats.length === 0) return yield* failWith("media_unavailable", "no downloadable video or audio was found")
       return { handledBy, described, probeUrl, probe }
     })

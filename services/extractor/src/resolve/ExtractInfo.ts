@@ -36,6 +36,8 @@ export class ExtractInfo extends Context.Service<ExtractInfo>()("mds/extractor/E
             ytdlp.run(url.href, {
               ...baseFlags(proxy.url, config.ffmpegPath),
               dumpSingleJson: true,
+              // Extension: an upcoming stream has no formats yet; its info (live_status, release_timestamp) is the answer.
+              ignoreNoFormatsError: true,
               ...cookieFlags,
               ...impersonate,
               ...playlistFlags
@@ -47,7 +49,7 @@ export class ExtractInfo extends Context.Service<ExtractInfo>()("mds/extractor/E
         Effect.mapError((error) => {
           const code = classifyFailure(error.stderr, proxy.refusals.length > 0)
           if (code === "url_not_allowed") return failWith(code, refusalMessage(proxy.refusals, error.stderr))
-          if (code === "format_unavailable" || code === "failed" || code === "transient")
+          if (code === "format_unavailable" || code === "failed" || code === "transient" || code === "live_not_started")
             return failWith("extraction_failed", failureMessage(error.stderr))
           return failWith(code, failureMessage(error.stderr))
         }),

@@ -1,9 +1,10 @@
 // Record: the MediaResolved a resolve appends, for one media or (extension) for a playlist, and its append.
 import { Effect } from "effect"
 import type { MediaResolved, PlaylistEntry } from "@mds/shared/domain/media/MediaEvent"
-import { recordMedia } from "@mds/shared/domain/media/MediaFacts"
+import { recordMedia } from "@mds/shared/application/media/MediaFacts"
 import type { mediaOwnerOf } from "@mds/shared/domain/media/MediaVisibility"
 import { type MediaDescription, mediaEntry } from "../ytdlp/describeMedia.ts"
+import { describeLive } from "../ytdlp/describeLive.ts"
 import { describeSubtitles } from "../ytdlp/describeSubtitles.ts"
 import type { YtDlpInfo } from "../ytdlp/YtDlpInfo.ts"
 import { FORMAT_GRAMMAR_FORMATS } from "./playlistFormats.ts"
@@ -45,7 +46,8 @@ export const resolvedMedia = (media: {
   resolvedAt: media.resolvedAt,
   expiresAt: media.expiresAt,
   ...subtitlesOf(media.info),
-  ...media.owner
+  ...media.owner,
+  ...describeLive(mediaEntry(media.info))
 })
 
 /**

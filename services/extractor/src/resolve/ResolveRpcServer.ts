@@ -2,9 +2,9 @@
 import type { Msg } from "@nats-io/transport-node"
 import { Effect, Layer, Schema, Stream } from "effect"
 import { ResolveReply, ResolveRequest } from "@mds/shared/domain/media/ResolveRpc"
-import { RESOLVE_RPC_SUBJECT } from "@mds/shared/eventstore/Subjects"
+import { RESOLVE_RPC_SUBJECT } from "@mds/shared/nats/Subjects"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
-import { withMessageSpan } from "@mds/shared/observability/TraceContext"
+import { withMessageSpan } from "@mds/shared/nats/TraceContext"
 import { MediaResolver } from "./MediaResolver.ts"
 
 export const RESOLVE_QUEUE_GROUP = "extractor"

@@ -1,5 +1,7 @@
 // One resolve's run, in steps: extract the info (yt-dlp -J), then for a playlist its entries; for one media describe
 // it, generate a thumbnail when the page has none, keep the info for downloads; and record the MediaResolved.
+import { describeLive } from "../ytdlp/describeLive.ts"
+import { mediaEntry } from "../ytdlp/describeMedia.ts"
 import { Context, Effect, Layer } from "effect"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { mediaOwnerOf } from "@mds/shared/domain/media/MediaVisibility"
@@ -57,7 +59,8 @@ export class ResolveRun extends Context.Service<ResolveRun>()("mds/extractor/Res
       const mediaId = newId("med")
       const expiresAt = now + lifetimes.mediaMs
       const thumbnail = described.thumbnail ?? (yield* thumbnails.generate(mediaId, described, proxy.url, expiresAt))
-      yield* infos.keep(mediaId, stdout, proxy.url, probeUrl, probe)
+      // Extension: an upcoming stream's info has no formats: its job, once the stream began, reads the URL afresh.
+      if (describeLive(mediaEntry(info)).liveStatus !== "is_upcoming") yield* infos.keep(mediaId, stdout, proxy.url, probeUrl, probe)
       return yield* recordResolved(
         resolvedMedia({ mediaId, url, handledBy, described, thumbnail, info, owner, resolvedAt: now, expiresAt })
       ).pipe(provideStore)

@@ -3,9 +3,9 @@ import { type ChildProcess, type ChildProcessWithoutNullStreams, execFile, spawn
 import { existsSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { Config, Context, Effect, Layer, Schema } from "effect"
-import { egressSocketPath } from "../egress/EgressProxy.ts"
 import { YtDlpPath } from "../ExtractorConfig.ts"
 import { childEnvironment } from "./ChildEnvironment.ts"
+import { egressSocketPath } from "./OpenProxies.ts"
 
 /**
  * - `namespace` (default): every run gets a fresh network namespace (and PID namespace, so the whole process tree dies
@@ -28,9 +28,13 @@ export interface ConfinedSpawnOptions {
   readonly withoutImpersonation?: boolean
 }
 
+/** How every run is confined; the warm runner confines the runs it forks the same way (warm/zygote.py). */
+export type ConfinementKind = { readonly _tag: "namespace"; readonly variant: NamespaceVariant } | { readonly _tag: "network-policy" }
+
 export interface ConfinementShape {
   /** How runs are confined, for the startup log: e.g. "network namespace (user namespace, unprivileged)". */
   readonly description: string
+  readonly kind: ConfinementKind
   /**
    * Same shape as node's `spawn`; throws when `proxyUrl` is not a proxy this process has open. The child leads its own
    * process group: stop it with `killRunTree`, never `child.kill` (which reaches the tool only).
@@ -40,13 +44,16 @@ export interface ConfinementShape {
 
 const LAUNCHER = join(import.meta.dirname, "confine.py")
 
-/** Least privilege first: an unprivileged user namespace needs no capability; `unshare --net` alone needs CAP_SYS_ADMIN. */
+/**
+ * Least privilege first: an unprivileged user namespace needs no capability; network and PID namespaces alone need
+ * CAP_SYS_ADMIN. `variant` is confine.py's (and the warm runner's) name for it.
+ */
 const NAMESPACE_VARIANTS = [
-  { flags: ["--user", "--map-root-user"], description: "user namespace, unprivileged" },
-  { flags: [], description: "CAP_SYS_ADMIN" }
+  { variant: "user", description: "user namespace, unprivileged" },
+  { variant: "sysadmin", description: "CAP_SYS_ADMIN" }
 ] as const
 
-const COMMON_FLAGS = ["--net", "--pid", "--fork", "--kill-child"]
+export type NamespaceVariant = (typeof NAMESPACE_VARIANTS)[number]["variant"]
 
 /** The relay runs on the yt-dlp venv's own python when YT_DLP_PATH points into a venv, else python3 from PATH. */
 const pythonFor = (ytDlpPath: string) => {
@@ -54,13 +61,10 @@ const pythonFor = (ytDlpPath: string) => {
   return ytDlpPath.includes("/") && existsSync(sibling) ? sibling : "python3"
 }
 
-const tryVariant = (flags: ReadonlyArray<string>, python: string) =>
+const tryVariant = (variant: NamespaceVariant, python: string) =>
   new Promise<string | null>((resolve) => {
-    execFile(
-      "unshare",
-      [...flags, ...COMMON_FLAGS, python, "-I", "-S", LAUNCHER, "-", "0", "true"],
-      { timeout: 10_000 },
-      (error, _stdout, stderr) => resolve(error === null ? null : (stderr.trim() || error.message).slice(0, 300))
+    execFile(python, ["-I", "-S", LAUNCHER, variant, "-", "0", "true"], { timeout: 10_000 }, (error, _stdout, stderr) =>
+      resolve(error === null ? null : (stderr.trim() || error.message).slice(0, 300))
     )
   })
 
@@ -87,17 +91,31 @@ export const killRunTree = (child: ChildProcess): void => {
   }
 }
 
+/**
+ * A run's way out and its environment, the same for every way a run starts: the egress proxy's Unix socket and the
+ * loopback port its URL names (null: no network at all), and the allow-listed environment. Throws for a proxy this
+ * process does not have open.
+ */
+export const runSetup = (command: string, options: ConfinedSpawnOptions) => {
+  const socketPath = options.proxyUrl === null ? null : egressSocketPath(options.proxyUrl)
+  if (socketPath === undefined) throw new Error(`refusing to start ${command}: ${options.proxyUrl} is not an open egress proxy`)
+  const port = options.proxyUrl === null ? 0 : Number(new URL(options.proxyUrl).port)
+  // The children inherit a filtered copy of the process environment: not configuration, so not read through Config.
+  const env = childEnvironment(process.env, options.proxyUrl, options.withoutImpersonation === true)
+  return { socketPath, port, env }
+}
+
 const makeSpawn =
-  (prefix: ReadonlyArray<string> | null) =>
+  (launcher: { readonly python: string; readonly variant: NamespaceVariant } | null) =>
   (command: string, args: ReadonlyArray<string>, options: ConfinedSpawnOptions): ChildProcessWithoutNullStreams => {
-    const socketPath = options.proxyUrl === null ? null : egressSocketPath(options.proxyUrl)
-    if (socketPath === undefined) throw new Error(`refusing to start ${command}: ${options.proxyUrl} is not an open egress proxy`)
-    // The children inherit a filtered copy of the process environment: not configuration, so not read through Config.
-    const env = childEnvironment(process.env, options.proxyUrl, options.withoutImpersonation === true)
+    const { socketPath, port, env } = runSetup(command, options)
     // Detached: the run leads its own process group, which killRunTree ends as a whole.
-    if (prefix === null) return spawn(command, [...args], { cwd: options.cwd, env, detached: true })
-    const port = options.proxyUrl === null ? "0" : new URL(options.proxyUrl).port
-    return spawn("unshare", [...prefix, socketPath ?? "-", port, command, ...args], { cwd: options.cwd, env, detached: true })
+    if (launcher === null) return spawn(command, [...args], { cwd: options.cwd, env, detached: true })
+    return spawn(launcher.python, ["-I", "-S", LAUNCHER, launcher.variant, socketPath ?? "-", String(port), command, ...args], {
+      cwd: options.cwd,
+      env,
+      detached: true
+    })
   }
 
 export class Confinement extends Context.Service<Confinement, ConfinementShape>()("mds/extractor/Confinement") {
@@ -115,21 +133,22 @@ export class Confinement extends Context.Service<Confinement, ConfinementShape>(
         yield* Effect.logWarning(
           "EGRESS_CONFINEMENT=network-policy: media tools run without a network namespace; their egress must be limited outside this process"
         )
-        return Confinement.of({ description: "network policy (outside the process)", spawn: makeSpawn(null) })
+        return Confinement.of({
+          description: "network policy (outside the process)",
+          kind: { _tag: "network-policy" },
+          spawn: makeSpawn(null)
+        })
       }
       const python = pythonFor(ytDlpPath)
       const attempts: Array<string> = []
-      for (const variant of NAMESPACE_VARIANTS) {
-        const failure = yield* Effect.promise(() => tryVariant(variant.flags, python))
+      for (const { variant, description: privilege } of NAMESPACE_VARIANTS) {
+        const failure = yield* Effect.promise(() => tryVariant(variant, python))
         if (failure === null) {
-          const description = `network namespace (${variant.description})`
+          const description = `network namespace (${privilege})`
           yield* Effect.logInfo(`media tools confined: ${description}`)
-          return Confinement.of({
-            description,
-            spawn: makeSpawn([...variant.flags, ...COMMON_FLAGS, python, "-I", "-S", LAUNCHER])
-          })
+          return Confinement.of({ description, kind: { _tag: "namespace", variant }, spawn: makeSpawn({ python, variant }) })
         }
-        attempts.push(`unshare ${[...variant.flags, ...COMMON_FLAGS].join(" ")}: ${failure}`)
+        attempts.push(`${variant} namespaces: ${failure}`)
       }
       return yield* new ConfinementUnavailable({ message: whyUnavailable(attempts) })
     })

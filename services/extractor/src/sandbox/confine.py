@@ -1,87 +1,37 @@
-# Runs inside a fresh network namespace: brings loopback up, relays 127.0.0.1:<port> to the egress proxy's Unix
-# socket, then becomes the tool. The namespace has no other interface, so the relay is the only way out.
-# Usage: python3 -I -S confine.py SOCKET_PATH|- PORT TOOL [ARG...]   ("-": no relay, no network at all)
-import fcntl
+# Starts one tool cold, confined: enters the run's namespaces (confinement.py), then the tool becomes PID 1 of its PID
+# namespace, with the relay to its egress proxy listening before it starts. This process waits outside the PID
+# namespace and ends as the tool ended (as `unshare --fork --kill-child` does).
+# Usage: python3 -I -S confine.py user|sysadmin SOCKET_PATH|- PORT TOOL [ARG...]   ("-": no relay, no network at all)
 import os
-import socket
-import struct
+import signal
 import sys
-import threading
 
-SIOCGIFFLAGS = 0x8913
-SIOCSIFFLAGS = 0x8914
-IFF_UP = 0x1
-CHUNK = 256 * 1024
-
-
-def loopback_up():
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        flags = struct.unpack("16sH22x", fcntl.ioctl(s, SIOCGIFFLAGS, struct.pack("16sH22x", b"lo", 0)))[1]
-        fcntl.ioctl(s, SIOCSIFFLAGS, struct.pack("16sH22x", b"lo", flags | IFF_UP))
-
-
-def copy(src, dst):
-    buf = bytearray(CHUNK)
-    view = memoryview(buf)
-    try:
-        while True:
-            n = src.recv_into(buf)
-            if n == 0:
-                break
-            dst.sendall(view[:n])
-    except OSError:
-        pass
-    try:
-        dst.shutdown(socket.SHUT_WR)
-    except OSError:
-        pass
-
-
-def bridge(client, path):
-    upstream = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    try:
-        upstream.connect(path)
-        outbound = threading.Thread(target=copy, args=(client, upstream), daemon=True)
-        outbound.start()
-        copy(upstream, client)
-        outbound.join()
-    except OSError:
-        pass
-    finally:
-        client.close()
-        upstream.close()
-
-
-def relay(listener, path):
-    devnull = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2):
-        os.dup2(devnull, fd)
-    while True:
-        client, _ = listener.accept()
-        threading.Thread(target=bridge, args=(client, path), daemon=True).start()
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import confinement  # noqa: E402
 
 
 def main():
-    path, port, argv = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
-    loopback_up()
-    if path != "-":
-        # Bound and listening before the tool starts: its first connection can never race the relay.
-        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listener.bind(("127.0.0.1", port))
-        listener.listen(128)
-        if os.fork() == 0:
-            # The tool becomes PID 1 of this PID namespace: when it exits, the kernel kills the relay with it.
-            try:
-                relay(listener, path)
-            finally:
-                os._exit(0)
-        listener.close()
+    variant, path, port, argv = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
     try:
-        os.execvp(argv[0], argv)
+        confinement.enter_namespaces(variant)
     except OSError as error:
-        sys.stderr.write(f"confine: cannot run {argv[0]}: {error.strerror}\n")
-        sys.exit(127)
+        sys.stderr.write(f"confine: {error.strerror}\n")
+        sys.exit(1)
+    parent = os.getpid()
+    child = os.fork()
+    if child == 0:
+        confinement.die_with_parent(parent)
+        try:
+            confinement.open_network(None if path == "-" else path, port)
+            os.execvp(argv[0], argv)
+        except OSError as error:
+            sys.stderr.write(f"confine: cannot run {argv[0]}: {error.strerror}\n")
+        os._exit(127)
+    # SIGINT to the run's group stops a live recording (RunStart.ts): the tool finishes its file and exits, and this
+    # process waits for it instead of dying first (which would kill the tool through its parent-death signal).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _, status = os.waitpid(child, 0)
+    confinement.exit_like(status)
 
 
 main()

@@ -12,7 +12,9 @@ export const SelectedMedia = Schema.Struct({
   filesize_approx: Size,
   vcodec: Codec,
   acodec: Codec,
-  format_id: Codec
+  format_id: Codec,
+  is_live: Schema.optional(Schema.NullOr(Schema.Boolean)),
+  live_status: Codec
 })
 export type SelectedMedia = typeof SelectedMedia.Type
 
@@ -26,6 +28,8 @@ export interface AnnouncedMedia {
   readonly audioCodec: string | null
   /** The chosen format's id ("v+a" for a merge of two). */
   readonly formatId: string | null
+  /** Extension: the media is a live stream now (yt-dlp's is_live, or live_status is_live): the run records it. */
+  readonly live: boolean
 }
 
 export const parseInfoLine = (line: string): Option.Option<AnnouncedMedia> => {
@@ -36,6 +40,7 @@ export const parseInfoLine = (line: string): Option.Option<AnnouncedMedia> => {
     bytes: info.filesize ?? info.filesize_approx ?? null,
     videoCodec: info.vcodec ?? null,
     audioCodec: info.acodec ?? null,
-    formatId: info.format_id ?? null
+    formatId: info.format_id ?? null,
+    live: info.is_live === true || info.live_status === "is_live"
   }))
 }

@@ -7,6 +7,11 @@ export type YtDlpFlags = Readonly<Record<string, string | number | boolean | Rea
 export const PROGRESS_MARKER = "[mds-progress]"
 export const INFO_MARKER = "[mds-info]"
 export const RESULT_MARKER = "[mds-result]"
+/** Extension: the result line of a job with a destination, carrying yt-dlp's whole info of the media. */
+export const DELIVERY_RESULT_MARKER = "[mds-result-info]"
+
+/** Printed once the format is chosen, before the download starts: the job's limits are judged on it, and a live stream is known by it. */
+export const INFO_PRINT = `video:${INFO_MARKER} %(.{duration,filesize,filesize_approx,vcodec,acodec,format_id,is_live,live_status})j`
 
 export const PROGRESS_TEMPLATE =
   `download:${PROGRESS_MARKER} %(progress.downloaded_bytes)s %(progress.total_bytes)s ` +
@@ -89,10 +94,6 @@ export const downloadFlags = (
   // --print implies --quiet; --progress brings the progress lines back.
   progress: true,
   progressTemplate: PROGRESS_TEMPLATE,
-  // "video:" prints once the format is chosen, before the download starts: the job's limits are judged on it.
-  print: [
-    `video:${INFO_MARKER} %(.{duration,filesize,filesize_approx,vcodec,acodec,format_id})j`,
-    `after_move:${RESULT_MARKER} %(.{filepath,title,ext,extractor_key})j`
-  ],
+  print: [INFO_PRINT, `after_move:${RESULT_MARKER} %(.{filepath,title,ext,extractor_key})j`],
   restrictFilenames: true
 })

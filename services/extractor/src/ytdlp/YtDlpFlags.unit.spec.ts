@@ -1,13 +1,16 @@
-import { Option } from "effect"
 import { createRequire } from "node:module"
 import { describe, expect, it } from "vitest"
-import { parseFormatId } from "@mds/shared/domain/media/FormatId"
+import { isMediaFormat, parseFormatId } from "@mds/shared/domain/media/FormatId"
 import { downloadFlags, formatFlags } from "./YtDlpFlags.ts"
 
 // The same flag-to-argv translation youtube-dl-exec applies when it spawns yt-dlp (not in its type declarations).
 const { args } = createRequire(import.meta.url)("youtube-dl-exec") as { args: (flags: object) => Array<string> }
 
-const spec = (id: string) => Option.getOrThrow(parseFormatId(id))
+const spec = (id: string) => {
+  const format = parseFormatId(id)
+  if (!isMediaFormat(format)) throw new Error(`not a media format: ${id}`)
+  return format
+}
 
 describe("formatFlags", () => {
   it("video_best merges best video and audio into mp4, falling back to the best single file", () => {
@@ -48,7 +51,7 @@ describe("downloadFlags on the command line", () => {
   it("prints the chosen media's duration and size before downloading, and the result after", () => {
     const prints = argv.flatMap((arg, i) => (arg === "--print" ? [argv[i + 1]] : []))
     expect(prints).toEqual([
-      "video:[mds-info] %(.{duration,filesize,filesize_approx,vcodec,acodec,format_id})j",
+      "video:[mds-info] %(.{duration,filesize,filesize_approx,vcodec,acodec,format_id,is_live,live_status})j",
       "after_move:[mds-result] %(.{filepath,title,ext,extractor_key})j"
     ])
   })

@@ -58,6 +58,10 @@ const infoFields = {
   timestamp: maybe(Schema.Number),
   upload_date: maybe(Schema.String),
   release_timestamp: maybe(Schema.Number),
+  /** Extension: not_live, is_live, is_upcoming, was_live, post_live (older extractors set only is_live/was_live). */
+  live_status: maybe(Schema.String),
+  is_live: maybe(Schema.Boolean),
+  was_live: maybe(Schema.Boolean),
   url: maybe(Schema.String),
   ext: maybe(Schema.String),
   protocol: maybe(Schema.String),

@@ -1,7 +1,12 @@
-// Runs one yt-dlp binary in its sandbox: the process, its output and its failure, for whichever release a caller names.
+// Runs one yt-dlp release in its sandbox, warm or cold: the run, its output and its failure, for whichever release a caller names.
 import youtubeDlExec from "youtube-dl-exec"
-import { Effect, Schema } from "effect"
-import { type ConfinementShape, killRunTree } from "../sandbox/Confinement.ts"
+import { Deferred, Effect, Fiber, Schema } from "effect"
+import { countOne } from "@mds/shared/observability/Metrics"
+import { type ConfinedSpawnOptions, type ConfinementShape, runSetup } from "../sandbox/Confinement.ts"
+import type { WarmRunnerShape } from "../warm/WarmRunner.ts"
+import type { WarmRunUnavailable } from "../warm/WarmRunUnavailable.ts"
+import { ytDlpStarts } from "../warm/WarmStarts.ts"
+import { type RunHandlers, startCold } from "../sandbox/RunStart.ts"
 import type { YtDlpFlags } from "./YtDlpFlags.ts"
 
 export class YtDlpFailed extends Schema.TaggedError<YtDlpFailed>()("YtDlpFailed", {
@@ -26,6 +31,11 @@ export interface YtDlpRunOptions {
    * impersonate unasked.
    */
   readonly withoutImpersonation?: boolean
+  /**
+   * Extension, live recording: once this completes, yt-dlp is sent SIGINT, which ends a live download keeping what it
+   * recorded (the run then ends as usual, with its file).
+   */
+  readonly stopWhen?: Effect.Effect<void>
 }
 
 export interface YtDlpShape {
@@ -43,58 +53,107 @@ const STDERR_LIMIT = 64 * 1024
 /** youtube-dl-exec's own flag conversion (camelCase to --kebab-case, `false` to --no-x), which its types omit. */
 const toArgs = (youtubeDlExec as unknown as { args: (flags: YtDlpFlags) => Array<string> }).args
 
+/** The handlers that read one run's output (lines to `options`, stdout kept, a stderr tail) and the run's end. */
+const collectOutput = (options: YtDlpRunOptions) => {
+  const ended = Deferred.makeUnsafe<YtDlpRun, YtDlpFailed>()
+  const stdout: Array<string> = []
+  let stderr = ""
+  let pending = ""
+  let pendingError = ""
+  const handlers: RunHandlers = {
+    stdout: (chunk) => {
+      const text = chunk.toString("utf8")
+      stdout.push(text)
+      if (options.onLine === undefined) return
+      pending += text
+      const lines = pending.split(/\r?\n|\r/)
+      pending = lines.pop() ?? ""
+      for (const line of lines) options.onLine(line)
+    },
+    stderr: (chunk) => {
+      const text = chunk.toString("utf8")
+      stderr = (stderr + text).slice(-STDERR_LIMIT)
+      if (options.onErrorLine === undefined) return
+      // curl redraws its meter after a carriage return; the tail is capped like stderr itself.
+      const lines = (pendingError + text).split(/\r?\n|\r/)
+      pendingError = (lines.pop() ?? "").slice(-STDERR_LIMIT)
+      for (const line of lines) options.onErrorLine(line)
+    },
+    end: (end) => {
+      if (pending !== "" && options.onLine !== undefined) options.onLine(pending)
+      const result =
+        end._tag === "Lost"
+          ? Effect.fail(new YtDlpFailed({ exitCode: null, stderr: stderr === "" ? end.reason : `${stderr}\n${end.reason}` }))
+          : end.code === 0
+            ? Effect.succeed({ stdout: stdout.join(""), stderr })
+            : Effect.fail(new YtDlpFailed({ exitCode: end.code, stderr }))
+      Deferred.doneUnsafe(ended, result)
+    }
+  }
+  return { handlers, ended: Deferred.await(ended) }
+}
+
 /**
- * `binaryPath` is read when each run starts: after the fleet switches releases (releases/ActiveRelease) new runs use the
- * new binary while runs already going finish on the old one.
+ * `binaryPath` is read when each run starts: after the fleet switches releases (ytdlp/ActiveRelease) new runs use the
+ * new binary while runs already going finish on the old one. With `warm`, a run starts in a child of that release's
+ * warm runner whenever the runner can take it, and cold (a new confined process) otherwise, saying why in the log.
  */
-export const makeYtDlp = (binaryPath: string | (() => string), confinement: ConfinementShape): YtDlpShape => {
+export const makeYtDlp = (
+  binaryPath: string | (() => string),
+  confinement: ConfinementShape,
+  warm?: WarmRunnerShape,
+  /** YT_DLP_PLUGIN_DIRS: directories yt-dlp loads extractor plugins from (--plugin-dirs), for every run. */
+  pluginDirs: ReadonlyArray<string> = []
+): YtDlpShape => {
   const pathOf = typeof binaryPath === "string" ? () => binaryPath : binaryPath
+  const pluginArgs = pluginDirs.flatMap((dir) => ["--plugin-dirs", dir])
   const run = (url: string, flags: YtDlpFlags, options: YtDlpRunOptions = {}) =>
-    Effect.callback<YtDlpRun, YtDlpFailed>((resume) => {
-      const stdout: Array<string> = []
-      let stderr = ""
-      let pending = ""
-      let pendingError = ""
-      const proxyUrl = typeof flags.proxy === "string" ? flags.proxy : null
-      let child: ReturnType<ConfinementShape["spawn"]>
-      try {
-        child = confinement.spawn(
-          pathOf(),
-          [...toArgs(flags), "--", url].filter((arg) => arg !== ""),
-          { cwd: options.cwd, proxyUrl, withoutImpersonation: options.withoutImpersonation === true }
-        )
-      } catch (error) {
-        resume(Effect.fail(new YtDlpFailed({ exitCode: null, stderr: String(error) })))
-        return
+    Effect.suspend(() => {
+      const path = pathOf()
+      const args = [...pluginArgs, ...toArgs(flags), "--", url].filter((arg) => arg !== "")
+      const spawnOptions: ConfinedSpawnOptions = {
+        cwd: options.cwd,
+        proxyUrl: typeof flags.proxy === "string" ? flags.proxy : null,
+        withoutImpersonation: options.withoutImpersonation === true
       }
-      child.stdout.on("data", (chunk: Buffer) => {
-        const text = chunk.toString("utf8")
-        stdout.push(text)
-        if (options.onLine === undefined) return
-        pending += text
-        const lines = pending.split(/\r?\n|\r/)
-        pending = lines.pop() ?? ""
-        for (const line of lines) options.onLine(line)
+      const output = collectOutput(options)
+      // The run's way out and environment, whichever way it starts; a proxy that is not open fails it here.
+      const setup = Effect.try({
+        try: () => runSetup(path, spawnOptions),
+        catch: (error) => new YtDlpFailed({ exitCode: null, stderr: String(error) })
       })
-      child.stderr.on("data", (chunk: Buffer) => {
-        const text = chunk.toString("utf8")
-        stderr = (stderr + text).slice(-STDERR_LIMIT)
-        if (options.onErrorLine === undefined) return
-        // curl redraws its meter after a carriage return; the tail is capped like stderr itself.
-        const lines = (pendingError + text).split(/\r?\n|\r/)
-        pendingError = (lines.pop() ?? "").slice(-STDERR_LIMIT)
-        for (const line of lines) options.onErrorLine(line)
+      const cold = Effect.try({
+        try: () => startCold(confinement, path, args, spawnOptions, output.handlers),
+        catch: (error) => new YtDlpFailed({ exitCode: null, stderr: String(error) })
       })
-      child.stdin.end()
-      child.once("error", (error) => resume(Effect.fail(new YtDlpFailed({ exitCode: null, stderr: String(error) }))))
-      child.once("close", (exitCode) => {
-        if (pending !== "" && options.onLine !== undefined) options.onLine(pending)
-        if (exitCode === 0) resume(Effect.succeed({ stdout: stdout.join(""), stderr }))
-        else resume(Effect.fail(new YtDlpFailed({ exitCode, stderr })))
-      })
-      return Effect.sync(() => {
-        killRunTree(child)
-      })
+      const startedCold = (why: WarmRunUnavailable) =>
+        (why.expected ? Effect.logDebug : Effect.logInfo)("yt-dlp run starts cold", { reason: why.reason }).pipe(
+          Effect.andThen(cold),
+          Effect.tap(() => countOne(ytDlpStarts, { start: "cold" }))
+        )
+      const start =
+        warm === undefined
+          ? cold
+          : Effect.flatMap(setup, ({ socketPath, port, env }) =>
+              warm.start(path, { argv: args, env, cwd: options.cwd ?? null, proxySocket: socketPath, port }, output.handlers).pipe(
+                Effect.tap(() => countOne(ytDlpStarts, { start: "warm" })),
+                Effect.catchTag("WarmRunUnavailable", startedCold)
+              )
+            )
+      // Stopped by SIGKILL to its whole group when interrupted (canceled, timed out, over a limit), never otherwise.
+      return Effect.uninterruptibleMask((restore) =>
+        Effect.gen(function* () {
+          const handle = yield* restore(start)
+          const stopping =
+            options.stopWhen === undefined
+              ? null
+              : yield* Effect.forkDetach(options.stopWhen.pipe(Effect.andThen(Effect.sync(() => handle.interrupt()))))
+          return yield* restore(output.ended).pipe(
+            Effect.onInterrupt(() => Effect.sync(() => handle.kill())),
+            Effect.ensuring(stopping === null ? Effect.void : Fiber.interrupt(stopping))
+          )
+        })
+      )
     })
 
   return {

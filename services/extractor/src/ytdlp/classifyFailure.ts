@@ -5,18 +5,23 @@ export type ExtractionFailureCode =
   | "media_unavailable"
   | "format_unavailable"
   | "url_not_allowed"
+  | "live_not_started"
   | "transient"
   | "failed"
 
 const PATTERNS: ReadonlyArray<readonly [RegExp, ExtractionFailureCode]> = [
-  // First: "HTTP Error 503: Service Unavailable" must not read as unavailable media. These may pass if tried again.
+  // First: "HTTP Error 503: Service Unavailable" must not read as unavailable media. These may pass if tried again, and
+  // so may a run whose process was lost (warm/WarmRun.ts: its warm runner died under it).
   [
-    /HTTP Error (429|5\d\d)|returned error: (429|5\d\d)|transfer closed with|Empty reply from server|timed? ?out|Connection (reset|refused|aborted)|Remote end closed|IncompleteRead|Temporary failure in name resolution|Tunnel connection failed: 50\d|Bad Gateway|EOF occurred in violation|Network is unreachable/i,
+    /HTTP Error (429|5\d\d)|returned error: (429|5\d\d)|transfer closed with|Empty reply from server|timed? ?out|Connection (reset|refused|aborted)|Remote end closed|IncompleteRead|Temporary failure in name resolution|Tunnel connection failed: 50\d|Bad Gateway|EOF occurred in violation|Network is unreachable|process was lost mid-run/i,
     "transient"
   ],
   // A manifest naming a segment, key or init section by a protocol other than http(s) (httpproxy:, file:, tcp:...):
   // refused like a private address. Before "Unsupported URL", which it would otherwise match.
   [/Unsupported url scheme/i, "url_not_allowed"],
+  // Extension: a stream or premiere that has not begun (yt-dlp's "This live event will begin in 3 hours", "Premieres
+  // in 2 days"): before "not available", which some of these messages also say.
+  [/live event will begin|Premieres? in \d|premiere will begin|stream (is scheduled|will start)/i, "live_not_started"],
   [/Unsupported URL/i, "unsupported_platform"],
   // The last one: yt-dlp's audio extraction found no audio stream in what it downloaded (a silent video).
   [/Requested format is not available|No video formats found|no suitable formats|unable to obtain file audio codec/i, "format_unavailable"],
@@ -51,6 +56,13 @@ export const refusalMessage = (refusals: ReadonlyArray<{ readonly message: strin
     ? `a request was refused: ${failureMessage(stderr)}`
     : `the media names a "${scheme}:" URI; only http and https URIs are fetched`
 }
+
+/**
+ * Extension: a download by URL of a stream that has not begun (a download by media_id of one resolved upcoming waits
+ * for it instead: the job is scheduled).
+ */
+export const notBegunMessage = (stderr: string): string =>
+  `${failureMessage(stderr).slice(0, 160)} Resolve it (POST /v1/media/resolve) and download it by its media_id: the job then waits for the stream to begin.`
 
 /** The last ERROR: line without yt-dlp's prefixes, short enough for a job's error message. */
 export const failureMessage = (stderr: string): string => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { classifyFailure, failureMessage, refusalMessage } from "./classifyFailure.ts"
+import { WARM_RUN_LOST } from "../warm/WarmRun.ts"
+import { classifyFailure, failureMessage, notBegunMessage, refusalMessage } from "./classifyFailure.ts"
 
 describe("classifyFailure of a silent video's audio extraction", () => {
   it("is format_unavailable", () => {
@@ -12,6 +13,10 @@ describe("classifyFailure of a silent video's audio extraction", () => {
 describe("classifyFailure", () => {
   it.each([
     ["ERROR: Unsupported URL: https://example.com/", "unsupported_platform"],
+    ["ERROR: [youtube] dQw4w9WgXcQ: This live event will begin in 3 hours.", "live_not_started"],
+    ["ERROR: [youtube] dQw4w9WgXcQ: Premieres in 2 days", "live_not_started"],
+    ["ERROR: [youtube] dQw4w9WgXcQ: This live event will begin in a few moments.", "live_not_started"],
+    ["ERROR: [youtube] dQw4w9WgXcQ: This video is not available", "media_unavailable"],
     ['ERROR: Unable to handle request: Unsupported url scheme: "httpproxy" (urllib, curl_cffi)', "url_not_allowed"],
     [
       "ERROR: [generic] missing: Unable to download webpage: HTTP Error 404: Not Found (caused by <HTTPError 404: Not Found>)",
@@ -37,7 +42,10 @@ describe("classifyFailure", () => {
     ],
     ["curl: (18) transfer closed with 1000 bytes remaining to read\nERROR: curl exited with code 18", "transient"],
     ["curl: (28) Operation timed out after 20000 milliseconds with 0 bytes received\nERROR: curl exited with code 28", "transient"],
-    ["Traceback (most recent call last):\nKeyError: 'foo'", "failed"]
+    ["Traceback (most recent call last):\nKeyError: 'foo'", "failed"],
+    // A warm run whose runner died under it, whatever it printed before: another run may pass.
+    [`[download]  12.0% of 5.00MiB\n${WARM_RUN_LOST}`, "transient"],
+    [`ERROR: [generic] x: HTTP Error 404: Not Found\n${WARM_RUN_LOST}`, "transient"]
   ])("classifies %j", (stderr, code) => {
     expect(classifyFailure(stderr, false)).toBe(code)
   })
@@ -77,5 +85,13 @@ describe("refusalMessage", () => {
     expect(refusalMessage([], 'ERROR: Unable to handle request: Unsupported url scheme: "httpproxy" (urllib, curl_cffi)')).toBe(
       'the media names a "httpproxy:" URI; only http and https URIs are fetched'
     )
+  })
+})
+
+describe("notBegunMessage", () => {
+  it("says what yt-dlp said and how to have a job wait for the stream", () => {
+    const message = notBegunMessage("ERROR: [youtube] dQw4w9WgXcQ: This live event will begin in 3 hours.")
+    expect(message).toMatch(/This live event will begin in 3 hours\. Resolve it \(POST \/v1\/media\/resolve\)/)
+    expect(message).toContain("by its media_id")
   })
 })

@@ -1,58 +1,72 @@
 // The account commands both the admin CLI and the dashboard carry out: projects, members, keys and users, via the deciders.
-import { keyCommands, projectCommands, userCommands } from "@mds/shared/domain/account/AccountCommands"
 import {
-  KeyEvent,
-  type KeyEnvironment,
-  type ProjectMember,
-  ProjectEvent,
-  type Scope,
-  UserEvent
-} from "@mds/shared/domain/account/AccountEvent"
-import { KeyDecider } from "@mds/shared/domain/account/KeyDecider"
-import { ProjectDecider } from "@mds/shared/domain/account/ProjectDecider"
+  currentKey,
+  currentProject,
+  currentUser,
+  keyCommands,
+  projectCommands,
+  userCommands
+} from "@mds/shared/application/account/AccountCommands"
+import type { KeyEnvironment, ProjectMember, QuotaSetting, Scope } from "@mds/shared/domain/account/AccountEvent"
 import type { ProjectQuotas } from "@mds/shared/domain/account/ProjectQuotas"
-import { UserDecider } from "@mds/shared/domain/account/UserDecider"
-import { type Decider, foldEvents } from "@mds/shared/domain/Decider"
 import { ProjectNotFound, UserNotFound } from "@mds/shared/domain/DomainErrors"
-import { type EventCodec, EventStore } from "@mds/shared/eventstore/EventStore"
-import { keySubject, projectSubject, userSubject } from "@mds/shared/eventstore/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { normalizeEmail, userIdFromEmail } from "@mds/shared/ids/UserId"
 import { displayPrefix, generateSecret, hashSecret, keyIdFromHash } from "@mds/shared/keys/ApiKeySecret"
 import { hashPassword } from "@mds/shared/keys/PasswordHash"
 import { Clock, Config, Effect, Redacted } from "effect"
 
-/** An aggregate's current state, folded from its subject's events (the source of truth, so a write is visible at once). */
-const loadState = <Command, Event, State, Rejection>(
-  decider: Decider<Command, Event, State, Rejection>,
-  codec: EventCodec<Event>,
-  subject: string
-) =>
-  Effect.gen(function* () {
-    const events = yield* (yield* EventStore).readSubject(codec, subject)
-    return foldEvents(
-      decider,
-      events.map((stored) => stored.event)
-    )
-  })
-
+/** The aggregates' current states, from their subjects' events (the source of truth, so a write is visible at once). */
 export const loadProject = Effect.fn("loadProject")(function* (projectId: string) {
-  return yield* loadState(ProjectDecider, ProjectEvent, projectSubject(projectId))
+  return (yield* currentProject(projectId)).state
 })
 
 export const loadUser = Effect.fn("loadUser")(function* (email: string) {
-  return yield* loadState(UserDecider, UserEvent, userSubject(userIdFromEmail(email)))
+  return (yield* currentUser(userIdFromEmail(email))).state
 })
 
 export const loadKey = Effect.fn("loadKey")(function* (keyId: string) {
-  return yield* loadState(KeyDecider, KeyEvent, keySubject(keyId))
+  return (yield* currentKey(keyId)).state
 })
 
+/** The operator's project (admin CLI): no owner, no limit. */
 export const createProject = Effect.fn("createProject")(function* (name: string, owner: ProjectMember | null) {
   const now = yield* Clock.currentTimeMillis
   const projectId = newId("prj")
   yield* projectCommands(projectId)({ _tag: "CreateProject", projectId, name, owner, now })
   return projectId
+})
+
+/**
+ * A dashboard user's project: counted against their limit first (their own, else `defaultLimit`; null: none), so two
+ * creations at once cannot both pass it; a project that then cannot be created gives its count back.
+ */
+export const createOwnedProject = Effect.fn("createOwnedProject")(function* (
+  name: string,
+  owner: ProjectMember,
+  defaultLimit: number | null
+) {
+  const now = yield* Clock.currentTimeMillis
+  const projectId = newId("prj")
+  const users = userCommands(owner.userId)
+  yield* users({ _tag: "ClaimProject", userId: owner.userId, email: owner.email, projectId, defaultLimit, now })
+  yield* projectCommands(projectId)({ _tag: "CreateProject", projectId, name, owner, now }).pipe(
+    Effect.tapError(() => Effect.ignore(users({ _tag: "ReleaseProject", userId: owner.userId, projectId, now })))
+  )
+  return projectId
+})
+
+/** Sets how many projects the user may create in the dashboard: a count, "unlimited" or "default". */
+export const setUserProjectLimit = Effect.fn("setUserProjectLimit")(function* (email: string, limit: QuotaSetting) {
+  const normalized = normalizeEmail(email)
+  const now = yield* Clock.currentTimeMillis
+  yield* userCommands(userIdFromEmail(normalized))({
+    _tag: "SetProjectLimit",
+    userId: userIdFromEmail(normalized),
+    email: normalized,
+    limit,
+    now
+  })
 })
 
 /** Sets the quotas given (the others stay as they were); the gateways apply it within seconds. */

@@ -1,5 +1,6 @@
 // The fastify server: answers each route by its bound steps (I/O on the shared runtime, under the request's span when
 // traces are exported) and writes every failure as the error envelope.
+import { BODY_LIMIT_BYTES } from "@mds/shared/api/Endpoint"
 import { retryHints } from "@mds/shared/api/RetryableErrors"
 import { maskSecrets } from "@mds/shared/runtime/SecretMasking"
 import { Cause, Clock, Effect, Exit, LogLevel, type ManagedRuntime, Option, References, type Tracer } from "effect"
@@ -15,7 +16,6 @@ import { type GatewayServices, v1Routes } from "./v1Routes.ts"
 import type { DashboardServices } from "../dashboard/DashboardRoutes.ts"
 import { registerDashboard } from "../dashboard/DashboardHttp.ts"
 
-export const BODY_LIMIT_BYTES = 16 * 1024
 const JSON_TYPE = "application/json; charset=utf-8"
 
 const pathPattern = (path: string) =>
@@ -58,7 +58,7 @@ const isJson = (contentType: string | undefined) => contentType !== undefined &&
 const fromFastifyError = (error: FastifyError, request: FastifyRequest): ApiFailure | null => {
   switch (error.code) {
     case "FST_ERR_CTP_BODY_TOO_LARGE":
-      return new PayloadTooLarge({ limitBytes: BODY_LIMIT_BYTES })
+      return new PayloadTooLarge({ limitBytes: request.routeOptions.bodyLimit ?? BODY_LIMIT_BYTES })
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
       return new UnsupportedMediaType({ contentType: request.headers["content-type"] ?? "" })
     case "FST_ERR_CTP_EMPTY_JSON_BODY":
@@ -214,6 +214,7 @@ export const buildGatewayHttp = ({ runtime }: GatewayHttpOptions): FastifyInstan
     app.route({
       method: route.method,
       url: route.path,
+      ...(route.bodyLimitBytes === undefined ? {} : { bodyLimit: route.bodyLimitBytes }),
       handler: (request, reply) => {
         if (route.method === "POST" && route.bodyless !== true && !isJson(request.headers["content-type"])) {
           return sendError(request, reply, toApiError(new UnsupportedMediaType({ contentType: request.headers["content-type"] ?? "" })))

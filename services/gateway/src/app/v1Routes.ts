@@ -6,6 +6,13 @@ import { listDeliveries } from "../webhooks/listDeliveries.ts"
 import { redeliverDelivery } from "../webhooks/redeliverDelivery.ts"
 import { readUsage } from "../usage/readUsage.ts"
 import { listCookies, removeCookies, uploadCookies } from "../cookies/cookieRoutes.ts"
+import {
+  createDestination,
+  getDestination,
+  listDestinations,
+  removeDestination,
+  testDestination
+} from "../destinations/destinationRoutes.ts"
 import { checkHealth } from "../health/checkHealth.ts"
 import { cancelJob } from "../jobs/cancelJob.ts"
 import { cancelBatch, getBatch } from "../batches/batchRoutes.ts"
@@ -21,6 +28,7 @@ import {
   resumeSubscription
 } from "../subscriptions/subscriptionRoutes.ts"
 import { retryJob } from "../jobs/retryJob.ts"
+import { stopJob } from "../jobs/stopJob.ts"
 import { streamJobEvents } from "../jobs/streamJobEvents.ts"
 import { streamProjectJobEvents } from "../jobs/streamProjectJobEvents.ts"
 import { queueDownloadOnce } from "../jobs/queueDownloadOnce.ts"
@@ -43,6 +51,7 @@ const handlers = {
   getJob: readJob,
   cancelJob: effectHandler(cancelJob),
   retryJob: effectHandler(retryJob),
+  stopJob: effectHandler(stopJob),
   createBatch: effectHandler(createBatch),
   getBatch: effectHandler(getBatch),
   cancelBatch: effectHandler(cancelBatch),
@@ -61,6 +70,11 @@ const handlers = {
   listCookies: effectHandler(listCookies),
   uploadCookies: effectHandler(uploadCookies),
   removeCookies: effectHandler(removeCookies),
+  createDestination: effectHandler(createDestination),
+  listDestinations: effectHandler(listDestinations),
+  getDestination: effectHandler(getDestination),
+  removeDestination: effectHandler(removeDestination),
+  testDestination: effectHandler(testDestination),
   // The signature in the link is the credential: no API key, so links work in browsers.
   downloadFile: publicHandler(serveFile)
 } satisfies { readonly [K in OperationId]: Handler<(typeof V1)[K]> }

@@ -2,8 +2,9 @@
 // and a stored revocation is refused by every gateway within KEYS_TRUST_MS (milliseconds when delivery flows).
 import { KeyEvent } from "@mds/shared/domain/account/AccountEvent"
 import { KeyDecider, type KeyState } from "@mds/shared/domain/account/KeyDecider"
-import { EventStore, type EventStoreError, type StoredEvent } from "@mds/shared/eventstore/EventStore"
-import { ACCOUNTS_STREAM, ALL_KEYS_SUBJECT, keySubject } from "@mds/shared/eventstore/Subjects"
+import { currentKey } from "@mds/shared/application/account/AccountCommands"
+import { EventStore, type EventStoreError } from "@mds/shared/eventstore/EventStore"
+import { ACCOUNTS_STREAM, keySubject } from "@mds/shared/nats/Subjects"
 import { followEvents } from "@mds/shared/nats/followEvents"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 
@@ -52,7 +53,7 @@ export class KeyDirectory extends Context.Service<
       const follower = yield* followEvents({
         name: KEYS_FOLLOWER,
         stream: ACCOUNTS_STREAM.name,
-        filterSubject: ALL_KEYS_SUBJECT,
+        filterSubject: keySubject.all,
         from: "all",
         probeMs: KEYS_PROBE_MS,
         trustMs: KEYS_TRUST_MS,
@@ -70,8 +71,8 @@ export class KeyDirectory extends Context.Service<
         const known = peek(keyId)
         if (known !== undefined) return Option.some(known)
         // Read-your-writes: a key created a moment ago may not have reached the consumer yet.
-        const events: ReadonlyArray<StoredEvent<KeyEvent>> = yield* store.readSubject(KeyEvent, keySubject(keyId))
-        for (const stored of events) fold(keyId, stored.seq, stored.event)
+        const read = yield* Effect.provideService(currentKey(keyId), EventStore, store)
+        if (read.lastSeq > (entries.get(keyId)?.lastSeq ?? 0)) entries.set(keyId, read)
         const state = entries.get(keyId)?.state
         return state !== undefined && state.key !== null ? Option.some(state) : Option.none()
       })

@@ -1,5 +1,5 @@
 // Records when keys were last used without a write per request: uses coalesce in memory and flush as one KeyUsed per key.
-import { recordKeyUse } from "@mds/shared/domain/account/KeyUsageFacts"
+import { recordKeyUse } from "@mds/shared/application/account/KeyUsageFacts"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { Config, Context, Duration, Effect, Layer } from "effect"
 import { makeUsageLedger, type PendingUse } from "./UsageLedger.ts"

@@ -1,6 +1,6 @@
 // Reads the API key a request presents: X-API-Key or Authorization: Bearer, never the query string.
 import { Result } from "effect"
-import { InvalidApiKey, MissingApiKey } from "../http/GatewayErrors.ts"
+import { InvalidApiKey, MissingApiKey } from "./AuthErrors.ts"
 
 export type HeaderValue = string | ReadonlyArray<string> | undefined
 

@@ -1,11 +1,9 @@
-// Extension: a batch as /v1 shows it, folded from its events.
+// Extension: a batch as /v1 shows it, from the batch's read door.
 import type { Batch } from "@mds/shared/api/Batches"
-import { BatchDecider } from "@mds/shared/domain/batch/BatchDecider"
-import { BatchEvent } from "@mds/shared/domain/batch/BatchEvent"
-import { isBatchDone, progressOf } from "@mds/shared/domain/batch/BatchState"
+import { currentBatch } from "@mds/shared/application/batch/BatchCommands"
 import { BatchNotFound } from "@mds/shared/domain/batch/BatchDecider"
-import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { batchSubject } from "@mds/shared/eventstore/Subjects"
+import { isBatchDone, progressOf } from "@mds/shared/domain/batch/BatchState"
+import { formatIdOf } from "@mds/shared/domain/media/FormatId"
 import { Effect } from "effect"
 
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -13,10 +11,9 @@ const iso = (ms: number) => new Date(ms).toISOString()
 const ENTRY_EXPIRED = { code: "expired", message: "The batch ended (expires_at) before this entry could be started." } as const
 
 export const loadBatchView = Effect.fn("loadBatchView")(function* (projectId: string, batchId: string) {
-  const stored = yield* (yield* EventStore).readSubject(BatchEvent, batchSubject(projectId, batchId))
-  const created = stored.find((item) => item.event._tag === "BatchCreated")?.event
-  if (created === undefined || created._tag !== "BatchCreated") return yield* new BatchNotFound({ batchId })
-  const state = stored.reduce((s, item) => BatchDecider.evolve(s, item.event), BatchDecider.initialState())
+  const { state } = yield* currentBatch(projectId, batchId)
+  const { recipe } = state
+  if (recipe === null) return yield* new BatchNotFound({ batchId })
   const entries = state.entries.map((entry) => {
     const progress = progressOf(state, entry.entryId)
     const shown = { id: entry.entryId, title: entry.title, url: entry.url }
@@ -35,10 +32,10 @@ export const loadBatchView = Effect.fn("loadBatchView")(function* (projectId: st
   const view: Batch = {
     id: batchId,
     status: state.status === "canceled" ? "canceled" : isBatchDone(state) ? "completed" : "running",
-    media_id: created.mediaId,
-    format: created.format,
-    created_at: iso(created.createdAt),
-    expires_at: iso(created.expiresAt),
+    media_id: recipe.mediaId,
+    format: formatIdOf(recipe.format),
+    created_at: iso(recipe.createdAt),
+    expires_at: iso(state.expiresAt),
     progress: {
       total: entries.length,
       pending: count("pending"),

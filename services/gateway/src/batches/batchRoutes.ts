@@ -1,5 +1,5 @@
 // Extension: GET and DELETE /v1/batches/:batchId: a batch's view, and its cancel (POST /v1/batches is createBatch.ts).
-import { batchCommands } from "@mds/shared/domain/batch/BatchCommands"
+import { batchCommands } from "@mds/shared/application/batch/BatchCommands"
 import { BatchNotFound } from "@mds/shared/domain/batch/BatchDecider"
 import { BatchId } from "@mds/shared/ids/Ids"
 import { Clock, Effect, Schema } from "effect"

@@ -1,12 +1,13 @@
 // Extension: POST /v1/batches: record a batch of a playlist's entries; the aggregator's feeder runs it.
+import { checkRequestedDestination } from "../jobs/requestedDestination.ts"
 import { CreateBatchRequest } from "@mds/shared/api/Batches"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { FormatUnavailable } from "@mds/shared/domain/DomainErrors"
-import { batchCommands } from "@mds/shared/domain/batch/BatchCommands"
-import { parseFormatId } from "@mds/shared/domain/media/FormatId"
+import { batchCommands } from "@mds/shared/application/batch/BatchCommands"
+import { formatIdOf, isMediaFormat } from "@mds/shared/domain/media/FormatId"
 import { newId } from "@mds/shared/ids/Ids"
-import { ensureWithinQuota } from "@mds/shared/quota/QuotaCheck"
-import { Clock, Effect, Option } from "effect"
+import { ensureWithinQuota } from "@mds/shared/application/admission/QuotaCheck"
+import { Clock, Effect } from "effect"
 import type { Principal } from "../auth/ApiKeyAuth.ts"
 import { InvalidOptions } from "../http/GatewayErrors.ts"
 import { decodeBody } from "../http/RequestBody.ts"
@@ -27,11 +28,12 @@ const playlistOf = Effect.fn("playlistOf")(function* (mediaId: string, projectId
 export const createBatch = Effect.fn("createBatch")(function* (input: RouteInput, principal: Principal) {
   const body = yield* decodeBody(CreateBatchRequest, input.body)
   const playlist = yield* playlistOf(body.media_id, principal.projectId)
-  if (Option.isNone(parseFormatId(body.format))) {
-    return yield* new FormatUnavailable({ format: body.format, available: playlist.formats.map((f) => f.id) })
+  if (!isMediaFormat(body.format)) {
+    return yield* new FormatUnavailable({ format: formatIdOf(body.format), available: playlist.formats.map((f) => f.id) })
   }
   // As a single download's; whether a section fits or subtitles exist is known per entry only: its job fails if not.
   const options = yield* requestedOptions(body)
+  yield* checkRequestedDestination(principal.projectId, options)
   const chosen = body.entries === undefined ? playlist.entries : body.entries.map((id) => playlist.entries.find((entry) => entry.id === id))
   const unknown = (body.entries ?? []).filter((_, i) => chosen[i] === undefined)
   if (unknown.length > 0) return yield* new InvalidOptions({ message: `entries: not in the playlist: ${unknown.slice(0, 5).join(", ")}.` })

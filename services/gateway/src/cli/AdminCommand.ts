@@ -3,7 +3,7 @@ import { KeyEnvironment, type QuotaSetting, Scope } from "@mds/shared/domain/acc
 import { parseByteSize } from "@mds/shared/config/ByteSize"
 import { ALL_WEBHOOK_EVENT_TYPES, WebhookEventType } from "@mds/shared/domain/webhook/WebhookEvent"
 import { YtDlpReleaseChoice } from "@mds/shared/domain/release/YtDlpReleaseEvent"
-import { ProjectId } from "@mds/shared/ids/Ids"
+import { DestinationId, ProjectId } from "@mds/shared/ids/Ids"
 import { Email, normalizeEmail } from "@mds/shared/ids/UserId"
 import { Effect, Schema, SchemaIssue } from "effect"
 
@@ -59,8 +59,28 @@ export const parseQuotaJobs = (text: string) => quotaSettingOf(text, wholeCount)
 export const SetQuotaCommand = Schema.TaggedStruct("SetQuota", {
   projectId: ProjectId,
   bytesPerMonth: Schema.optionalKey(quotaValue(parseByteSize)),
-  jobsPerDay: Schema.optionalKey(quotaValue(wholeCount))
+  jobsPerDay: Schema.optionalKey(quotaValue(wholeCount)),
+  subscriptions: Schema.optionalKey(quotaValue(wholeCount))
 })
+
+/** How many projects a dashboard user may create there: a count, unlimited, or the server's default. */
+export const SetUserProjectLimitCommand = Schema.TaggedStruct("SetUserProjectLimit", { email: Email, limit: quotaValue(wholeCount) })
+
+/** Extension: give a project a folder on this host as a destination (only the operator names a path). */
+export const AddFolderDestinationCommand = Schema.TaggedStruct("AddFolderDestination", {
+  projectId: ProjectId,
+  name: NonEmpty.check(Schema.isMaxLength(100, { message: "must be at most 100 characters" })),
+  path: NonEmpty.check(Schema.makeFilter((path: string) => (path.startsWith("/") ? undefined : "must be an absolute path"))),
+  /** A media server told after deliveries (its token from MDS_LIBRARY_REFRESH_TOKEN, never a flag). */
+  refreshType: Schema.optionalKey(Schema.Literals(["jellyfin", "plex"])),
+  refreshUrl: Schema.optionalKey(
+    NonEmpty.check(
+      Schema.makeFilter((url: string) => (/^https?:\/\/[^/?#@\s]+(?:\/[^?#\s]*)?$/i.test(url) ? undefined : "must be an http(s) URL"))
+    )
+  )
+})
+export const ListDestinationsCommand = Schema.TaggedStruct("ListDestinations", { projectId: ProjectId })
+export const RemoveDestinationCommand = Schema.TaggedStruct("RemoveDestination", { projectId: ProjectId, destinationId: DestinationId })
 
 export const UseYtDlpReleaseCommand = Schema.TaggedStruct("UseYtDlpRelease", { choice: YtDlpReleaseChoice })
 export const ExtractorsStatusCommand = Schema.TaggedStruct("ExtractorsStatus", {})
@@ -77,7 +97,11 @@ export const AdminCommand = Schema.Union([
   SetWebhookCommand,
   RemoveWebhookCommand,
   ListDeliveriesCommand,
-  SetQuotaCommand
+  SetQuotaCommand,
+  SetUserProjectLimitCommand,
+  AddFolderDestinationCommand,
+  ListDestinationsCommand,
+  RemoveDestinationCommand
 ])
 export type AdminCommand = typeof AdminCommand.Type
 
@@ -87,11 +111,17 @@ export const USAGE = `usage:
   key revoke KEY_OR_KEY_ID
   project add-member PROJECT_ID EMAIL
   project quota PROJECT_ID [--bytes-per-month 50GB|unlimited|default] [--jobs-per-day 500|unlimited|default]
+                           [--subscriptions 100|unlimited|default]
   user create EMAIL [--password-stdin]
   user set-password EMAIL [--password-stdin]
+  user project-limit EMAIL 20|unlimited|default   (projects the user may create in the dashboard; default DASHBOARD_PROJECTS_PER_USER)
   webhook set --project PROJECT_ID --url URL [--events job.completed,job.failed,subscription.entries_queued,subscription.failing]   (prints the signing secret)
   webhook remove --project PROJECT_ID
   webhook deliveries --project PROJECT_ID [--limit N]
+  destination add-folder --project PROJECT_ID --name NAME --path /ABSOLUTE/PATH   (prints its id; inside DESTINATION_FOLDER_ROOT when set)
+    [--refresh-type jellyfin|plex --refresh-url URL]   (a media server refreshed after deliveries; its token in MDS_LIBRARY_REFRESH_TOKEN)
+  destination list --project PROJECT_ID
+  destination remove --project PROJECT_ID DESTINATION_ID
   extractors use stable|nightly|VERSION   (the yt-dlp release every extractor installs, checks and switches to)
   extractors status`
 
@@ -127,15 +157,19 @@ const candidate = (argv: ReadonlyArray<string>): unknown => {
   if (noun === "project" && verb === "add-member" && Object.keys(flags).length === 0 && rest.length === 1) {
     return { _tag: "AddMember", projectId: operand, email: normalizeEmail(rest[0] ?? "") }
   }
+  if (noun === "user" && verb === "project-limit" && operand !== undefined && Object.keys(flags).length === 0 && rest.length === 1) {
+    return { _tag: "SetUserProjectLimit", email: normalizeEmail(operand), limit: rest[0] }
+  }
   if (rest.length > 0) return null
   if (noun === "project" && verb === "quota" && operand !== undefined) {
-    const known = new Set(["bytes-per-month", "jobs-per-day"])
+    const known = new Set(["bytes-per-month", "jobs-per-day", "subscriptions"])
     if (Object.keys(flags).length === 0 || Object.keys(flags).some((flag) => !known.has(flag))) return null
     return {
       _tag: "SetQuota",
       projectId: operand,
       ...(flags["bytes-per-month"] === undefined ? {} : { bytesPerMonth: flags["bytes-per-month"] }),
-      ...(flags["jobs-per-day"] === undefined ? {} : { jobsPerDay: flags["jobs-per-day"] })
+      ...(flags["jobs-per-day"] === undefined ? {} : { jobsPerDay: flags["jobs-per-day"] }),
+      ...(flags["subscriptions"] === undefined ? {} : { subscriptions: flags["subscriptions"] })
     }
   }
   if (noun === "project" && verb === "create" && Object.keys(flags).length === 0) {
@@ -165,6 +199,7 @@ const candidate = (argv: ReadonlyArray<string>): unknown => {
     }
   }
   if (noun === "webhook" && operand === undefined) return webhookCandidate(verb, flags)
+  if (noun === "destination") return destinationCandidate(verb, operand, flags)
   if (noun === "extractors" && Object.keys(flags).length === 0) {
     if (verb === "use" && operand !== undefined) return { _tag: "UseYtDlpRelease", choice: operand }
     if (verb === "status" && operand === undefined) return { _tag: "ExtractorsStatus" }
@@ -195,6 +230,32 @@ const webhookCandidate = (verb: string | undefined, flags: Record<string, string
       return { _tag: "RemoveWebhook", projectId: flags["project"] }
     default:
       return { _tag: "ListDeliveries", projectId: flags["project"], limit: Number(flags["limit"] ?? "100") }
+  }
+}
+
+const destinationCandidate = (verb: string | undefined, operand: string | undefined, flags: Record<string, string>): unknown => {
+  const allowed: Record<string, ReadonlyArray<string>> = {
+    "add-folder": ["project", "name", "path", "refresh-type", "refresh-url"],
+    list: ["project"],
+    remove: ["project"]
+  }
+  const known = verb === undefined ? undefined : allowed[verb]
+  if (known === undefined || Object.keys(flags).some((flag) => !known.includes(flag))) return null
+  if ((verb === "remove") !== (operand !== undefined)) return null
+  switch (verb) {
+    case "add-folder":
+      return {
+        _tag: "AddFolderDestination",
+        projectId: flags["project"],
+        name: flags["name"],
+        path: flags["path"],
+        ...(flags["refresh-type"] === undefined ? {} : { refreshType: flags["refresh-type"] }),
+        ...(flags["refresh-url"] === undefined ? {} : { refreshUrl: flags["refresh-url"] })
+      }
+    case "list":
+      return { _tag: "ListDestinations", projectId: flags["project"] }
+    default:
+      return { _tag: "RemoveDestination", projectId: flags["project"], destinationId: operand }
   }
 }
 

@@ -30,6 +30,10 @@ const describeFailure = (failure: { readonly _tag: string } & Record<string, unk
       return `no dashboard user has the email ${String(failure["email"])}`
     case "UserAlreadyExists":
       return `a dashboard user with the email ${String(failure["email"])} already exists`
+    case "ProjectLimitReached":
+      return `the user ${String(failure["email"])} may create no more projects (limit ${String(failure["limit"])})`
+    case "DestinationNotFound":
+      return `destination ${String(failure["destinationId"])} does not exist in that project or was removed`
     case "WebhookNotConfigured":
       return `project ${String(failure["projectId"])} has no webhook`
     default:

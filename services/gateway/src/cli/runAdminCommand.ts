@@ -12,11 +12,13 @@ import {
   createUser,
   loadUser,
   revokeKey,
-  setProjectQuota
+  setProjectQuota,
+  setUserProjectLimit
 } from "../accounts/AccountCommands.ts"
 import { type AdminCommand, parseQuotaBytes, parseQuotaJobs, UsageError } from "./AdminCommand.ts"
 import { extractorsStatus, useYtDlpRelease } from "./runExtractorsCommand.ts"
 import { runWebhookCommand } from "./runWebhookCommand.ts"
+import { runDestinationCommand } from "./runDestinationCommand.ts"
 
 const isKeyId = Schema.is(KeyId)
 
@@ -50,6 +52,10 @@ export const runAdminCommand = Effect.fn("runAdminCommand")(function* (command: 
       return yield* useYtDlpRelease(command)
     case "ExtractorsStatus":
       return yield* extractorsStatus(command)
+    case "AddFolderDestination":
+    case "ListDestinations":
+    case "RemoveDestination":
+      return yield* runDestinationCommand(command)
     case "SetWebhook":
     case "RemoveWebhook":
     case "ListDeliveries":
@@ -65,10 +71,15 @@ export const runAdminCommand = Effect.fn("runAdminCommand")(function* (command: 
       yield* revokeKey(keyId, null)
       return ""
     }
+    case "SetUserProjectLimit": {
+      yield* setUserProjectLimit(command.email, parseQuotaJobs(command.limit))
+      return ""
+    }
     case "SetQuota": {
       yield* setProjectQuota(command.projectId, {
         ...(command.bytesPerMonth === undefined ? {} : { bytesPerMonth: parseQuotaBytes(command.bytesPerMonth) }),
-        ...(command.jobsPerDay === undefined ? {} : { jobsPerDay: parseQuotaJobs(command.jobsPerDay) })
+        ...(command.jobsPerDay === undefined ? {} : { jobsPerDay: parseQuotaJobs(command.jobsPerDay) }),
+        ...(command.subscriptions === undefined ? {} : { subscriptions: parseQuotaJobs(command.subscriptions) })
       })
       return ""
     }

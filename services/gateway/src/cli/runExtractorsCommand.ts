@@ -1,9 +1,9 @@
 // The extractor fleet's yt-dlp release: record the operator's choice, and show what every extractor runs.
-import { recordReleaseChoice } from "@mds/shared/domain/release/ReleaseFacts"
+import { recordReleaseChoice } from "@mds/shared/application/release/ReleaseFacts"
 import { fleetStatusOf } from "@mds/shared/domain/release/YtDlpFleetStatus"
 import { YtDlpReleaseChosen, YtDlpWorkerEvent } from "@mds/shared/domain/release/YtDlpReleaseEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { YT_DLP_CHOICE_SUBJECT, ALL_YT_DLP_WORKERS_SUBJECT } from "@mds/shared/eventstore/Subjects"
+import { YT_DLP_CHOICE_SUBJECT, ytDlpWorkerSubject } from "@mds/shared/nats/Subjects"
 import { Effect, Option } from "effect"
 import type { ExtractorsStatusCommand, UseYtDlpReleaseCommand } from "./AdminCommand.ts"
 
@@ -17,7 +17,7 @@ export const useYtDlpRelease = Effect.fn("useYtDlpRelease")(function* (command: 
 export const extractorsStatus = Effect.fn("extractorsStatus")(function* (_command: typeof ExtractorsStatusCommand.Type) {
   const store = yield* EventStore
   const choice = yield* store.readLast(YtDlpReleaseChosen, YT_DLP_CHOICE_SUBJECT)
-  const reports = yield* store.readSubject(YtDlpWorkerEvent, ALL_YT_DLP_WORKERS_SUBJECT)
+  const reports = yield* store.readSubject(YtDlpWorkerEvent, ytDlpWorkerSubject.all)
   const lines = [
     `choice: ${Option.match(choice, { onNone: () => "none (each extractor runs its built-in release, or YT_DLP_AUTO_UPDATE's channel)", onSome: (c) => `${c.event.choice} (since ${new Date(c.event.at).toISOString()})` })}`
   ]

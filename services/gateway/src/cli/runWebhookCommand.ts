@@ -1,14 +1,12 @@
 // The admin CLI's webhook commands (extension): set a project's endpoint (prints its signing secret), remove it,
 // show the delivery log.
-import { ProjectEvent } from "@mds/shared/domain/account/AccountEvent"
+import { currentProject } from "@mds/shared/application/account/AccountCommands"
 import { ProjectNotFound } from "@mds/shared/domain/DomainErrors"
-import { webhookCommands } from "@mds/shared/domain/webhook/WebhookCommands"
+import { webhookCommands } from "@mds/shared/application/webhook/WebhookCommands"
 import type { WebhookEventType } from "@mds/shared/domain/webhook/WebhookEvent"
-import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { projectSubject } from "@mds/shared/eventstore/Subjects"
-import { webhookSecret, WebhookServerSecret } from "@mds/shared/webhooks/WebhookSignature"
+import { webhookSecret, WebhookServerSecret } from "@mds/shared/application/webhook/WebhookSignature"
 import { randomBytes } from "node:crypto"
-import { Clock, Effect, Option, Redacted } from "effect"
+import { Clock, Effect, Redacted } from "effect"
 import { readDeliveryLog } from "../webhooks/listDeliveries.ts"
 
 export type WebhookCommand =
@@ -17,9 +15,8 @@ export type WebhookCommand =
   | { readonly _tag: "ListDeliveries"; readonly projectId: string; readonly limit: number }
 
 const requireProject = Effect.fn("requireProject")(function* (projectId: string) {
-  const store = yield* EventStore
-  const project = yield* store.readLast(ProjectEvent, projectSubject(projectId))
-  if (Option.isNone(project)) return yield* new ProjectNotFound({ projectId })
+  const { state } = yield* currentProject(projectId)
+  if (!state.exists) return yield* new ProjectNotFound({ projectId })
 })
 
 /** Returns what the command prints: the new secret, nothing, or one JSON line per delivery attempt. */

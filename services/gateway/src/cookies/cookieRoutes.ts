@@ -1,7 +1,7 @@
 // /v1/cookies (extension): list, upload and remove the key's project's cookie files; metadata only ever leaves.
 import { toCookieJar } from "@mds/shared/api/CookieJars"
 import { CookiePlatform, CookiesUpload } from "@mds/shared/api/Requests"
-import { CookieVault } from "@mds/shared/cookies/CookieVault"
+import { CookieVault } from "@mds/shared/application/cookies/CookieVault"
 import { Effect, Schema } from "effect"
 import type { Principal } from "../auth/ApiKeyAuth.ts"
 import { InvalidRequest } from "../http/GatewayErrors.ts"

@@ -8,17 +8,19 @@ import { parseFormBody } from "./DashboardForms.ts"
 import type { DashboardInput, DashboardReply } from "./DashboardRoute.ts"
 import { dashboardRoutes, type DashboardServices } from "./DashboardRoutes.ts"
 import { errorPage } from "./pages/AccessPages.ts"
+import { signInPath } from "./session/ReturnPath.ts"
 
 const FORM_LIMIT_BYTES = 16 * 1024
 
 /**
  * No inline script or style anywhere (so the CSP needs no 'unsafe-inline'), no framing, no referrer to other sites
  * (URLs hold ids; "same-origin" rather than "no-referrer", which would make browsers send Origin: null and fail the
- * CSRF origin check), and nothing cached: a page may hold a key's secret the one time it is shown.
+ * CSRF origin check), and nothing cached: a page may hold a key's secret the one time it is shown. Images alone may
+ * come from other sites: media thumbnails are the platforms' own pictures (loaded without a referrer).
  */
 export const DASHBOARD_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "content-security-policy":
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https: http:; connect-src 'self'; manifest-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   "x-frame-options": "DENY",
   "x-content-type-options": "nosniff",
   "referrer-policy": "same-origin",
@@ -27,12 +29,17 @@ export const DASHBOARD_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "permissions-policy": "camera=(), microphone=(), geolocation=(), payment=()"
 }
 
-const asset = (file: string) => readFileSync(join(import.meta.dirname, "assets", file), "utf8")
+const asset = (file: string) => readFileSync(join(import.meta.dirname, "assets", file))
 
-const ASSETS: ReadonlyArray<readonly [string, string, string]> = [
+const ASSETS: ReadonlyArray<readonly [string, string, Buffer]> = [
   ["/dashboard/assets/dashboard.js", "text/javascript; charset=utf-8", asset("dashboard.js")],
+  ["/dashboard/assets/download.js", "text/javascript; charset=utf-8", asset("download.js")],
   ["/dashboard/assets/dashboard.css", "text/css; charset=utf-8", asset("dashboard.css")],
-  ["/dashboard/assets/icon.svg", "image/svg+xml", asset("icon.svg")]
+  ["/dashboard/assets/icon.svg", "image/svg+xml", asset("icon.svg")],
+  ["/dashboard/assets/icon-192.png", "image/png", asset("icon-192.png")],
+  ["/dashboard/assets/icon-512.png", "image/png", asset("icon-512.png")],
+  // The installable app's manifest, with the share target (outside /assets/: its scope is the whole dashboard).
+  ["/dashboard/manifest.webmanifest", "application/manifest+json", asset("manifest.webmanifest")]
 ]
 
 const send = (reply: FastifyReply, result: DashboardReply) => {
@@ -86,7 +93,10 @@ export const registerDashboard = (app: FastifyInstance, runtime: ManagedRuntime.
           if (Exit.isSuccess(exit)) return send(reply, exit.value)
           const failure = Cause.findErrorOption(exit.cause)
           const tag = Option.isSome(failure) ? ((failure.value as { readonly _tag?: string })._tag ?? "") : ""
-          if (tag === "NotSignedIn" && route.json !== true) return send(reply, { _tag: "Redirect", location: "/dashboard/login" })
+          if (tag === "NotSignedIn" && route.json !== true) {
+            // Sign-in returns to the page asked for (only a GET: a form's POST is not repeated).
+            return send(reply, { _tag: "Redirect", location: request.method === "GET" ? signInPath(request.url) : "/dashboard/login" })
+          }
           const error = Option.isSome(failure)
             ? toDashboardError(failure.value as { readonly _tag: string })
             : { status: 500, title: "Something went wrong", message: "An internal error occurred." }

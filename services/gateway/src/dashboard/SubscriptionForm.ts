@@ -1,6 +1,7 @@
 // The dashboard's add-a-subscription form: its fields as typed, decoded into the same request body POST /v1/subscriptions takes.
-import type { CreateSubscriptionRequest } from "@mds/shared/api/Subscriptions"
-import { Effect, Schema } from "effect"
+import { CreateSubscriptionRequest } from "@mds/shared/api/Subscriptions"
+import { Effect, Schema, SchemaIssue } from "effect"
+import { InvalidForm } from "./DashboardErrors.ts"
 import { decodeForm, field } from "./DashboardForms.ts"
 
 /** The form's fields exactly as the user typed them, so a rejected form comes back filled in. */
@@ -13,6 +14,13 @@ export interface SubscriptionFormValues {
   readonly max_duration: string
   readonly published_after: string
   readonly backfill: string
+  /** Extension: deliver each entry into this destination of the project ("": keep the files on the service). */
+  readonly destination: string
+  /** The destination's path template ("": the default). */
+  readonly path: string
+  /** The retention rule (with a destination): none, the newest N entries, or those delivered within D days. */
+  readonly keep: "" | "last" | "days"
+  readonly keep_count: string
 }
 
 export const emptySubscriptionForm: SubscriptionFormValues = {
@@ -23,7 +31,20 @@ export const emptySubscriptionForm: SubscriptionFormValues = {
   min_duration: "",
   max_duration: "",
   published_after: "",
-  backfill: "0"
+  backfill: "0",
+  destination: "",
+  path: "",
+  keep: "",
+  keep_count: ""
+}
+
+/** The add form with a link (and a format) given in the page's query, the rest as on an empty form. */
+export const prefilledSubscriptionForm = (query: Readonly<Record<string, unknown>> | undefined): SubscriptionFormValues => {
+  const given = (name: string, max: number) => {
+    const value = query?.[name]
+    return typeof value === "string" && value.length <= max ? value.trim() : ""
+  }
+  return { ...emptySubscriptionForm, url: given("url", 2048), format: given("format", 64) || emptySubscriptionForm.format }
 }
 
 export const subscriptionFormValues = (body: unknown): SubscriptionFormValues => ({
@@ -34,7 +55,11 @@ export const subscriptionFormValues = (body: unknown): SubscriptionFormValues =>
   min_duration: field(body, "min_duration").trim(),
   max_duration: field(body, "max_duration").trim(),
   published_after: field(body, "published_after").trim(),
-  backfill: field(body, "backfill").trim()
+  backfill: field(body, "backfill").trim(),
+  destination: field(body, "destination").trim(),
+  path: field(body, "path").trim(),
+  keep: ((value) => (value === "last" || value === "days" ? value : ""))(field(body, "keep")),
+  keep_count: field(body, "keep_count").trim()
 })
 
 const WholeNumber = (what: string) =>
@@ -44,6 +69,7 @@ const WholeNumber = (what: string) =>
 
 const SubscriptionForm = Schema.Struct({
   url: Schema.String.check(Schema.isMinLength(1, { message: "Give the URL of a playlist, channel or feed." })),
+  // Kept as typed: the API's schema below parses it, as it parses a /v1 request's.
   format: Schema.String.check(Schema.isMinLength(1, { message: "Choose a format." })),
   check_every: WholeNumber("Check every"),
   title_contains: Schema.optionalKey(
@@ -54,7 +80,8 @@ const SubscriptionForm = Schema.Struct({
   published_after: Schema.optionalKey(
     Schema.String.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}$/, { message: "Published after: a date (YYYY-MM-DD)." }))
   ),
-  backfill: WholeNumber("Backfill")
+  backfill: WholeNumber("Backfill"),
+  keep_count: Schema.optionalKey(WholeNumber("Keep"))
 })
 
 /** A number field: empty is "not given"; anything but digits stays text so the schema names the field. */
@@ -62,27 +89,58 @@ const numberOf = (raw: string): number | string => (/^\d{1,9}$/.test(raw) ? Numb
 const given = <K extends string, V>(key: K, raw: string, value: V): { [P in K]?: V } =>
   (raw === "" ? {} : { [key]: value }) as { [P in K]?: V }
 
-/** The form as the /v1 request body; the rules on it (interval, backfill, format, URL) are the use case's, not repeated here. */
+/** The form's fields by the request's paths, to name the one the API's bounds refuse. */
+const LABELS: Readonly<Record<string, string>> = {
+  url: "URL",
+  format: "Format",
+  check_every: "Check every",
+  "filters.title_contains": "Title contains",
+  "filters.min_duration": "Minimum duration",
+  "filters.max_duration": "Maximum duration",
+  "filters.published_after": "Published after",
+  backfill: "Backfill",
+  "destination.id": "Destination",
+  "destination.path": "Path template",
+  "retention.keep_last": "Keep the newest",
+  "retention.keep_days": "Keep days",
+  retention: "Keep"
+}
+
+const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
+
+/** The API's own schema, so the bounds a form must keep are the ones POST /v1/subscriptions keeps: one place. */
+const decodeRequest = (candidate: unknown) =>
+  Schema.decodeUnknownEffect(CreateSubscriptionRequest)(candidate).pipe(
+    Effect.mapError((error) => {
+      const issue = formatIssues(error.issue).issues[0]
+      const path = (issue?.path ?? []).map((segment) => String(typeof segment === "object" ? segment.key : segment)).join(".")
+      return new InvalidForm({ message: `${LABELS[path] ?? "The form"}: ${issue?.message ?? "check the value"}.` })
+    })
+  )
+
+/** The form as the /v1 request body, decoded with that request's schema; the use case judges the rest (format, URL). */
 export const decodeSubscriptionForm = (values: SubscriptionFormValues) =>
-  Effect.map(
-    decodeForm(SubscriptionForm, {
-      url: values.url,
-      format: values.format,
-      check_every: numberOf(values.check_every),
-      ...given("title_contains", values.title_contains, values.title_contains),
-      ...given("min_duration", values.min_duration, numberOf(values.min_duration)),
-      ...given("max_duration", values.max_duration, numberOf(values.max_duration)),
-      ...given("published_after", values.published_after, values.published_after),
-      backfill: values.backfill === "" ? 0 : numberOf(values.backfill)
-    }),
-    (form): CreateSubscriptionRequest => {
-      const { url, format, check_every, backfill, published_after, ...filters } = form
-      return {
-        url,
-        format,
-        check_every,
-        backfill,
-        filters: { ...filters, ...(published_after === undefined ? {} : { published_after: `${published_after}T00:00:00Z` }) }
-      }
-    }
+  decodeForm(SubscriptionForm, {
+    url: values.url,
+    format: values.format,
+    check_every: numberOf(values.check_every),
+    ...given("title_contains", values.title_contains, values.title_contains),
+    ...given("min_duration", values.min_duration, numberOf(values.min_duration)),
+    ...given("max_duration", values.max_duration, numberOf(values.max_duration)),
+    ...given("published_after", values.published_after, values.published_after),
+    backfill: values.backfill === "" ? 0 : numberOf(values.backfill),
+    ...given("keep_count", values.keep_count, numberOf(values.keep_count))
+  }).pipe(
+    Effect.flatMap((form) => {
+      const { url, format, check_every, backfill, keep_count, ...filters } = form
+      if (values.keep !== "" && keep_count === undefined)
+        return Effect.fail(new InvalidForm({ message: "Keep: give how many entries (or days) to keep." }))
+      const delivery =
+        values.destination === "" ? {} : { destination: { id: values.destination, ...(values.path === "" ? {} : { path: values.path }) } }
+      const retention =
+        values.keep === "" || keep_count === undefined
+          ? {}
+          : { retention: values.keep === "last" ? { keep_last: keep_count } : { keep_days: keep_count } }
+      return decodeRequest({ url, format, check_every, backfill, filters, ...delivery, ...retention })
+    })
   )

@@ -3,7 +3,7 @@
 import { fleetStatusOf } from "@mds/shared/domain/release/YtDlpFleetStatus"
 import { YtDlpReleaseChosen, YtDlpWorkerEvent } from "@mds/shared/domain/release/YtDlpReleaseEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { ALL_YT_DLP_WORKERS_SUBJECT, YT_DLP_CHOICE_SUBJECT } from "@mds/shared/eventstore/Subjects"
+import { YT_DLP_CHOICE_SUBJECT, ytDlpWorkerSubject } from "@mds/shared/nats/Subjects"
 import { Context, Effect, Layer, Option } from "effect"
 import type { Health } from "@mds/shared/api/Responses"
 
@@ -26,7 +26,7 @@ export class YtDlpFleetView extends Context.Service<
       let readAt = 0
       const read = Effect.gen(function* () {
         const choice = yield* store.readLast(YtDlpReleaseChosen, YT_DLP_CHOICE_SUBJECT)
-        const reports = yield* store.readSubject(YtDlpWorkerEvent, ALL_YT_DLP_WORKERS_SUBJECT)
+        const reports = yield* store.readSubject(YtDlpWorkerEvent, ytDlpWorkerSubject.all)
         return {
           choice: Option.match(choice, { onNone: () => null, onSome: (stored) => stored.event.choice }),
           extractors: fleetStatusOf(

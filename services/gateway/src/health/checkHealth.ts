@@ -1,11 +1,12 @@
 // GET /v1/health: "ok" while the NATS connection answers a ping, "degraded" (503) otherwise; with each stream follower's
-// state, this gateway's and the aggregator's.
+// state, this gateway's and the aggregator's, and the messages each aggregator consumer parked.
 import { Followers } from "@mds/shared/nats/Followers"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { Effect } from "effect"
 import { json } from "../http/Route.ts"
 import { ServiceFollowersView } from "./ServiceFollowersView.ts"
 import { YtDlpFleetView } from "./YtDlpFleetView.ts"
+import { ParkedView } from "./ParkedView.ts"
 
 const PING_TIMEOUT = "1 second"
 
@@ -27,7 +28,9 @@ export const checkHealth = Effect.fn("checkHealth")(function* () {
   // The aggregator's followers (named `aggregator.<follower>`), as last gathered over NATS.
   const followers = connected ? { ...own, ...(yield* (yield* ServiceFollowersView).states) } : own
   const ytDlp = connected ? yield* (yield* YtDlpFleetView).report : null
-  const extension = ytDlp === null ? {} : { yt_dlp: ytDlp }
+  // Parked messages do not make the gateway unhealthy (it serves as before): they wait for an operator, who sees them here.
+  const parked = connected ? yield* (yield* ParkedView).counts : null
+  const extension = { ...(ytDlp === null ? {} : { yt_dlp: ytDlp }), ...(parked === null ? {} : { parked_messages: parked }) }
   return connected
     ? json(200, { status: "ok", version: "v1", followers, ...extension })
     : json(503, { status: "degraded", version: "v1", followers })

@@ -1,6 +1,6 @@
 // The one place where every tagged failure becomes a /v1 HTTP status and error code.
 import type { ApiErrorCode } from "@mds/shared/api/ErrorCodes"
-import type { CookieFileInvalid, CookiesNotConfigured, CookieVaultError } from "@mds/shared/cookies/CookieVault"
+import type { CookieFileInvalid, CookiesNotConfigured, CookieVaultError } from "@mds/shared/application/cookies/CookieVault"
 import type { ArtifactNotFound, ArtifactStoreError } from "@mds/shared/artifacts/ArtifactStore"
 import type {
   ApiKeyAlreadyExists,
@@ -8,8 +8,11 @@ import type {
   ConcurrencyLimitExceeded,
   FormatUnavailable,
   InvalidJobTransition,
+  RunNotCurrent,
+  SlotLost,
   JobAlreadyExists,
   JobAlreadyFinished,
+  JobNotLive,
   JobNotFound,
   JobNotRetryable,
   MediaNotFound,
@@ -36,7 +39,9 @@ import type { PollingTooFast, RateLimitExceeded, TooManyEventStreams } from "../
 import type { FailureWithHeaders } from "./FailureWithHeaders.ts"
 import type { NatsUnavailable } from "@mds/shared/nats/NatsClient"
 import type { ReadModelError } from "@mds/shared/readmodel/ReadModelError"
-import type { GatewayFailure, NotAPlaylist, PlatformPausedNow } from "./GatewayErrors.ts"
+import type { DestinationLimitReached, GatewayFailure, NotAPlaylist, PlatformPausedNow, SubscriptionLimitReached } from "./GatewayErrors.ts"
+import type { DestinationNotFound } from "@mds/shared/domain/destination/DestinationDecider"
+import type { DestinationsNotConfigured } from "@mds/shared/application/destination/DestinationAccess"
 
 export type ApiFailure =
   | GatewayFailure
@@ -49,8 +54,11 @@ export type ApiFailure =
   | JobNotFound
   | JobAlreadyExists
   | JobAlreadyFinished
+  | JobNotLive
   | JobNotRetryable
   | InvalidJobTransition
+  | RunNotCurrent
+  | SlotLost
   | MediaNotFound
   | UnsupportedPlatform
   | MediaUnavailable
@@ -83,6 +91,10 @@ export type ApiFailure =
   | SubscriptionAlreadyExists
   | InvalidSubscription
   | NotAPlaylist
+  | SubscriptionLimitReached
+  | DestinationNotFound
+  | DestinationLimitReached
+  | DestinationsNotConfigured
   | WebhookDeliveryNotFound
   | WebhookDeliveryPending
 
@@ -126,6 +138,7 @@ const WITH_OWN_MESSAGE = {
   InvalidApiKey: [401, "invalid_api_key"],
   InvalidRequest: [400, "invalid_request"],
   InvalidOptions: [422, "invalid_options"],
+  InvalidPathTemplate: [422, "invalid_path_template"],
   InvalidDateRange: [422, "invalid_date_range"],
   InvalidJson: [400, "invalid_json"],
   ExtractionFailed: [502, "extraction_failed"],
@@ -142,6 +155,11 @@ const FIXED = {
   RevokedApiKey: { status: 401, code: "revoked_api_key", message: "This API key has been revoked." },
   InvalidSignature: { status: 403, code: "invalid_signature", message: "The download link signature is invalid." },
   LinkExpired: { status: 410, code: "link_expired", message: "The download link has expired." },
+  DestinationsNotConfigured: {
+    status: 503,
+    code: "service_unavailable",
+    message: "S3 destinations cannot be stored: this server has no DESTINATIONS_ENCRYPTION_KEY."
+  },
   CookiesNotConfigured: {
     status: 503,
     code: "service_unavailable",
@@ -237,6 +255,12 @@ export const toApiError = (failure: ApiFailure): ApiError => {
         code: "job_already_finished",
         message: `Job ${failure.jobId} already ended (${failure.status}); only a queued or processing job can be canceled.`
       }
+    case "JobNotLive":
+      return {
+        status: 409,
+        code: "job_not_live",
+        message: `Job ${failure.jobId} is not recording a live stream (${failure.status}); only a recording can be stopped.`
+      }
     case "JobNotRetryable":
       return notRetryableError(failure)
     case "MediaNotFound":
@@ -283,6 +307,20 @@ export const toApiError = (failure: ApiFailure): ApiError => {
         status: 422,
         code: "not_a_playlist",
         message: `${failure.url} resolves as one media, not as a playlist, channel or feed: nothing to follow (download it with POST /media/download).`
+      }
+    case "DestinationNotFound":
+      return { status: 404, code: "destination_not_found", message: `Destination ${failure.destinationId} does not exist or was removed.` }
+    case "DestinationLimitReached":
+      return {
+        status: 429,
+        code: "destination_limit_reached",
+        message: `The project already has ${failure.limit} destinations, as many as it may; remove one first (DELETE /destinations/{id}).`
+      }
+    case "SubscriptionLimitReached":
+      return {
+        status: 429,
+        code: "subscription_limit_reached",
+        message: `The project already has ${failure.limit} subscriptions, as many as it may; remove one first (DELETE /subscriptions/{id}).`
       }
     case "SubtitlesUnavailable":
       return {
@@ -344,6 +382,8 @@ export const toApiError = (failure: ApiFailure): ApiError => {
     case "EventStoreError":
     case "ReadModelError":
     case "NatsUnavailable":
+    // The job's slot was freed while its request was stalled past the orphan grace: the request is worth repeating.
+    case "SlotLost":
       return { status: 503, code: "service_unavailable", message: UNAVAILABLE, headers: RETRY_SOON }
     // Failures that a correct gateway never lets reach a client: they are bugs, not client errors.
     case "JobAlreadyExists":
@@ -351,6 +391,7 @@ export const toApiError = (failure: ApiFailure): ApiError => {
     case "BatchWithoutEntries":
     case "SubscriptionAlreadyExists":
     case "InvalidJobTransition":
+    case "RunNotCurrent":
     case "ProjectNotFound":
     case "ProjectAlreadyExists":
     case "ApiKeyNotFound":

@@ -1,6 +1,6 @@
 // Given a tagged failure, then the /v1 status and code the gateway answers with.
 import { errorCatalogue } from "@mds/shared/api/ErrorCodes"
-import { CookieFileInvalid, CookiesNotConfigured, CookieVaultError } from "@mds/shared/cookies/CookieVault"
+import { CookieFileInvalid, CookiesNotConfigured, CookieVaultError } from "@mds/shared/application/cookies/CookieVault"
 import { ArtifactNotFound, ArtifactStoreError } from "@mds/shared/artifacts/ArtifactStore"
 import {
   ConcurrencyLimitExceeded,
@@ -23,21 +23,18 @@ import { type ApiFailure, toApiError } from "./ErrorMapping.ts"
 import {
   ExtractionFailed,
   ExtractionTimeout,
-  InsufficientScope,
-  InvalidApiKey,
   InvalidJson,
   InvalidRequest,
   InvalidSignature,
   LinkExpired,
   MethodNotAllowed,
-  MissingApiKey,
   PayloadTooLarge,
   PlatformPausedNow,
-  RevokedApiKey,
   RouteNotFound,
   ServiceUnavailable,
   UnsupportedMediaType
 } from "./GatewayErrors.ts"
+import { InsufficientScope, InvalidApiKey, MissingApiKey, RevokedApiKey } from "../auth/AuthErrors.ts"
 
 const table: ReadonlyArray<readonly [ApiFailure, number, string]> = [
   [new MissingApiKey({ message: "m" }), 401, "missing_api_key"],

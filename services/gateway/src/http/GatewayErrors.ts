@@ -1,21 +1,6 @@
-// Failures that exist only at the HTTP edge (authentication, request shape, upstream availability).
+// Failures that exist only at the HTTP edge (request shape, upstream availability; the key check's are auth/AuthErrors.ts).
 import { Schema } from "effect"
-
-export class MissingApiKey extends Schema.TaggedError<MissingApiKey>()("MissingApiKey", {
-  message: Schema.String
-}) {}
-
-export class InvalidApiKey extends Schema.TaggedError<InvalidApiKey>()("InvalidApiKey", {
-  message: Schema.String
-}) {}
-
-export class RevokedApiKey extends Schema.TaggedError<RevokedApiKey>()("RevokedApiKey", {
-  keyId: Schema.String
-}) {}
-
-export class InsufficientScope extends Schema.TaggedError<InsufficientScope>()("InsufficientScope", {
-  scope: Schema.String
-}) {}
+import type { InsufficientScope, InvalidApiKey, MissingApiKey, RevokedApiKey } from "../auth/AuthErrors.ts"
 
 export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("InvalidRequest", {
   message: Schema.String
@@ -23,6 +8,11 @@ export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("Invali
 
 /** Extension: download fields that are each well-formed but do not fit together or with the format. */
 export class InvalidOptions extends Schema.TaggedError<InvalidOptions>()("InvalidOptions", {
+  message: Schema.String
+}) {}
+
+/** Extension: a destination path template that cannot be used; the message gives the reason. */
+export class InvalidPathTemplate extends Schema.TaggedError<InvalidPathTemplate>()("InvalidPathTemplate", {
   message: Schema.String
 }) {}
 
@@ -80,6 +70,16 @@ export class PlatformPausedNow extends Schema.TaggedError<PlatformPausedNow>()("
 /** Extension: a subscription's URL that resolves as one media, not as a playlist, channel or feed. */
 export class NotAPlaylist extends Schema.TaggedError<NotAPlaylist>()("NotAPlaylist", { url: Schema.String }) {}
 
+/** Extension: the project has as many live subscriptions as it may (SUBSCRIPTIONS_PER_PROJECT, or its own setting). */
+export class SubscriptionLimitReached extends Schema.TaggedError<SubscriptionLimitReached>()("SubscriptionLimitReached", {
+  limit: Schema.Int
+}) {}
+
+/** Extension: the project has as many destinations as it may (DESTINATIONS_PER_PROJECT). */
+export class DestinationLimitReached extends Schema.TaggedError<DestinationLimitReached>()("DestinationLimitReached", {
+  limit: Schema.Int
+}) {}
+
 export type GatewayFailure =
   | MissingApiKey
   | InvalidApiKey
@@ -87,6 +87,7 @@ export type GatewayFailure =
   | InsufficientScope
   | InvalidRequest
   | InvalidOptions
+  | InvalidPathTemplate
   | InvalidDateRange
   | InvalidJson
   | PayloadTooLarge

@@ -26,5 +26,12 @@ export const endLiveStreams = (): void => {
 
 export const liveStreamCount = (): number => open.size
 
+/** Bytes written to the open streams that their clients have not taken yet (what the gateway holds for them). */
+export const liveStreamBufferedBytes = (): number => {
+  let bytes = 0
+  for (const body of open.keys()) bytes += body.writableLength + ("readableLength" in body ? Number(body.readableLength) : 0)
+  return bytes
+}
+
 /** The streams `projectId` holds open on this gateway. */
 export const liveStreamsOf = (projectId: string): number => perProject.get(projectId) ?? 0

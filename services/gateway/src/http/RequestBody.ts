@@ -1,7 +1,8 @@
 // Decodes request bodies and URLs with Effect Schema into InvalidRequest failures that name the offending field.
 import { Effect, Schema, SchemaIssue } from "effect"
 import { UrlNotAllowed } from "@mds/shared/domain/DomainErrors"
-import { InvalidRequest } from "./GatewayErrors.ts"
+import { failsOnlyBeyondTheDocument } from "@mds/shared/api/BeyondTheDocument"
+import { InvalidOptions, InvalidRequest } from "./GatewayErrors.ts"
 
 const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
 
@@ -15,9 +16,17 @@ const describe = (issue: SchemaIssue.Issue): string => {
   return parts.length > 0 ? [...new Set(parts)].join("; ") : "The request body is invalid."
 }
 
-export const decodeBody = <A, I>(schema: Schema.Codec<A, I>, body: unknown): Effect.Effect<A, InvalidRequest> =>
+/**
+ * 400 invalid_request for a body the OpenAPI document refuses; 422 invalid_options for one that matches the document
+ * and fails only a check it cannot show (BeyondTheDocument.ts).
+ */
+export const decodeBody = <A, I>(schema: Schema.Codec<A, I>, body: unknown): Effect.Effect<A, InvalidRequest | InvalidOptions> =>
   Schema.decodeUnknownEffect(schema)(body).pipe(
-    Effect.mapError((error) => new InvalidRequest({ message: `Invalid request body: ${describe(error.issue)}.` }))
+    Effect.mapError((error) =>
+      failsOnlyBeyondTheDocument(error.issue)
+        ? new InvalidOptions({ message: `Fields that do not fit: ${describe(error.issue)}.` })
+        : new InvalidRequest({ message: `Invalid request body: ${describe(error.issue)}.` })
+    )
   )
 
 export { HttpUrlString, MAX_URL_LENGTH } from "@mds/shared/api/Requests"

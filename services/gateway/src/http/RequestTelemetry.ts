@@ -1,7 +1,7 @@
 // Per-request telemetry: a server span continuing the caller's W3C trace, log lines carrying the request id, and
 // the latency histogram by route template.
 import { httpRequestDuration } from "@mds/shared/observability/Metrics"
-import { parentSpanFrom } from "@mds/shared/observability/TraceContext"
+import { parentSpanFrom } from "@mds/shared/nats/TraceContext"
 import { Cause, Context, Effect, Exit, type ManagedRuntime, Metric, Option, type Tracer } from "effect"
 import type { FastifyReply, FastifyRequest } from "fastify"
 import { type ApiFailure, toApiError } from "./ErrorMapping.ts"

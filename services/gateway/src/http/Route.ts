@@ -55,6 +55,8 @@ export interface Route<R> {
   readonly path: string
   /** A POST that takes no body (retry, pause, resume, check now) needs no JSON Content-Type; absent: it takes one. */
   readonly bodyless?: true
+  /** The body's size limit, where it is not the gateway's default. */
+  readonly bodyLimitBytes?: number
   /** Called once at start-up with the application's services: takes what its steps use synchronously. */
   readonly bind: (services: Context.Context<R>) => Serve<R>
 }
@@ -150,13 +152,15 @@ export const endpointRoute = <R>(
 ): Route<R | ApiKeyAuth | RequestRateLimiter> => {
   const { method, path, access } = endpoint
   const bodyless = method === "POST" && endpoint.requestBody === undefined ? { bodyless: true as const } : {}
+  const limit = endpoint.bodyLimitBytes === undefined ? {} : { bodyLimitBytes: endpoint.bodyLimitBytes }
   // `Handler<E>` gives a public endpoint a handler without a principal and a keyed one a handler with it.
-  if (access._tag === "Public") return { method, path, ...bodyless, bind: unkeyed(handler as StepHandler<R, null>) }
+  if (access._tag === "Public") return { method, path, ...bodyless, ...limit, bind: unkeyed(handler as StepHandler<R, null>) }
   const keyed = handler as StepHandler<R>
   return {
     method,
     path,
     ...bodyless,
+    ...limit,
     bind: (services) => {
       const admit = admission(services, access.scope)
       const answer = keyed.bind(services)

@@ -2,11 +2,11 @@
 // a watch of the read model's KV bucket keeps hits current, and the gateway seeds the views it just wrote.
 import { JobView } from "@mds/shared/domain/job/JobView"
 import type { EventStoreError } from "@mds/shared/eventstore/EventStore"
-import { JobStates } from "@mds/shared/jobs/JobStates"
+import { JobStates } from "@mds/shared/application/job/JobStates"
 import { Followers } from "@mds/shared/nats/Followers"
 import type { NatsClient } from "@mds/shared/nats/NatsClient"
 import { type Follower, type FollowedMessage, startFollower } from "@mds/shared/nats/StreamFollower"
-import { JOBS_BUCKET } from "@mds/shared/readmodel/kv/KvJobReadModel"
+import { JOBS_BUCKET, jobViewSubject } from "@mds/shared/readmodel/kv/KvJobReadModel"
 import type { ReadModelError } from "@mds/shared/readmodel/ReadModelError"
 import { configuredBackend } from "@mds/shared/readmodel/ReadModelLayer"
 import { ReadModelStores } from "@mds/shared/readmodel/ReadModelStores"
@@ -68,8 +68,11 @@ export class JobViewCache extends Context.Service<
       const newest = (current: JobView | undefined, next: JobView | undefined) =>
         next !== undefined && newer(current, next) ? next : current
 
-      const onWrite = (prefixLength: number) => (message: FollowedMessage) => {
-        const key = message.subject.slice(prefixLength)
+      const onWrite = (message: FollowedMessage) => {
+        // A subject that is not a job document's is skipped (the rule in SubjectKind.ts).
+        const ids = jobViewSubject.parse(message.subject)
+        if (Option.isNone(ids)) return
+        const key = keyOf(ids.value.projectId, ids.value.jobId)
         const cached = views.peek(key)
         const buffer = pending.get(key)
         // Most writes are of jobs nobody reads here: skip them before paying for decoding.
@@ -91,13 +94,12 @@ export class JobViewCache extends Context.Service<
         Effect.gen(function* () {
           generation++
           views.clear()
-          const prefix = `$KV.${bucket}.`
           follower = yield* startFollower({
             name: JOB_VIEWS_FOLLOWER,
             stream: `KV_${bucket}`,
-            filterSubject: `${prefix}>`,
+            filterSubject: jobViewSubject.within(bucket),
             from: "new",
-            onMessage: onWrite(prefix.length)
+            onMessage: onWrite
           })
           followers.register(follower)
         })

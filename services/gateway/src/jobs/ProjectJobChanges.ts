@@ -1,18 +1,21 @@
 // The changes of a project's jobs as they happen (status, whole-percent progress): what the project-wide live streams
 // (GET /v1/jobs/events, the dashboard's Jobs tab) send, each with its own filter.
+import { sameRecording } from "@mds/shared/domain/job/JobRecording"
 import { decodeJobEventJson, type JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { hasEnded, jobStatus } from "@mds/shared/domain/job/JobState"
 import { isJobVisible, type JobView } from "@mds/shared/domain/job/JobView"
-import { JOBS_STREAM, projectJobsSubject } from "@mds/shared/eventstore/Subjects"
-import { foldJobEvents, JobStates } from "@mds/shared/jobs/JobStates"
+import { JOBS_STREAM, jobSubject } from "@mds/shared/nats/Subjects"
+import { foldJobEvents, JobStates } from "@mds/shared/application/job/JobStates"
 import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { followDecoded } from "@mds/shared/nats/StreamFollower"
-import { Clock, Effect, Queue } from "effect"
+import { Clock, Effect, Option, Queue } from "effect"
 import { LRUCache } from "lru-cache"
 import { ServiceUnavailable } from "../http/GatewayErrors.ts"
 
 /** Jobs remembered per stream (their state, and what the client was last sent): a forgotten one is simply read again. */
 const REMEMBERED_JOBS = 1_000
+/** Events read ahead of the stream's writes. */
+const FOLLOWED_EVENTS = 64
 
 export interface JobChange {
   readonly view: JobView
@@ -35,8 +38,9 @@ export const jobStreamTip = Effect.gen(function* () {
   return info.state.last_seq
 })
 
-/** What a client sees of a job change: its status and whole percent (the per-job stream's rule too). */
-const sameToClient = (a: JobView, b: JobView) => jobStatus(a) === jobStatus(b) && Math.round(a.progress) === Math.round(b.progress)
+/** What a client sees of a job change: its status, whole percent and recording (the per-job stream's rule too). */
+const sameToClient = (a: JobView, b: JobView) =>
+  jobStatus(a) === jobStatus(b) && Math.round(a.progress) === Math.round(b.progress) && sameRecording(a, b)
 
 /** A job event to fold in, or (event null) a job the client holds whose state is to be read afresh. */
 interface Pending {
@@ -63,24 +67,33 @@ export const followProjectJobChanges = Effect.fn("followProjectJobChanges")(func
   }
 ) {
   const jobStates = yield* JobStates
-  const queue = yield* Queue.unbounded<Pending>()
+  // Bounded: the follower waits while the stream's writer is behind (a client that reads slowly), pulling no more.
+  const queue = yield* Queue.bounded<Pending>(FOLLOWED_EVENTS)
+  yield* Effect.addFinalizer(() => Queue.shutdown(queue))
   /** Jobs' states as of the last event handled; ended jobs are dropped (a retry reads the job again). */
   const states = new LRUCache<string, JobView>({ max: REMEMBERED_JOBS })
   /** What the client holds of each job it was sent while it passed the filter. */
   const shown = new LRUCache<string, JobView>({ max: REMEMBERED_JOBS })
+  /** The shown jobs not ended, read afresh before any followed event. */
+  const afresh: Array<Pending> = []
   for (const view of options.shown ?? []) {
     shown.set(view.id, view)
-    if (!hasEnded(view)) Queue.offerUnsafe(queue, { jobId: view.id, event: null, seq: 0 })
+    if (!hasEnded(view)) afresh.push({ jobId: view.id, event: null, seq: 0 })
   }
   yield* followDecoded({
     name: `project_job_events:${projectId}`,
     stream: JOBS_STREAM.name,
-    filterSubject: projectJobsSubject(projectId),
+    filterSubject: jobSubject.within(projectId),
     from: { afterSeq: options.afterSeq },
     logStateChanges: false,
     decode: decodeJobEventJson,
     onEvent: (event, message) => {
-      Queue.offerUnsafe(queue, { jobId: message.subject.split(".")[3] ?? "", event, seq: message.seq })
+      // A subject that is not a job's is skipped, as an undecodable message is (the rule in SubjectKind.ts).
+      const ids = jobSubject.parse(message.subject)
+      // The follower waits while the queue is full (the stream's writer behind a client that reads slowly).
+      return Option.isSome(ids)
+        ? Effect.runPromise(Effect.asVoid(Queue.offer(queue, { jobId: ids.value.jobId, event, seq: message.seq })))
+        : undefined
     }
   })
 
@@ -95,7 +108,7 @@ export const followProjectJobChanges = Effect.fn("followProjectJobChanges")(func
 
   const next = Effect.gen(function* () {
     while (true) {
-      const pending = yield* Queue.take(queue)
+      const pending = afresh.shift() ?? (yield* Queue.take(queue))
       const view = yield* stateAfter(pending)
       if (view === undefined) continue
       if (hasEnded(view)) states.delete(pending.jobId)

@@ -3,12 +3,13 @@
 import { createHash } from "node:crypto"
 import { DownloadRequest } from "@mds/shared/api/Requests"
 import { JobAccepted } from "@mds/shared/api/Responses"
-import { idempotencyCommands } from "@mds/shared/domain/idempotency/IdempotencyCommands"
-import { Clock, Effect, Schedule, Schema } from "effect"
+import { idempotencyCommands } from "@mds/shared/application/idempotency/IdempotencyCommands"
+import { Clock, Effect, Option, Schedule, Schema } from "effect"
 import type { Principal } from "../auth/ApiKeyAuth.ts"
 import { InvalidRequest } from "../http/GatewayErrors.ts"
 import { decodeBody } from "../http/RequestBody.ts"
 import { json, type RouteInput } from "../http/Route.ts"
+import { loadJobView } from "./loadJobView.ts"
 import { queueDownload } from "./queueDownload.ts"
 
 export const IDEMPOTENCY_HEADER = "idempotency-key"
@@ -61,7 +62,15 @@ export const queueDownloadOnce = Effect.fn("queueDownloadOnce")(function* (input
     })
   )
   if (claim.state._tag === "Bound") {
-    return json(202, { job_id: claim.state.jobId, status: "queued" }, { "idempotent-replayed": "true" })
+    // Extension: a scheduled job is answered as the first request was (scheduled, with its start).
+    const jobId = claim.state.jobId
+    const view = yield* loadJobView(principal.projectId, jobId)
+    const schedule = Option.isSome(view) ? view.value.schedule : undefined
+    const accepted =
+      schedule === undefined
+        ? { job_id: jobId, status: "queued" }
+        : { job_id: jobId, status: "scheduled", starts_at: new Date(schedule.startsAt).toISOString() }
+    return json(202, accepted, { "idempotent-replayed": "true" })
   }
 
   const reply = yield* queueDownload(input, principal).pipe(

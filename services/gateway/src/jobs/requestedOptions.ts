@@ -2,10 +2,10 @@
 import { downloadExtensions, type FormatWithExtensions } from "@mds/shared/api/Requests"
 import { SectionOutOfRange, SubtitlesUnavailable } from "@mds/shared/domain/DomainErrors"
 import { CONTAINERS_OF, type DownloadOptions, sectionOutOfRange } from "@mds/shared/domain/job/DownloadOptions"
-import { parseFormatId } from "@mds/shared/domain/media/FormatId"
-import { parseSubtitleFormatId } from "@mds/shared/domain/media/SubtitleTrack"
-import { Effect, Option } from "effect"
-import { InvalidOptions } from "../http/GatewayErrors.ts"
+import { formatIdOf } from "@mds/shared/domain/media/FormatId"
+import { DEFAULT_PATH_TEMPLATE, parsePathTemplate } from "@mds/shared/domain/delivery/PathTemplate"
+import { Effect, Result } from "effect"
+import { InvalidOptions, InvalidPathTemplate } from "../http/GatewayErrors.ts"
 
 const invalid = (message: string) => Effect.fail(new InvalidOptions({ message: `Options that do not fit: ${message}.` }))
 
@@ -20,8 +20,34 @@ const optionsOf = (body: FormatWithExtensions): DownloadOptions => ({
   ...(body.mute === undefined ? {} : { mute: body.mute }),
   ...(body.embed_metadata === undefined ? {} : { embedMetadata: body.embed_metadata }),
   ...(body.embed_thumbnail === undefined ? {} : { embedThumbnail: body.embed_thumbnail }),
-  ...(body.subtitles === undefined ? {} : { subtitles: [...new Set(body.subtitles)] })
+  ...(body.subtitles === undefined ? {} : { subtitles: [...new Set(body.subtitles)] }),
+  ...(body.max_duration === undefined ? {} : { maxDurationSeconds: body.max_duration }),
+  ...(body.destination === undefined
+    ? {}
+    : {
+        delivery: {
+          destinationId: body.destination.id,
+          pathTemplate: body.destination.path ?? DEFAULT_PATH_TEMPLATE,
+          sidecars: body.sidecars ?? []
+        }
+      })
 })
+
+/** The delivery fields: a template that parses, sidecars only with a destination, subtitle files only of named languages. */
+const checkDelivery = (body: FormatWithExtensions) =>
+  Effect.gen(function* () {
+    if (body.destination === undefined) {
+      if (body.sidecars !== undefined) return yield* invalid("sidecars: only with a destination")
+      return
+    }
+    const parsed = parsePathTemplate(body.destination.path ?? DEFAULT_PATH_TEMPLATE)
+    if (Result.isFailure(parsed)) {
+      return yield* new InvalidPathTemplate({ message: `destination.path: ${parsed.failure.reason}.` })
+    }
+    if (body.sidecars?.includes("subtitles") === true && body.subtitles === undefined) {
+      return yield* invalid("sidecars: subtitles writes the languages the subtitles field names; name them there")
+    }
+  })
 
 /**
  * The fields must fit each other and the format: a section that ends after it starts, video fields with a video
@@ -30,25 +56,28 @@ const optionsOf = (body: FormatWithExtensions): DownloadOptions => ({
  */
 export const requestedOptions = Effect.fnUntraced(function* (body: FormatWithExtensions) {
   const options = optionsOf(body)
+  yield* checkDelivery(body)
   if (body.section !== undefined && !(body.section.end > body.section.start)) {
     return yield* invalid(`section.end: must be greater than start (${body.section.start})`)
   }
-  if (Option.isSome(parseSubtitleFormatId(body.format))) {
+  // No platform the service records keeps a live stream from its start (yt-dlp's --live-from-start): recordings start now.
+  if (body.live_from_start === true) return yield* invalid("live_from_start: no platform here keeps a live stream from its start")
+  const spec = body.format
+  if (spec.kind === "subtitles") {
     // A subtitles_<lang> download is one WebVTT file: nothing to cut, convert or embed.
-    const extra = Object.keys(body).filter((field) => field in downloadExtensions)
-    if (extra.length > 0) return yield* invalid(`${extra[0]}: not with a subtitles format (${body.format})`)
+    const extra = Object.keys(body).filter((field) => field in downloadExtensions && field !== "destination")
+    if (extra.length > 0) return yield* invalid(`${extra[0]}: not with a subtitles format (${formatIdOf(spec)})`)
     return options
   }
-  const spec = Option.getOrNull(parseFormatId(body.format))
-  if (spec === null) return options
+  if (spec.kind === "unlisted") return options
   const isVideo = spec.kind === "video"
   if (!isVideo) {
     for (const field of ["video_codec", "container", "mute", "subtitles"] as const) {
-      if (body[field] !== undefined) return yield* invalid(`${field}: only for video formats, not ${body.format}`)
+      if (body[field] !== undefined) return yield* invalid(`${field}: only for video formats, not ${formatIdOf(spec)}`)
     }
   }
   if (body.audio_bitrate !== undefined && !(spec.kind === "audio" && spec.codec !== "best")) {
-    return yield* invalid(`audio_bitrate: only for audio_mp3 and audio_m4a (converted audio), not ${body.format}`)
+    return yield* invalid(`audio_bitrate: only for audio_mp3 and audio_m4a (converted audio), not ${formatIdOf(spec)}`)
   }
   if (body.container !== undefined && body.video_codec !== undefined && !CONTAINERS_OF[body.video_codec].includes(body.container)) {
     return yield* invalid(

@@ -29,7 +29,7 @@ export const streamProjectJobEvents = Effect.fn("streamProjectJobEvents")(functi
         const { view, seq } = yield* changes.next
         // A job past its lifetime is gone (GET /jobs/{jobId} answers 404): it is not sent.
         if (!isJobVisible(view, yield* Clock.currentTimeMillis)) continue
-        send("job", yield* answerJob(artifacts, view), seq)
+        yield* send("job", yield* answerJob(artifacts, view), seq)
       }
     }).pipe(Effect.scoped)
   )

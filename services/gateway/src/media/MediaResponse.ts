@@ -1,5 +1,6 @@
 // The /v1 shape of resolved media: the public fields of a MediaResolved event, nothing internal.
 import type { Media } from "@mds/shared/api/Responses"
+import { liveStatusOf } from "@mds/shared/domain/media/LiveStatus"
 import type { MediaResolved } from "@mds/shared/domain/media/MediaEvent"
 
 /** The entries of a playlist shown by one answer (extension). */
@@ -45,5 +46,9 @@ export const toMediaResponse = (media: MediaResolved, page: EntryPage = DEFAULT_
   ...(media.subtitles === undefined
     ? {}
     : { subtitles: media.subtitles.map((t) => ({ language: t.language, name: t.name, automatic: t.automatic })) }),
+  live_status: liveStatusOf(media),
+  ...(media.releaseAt === undefined || liveStatusOf(media) !== "is_upcoming"
+    ? {}
+    : { release_at: new Date(media.releaseAt).toISOString() }),
   ...playlistFields(media, page)
 })

@@ -1,9 +1,7 @@
 // A resolved media or playlist by id, as the asking project may see it: everything else is 404 media_not_found.
+import { currentMedia } from "@mds/shared/application/media/MediaFacts"
 import { MediaNotFound } from "@mds/shared/domain/DomainErrors"
-import { MediaEvent } from "@mds/shared/domain/media/MediaEvent"
 import { isMediaVisibleTo } from "@mds/shared/domain/media/MediaVisibility"
-import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { mediaSubject } from "@mds/shared/eventstore/Subjects"
 import { MediaId } from "@mds/shared/ids/Ids"
 import { MediaReadModel } from "@mds/shared/readmodel/MediaReadModel"
 import { Clock, Effect, Option, Schema } from "effect"
@@ -20,7 +18,7 @@ export const visibleMedia = Effect.fn("visibleMedia")(function* (mediaId: string
   let media = yield* (yield* MediaReadModel).get(mediaId)
   if (Option.isNone(media)) {
     // Read-your-writes: the media was resolved a moment ago and is not projected yet.
-    media = Option.map(yield* (yield* EventStore).readLast(MediaEvent, mediaSubject(mediaId)), (stored) => stored.event)
+    media = Option.fromNullishOr((yield* currentMedia(mediaId)).state)
   }
   if (Option.isNone(media) || !isMediaVisibleTo(media.value, projectId, now)) return yield* new MediaNotFound({ mediaId })
   return media.value

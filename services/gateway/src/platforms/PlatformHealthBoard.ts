@@ -1,11 +1,12 @@
 // In-process view of every platform's health, kept current by a follower of the last event per platform;
 // refuses work for a platform whose circuit breaker is open.
+import { currentPlatformHealth } from "@mds/shared/application/platform/PlatformHealthCommands"
 import { defaultBreakerPolicy, type PlatformHealthView, viewPlatformHealth } from "@mds/shared/domain/platform/PlatformHealthDecider"
 import { PlatformHealthEvent, type PlatformHealthState } from "@mds/shared/domain/platform/PlatformHealthEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { ALL_PLATFORM_HEALTH_SUBJECT, PLATFORMS_STREAM, platformHealthSubject } from "@mds/shared/eventstore/Subjects"
+import { platformHealthSubject, PLATFORMS_STREAM } from "@mds/shared/nats/Subjects"
 import { followEvents } from "@mds/shared/nats/followEvents"
-import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
+import { Clock, Context, Effect, Layer, Schema } from "effect"
 import { PlatformPausedNow } from "../http/GatewayErrors.ts"
 
 /** Name of the follower in /v1/health. */
@@ -35,7 +36,7 @@ export class PlatformHealthBoard extends Context.Service<
       const follower = yield* followEvents({
         name: PLATFORMS_FOLLOWER,
         stream: PLATFORMS_STREAM.name,
-        filterSubject: ALL_PLATFORM_HEALTH_SUBJECT,
+        filterSubject: platformHealthSubject.all,
         from: "last-per-subject",
         decode: decodeEvent,
         onEvent: (event, { seq }) => remember(event.platform, seq, event.state)
@@ -45,9 +46,10 @@ export class PlatformHealthBoard extends Context.Service<
       const current = (platform: string) =>
         follower.state() === "following"
           ? Effect.succeed(states.get(platform))
-          : store.readLast(PlatformHealthEvent, platformHealthSubject(platform)).pipe(
-              Effect.map((last) => {
-                if (Option.isSome(last)) remember(platform, last.value.seq, last.value.event.state)
+          : currentPlatformHealth(platform).pipe(
+              Effect.provideService(EventStore, store),
+              Effect.map(({ state, lastSeq }) => {
+                if (lastSeq > 0) remember(platform, lastSeq, state)
                 return states.get(platform)
               }),
               // NATS unreachable: the last state seen is the best answer left.

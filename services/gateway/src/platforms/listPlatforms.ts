@@ -3,7 +3,7 @@ import { catalogExtractors, ExtractorCatalogPublished } from "@mds/shared/domain
 import { availablePlatforms } from "@mds/shared/domain/platform/availablePlatforms"
 import { isCookiePlatform } from "@mds/shared/domain/platform/cookiePlatform"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { EXTRACTOR_CATALOG_SUBJECT } from "@mds/shared/eventstore/Subjects"
+import { EXTRACTOR_CATALOG_SUBJECT } from "@mds/shared/nats/Subjects"
 import type { Platform } from "@mds/shared/api/Responses"
 import { Effect, Option } from "effect"
 import { ServiceUnavailable } from "../http/GatewayErrors.ts"
@@ -28,6 +28,7 @@ export const listPlatforms = Effect.fn("listPlatforms")(function* () {
         name: entry.name,
         capabilities: entry.capabilities,
         source: SOURCE,
+        live: entry.live === true,
         cookies: isCookiePlatform(entry.id),
         health: {
           status: health.status,

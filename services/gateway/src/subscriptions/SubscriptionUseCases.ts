@@ -1,16 +1,18 @@
 // Extension: what a project can do with its subscriptions, whoever asks (the /v1 routes and the dashboard both call these).
-import type { CreateSubscriptionRequest } from "@mds/shared/api/Subscriptions"
+import { checkRequestedDestination } from "../jobs/requestedDestination.ts"
+import { type CreateSubscriptionRequest, publishedAfterMs } from "@mds/shared/api/Subscriptions"
 import { FormatUnavailable } from "@mds/shared/domain/DomainErrors"
-import { parseFormatId } from "@mds/shared/domain/media/FormatId"
-import { currentSubscription, subscriptionCommands } from "@mds/shared/domain/subscription/SubscriptionCommands"
+import { formatIdOf, isMediaFormat } from "@mds/shared/domain/media/FormatId"
+import { currentSubscription, subscriptionCommands } from "@mds/shared/application/subscription/SubscriptionCommands"
 import type { SubscriptionCommand } from "@mds/shared/domain/subscription/SubscriptionDecider"
 import { SubscriptionNotFound } from "@mds/shared/domain/subscription/SubscriptionDecider"
 import type { Subscription } from "@mds/shared/domain/subscription/SubscriptionState"
 import { newId, SubscriptionId } from "@mds/shared/ids/Ids"
-import { listedSubscriptions } from "@mds/shared/domain/subscription/SubscriptionListView"
+import { listedSubscriptions, summaryOfView } from "@mds/shared/domain/subscription/SubscriptionListView"
 import { SubscriptionReadModel } from "@mds/shared/readmodel/SubscriptionReadModel"
 import { Clock, Effect, Schema } from "effect"
-import { InvalidOptions, NotAPlaylist } from "../http/GatewayErrors.ts"
+import { NotAPlaylist, SubscriptionLimitReached } from "../http/GatewayErrors.ts"
+import { ProjectQuotaReader } from "@mds/shared/application/account/ProjectQuotaReader"
 import { requestedOptions } from "../jobs/requestedOptions.ts"
 import { requestResolution, vetMediaUrl } from "../media/resolveMedia.ts"
 
@@ -31,15 +33,25 @@ export interface SubscriptionWritten {
   readonly lastSeq: number
 }
 
+/**
+ * Refuses a subscription past the project's limit of live ones. Counted from the list read model: requests racing
+ * within the moment before a new subscription shows there may pass the limit by the few that raced.
+ */
+const ensureBelowSubscriptionLimit = Effect.fn("ensureBelowSubscriptionLimit")(function* (projectId: string) {
+  const limit = yield* (yield* ProjectQuotaReader).subscriptionLimitOf(projectId)
+  if (limit === null) return
+  const live = listedSubscriptions(yield* (yield* SubscriptionReadModel).listByProject(projectId)).length
+  if (live >= limit) return yield* new SubscriptionLimitReached({ limit })
+})
+
 /** Follows a URL: resolved once as a playlist (with the project's cookies), so one that is not is refused now. */
 export const subscribe = Effect.fn("subscribe")(function* (projectId: string, body: CreateSubscriptionRequest) {
+  yield* ensureBelowSubscriptionLimit(projectId)
   const { url } = yield* vetMediaUrl("url", body.url)
-  if (parseFormatId(body.format)._tag === "None") return yield* new FormatUnavailable({ format: body.format, available: [] })
+  if (!isMediaFormat(body.format)) return yield* new FormatUnavailable({ format: formatIdOf(body.format), available: [] })
   const options = yield* requestedOptions(body)
-  const publishedAfter = body.filters?.published_after === undefined ? undefined : Date.parse(body.filters.published_after)
-  if (publishedAfter !== undefined && Number.isNaN(publishedAfter)) {
-    return yield* new InvalidOptions({ message: "filters.published_after: not a date-time." })
-  }
+  yield* checkRequestedDestination(projectId, options)
+  const publishedAfter = body.filters?.published_after === undefined ? undefined : publishedAfterMs(body.filters.published_after)
   const playlist = yield* requestResolution(url.href, projectId, true)
   if (playlist.entries === undefined) return yield* new NotAPlaylist({ url: url.href })
   const subscriptionId = newId("sub")
@@ -62,6 +74,9 @@ export const subscribe = Effect.fn("subscribe")(function* (projectId: string, bo
         ...(publishedAfter === undefined ? {} : { publishedAfter })
       },
       backfill: body.backfill ?? 0,
+      ...(body.retention === undefined
+        ? {}
+        : { retention: "keep_last" in body.retention ? { keepLast: body.retention.keep_last } : { keepDays: body.retention.keep_days } }),
       now
     },
     { isNew: true }
@@ -74,7 +89,7 @@ export const subscribe = Effect.fn("subscribe")(function* (projectId: string, bo
  * subscription, however many checks it has had. A subscription shows up (or changes) there within moments of its write.
  */
 export const projectSubscriptions = Effect.fn("projectSubscriptions")(function* (projectId: string) {
-  return listedSubscriptions(yield* (yield* SubscriptionReadModel).listByProject(projectId))
+  return listedSubscriptions(yield* (yield* SubscriptionReadModel).listByProject(projectId)).map(summaryOfView)
 })
 
 export type SubscriptionChange = "PauseSubscription" | "ResumeSubscription" | "CheckNow"

@@ -1,8 +1,8 @@
 // The days GET /v1/usage covers: `from` and `to` as YYYY-MM-DD (UTC), by default the last 30 days up to today. Pure.
+import { MAX_USAGE_DAYS } from "@mds/shared/api/Usage"
 import { utcDay } from "@mds/shared/domain/admission/Quota"
 
 export const DEFAULT_DAYS = 30
-export const MAX_DAYS = 366
 const DAY_MS = 86_400_000
 
 export interface UsageRange {
@@ -40,7 +40,9 @@ export const usageRange = (query: { readonly from?: unknown; readonly to?: unkno
   const from = parse("from", query.from) ?? to - (DEFAULT_DAYS - 1) * DAY_MS
   if (typeof from !== "number") return from
   if (from > to) return { malformed: false, message: "from: must not be after to." }
-  if ((to - from) / DAY_MS + 1 > MAX_DAYS) return { malformed: false, message: `from: the range may span at most ${MAX_DAYS} days.` }
+  if ((to - from) / DAY_MS + 1 > MAX_USAGE_DAYS) {
+    return { malformed: false, message: `from: the range may span at most ${MAX_USAGE_DAYS} days.` }
+  }
   return { from: utcDay(from), to: utcDay(to) }
 }
 

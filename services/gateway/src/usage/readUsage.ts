@@ -1,7 +1,7 @@
 // GET /v1/usage (extension): the key's project's usage per day in a range, and its quotas now.
 import { toUsage } from "@mds/shared/api/Usage"
 import { usageReport } from "@mds/shared/domain/usage/UsageReport"
-import { quotaStandingsOf } from "@mds/shared/quota/QuotaCheck"
+import { quotaStandingsOf } from "@mds/shared/application/admission/QuotaCheck"
 import { UsageReadModel } from "@mds/shared/readmodel/UsageReadModel"
 import { Clock, Effect } from "effect"
 import type { Principal } from "../auth/ApiKeyAuth.ts"

@@ -1,8 +1,6 @@
 // GET /v1/webhooks/deliveries (extension): the key's project's latest webhook delivery attempts, newest first.
 import { toWebhookDelivery } from "@mds/shared/api/WebhookDeliveries"
-import { WebhookDeliveryAttempted } from "@mds/shared/domain/webhook/WebhookEvent"
-import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { webhookDeliverySubject } from "@mds/shared/eventstore/Subjects"
+import { currentDeliveryLog } from "@mds/shared/application/webhook/DeliveryFacts"
 import { Effect } from "effect"
 import type { Principal } from "../auth/ApiKeyAuth.ts"
 import { InvalidRequest } from "../http/GatewayErrors.ts"
@@ -21,12 +19,8 @@ const parseLimit = (raw: unknown): Effect.Effect<number, InvalidRequest> => {
 
 /** The log of one project, newest first (the stream keeps its last attempts; see WEBHOOK_LOG_LIMIT). */
 export const readDeliveryLog = Effect.fn("readDeliveryLog")(function* (projectId: string, limit: number) {
-  const store = yield* EventStore
-  const stored = yield* store.readSubject(WebhookDeliveryAttempted, webhookDeliverySubject(projectId))
-  return stored
-    .slice(-limit)
-    .reverse()
-    .map((item) => toWebhookDelivery(item.event))
+  const { state: log } = yield* currentDeliveryLog(projectId)
+  return log.slice(-limit).reverse().map(toWebhookDelivery)
 })
 
 export const listDeliveries = Effect.fn("listDeliveries")(function* (input: RouteInput, principal: Principal) {

@@ -1,6 +1,6 @@
 // Extension, POST /v1/webhooks/deliveries/:deliveryId/redeliver: send one of the key's project's job deliveries again.
 import { toWebhookRedelivery } from "@mds/shared/api/WebhookDeliveries"
-import { requestRedelivery } from "@mds/shared/domain/webhook/WebhookCommands"
+import { requestRedelivery } from "@mds/shared/application/webhook/WebhookCommands"
 import { DeliveryId } from "@mds/shared/ids/Ids"
 import { Clock, Effect, Schema } from "effect"
 import type { Principal } from "../auth/ApiKeyAuth.ts"

@@ -214,6 +214,30 @@ describe("dashboard projects and keys", () => {
   })
 })
 
+describe("dashboard projects per user (DASHBOARD_PROJECTS_PER_USER, default 10)", () => {
+  it("a user creates projects up to the limit; one more is refused with the reason; the operator's limit for them lets them go on", async () => {
+    const dave = { email: "dave@example.org", password: "daves-password-12" }
+    await createUser(dave.email, dave.password)
+    const client = h.client()
+    await client.signIn(dave.email, dave.password)
+    for (let n = 1; n <= 10; n++) {
+      expect(projectIdIn((await client.post("/dashboard/projects", { name: `Project ${n}` })).body), `project ${n}`).not.toBe("")
+    }
+    const refused = await client.post("/dashboard/projects", { name: "Project 11" })
+    expect(refused.status).toBe(422)
+    expect(refused.body).toContain("You have created 10 projects, as many as you may.")
+    // The name typed is kept; the list still shows his ten.
+    expect(refused.body).toContain('value="Project 11"')
+    expect([...refused.body.matchAll(/\/dashboard\/projects\/prj_[a-z2-7]{24}\/keys/g)].length).toBeGreaterThanOrEqual(10)
+    // Other users are not held by his limit.
+    expect(projectIdIn((await admin.post("/dashboard/projects", { name: "Admin's other" })).body)).not.toBe("")
+
+    await h.gateway.run(runAdminCommand({ _tag: "SetUserProjectLimit", email: dave.email, limit: "11" }))
+    expect(projectIdIn((await client.post("/dashboard/projects", { name: "Project 11" })).body)).not.toBe("")
+    expect((await client.post("/dashboard/projects", { name: "Project 12" })).status).toBe(422)
+  })
+})
+
 describe("dashboard jobs", () => {
   it("lists the project's recent jobs, newest first, with progress and the error of failed ones", async () => {
     const projectId = projectIdIn((await admin.post("/dashboard/projects", { name: "Jobs" })).body)

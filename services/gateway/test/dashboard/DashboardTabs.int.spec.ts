@@ -1,6 +1,6 @@
 // The dashboard's Usage tab (quota bars, SVG charts, top errors linking to their jobs), quotas on the settings page,
 // the Jobs tab's filters and live list (server-sent events) and the Webhooks tab (deliveries, redeliver): over HTTP in
-// process and on a socket, and drawn by Chromium (docs/dashboard-usage.png and docs/dashboard-jobs.png are its screenshots).
+// process and on a socket, and drawn by Chromium (docs/dashboard-usage.png is its screenshot).
 import { mkdir } from "node:fs/promises"
 import { join } from "node:path"
 import { Effect } from "effect"
@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { JobUsage } from "@mds/shared/domain/usage/JobUsage"
 import { utcDay } from "@mds/shared/domain/admission/Quota"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
-import { jobSubject } from "@mds/shared/eventstore/Subjects"
+import { jobSubject } from "@mds/shared/nats/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
 import { JobReadModel } from "@mds/shared/readmodel/JobReadModel"
 import { UsageReadModel } from "@mds/shared/readmodel/UsageReadModel"
@@ -19,7 +19,7 @@ import {
   WebhookRedeliveryRequested
 } from "@mds/shared/domain/webhook/WebhookEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { webhookDeliverySubject, webhookRedeliverSubject } from "@mds/shared/eventstore/Subjects"
+import { webhookDeliverySubject, webhookRedeliverSubject } from "@mds/shared/nats/Subjects"
 import { jobView } from "../../../../test/support/JobViews.ts"
 import { jobCompleted, jobFailed, jobProgressed, jobQueued, jobStarted } from "../../../../test/support/JobEvents.ts"
 import { sseReader } from "../../../../test/support/SseReader.ts"
@@ -297,7 +297,7 @@ describe("dashboard tabs in Chromium", () => {
       await recordJob(projectId, jobId, jobStarted(jobId, now + 1), jobProgressed(jobId, 64, now + 2))
       await page.locator(`tr[data-job-id="${jobId}"] [data-field=progress]`, { hasText: "64%" }).waitFor()
       expect(await page.locator(`tr[data-job-id="${jobId}"]`).getAttribute("data-status")).toBe("processing")
-      // The picture in docs/operations.md (docs/dashboard-jobs.png) is a copy of this one.
+      // docs/dashboard-jobs.png is the e2e tier's picture of this tab (dashboard-jobs-media.png), with media titles.
       await page.screenshot({ path: join(artifacts, "dashboard-jobs.png"), fullPage: true })
       await recordJob(projectId, jobId, jobCompleted(projectId, jobId, now + 3))
       await page.waitForSelector(`tr[data-job-id="${jobId}"][data-status="completed"]`)

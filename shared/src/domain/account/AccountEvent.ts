@@ -53,6 +53,8 @@ export const ProjectQuotaSet = Schema.TaggedStruct("ProjectQuotaSet", {
   projectId: Schema.String,
   jobsPerDay: Schema.optionalKey(QuotaSetting),
   bytesPerMonth: Schema.optionalKey(QuotaSetting),
+  /** Extension: the most live subscriptions the project may have. */
+  subscriptions: Schema.optionalKey(QuotaSetting),
   at: Schema.Number
 })
 export type ProjectQuotaSet = typeof ProjectQuotaSet.Type
@@ -110,11 +112,41 @@ export const UserPasswordChanged = Schema.TaggedStruct("UserPasswordChanged", {
 })
 export type UserPasswordChanged = typeof UserPasswordChanged.Type
 
+/**
+ * The user is about to create a project in the dashboard: it counts against their limit from now on (recorded before
+ * the project, so that two creations at once cannot both pass the limit). `UserProjectReleased` gives it back when
+ * the project could not be created after all.
+ */
+export const UserProjectClaimed = Schema.TaggedStruct("UserProjectClaimed", {
+  v: Schema.Literal(1),
+  userId: Schema.String,
+  projectId: Schema.String,
+  at: Schema.Number
+})
+export type UserProjectClaimed = typeof UserProjectClaimed.Type
+
+export const UserProjectReleased = Schema.TaggedStruct("UserProjectReleased", {
+  v: Schema.Literal(1),
+  userId: Schema.String,
+  projectId: Schema.String,
+  at: Schema.Number
+})
+export type UserProjectReleased = typeof UserProjectReleased.Type
+
+/** The operator set how many projects the user may create in the dashboard (admin CLI): a count, unlimited, default. */
+export const UserProjectLimitSet = Schema.TaggedStruct("UserProjectLimitSet", {
+  v: Schema.Literal(1),
+  userId: Schema.String,
+  limit: QuotaSetting,
+  at: Schema.Number
+})
+export type UserProjectLimitSet = typeof UserProjectLimitSet.Type
+
 export const ProjectEvent = Schema.Union([ProjectCreated, ProjectRenamed, ProjectMemberAdded, ProjectQuotaSet])
 export type ProjectEvent = typeof ProjectEvent.Type
 
 export const KeyEvent = Schema.Union([KeyCreated, KeyRevoked])
 export type KeyEvent = typeof KeyEvent.Type
 
-export const UserEvent = Schema.Union([UserCreated, UserPasswordChanged])
+export const UserEvent = Schema.Union([UserCreated, UserPasswordChanged, UserProjectClaimed, UserProjectReleased, UserProjectLimitSet])
 export type UserEvent = typeof UserEvent.Type

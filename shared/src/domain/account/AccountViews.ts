@@ -9,7 +9,9 @@ export const ProjectView = Schema.Struct({
   createdAt: Schema.Number,
   members: Schema.Array(ProjectMember),
   /** The operator's quota settings; absent: the server's defaults for both. */
-  quotas: Schema.optionalKey(Schema.Struct({ jobsPerDay: QuotaSetting, bytesPerMonth: QuotaSetting })),
+  quotas: Schema.optionalKey(
+    Schema.Struct({ jobsPerDay: QuotaSetting, bytesPerMonth: QuotaSetting, subscriptions: Schema.optionalKey(QuotaSetting) })
+  ),
   /** Stream sequence of the last event folded in; a redelivered event at or below it changes nothing. */
   lastSeq: Schema.Number
 })
@@ -59,7 +61,7 @@ export const evolveProjectView = (doc: ProjectView | null, event: ProjectEvent, 
       }
     case "ProjectQuotaSet":
       if (doc === null) return null
-      return { ...doc, quotas: withQuotaSet(doc.quotas ?? DEFAULT_QUOTAS, event), lastSeq: seq }
+      return { ...doc, quotas: withQuotaSet({ ...DEFAULT_QUOTAS, ...doc.quotas }, event), lastSeq: seq }
   }
 }
 

@@ -92,10 +92,11 @@ export const decideProject = (
       ])
     case "SetProjectQuota": {
       if (!state.exists) return Result.fail(new ProjectNotFound({ projectId: command.projectId }))
-      const { jobsPerDay, bytesPerMonth } = command.quotas
+      const { jobsPerDay, bytesPerMonth, subscriptions } = command.quotas
       const changed = {
         ...(jobsPerDay === undefined || jobsPerDay === state.quotas.jobsPerDay ? {} : { jobsPerDay }),
-        ...(bytesPerMonth === undefined || bytesPerMonth === state.quotas.bytesPerMonth ? {} : { bytesPerMonth })
+        ...(bytesPerMonth === undefined || bytesPerMonth === state.quotas.bytesPerMonth ? {} : { bytesPerMonth }),
+        ...(subscriptions === undefined || subscriptions === state.quotas.subscriptions ? {} : { subscriptions })
       }
       if (Object.keys(changed).length === 0) return Result.succeed([])
       return Result.succeed([{ _tag: "ProjectQuotaSet", v: 1, projectId: command.projectId, ...changed, at: command.now }])

@@ -1,4 +1,5 @@
-// Specifications of the dashboard user aggregate: one user per email, password changes replace the hash.
+// Specifications of the dashboard user aggregate: one user per email, password changes replace the hash, and the
+// projects a user creates in the dashboard count against their limit.
 import { describe, expect, it } from "vitest"
 import { foldEvents } from "../Decider.ts"
 import { DeciderSpecification } from "../DeciderSpecification.ts"
@@ -26,5 +27,60 @@ describe("UserDecider", () => {
     const state = foldEvents(UserDecider, [created, changed])
     expect(state.passwordHash).toBe("scrypt$b")
     expect(state.user?.email).toBe("ann@example.org")
+  })
+
+  describe("projects created in the dashboard", () => {
+    const claim = (projectId: string, defaultLimit: number | null = 2) =>
+      ({ _tag: "ClaimProject", userId: "usr_1", email: "ann@example.org", projectId, defaultLimit, now: 9 }) as const
+    const claimed = (projectId: string): UserEvent => ({ _tag: "UserProjectClaimed", v: 1, userId: "usr_1", projectId, at: 9 })
+
+    it("counts each project once up to the default limit, then refuses with the limit", () => {
+      given([created])
+        .when(claim("prj_a"))
+        .then([claimed("prj_a")])
+      given([created, claimed("prj_a")])
+        .when(claim("prj_a"))
+        .then([])
+      const refused = given([created, claimed("prj_a"), claimed("prj_b")])
+        .when(claim("prj_c"))
+        .thenRejects("ProjectLimitReached")
+      expect(refused).toMatchObject({ email: "ann@example.org", limit: 2 })
+      given([created])
+        .when(claim("prj_a", null))
+        .then([claimed("prj_a")])
+    })
+
+    it("a project that could not be created gives its count back", () => {
+      const release = { _tag: "ReleaseProject", userId: "usr_1", projectId: "prj_b", now: 10 } as const
+      const released: UserEvent = { _tag: "UserProjectReleased", v: 1, userId: "usr_1", projectId: "prj_b", at: 10 }
+      given([created, claimed("prj_a"), claimed("prj_b")])
+        .when(release)
+        .then([released])
+      given([created, claimed("prj_a"), claimed("prj_b"), released])
+        .when(claim("prj_c"))
+        .then([claimed("prj_c")])
+      given([created]).when(release).then([])
+    })
+
+    it("the operator's limit for the user replaces the default: a count, or unlimited", () => {
+      const limitOf = (limit: 1 | "unlimited" | "default"): UserEvent => ({
+        _tag: "UserProjectLimitSet",
+        v: 1,
+        userId: "usr_1",
+        limit,
+        at: 5
+      })
+      given([created, limitOf(1), claimed("prj_a")])
+        .when(claim("prj_b"))
+        .thenRejects("ProjectLimitReached")
+      given([created, limitOf("unlimited"), claimed("prj_a"), claimed("prj_b")])
+        .when(claim("prj_c"))
+        .then([claimed("prj_c")])
+      given([created, limitOf(1), limitOf("default"), claimed("prj_a")])
+        .when(claim("prj_b"))
+        .then([claimed("prj_b")])
+      given([]).when(claim("prj_a")).thenRejects("UserNotFound")
+      given([]).when({ _tag: "SetProjectLimit", userId: "usr_1", email: "ann@example.org", limit: 3, now: 5 }).thenRejects("UserNotFound")
+    })
   })
 })

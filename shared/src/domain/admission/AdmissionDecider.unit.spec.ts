@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest"
 import { DeciderSpecification } from "../DeciderSpecification.ts"
 import type { QuotaExceeded } from "../DomainErrors.ts"
-import { AdmissionDecider } from "./AdmissionDecider.ts"
+import { AdmissionDecider, EXPIRED_SLOT_KEPT_MS } from "./AdmissionDecider.ts"
 import type { AdmissionEvent } from "./AdmissionEvent.ts"
 import { bytesLeft, type QuotaLimits, type QuotaUsage } from "./Quota.ts"
 
@@ -57,7 +57,7 @@ describe("AdmissionDecider", () => {
 
   it("is idempotent for a job that already holds a slot", () => given([bothHeld]).when(claim("job_2")).thenNothing())
 
-  it("frees slots whose job lifetime has ended", () =>
+  it("frees slots whose job lifetime has ended: they count no more, and stay listed a day for their release", () =>
     given([
       claimed(
         "job_2",
@@ -73,12 +73,43 @@ describe("AdmissionDecider", () => {
         claimed(
           "job_3",
           [
+            ["job_1", 500],
             ["job_2", 1_000],
             ["job_3", 2_000]
           ],
           used(3),
           500,
           2_000
+        )
+      ]))
+
+  it("counts the bytes of a job completed just before its lifetime ended, released after it", () =>
+    given([claimed("job_1", [["job_1", 1_000]], used(1))])
+      .when({ ...release("job_1", 1_500, 70), reason: "completed" })
+      .then([
+        {
+          _tag: "SlotReleased",
+          v: 2,
+          projectId,
+          jobId: "job_1",
+          reason: "completed",
+          at: 1_500,
+          held: [],
+          bytes: 70,
+          usage: used(1, 70)
+        }
+      ]))
+
+  it("drops a slot a day after its lifetime ended", () =>
+    given([claimed("job_1", [["job_1", 1_000]], used(1))])
+      .when(claim("job_2", 1_000 + EXPIRED_SLOT_KEPT_MS, 2_000 + EXPIRED_SLOT_KEPT_MS))
+      .then([
+        claimed(
+          "job_2",
+          [["job_2", 2_000 + EXPIRED_SLOT_KEPT_MS]],
+          used(1, 0, "1970-01-02"),
+          1_000 + EXPIRED_SLOT_KEPT_MS,
+          2_000 + EXPIRED_SLOT_KEPT_MS
         )
       ]))
 
@@ -270,7 +301,7 @@ describe("AdmissionDecider: how far jobs running at once can cross the byte quot
     for (const limit of [1, 2, 3]) {
       const bound = QUOTA + (limit - 1) * QUOTA
       let highest = 0
-      for (let run = 0; run < 300; run++) {
+      for (let run = 0; run < 100; run++) {
         const project: Project = { state: AdmissionDecider.initialState(), running: new Map() }
         for (let step = 0; step < 60; step++) {
           const now = 100 + step

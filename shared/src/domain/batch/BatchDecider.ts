@@ -1,7 +1,8 @@
 // Extension: commands of the batch aggregate and the pure decide function (what the feeder does next is BatchFeed).
 import { Result, Schema } from "effect"
-import type { Decider } from "../Decider.ts"
+import { type Decider, type Decision, emit, none } from "../Decider.ts"
 import type { DownloadOptions } from "../job/DownloadOptions.ts"
+import type { DownloadFormat } from "../media/FormatId.ts"
 import type { BatchEntry, BatchEntryOutcome, BatchEvent } from "./BatchEvent.ts"
 import { type BatchState, evolveBatch, initialBatchState, isBatchDone, progressOf } from "./BatchState.ts"
 
@@ -29,8 +30,9 @@ export type BatchCommand =
       readonly projectId: string
       readonly mediaId: string
       readonly platform: string
-      readonly format: string
+      readonly format: DownloadFormat
       readonly options?: DownloadOptions
+      readonly subscriptionId?: string
       readonly entries: ReadonlyArray<BatchEntry>
       readonly now: number
       readonly lifetimeMs: number
@@ -41,19 +43,19 @@ export type BatchCommand =
       readonly batchId: string
       readonly jobId: string
       readonly outcome: BatchEntryOutcome
+      /** The job's try that ended (absent: its first). */
+      readonly retry?: number
       readonly now: number
     }
+  /** The entry's finished job was retried: queued again on try `retry`. */
+  | { readonly _tag: "RecordEntryRetried"; readonly batchId: string; readonly jobId: string; readonly retry: number; readonly now: number }
   | { readonly _tag: "CancelBatch"; readonly batchId: string; readonly now: number }
   /** The batch's end passed: its entries never fed fail (expired); nothing before the end, nothing once canceled. */
   | { readonly _tag: "ExpireEntries"; readonly batchId: string; readonly now: number }
 
 export type BatchRejection = BatchAlreadyExists | BatchNotFound | BatchAlreadyFinished | BatchWithoutEntries
 
-type Decision = Result.Result<ReadonlyArray<BatchEvent>, BatchRejection>
-const none: Decision = Result.succeed([])
-const emit = (...events: ReadonlyArray<BatchEvent>): Decision => Result.succeed(events)
-
-export const decideBatch = (command: BatchCommand, state: BatchState): Decision => {
+export const decideBatch = (command: BatchCommand, state: BatchState): Decision<BatchEvent, BatchRejection> => {
   if (command._tag !== "CreateBatch" && state.status === "none") return Result.fail(new BatchNotFound({ batchId: command.batchId }))
   switch (command._tag) {
     case "CreateBatch":
@@ -68,6 +70,7 @@ export const decideBatch = (command: BatchCommand, state: BatchState): Decision 
         platform: command.platform,
         format: command.format,
         ...(command.options === undefined || Object.keys(command.options).length === 0 ? {} : { options: command.options }),
+        ...(command.subscriptionId === undefined ? {} : { subscriptionId: command.subscriptionId }),
         entries: command.entries,
         createdAt: command.now,
         expiresAt: command.now + command.lifetimeMs
@@ -89,9 +92,12 @@ export const decideBatch = (command: BatchCommand, state: BatchState): Decision 
       })
     }
     case "RecordEntryFinished": {
+      // The entry's job's try ended: recorded on an entry waiting for it, or over an earlier try's end.
+      const retry = command.retry ?? 0
       const entry = state.entries.find((e) => {
         const progress = progressOf(state, e.entryId)
-        return progress._tag === "Queued" && progress.jobId === command.jobId
+        if (progress._tag === "Queued") return progress.jobId === command.jobId
+        return progress._tag === "Finished" && progress.jobId === command.jobId && (progress.retry ?? 0) < retry
       })
       if (entry === undefined) return none
       return emit({
@@ -101,6 +107,23 @@ export const decideBatch = (command: BatchCommand, state: BatchState): Decision 
         entryId: entry.entryId,
         jobId: command.jobId,
         outcome: command.outcome,
+        ...(retry === 0 ? {} : { retry }),
+        at: command.now
+      })
+    }
+    case "RecordEntryRetried": {
+      const entry = state.entries.find((e) => {
+        const progress = progressOf(state, e.entryId)
+        return progress._tag === "Finished" && progress.jobId === command.jobId && (progress.retry ?? 0) < command.retry
+      })
+      if (entry === undefined) return none
+      return emit({
+        _tag: "BatchEntryRetried",
+        v: 1,
+        batchId: command.batchId,
+        entryId: entry.entryId,
+        jobId: command.jobId,
+        retry: command.retry,
         at: command.now
       })
     }

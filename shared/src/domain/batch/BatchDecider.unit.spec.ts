@@ -5,6 +5,7 @@ import { DeciderSpecification } from "../DeciderSpecification.ts"
 import { BatchDecider } from "./BatchDecider.ts"
 import type { BatchEvent } from "./BatchEvent.ts"
 import { isBatchDone, progressOf } from "./BatchState.ts"
+import { parseFormatId } from "../media/FormatId.ts"
 
 const given = DeciderSpecification.for(BatchDecider)
 const batchId = "bat_a"
@@ -12,7 +13,7 @@ const T0 = 1_000
 const LIFETIME = 10_000
 const entries = ["e1", "e2", "e3"].map((entryId) => ({ entryId, url: `https://example.com/${entryId}.mp3`, title: entryId }))
 /** What the creation command carries and its event records. */
-const batch = { batchId, projectId: "prj_a", mediaId: "med_a", platform: "generic", format: "audio_mp3", entries } as const
+const batch = { batchId, projectId: "prj_a", mediaId: "med_a", platform: "generic", format: parseFormatId("audio_mp3"), entries } as const
 const created: BatchEvent = { _tag: "BatchCreated", v: 1, ...batch, createdAt: T0, expiresAt: T0 + LIFETIME }
 const queued = (entryId: string, jobId: string, at = T0 + 1): BatchEvent => ({
   _tag: "BatchEntryQueued",

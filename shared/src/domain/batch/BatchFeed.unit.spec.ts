@@ -5,7 +5,8 @@ import type { SlotReleaseReason } from "../admission/AdmissionEvent.ts"
 import { isTerminal, type JobStatus } from "../job/JobState.ts"
 import { BatchDecider } from "./BatchDecider.ts"
 import type { BatchEvent } from "./BatchEvent.ts"
-import { entriesToLookUp, type FeedCommand, type FeedTrigger, react } from "./BatchFeed.ts"
+import { entriesToLookUp, type FeedCommand, type FeedGate, type FeedTrigger, react } from "./BatchFeed.ts"
+import { parseFormatId } from "../media/FormatId.ts"
 
 const batchId = "bat_a"
 const T0 = 1_000
@@ -18,7 +19,7 @@ const created: BatchEvent = {
   projectId: "prj_a",
   mediaId: "med_a",
   platform: "generic",
-  format: "audio_mp3",
+  format: parseFormatId("audio_mp3"),
   entries,
   createdAt: T0,
   expiresAt: T0 + LIFETIME
@@ -43,6 +44,8 @@ interface World {
   readonly stillRunning?: ReadonlyArray<string>
   readonly held?: ReadonlyArray<string>
   readonly limit?: number
+  /** What the batch's subscription lets (absent: a batch of its own, open). */
+  readonly gate?: FeedGate
 }
 
 /** What slotReleaseOf says of a job in that status (a canceled one whose run still goes keeps its slot). */
@@ -64,7 +67,8 @@ const given = (events: ReadonlyArray<BatchEvent>, world: World = {}) => {
       ])
     ),
     held: world.held ?? [],
-    limit: world.limit ?? 2
+    limit: world.limit ?? 2,
+    ...(world.gate === undefined ? {} : { gate: world.gate })
   }
   return {
     when: (trigger: FeedTrigger) => ({
@@ -182,6 +186,33 @@ describe("BatchFeed.react", () => {
   it("does nothing for a batch it cannot read, or for entries whose job it did not look up", () => {
     given([], { jobs: none }).when(DURING).thenNothing()
     given([created]).when(DURING).thenNothing()
+  })
+})
+
+describe("BatchFeed.react for a subscription's batch", () => {
+  it("held (its subscription paused, or its check not recorded yet) starts nothing, but still finishes and expires entries", () => {
+    given([created], { jobs: none, gate: "held" }).when(DURING).thenNothing()
+    given([created, queued("e1")], { jobs: { ...none, e1: "completed" }, gate: "held" })
+      .when(DURING)
+      .then([{ _tag: "RecordEntryFinished", entryId: "e1", jobId: jobOf("e1"), outcome: "completed" }])
+    given([created], { jobs: none, gate: "held" })
+      .when(at(T0 + LIFETIME))
+      .then([{ _tag: "ExpireEntries" }])
+  })
+
+  it("closed (its subscription removed) cancels the batch, whose running jobs are then canceled", () => {
+    given([created, queued("e1")], { jobs: { ...none, e1: "processing" }, gate: "closed" })
+      .when(DURING)
+      .then([{ _tag: "CancelBatch" }])
+    given([created, queued("e1"), canceled], { jobs: { ...none, e1: "processing" }, gate: "closed" })
+      .when(DURING)
+      .then([{ _tag: "CancelEntryJob", entryId: "e1", jobId: jobOf("e1") }])
+  })
+
+  it("open feeds it like any batch", () => {
+    given([created], { jobs: none, gate: "open" })
+      .when(DURING)
+      .then([start("e1"), start("e2")])
   })
 })
 

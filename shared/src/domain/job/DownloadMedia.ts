@@ -1,5 +1,6 @@
 // The command message on the work queue (mds.work.download) that asks an extractor worker to run a queued job.
 import { Schema } from "effect"
+import { FormatId } from "../media/FormatId.ts"
 import { DownloadOptions } from "./DownloadOptions.ts"
 
 export const DownloadMedia = Schema.TaggedStruct("DownloadMedia", {
@@ -8,7 +9,7 @@ export const DownloadMedia = Schema.TaggedStruct("DownloadMedia", {
   projectId: Schema.String,
   url: Schema.String,
   mediaId: Schema.NullOr(Schema.String),
-  format: Schema.String,
+  format: FormatId,
   platform: Schema.String,
   /** Extension: the job's clip section and output preset, as queued. */
   options: Schema.optionalKey(DownloadOptions),

@@ -1,5 +1,6 @@
 // Extension: how a job shapes its file beyond the format id (a clip of the media, ...); absent means today's default.
 import { Schema } from "effect"
+import { DeliveryOrder } from "../delivery/DeliveryOrder.ts"
 
 /** A part of the media in seconds; `precise` re-encodes at the cuts, else the cuts fall on the nearest keyframes. */
 export const ClipSection = Schema.Struct({
@@ -26,7 +27,11 @@ export const DownloadOptions = Schema.Struct({
   embedMetadata: Schema.optionalKey(Schema.Boolean),
   embedThumbnail: Schema.optionalKey(Schema.Boolean),
   /** Languages of subtitle tracks to embed (mp4: mov_text, mkv/webm: natively). */
-  subtitles: Schema.optionalKey(Schema.Array(Schema.String))
+  subtitles: Schema.optionalKey(Schema.Array(Schema.String)),
+  /** Extension, live streams: seconds after which a recording ends (within LIVE_MAX_DURATION_SECONDS). */
+  maxDurationSeconds: Schema.optionalKey(Schema.Number),
+  /** Extension: deliver the stored file into one of the project's destinations (DeliveryOrder). */
+  delivery: Schema.optionalKey(DeliveryOrder)
 })
 export type DownloadOptions = typeof DownloadOptions.Type
 

@@ -2,9 +2,10 @@
 import { describe, expect, it } from "vitest"
 import { DeciderSpecification } from "../DeciderSpecification.ts"
 import { jobQueued } from "../../../../test/support/JobEvents.ts"
-import { jobEventId } from "./JobCommands.ts"
+import { jobEventId } from "../../application/job/JobCommands.ts"
 import { JobDecider } from "./JobDecider.ts"
 import type { JobArtifact, JobEvent } from "./JobEvent.ts"
+import { parseFormatId } from "../media/FormatId.ts"
 
 const given = DeciderSpecification.for(JobDecider)
 const jobId = "job_a"
@@ -42,7 +43,7 @@ describe("JobDecider", () => {
       jobId,
       projectId: "prj_a",
       platform: "vimeo",
-      format: "video_best",
+      format: parseFormatId("video_best"),
       source: { url: "https://vimeo.com/1", mediaId: "med_a" },
       now: T0,
       lifetimeMs: LIFETIME

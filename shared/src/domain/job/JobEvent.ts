@@ -1,6 +1,13 @@
 // Events of the job aggregate, one JetStream subject per job: mds.job.<projectId>.<jobId>.
 import { Schema } from "effect"
+import { FormatId } from "../media/FormatId.ts"
 import { DownloadOptions } from "./DownloadOptions.ts"
+import { JobRecordingKept, JobRecordingProgressed, JobRecordingStarted, JobStopRequested, PartialReason } from "./JobRecording.ts"
+import { JobLiveBegan, JobLiveProbed, JobScheduled } from "./JobScheduleEvent.ts"
+import { JobBatchEntry, JobSource } from "./JobSource.ts"
+
+export { JobBatchEntry, JobSource } from "./JobSource.ts"
+import { DeliveryError, DeliveryTarget } from "./JobDelivery.ts"
 
 /** Schema version carried by every event so that old streams stay readable after changes. */
 const V1 = Schema.Literal(1)
@@ -27,7 +34,18 @@ export const JobErrorCode = Schema.Literals([
   // Extension: a subtitle language the job asked for is not offered by the media.
   "subtitles_unavailable",
   // Extension: the file would have taken the project past its downloaded-bytes quota for the month.
-  "quota_exceeded"
+  "quota_exceeded",
+  // Extension: a live recording's worker died mid-recording (JobRecording.ts); what it recorded is lost.
+  "recording_interrupted",
+  // Extension: the project already records LIVE_RECORDINGS_PER_PROJECT live streams.
+  "live_recordings_exceeded",
+  // Extension: a scheduled stream or premiere did not begin within LIVE_WAIT_MAX_SECONDS, or five probes in a row failed.
+  "live_not_started",
+  // Extension: the job's file was stored but could not be delivered into its destination (JobDeliveryFailed).
+  "destination_unreachable",
+  "destination_denied",
+  "destination_missing",
+  "destination_failed"
 ])
 export type JobErrorCode = typeof JobErrorCode.Type
 
@@ -37,13 +55,6 @@ export const JobError = Schema.Struct({
   retryable: Schema.Boolean
 })
 export type JobError = typeof JobError.Type
-
-/** Where the job's media comes from: always a URL, plus the media id when queued after a resolve. */
-export const JobSource = Schema.Struct({
-  url: Schema.String,
-  mediaId: Schema.NullOr(Schema.String)
-})
-export type JobSource = typeof JobSource.Type
 
 /** The stored file, as the worker put it into the ArtifactStore. */
 export const JobArtifact = Schema.Struct({
@@ -56,23 +67,21 @@ export const JobArtifact = Schema.Struct({
 })
 export type JobArtifact = typeof JobArtifact.Type
 
-/** Extension: the batch entry a job downloads, when a batch queued it. */
-export const JobBatchEntry = Schema.Struct({ batchId: Schema.String, entryId: Schema.String })
-export type JobBatchEntry = typeof JobBatchEntry.Type
-
 export const JobQueued = Schema.TaggedStruct("JobQueued", {
   v: V1,
   jobId: Schema.String,
   projectId: Schema.String,
   platform: Schema.String,
-  format: Schema.String,
+  format: FormatId,
   source: JobSource,
   createdAt: EpochMillis,
   expiresAt: EpochMillis,
   /** Extension: present only when the client asked for a clip or an output preset. */
   options: Schema.optionalKey(DownloadOptions),
   /** Extension: the batch entry this job downloads, when a batch queued it. */
-  batch: Schema.optionalKey(JobBatchEntry)
+  batch: Schema.optionalKey(JobBatchEntry),
+  /** The admission claim the job was admitted with (the id its slot carries); absent in jobs queued before claims had ids. */
+  claim: Schema.optionalKey(Schema.String)
 })
 export type JobQueued = typeof JobQueued.Type
 
@@ -81,6 +90,8 @@ export const JobStarted = Schema.TaggedStruct("JobStarted", {
   jobId: Schema.String,
   attempt: Schema.Number,
   workerId: Schema.String,
+  /** The stream sequence of the work message that runs it: the one message a try's runs come from (a redelivery keeps it). */
+  work: Schema.optionalKey(Schema.Number),
   at: EpochMillis
 })
 export type JobStarted = typeof JobStarted.Type
@@ -100,9 +111,62 @@ export const JobCompleted = Schema.TaggedStruct("JobCompleted", {
   artifact: JobArtifact,
   /** The platform of the extractor that handled the download, when it differs from JobQueued's (a job by URL). */
   platform: Schema.optional(Schema.String),
+  /** Extension: the file holds less than asked (a recording whose worker was lost: its kept parts joined). */
+  partial: Schema.optionalKey(PartialReason),
   at: EpochMillis
 })
 export type JobCompleted = typeof JobCompleted.Type
+
+/**
+ * Extension: a job with a destination stored its file; it stays processing, its slot held, until the file is delivered
+ * (JobDelivered, then JobCompleted) or the delivery fails for good (JobDeliveryFailed, then JobFailed).
+ */
+export const JobStored = Schema.TaggedStruct("JobStored", {
+  v: V1,
+  jobId: Schema.String,
+  artifact: JobArtifact,
+  platform: Schema.optional(Schema.String),
+  delivery: DeliveryTarget,
+  /** Extension: the file holds less than asked (a lost recording's kept parts joined); JobCompleted follows the delivery. */
+  partial: Schema.optional(PartialReason),
+  at: EpochMillis
+})
+export type JobStored = typeof JobStored.Type
+
+/** Extension: one delivery attempt failed in a way worth another (the destination unreachable, an I/O error); retried at `retryAt`. */
+export const JobDeliveryTried = Schema.TaggedStruct("JobDeliveryTried", {
+  v: V1,
+  jobId: Schema.String,
+  /** 1 for the first failed attempt, 2 for the second, ... */
+  attempt: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)),
+  error: DeliveryError,
+  retryAt: EpochMillis,
+  at: EpochMillis
+})
+export type JobDeliveryTried = typeof JobDeliveryTried.Type
+
+/** Extension: the file and its sidecars are in the destination under `path`; JobCompleted follows in the same append. */
+export const JobDelivered = Schema.TaggedStruct("JobDelivered", {
+  v: V1,
+  jobId: Schema.String,
+  destinationId: Schema.String,
+  path: Schema.String,
+  at: EpochMillis
+})
+export type JobDelivered = typeof JobDelivered.Type
+
+/**
+ * Extension: the delivery failed for good (refused, or its attempts used up); JobFailed with the same code follows in
+ * the same append. The stored file stays downloadable until the job's end.
+ */
+export const JobDeliveryFailed = Schema.TaggedStruct("JobDeliveryFailed", {
+  v: V1,
+  jobId: Schema.String,
+  attempt: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)),
+  error: DeliveryError,
+  at: EpochMillis
+})
+export type JobDeliveryFailed = typeof JobDeliveryFailed.Type
 
 export const JobFailed = Schema.TaggedStruct("JobFailed", {
   v: V1,
@@ -143,6 +207,8 @@ export const JobRetried = Schema.TaggedStruct("JobRetried", {
   /** Runs started before this retry (the job's attempt then): the next run is attempt + 1. */
   attempt: Schema.Int,
   by: JobRetriedBy,
+  /** The admission claim the retry was admitted with (its own slot); absent in retries recorded before claims had ids. */
+  claim: Schema.optionalKey(Schema.String),
   at: EpochMillis
 })
 export type JobRetried = typeof JobRetried.Type
@@ -155,7 +221,44 @@ export const CANCELED_ERROR: JobError = {
   retryable: false
 }
 
-export const JobEvent = Schema.Union([JobQueued, JobStarted, JobProgressed, JobCompleted, JobFailed, JobExpired, JobCanceled, JobRetried])
+/**
+ * Extension: retention removed the delivered file and its own sidecars from the destination (a subscription keeping its
+ * last N entries or its entries newer than D days); the subscription's shared show files stay. Once per job.
+ */
+export const JobDeliveryRemoved = Schema.TaggedStruct("JobDeliveryRemoved", {
+  v: V1,
+  jobId: Schema.String,
+  destinationId: Schema.String,
+  /** The subscription whose retention rule removed it. */
+  subscriptionId: Schema.String,
+  /** What was removed: the media's path and its sidecars'. */
+  paths: Schema.Array(Schema.String),
+  at: EpochMillis
+})
+export type JobDeliveryRemoved = typeof JobDeliveryRemoved.Type
+
+export const JobEvent = Schema.Union([
+  JobQueued,
+  JobStarted,
+  JobProgressed,
+  JobCompleted,
+  JobFailed,
+  JobExpired,
+  JobCanceled,
+  JobRetried,
+  JobRecordingStarted,
+  JobRecordingProgressed,
+  JobStopRequested,
+  JobScheduled,
+  JobLiveProbed,
+  JobLiveBegan,
+  JobStored,
+  JobDeliveryTried,
+  JobDelivered,
+  JobDeliveryFailed,
+  JobRecordingKept,
+  JobDeliveryRemoved
+])
 export type JobEvent = typeof JobEvent.Type
 
 /** A job event from a message's JSON, or none when it does not decode (consumers step over such messages). */

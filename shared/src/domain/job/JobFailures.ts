@@ -26,7 +26,20 @@ export const RETRYABLE_FAILURES: Readonly<Record<JobErrorCode, boolean>> = {
   subtitles_unavailable: false,
   // the month's byte quota would be crossed: the same file would cross it again until the month resets
   quota_exceeded: false,
-  canceled: false
+  canceled: false,
+  // a live recording's worker died: recording again (from now) may succeed
+  recording_interrupted: true,
+  // the project's other recordings hold every recording place: one may have ended by the next try
+  live_recordings_exceeded: true,
+  // the stream never began (or could not be read): queuing the same URL again schedules a new wait instead
+  live_not_started: false,
+  // The file was stored but not delivered. The delivery already retried what was worth it (DELIVERY_RETRY_DELAYS); a
+  // new try would download the media again for a destination that refused or stayed unreachable: the project fixes
+  // the destination and queues the download again.
+  destination_unreachable: false,
+  destination_failed: false,
+  destination_denied: false,
+  destination_missing: false
 }
 
 export const isRetryableFailure = (code: JobErrorCode): boolean => RETRYABLE_FAILURES[code]

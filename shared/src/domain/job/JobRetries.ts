@@ -1,8 +1,9 @@
-// The automatic retries' pure reaction: from a job's one state, whether to queue it again now, later, or not at all.
-import type { Wake } from "../Reaction.ts"
+// The automatic retries' pure reaction: from a job's one state, whether to queue it again now, later, or not at all,
+// and whether a queued try that never ran must be handed to the workers again.
+import type { React, Wake } from "../Reaction.ts"
 import type { JobEvent } from "./JobEvent.ts"
 import { isRetryableFailure } from "./JobFailures.ts"
-import { type JobState, jobStatus, retriesOf } from "./JobState.ts"
+import { type JobState, jobStatus, retriesOf, runsOfCurrentTry } from "./JobState.ts"
 
 export interface AutoRetrySettings {
   /** Retries of one job at most (JOB_AUTO_RETRIES); 0 turns them off. */
@@ -21,16 +22,20 @@ export type RetryTrigger = Wake<"JobEnded" | "Reconcile">
 export type RetryReaction =
   /** Claim a slot for the job, record JobRetried number `retry` (by automatic), hand the job to a worker. */
   | { readonly _tag: "Retry"; readonly retry: number }
-  /** The retry was recorded but the job has not run since: its work message may be lost, so send it (the same id). */
+  /**
+   * The job's current try (its first, or a retry by anyone) is queued and has not run: its work message may be lost
+   * (the process that recorded it died before sending it), so send it unless the work stream still holds it.
+   */
   | { readonly _tag: "HandOff"; readonly retry: number }
   /** A retry is due at `at`: look again then. */
   | { readonly _tag: "WaitUntil"; readonly at: number }
 
 /**
- * Whether a job whose last event is `last` may still owe the retries something (a retry to decide or a recorded one to
- * hand off): what the reconcile looks at, so that a lost wake-up leaves nothing undone.
+ * Whether a job whose last event is `last` may still owe the retries something (a retry to decide, or a queued try to
+ * hand off): what the reconcile looks at, so that a lost wake-up or a lost hand-off leaves nothing undone.
  */
-export const mayAwaitRetry = (last: JobEvent): boolean => last._tag === "JobFailed" || last._tag === "JobRetried"
+export const mayAwaitRetry = (last: JobEvent): boolean =>
+  last._tag === "JobFailed" || last._tag === "JobRetried" || last._tag === "JobQueued" || last._tag === "JobLiveBegan"
 
 const BACKOFF_FACTOR = 3
 
@@ -40,21 +45,20 @@ export const backoffBefore = (settings: AutoRetrySettings, retry: number): numbe
 
 /**
  * Only a failed job (not canceled, within its lifetime) whose failure is retryable by the table, while it has had fewer
- * than `maxRetries` retries; a client's retry counts among them. A retry it recorded whose job has not started since
- * is handed off again: the step between the two may have been cut off (the message that woke it is then redelivered).
+ * than `maxRetries` retries; a client's retry counts among them. A queued try that has not run (a new job, or a retry
+ * by anyone) is handed off again: the step after its record may have been cut off.
  */
-export const react = (state: JobState, settings: AutoRetrySettings, trigger: RetryTrigger): ReadonlyArray<RetryReaction> => {
-  if (state === null || trigger.now >= state.expiresAt) return []
-  const status = jobStatus(state)
-  const retry = state.retry
-  if (status === "queued" && retry?.by === "automatic" && state.attempt === retry.afterAttempt) {
-    return [{ _tag: "HandOff", retry: retry.number }]
+export const retryReaction =
+  (settings: AutoRetrySettings): React<JobState, RetryTrigger, RetryReaction> =>
+  (state, trigger) => {
+    if (state === null || trigger.now >= state.expiresAt) return []
+    const status = jobStatus(state)
+    if (status === "queued" && runsOfCurrentTry(state) === 0) return [{ _tag: "HandOff", retry: retriesOf(state) }]
+    if (status !== "failed" || state.error === null || !isRetryableFailure(state.error.code)) return []
+    const retries = retriesOf(state)
+    if (retries >= settings.maxRetries) return []
+    const due = (state.completedAt ?? trigger.now) + backoffBefore(settings, retries + 1)
+    // A retry due after the job's lifetime would find it not found: the job stays failed.
+    if (due >= state.expiresAt) return []
+    return trigger.now >= due ? [{ _tag: "Retry", retry: retries + 1 }] : [{ _tag: "WaitUntil", at: due }]
   }
-  if (status !== "failed" || state.error === null || !isRetryableFailure(state.error.code)) return []
-  const retries = retriesOf(state)
-  if (retries >= settings.maxRetries) return []
-  const due = (state.completedAt ?? trigger.now) + backoffBefore(settings, retries + 1)
-  // A retry due after the job's lifetime would find it not found: the job stays failed.
-  if (due >= state.expiresAt) return []
-  return trigger.now >= due ? [{ _tag: "Retry", retry: retries + 1 }] : [{ _tag: "WaitUntil", at: due }]
-}

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest"
 import { jobFailed, jobQueued, jobStarted } from "../../../../test/support/JobEvents.ts"
 import type { JobErrorCode, JobEvent } from "./JobEvent.ts"
 import { evolveJob, type JobState } from "./JobState.ts"
-import { type AutoRetrySettings, backoffBefore, mayAwaitRetry, type RetryReaction, react } from "./JobRetries.ts"
+import { type AutoRetrySettings, backoffBefore, mayAwaitRetry, type RetryReaction, retryReaction } from "./JobRetries.ts"
 
 const jobId = "job_a"
 const T0 = 1_000_000
@@ -29,7 +29,7 @@ const given = (events: ReadonlyArray<JobEvent>) => ({
   whenWokenAt: (now: number, trigger: "JobEnded" | "Reconcile" = "JobEnded") => ({
     then: (expected: ReadonlyArray<RetryReaction>) => {
       const state = events.reduce<JobState>(evolveJob, null)
-      expect(react(state, settings, { _tag: trigger, now })).toEqual(expected)
+      expect(retryReaction(settings)(state, { _tag: trigger, now })).toEqual(expected)
     }
   })
 })
@@ -105,21 +105,29 @@ describe("automatic retries (react)", () => {
       .whenWokenAt(FAILED_AT + 10_700)
       .then([])
   })
-  it("leaves a client's retry to the client's request (it hands off its own work)", () =>
+  it("hands a client's retry off again too while it has not run (the request's hand-off may have failed)", () =>
     given([queued, jobStarted(jobId, T0 + 10), failedWith("download_failed"), retried(1, 1, "client")])
-      .whenWokenAt(FAILED_AT + 10_500)
-      .then([]))
+      .whenWokenAt(FAILED_AT + 10_500, "Reconcile")
+      .then([{ _tag: "HandOff", retry: 1 }]))
+  it("hands a new job off again while it has not run (the gateway may have died before sending its message)", () => {
+    given([queued])
+      .whenWokenAt(T0 + 60_000, "Reconcile")
+      .then([{ _tag: "HandOff", retry: 0 }])
+    given([queued, jobStarted(jobId, T0 + 10)])
+      .whenWokenAt(T0 + 60_000, "Reconcile")
+      .then([])
+  })
   it("does nothing with JOB_AUTO_RETRIES=0", () => {
     const state = [queued, failedWith("download_failed")].reduce<JobState>(evolveJob, null)
-    expect(react(state, { ...settings, maxRetries: 0 }, { _tag: "JobEnded", now: FAILED_AT + 60_000 })).toEqual([])
+    expect(retryReaction({ ...settings, maxRetries: 0 })(state, { _tag: "JobEnded", now: FAILED_AT + 60_000 })).toEqual([])
   })
 })
 
 describe("what the reconcile looks at", () => {
-  it("a job last failed or retried may still owe the retries something; a queued, started or canceled one does not", () => {
+  it("a job last failed, retried or queued may still owe the retries something; a started or canceled one does not", () => {
     expect(mayAwaitRetry(failedWith("download_failed"))).toBe(true)
     expect(mayAwaitRetry(retried(1, 1))).toBe(true)
-    expect(mayAwaitRetry(queued)).toBe(false)
+    expect(mayAwaitRetry(queued)).toBe(true)
     expect(mayAwaitRetry(jobStarted(jobId, FAILED_AT))).toBe(false)
     expect(mayAwaitRetry(canceled)).toBe(false)
   })

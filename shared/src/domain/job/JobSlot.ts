@@ -1,23 +1,27 @@
 // When a job's admission slot may be freed, read from the job's one state: the rule every releaser of a slot follows.
 import type { SlotReleaseReason } from "../admission/AdmissionEvent.ts"
-import { type JobState, jobStatus } from "./JobState.ts"
+import { type JobState, jobStatus, runsOfCurrentTry } from "./JobState.ts"
 
 /**
- * Why the job's slot may be freed now, or null while it must stay held: the job is queued or processing, or it was
- * canceled after a run started. That run may still be going (yt-dlp and its ffmpeg downloading); its worker stops it,
- * removes its files and only then frees the slot. Freeing it at cancel time would let a third run start beside it.
- * A worker that died never frees it: its work message is handed to another worker, which finds the job ended and
- * frees the slot (DownloadJob), and at the end of the job's lifetime the slot frees itself (AdmissionDecider).
+ * Why the slot of the job's current try may be freed now, or null while it must stay held: the job is queued or
+ * processing, or it was canceled after a run of this try started. That run may still be going (yt-dlp and its ffmpeg
+ * downloading); its worker stops it, removes its files and only then frees the slot. Freeing it at cancel time would
+ * let a third run start beside it. A worker that died never frees it: its work message is handed to another worker,
+ * which finds the job ended and frees the slot (JobRun), and at the end of the job's lifetime the slot frees itself
+ * (AdmissionDecider). Runs of earlier tries do not count: each ended before its retry.
  */
 export const slotReleaseOf = (state: JobState): SlotReleaseReason | null => {
   const status = jobStatus(state)
   switch (status) {
     case "none":
+    // A scheduled job holds no slot: nothing to free (one claimed for it whose JobLiveBegan never came is an orphan).
+    case "scheduled":
     case "queued":
     case "processing":
       return null
     case "canceled":
-      return state !== null && state.attempt > 0 ? null : "canceled"
+      // A job canceled once its file was stored has no run left to wait for: its last run ended with JobStored.
+      return runsOfCurrentTry(state) > 0 && state?.delivery === undefined ? null : "canceled"
     case "completed":
     case "failed":
     case "expired":

@@ -1,13 +1,15 @@
 // The job aggregate's one state and its one evolve: the job's document (null before JobQueued), folded from JobEvents.
 // The decider, the read-model projection and every reader or reactor that needs a job's state use this fold.
-import { CANCELED_ERROR, type JobEvent } from "./JobEvent.ts"
+import { CANCELED_ERROR, type JobEvent, type JobQueued } from "./JobEvent.ts"
+import type { JobScheduled } from "./JobScheduleEvent.ts"
+import { evolveRecording, type PartialReason } from "./JobRecording.ts"
 import type { JobView } from "./JobView.ts"
 
 /** The job's document as of its last folded event; null while nothing was queued. */
 export type JobState = JobView | null
 
 /** What a decision or a reactor asks of a job: the document's status, with "none" and "canceled" told apart. */
-export type JobStatus = "none" | "queued" | "processing" | "completed" | "failed" | "expired" | "canceled"
+export type JobStatus = "none" | "scheduled" | "queued" | "processing" | "completed" | "failed" | "expired" | "canceled"
 
 export const initialJobState = (): JobState => null
 
@@ -31,7 +33,7 @@ const LIVE_JOB: JobView = {
   status: "queued",
   progress: 0,
   platform: "",
-  requestedFormat: "",
+  format: { kind: "unlisted", id: "" },
   source: { url: "", mediaId: null },
   attempt: 0,
   createdAt: 0,
@@ -43,18 +45,71 @@ const LIVE_JOB: JobView = {
   lastSeq: 0
 }
 
+/** A job that waits for its stream: what `changesJobStatus` also folds an event into. */
+const SCHEDULED_JOB: JobView = {
+  ...LIVE_JOB,
+  status: "scheduled",
+  schedule: { startsAt: 0, waitUntil: Number.MAX_SAFE_INTEGER, nextProbeAt: 0, failedProbes: 0 }
+}
+
 /**
  * The event queues, starts or ends a job: what a view that counts jobs by status (usage) listens for. Progress and
  * events a job's state absorbs change no status.
  */
 export const changesJobStatus = (event: JobEvent): boolean =>
-  evolveJob(null, event) !== null || jobStatus(evolveJob(LIVE_JOB, event)) !== "queued"
+  evolveJob(null, event) !== null ||
+  jobStatus(evolveJob(LIVE_JOB, event)) !== "queued" ||
+  jobStatus(evolveJob(SCHEDULED_JOB, event)) !== "scheduled"
 
 /** The event ends whatever live job it is folded into: what a reactor that waits for jobs' ends listens for. */
 export const endsJob = (event: JobEvent): boolean => hasEnded(evolveJob(LIVE_JOB, event))
 
-/** Retries the job had so far. */
+/** The events after which a job has a delivery to make (now, or at its retry time): what wakes the delivery reactor. */
+export const leavesDeliveryToDo = (event: JobEvent): boolean => event._tag === "JobStored" || event._tag === "JobDeliveryTried"
+
+/** The event queues an ended job again (a retry): what a reactor that follows its jobs' ends also listens for. */
+export const reopensJob = (event: JobEvent): boolean => event._tag === "JobRetried"
+
+/** Retries the job had so far: also the number of its current try (0: its first). */
 export const retriesOf = (state: JobState): number => state?.retry?.number ?? 0
+
+/** The job stored its file and waits for it to be delivered: no run is going, the delivery is what comes next. */
+export const isAwaitingDelivery = (state: JobState): boolean => jobStatus(state) === "processing" && state?.delivery?.status === "pending"
+
+/** Runs the current try has started (a retry's runs count afresh). */
+export const runsOfCurrentTry = (state: JobState): number => (state === null ? 0 : state.attempt - (state.retry?.afterAttempt ?? 0))
+
+/** Why a stored file holds less than asked, and a recording completed from its kept parts ended with its lost worker. */
+const partialOf = (state: JobView, partial: PartialReason | undefined): Partial<JobView> =>
+  partial === undefined
+    ? {}
+    : {
+        partial,
+        ...(partial === "worker_lost" && state.recording !== undefined && state.recording.ended === null
+          ? { recording: { ...state.recording, ended: "worker_lost" as const } }
+          : {})
+      }
+
+/** A job's document as its first event makes it: queued now, or scheduled for a stream that has not begun. */
+const newJob = (event: JobQueued | JobScheduled, status: "queued" | "scheduled"): JobView => ({
+  id: event.jobId,
+  projectId: event.projectId,
+  status,
+  progress: 0,
+  platform: event.platform,
+  format: event.format,
+  source: event.source,
+  attempt: 0,
+  createdAt: event.createdAt,
+  expiresAt: event.expiresAt,
+  startedAt: null,
+  completedAt: null,
+  artifact: null,
+  error: null,
+  lastSeq: 0,
+  ...(event.options === undefined ? {} : { options: event.options }),
+  ...(event.batch === undefined ? {} : { batch: event.batch })
+})
 
 /**
  * Terminal states absorb every later event, so a late or duplicated event never reopens a job; the one exception is
@@ -66,45 +121,61 @@ export const retriesOf = (state: JobState): number => state?.retry?.number ?? 0
 export const evolveJob = (state: JobState, event: JobEvent): JobState => {
   if (event._tag === "JobQueued") {
     if (state !== null) return state
-    return {
-      id: event.jobId,
-      projectId: event.projectId,
-      status: "queued",
-      progress: 0,
-      platform: event.platform,
-      requestedFormat: event.format,
-      source: event.source,
-      attempt: 0,
-      createdAt: event.createdAt,
-      expiresAt: event.expiresAt,
-      startedAt: null,
-      completedAt: null,
-      artifact: null,
-      error: null,
-      lastSeq: 0,
-      ...(event.options === undefined ? {} : { options: event.options }),
-      ...(event.batch === undefined ? {} : { batch: event.batch })
-    }
+    return { ...newJob(event, "queued"), ...(event.claim === undefined ? {} : { claim: event.claim }) }
   }
   if (event._tag === "JobRetried") {
     if (jobStatus(state) !== "failed" || state === null || event.retry <= retriesOf(state)) return state
+    const { claim: _claim, work: _work, recording: _recording, delivery: _delivery, partial: _partial, ...rest } = state
     return {
-      ...state,
+      ...rest,
       status: "queued",
       progress: 0,
       completedAt: null,
       error: null,
-      retry: { number: event.retry, afterAttempt: event.attempt, by: event.by, at: event.at }
+      retry: { number: event.retry, afterAttempt: event.attempt, by: event.by, at: event.at },
+      ...(event.claim === undefined ? {} : { claim: event.claim })
     }
+  }
+  if (event._tag === "JobScheduled") {
+    if (state !== null) return state
+    return {
+      ...newJob(event, "scheduled"),
+      schedule: { startsAt: event.startsAt, waitUntil: event.waitUntil, nextProbeAt: event.nextProbeAt, failedProbes: 0 }
+    }
+  }
+  // Retention removes a delivered job's files after the job completed: the one event an ended job still takes.
+  if (event._tag === "JobDeliveryRemoved") {
+    if (state === null || state.delivery?.status !== "delivered") return state
+    return { ...state, delivery: { ...state.delivery, status: "removed", removedAt: event.at } }
   }
   if (state === null || hasEnded(state)) return state
   switch (event._tag) {
+    case "JobLiveProbed": {
+      // Only a job still waiting for its stream takes a probe in; a late one (the job began, or was canceled) is news to nobody.
+      if (state.status !== "scheduled" || state.schedule === undefined || state.schedule.liveAt !== undefined) return state
+      return {
+        ...state,
+        schedule: {
+          ...state.schedule,
+          startsAt: event.startsAt ?? state.schedule.startsAt,
+          nextProbeAt: event.nextProbeAt,
+          failedProbes: event.failedProbes,
+          ...(event.outcome === "live" ? { liveAt: event.at } : {})
+        }
+      }
+    }
+    case "JobLiveBegan":
+      if (state.status !== "scheduled") return state
+      return { ...state, status: "queued", expiresAt: event.expiresAt, ...(event.claim === undefined ? {} : { claim: event.claim }) }
     case "JobStarted":
+      // A scheduled job has no work message: a start can only belong to a try after it began.
+      if (state.status === "scheduled") return state
       return {
         ...state,
         status: "processing",
         attempt: Math.max(state.attempt, event.attempt),
-        startedAt: state.startedAt ?? event.at
+        startedAt: state.startedAt ?? event.at,
+        ...(event.work === undefined ? {} : { work: event.work })
       }
     case "JobProgressed":
       return { ...state, progress: Math.max(state.progress, event.percent) }
@@ -115,7 +186,8 @@ export const evolveJob = (state: JobState, event: JobEvent): JobState => {
         progress: 100,
         completedAt: event.at,
         artifact: event.artifact,
-        ...(event.platform === undefined ? {} : { platform: event.platform })
+        ...(event.platform === undefined ? {} : { platform: event.platform }),
+        ...partialOf(state, event.partial)
       }
     case "JobFailed":
       return { ...state, status: "failed", completedAt: event.at, error: event.error }
@@ -123,5 +195,39 @@ export const evolveJob = (state: JobState, event: JobEvent): JobState => {
       return { ...state, status: "expired", completedAt: event.at }
     case "JobCanceled":
       return { ...state, status: "failed", completedAt: event.at, error: CANCELED_ERROR }
+    case "JobRecordingStarted":
+    case "JobRecordingProgressed":
+    case "JobStopRequested":
+    case "JobRecordingKept":
+      return evolveRecording(state, event)
+    case "JobStored":
+      if (state.delivery !== undefined) return state
+      return {
+        ...state,
+        progress: 100,
+        artifact: event.artifact,
+        ...(event.platform === undefined ? {} : { platform: event.platform }),
+        ...partialOf(state, event.partial),
+        delivery: { ...event.delivery, status: "pending", attempts: 0, retryAt: null, error: null, deliveredAt: null }
+      }
+    case "JobDeliveryTried":
+      if (state.delivery?.status !== "pending" || event.attempt <= state.delivery.attempts) return state
+      return { ...state, delivery: { ...state.delivery, attempts: event.attempt, retryAt: event.retryAt, error: event.error } }
+    case "JobDelivered":
+      if (state.delivery?.status !== "pending") return state
+      return { ...state, delivery: { ...state.delivery, status: "delivered", retryAt: null, deliveredAt: event.at } }
+    case "JobDeliveryFailed":
+      if (state.delivery?.status !== "pending") return state
+      return { ...state, delivery: { ...state.delivery, status: "failed", attempts: event.attempt, retryAt: null, error: event.error } }
   }
+}
+
+/**
+ * Folds one event into the document: the job's one evolve (`evolveJob`), stamped with the event's stream sequence. An
+ * event at or below the document's lastSeq was already applied and changes nothing, so redelivery is harmless.
+ */
+export const evolveJobView = (doc: JobView | null, event: JobEvent, seq: number): JobView | null => {
+  if (doc !== null && seq <= doc.lastSeq) return doc
+  const next = evolveJob(doc, event)
+  return next === null ? null : { ...next, lastSeq: seq }
 }

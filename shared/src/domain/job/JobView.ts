@@ -1,10 +1,14 @@
-// The job read model document and its projection: evolve(doc | null, event), replayable from the stream.
+// The job read model document: the job's state as stored (folded, stamped with its stream sequence, by evolveJobView in JobState.ts).
 import { Schema } from "effect"
+import { FormatId } from "../media/FormatId.ts"
 import { DownloadOptions } from "./DownloadOptions.ts"
-import { JobArtifact, JobBatchEntry, JobError, type JobEvent, JobRetriedBy, JobSource } from "./JobEvent.ts"
-import { evolveJob } from "./JobState.ts"
+import { JobRecordingView, PartialReason } from "./JobRecording.ts"
+import { JobDeliveryView } from "./JobDelivery.ts"
+import { JobArtifact, JobBatchEntry, JobError, JobRetriedBy, JobSource } from "./JobEvent.ts"
+import { JobSchedule } from "./JobSchedule.ts"
 
-export const JobViewStatus = Schema.Literals(["queued", "processing", "completed", "failed", "expired"])
+/** Extension: `scheduled` is a download of a stream that has not begun (JobSchedule.ts); it holds no slot. */
+export const JobViewStatus = Schema.Literals(["scheduled", "queued", "processing", "completed", "failed", "expired"])
 export type JobViewStatus = typeof JobViewStatus.Type
 
 /** The job's latest retry (JobRetried): how many there were, and after how many runs the latest one came. */
@@ -24,7 +28,8 @@ export const JobView = Schema.Struct({
   status: JobViewStatus,
   progress: Schema.Number,
   platform: Schema.String,
-  requestedFormat: Schema.String,
+  /** The format the job was queued with; stored as its id under the document's first name for it, `requestedFormat`. */
+  format: FormatId,
   source: JobSource,
   attempt: Schema.Number,
   createdAt: Schema.Number,
@@ -43,20 +48,22 @@ export const JobView = Schema.Struct({
   batch: Schema.optionalKey(JobBatchEntry),
   /** Extension: the job's latest retry; absent until it was retried (documents written before decode as never retried). */
   retry: Schema.optionalKey(JobRetry),
+  /** The admission claim the current try was admitted with (absent before claims had ids). */
+  claim: Schema.optionalKey(Schema.String),
+  /** The stream sequence of the work message the current run came from (absent before runs recorded it). */
+  work: Schema.optionalKey(Schema.Number),
+  /** Extension: the live recording the current run makes, once it found the media live (JobRecording.ts). */
+  recording: Schema.optionalKey(JobRecordingView),
+  /** Extension: the wait of a job scheduled for a stream that had not begun; absent for every other job. */
+  schedule: Schema.optionalKey(JobSchedule),
+  /** Extension: the delivery into the job's destination, from the moment its file was stored (JobStored). */
+  delivery: Schema.optionalKey(JobDeliveryView),
+  /** Extension: why the completed job's file holds less than asked (absent: all of it). */
+  partial: Schema.optionalKey(PartialReason),
   /** Stream sequence of the last event folded in; lets a projection skip redelivered events. */
   lastSeq: Schema.Number
-})
+}).pipe(Schema.encodeKeys({ format: "requestedFormat" }))
 export type JobView = typeof JobView.Type
-
-/**
- * Folds one event into the document: the job's one evolve (`evolveJob`), stamped with the event's stream sequence. An
- * event at or below the document's lastSeq was already applied and changes nothing, so redelivery is harmless.
- */
-export const evolveJobView = (doc: JobView | null, event: JobEvent, seq: number): JobView | null => {
-  if (doc !== null && seq <= doc.lastSeq) return doc
-  const next = evolveJob(doc, event)
-  return next === null ? null : { ...next, lastSeq: seq }
-}
 
 /** A job is visible to clients until its lifetime ends, whatever its status. */
 export const isJobVisible = (doc: JobView, now: number): boolean => doc.status !== "expired" && now < doc.expiresAt

@@ -3,13 +3,14 @@ import { describe, expect, it } from "vitest"
 import { jobQueued } from "../../../../test/support/JobEvents.ts"
 import type { JobEvent } from "./JobEvent.ts"
 import { Schema } from "effect"
-import { endsJob, evolveJob } from "./JobState.ts"
-import { evolveJobView, isJobVisible, JobView } from "./JobView.ts"
+import { endsJob, evolveJob, evolveJobView } from "./JobState.ts"
+import { isJobVisible, JobView } from "./JobView.ts"
+import { parseFormatId } from "../media/FormatId.ts"
 
 const jobId = "job_a"
 const queued: JobEvent = jobQueued("prj_a", jobId, 100, {
   platform: "vimeo",
-  format: "audio_mp3",
+  format: parseFormatId("audio_mp3"),
   source: { url: "https://vimeo.com/1", mediaId: null },
   expiresAt: 10_100
 })
@@ -31,7 +32,7 @@ describe("evolveJobView", () => {
       status: "queued",
       progress: 0,
       platform: "vimeo",
-      requestedFormat: "audio_mp3",
+      format: parseFormatId("audio_mp3"),
       source: { url: "https://vimeo.com/1", mediaId: null },
       attempt: 0,
       createdAt: 100,
@@ -81,7 +82,7 @@ describe("evolveJobView", () => {
 
   it("ignores a second JobQueued (only its sequence is recorded as folded)", () => {
     const doc = project([queued, started])
-    expect(evolveJobView(doc, { ...queued, format: "video_best" } as JobEvent, 3)).toEqual({ ...doc, lastSeq: 3 })
+    expect(evolveJobView(doc, { ...queued, format: parseFormatId("video_best") } as JobEvent, 3)).toEqual({ ...doc, lastSeq: 3 })
   })
 
   it("records an expiry as terminal", () => {
@@ -148,7 +149,8 @@ describe("what reactors ask of a job", () => {
     })
     it("a document stored before retries existed decodes as never retried", () => {
       const old = project([queued, started, failed])
-      const decoded = Schema.decodeUnknownSync(JobView)(JSON.parse(JSON.stringify(old)))
+      if (old === null) throw new Error("no document")
+      const decoded = Schema.decodeUnknownSync(JobView)(JSON.parse(JSON.stringify(Schema.encodeSync(JobView)(old))))
       expect(decoded.retry).toBeUndefined()
     })
   })

@@ -1,5 +1,6 @@
 // The resolved-media event, one subject per media id: mds.media.<mediaId>; the media never changes after it.
 import { Schema } from "effect"
+import { LiveStatus } from "./LiveStatus.ts"
 import { SubtitleTrack } from "./SubtitleTrack.ts"
 
 /** "playlist" (extension) only for a resolve that asked for playlists; its entries are listed, it has no file itself. */
@@ -63,7 +64,14 @@ export const MediaResolved = Schema.TaggedStruct("MediaResolved", {
    * Extension: set when the media or playlist was resolved with this project's cookies. Such media is the project's
    * alone (isMediaVisibleTo): no other project gets it from the resolve cache, by media_id or in a batch.
    */
-  projectId: Schema.optionalKey(Schema.String)
+  projectId: Schema.optionalKey(Schema.String),
+  /**
+   * Extension: yt-dlp's live_status; absent in events written before (read as `not_live`, `liveStatusOf`) and when the
+   * extractor did not say.
+   */
+  liveStatus: Schema.optionalKey(LiveStatus),
+  /** Extension: when an upcoming stream or premiere is announced to begin (epoch ms), when the platform says. */
+  releaseAt: Schema.optionalKey(Schema.Number)
 })
 export type MediaResolved = typeof MediaResolved.Type
 

@@ -1,5 +1,5 @@
-// Extension: a subtitle language a media offers, and the format id that delivers it as a WebVTT file (subtitles_<lang>).
-import { Option, Schema } from "effect"
+// Extension: a subtitle language a media offers (the format subtitles_<lang> delivers it as a WebVTT file, FormatId.ts).
+import { Schema } from "effect"
 
 /** BCP 47-like codes as platforms use them (en, pt-BR, zh-Hans); safe inside a format id and a file name. */
 export const LANGUAGE_PATTERN = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8}){0,3}$/u
@@ -16,13 +16,3 @@ export const SubtitleTrack = Schema.Struct({
   automatic: Schema.Boolean
 })
 export type SubtitleTrack = typeof SubtitleTrack.Type
-
-const SUBTITLE_FORMAT = /^subtitles_(.+)$/
-
-/** The language of a `subtitles_<lang>` format id. */
-export const parseSubtitleFormatId = (id: string): Option.Option<string> => {
-  const language = SUBTITLE_FORMAT.exec(id)?.[1]
-  return language !== undefined && LANGUAGE_PATTERN.test(language) ? Option.some(language) : Option.none()
-}
-
-export const subtitleFormatId = (language: string) => `subtitles_${language}`

@@ -60,6 +60,12 @@ export const decidePlatformHealth = (
   ])
 }
 
+/** The pause a decision opened (the breaker), if it opened one: what is worth a warning. */
+export const pauseOpenedBy = (events: ReadonlyArray<PlatformHealthEvent>): { readonly until: number; readonly reason: string } | null => {
+  for (const event of events) if (event._tag === "PlatformPaused") return { until: event.until, reason: event.reason }
+  return null
+}
+
 export const PlatformHealthDecider: Decider<RecordOutcome, PlatformHealthEvent, PlatformHealthState, never> = {
   initialState: initialPlatformHealth,
   evolve: evolvePlatformHealth,

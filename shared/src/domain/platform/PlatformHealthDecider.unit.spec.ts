@@ -3,7 +3,7 @@ import { Result } from "effect"
 import { describe, expect, it } from "vitest"
 import { foldEvents } from "../Decider.ts"
 import { DeciderSpecification } from "../DeciderSpecification.ts"
-import { type BreakerPolicy, PlatformHealthDecider, viewPlatformHealth } from "./PlatformHealthDecider.ts"
+import { type BreakerPolicy, PlatformHealthDecider, pauseOpenedBy, viewPlatformHealth } from "./PlatformHealthDecider.ts"
 import type { PlatformHealthEvent, PlatformOutcome } from "./PlatformHealthEvent.ts"
 
 const policy: BreakerPolicy = { window: 4, recentMs: 10_000, blocksToPause: 2, pauseMs: 60_000 }
@@ -109,5 +109,15 @@ describe("viewPlatformHealth", () => {
     )
     expect(viewPlatformHealth(paused, 1_000, policy)).toMatchObject({ status: "paused", pausedUntil: 60_200, successRate: 0 })
     expect(viewPlatformHealth(paused, 60_200, policy)).toMatchObject({ status: "ok", pausedUntil: null })
+  })
+
+  it("tells which decision opened the breaker, and when it closes", () => {
+    const blocked = history([["blocked", 100]])
+    expect(pauseOpenedBy(blocked)).toBeNull()
+    const opening = history([
+      ["blocked", 100],
+      ["blocked", 200]
+    ]).slice(blocked.length)
+    expect(pauseOpenedBy(opening)).toMatchObject({ until: 200 + policy.pauseMs })
   })
 })

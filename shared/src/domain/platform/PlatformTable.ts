@@ -1,11 +1,17 @@
 // Per-platform knowledge as data: the curated table of well-known platforms, blocked hosts and short-link hosts.
 
+/** The spec's capabilities (its allowed values: a platform's live streams are the `live` field beside them). */
 export type Capability = "video" | "audio" | "image" | "metadata"
 
 export interface PlatformEntry {
   readonly id: string
   readonly name: string
   readonly capabilities: ReadonlyArray<Capability>
+  /**
+   * Extension: the platform's extractors in the installed yt-dlp read its live streams (they report live_status, so an
+   * upcoming stream is scheduled and a live one recorded from its HLS/DASH manifest).
+   */
+  readonly live?: true
   /** Host names (and their subdomains) that belong to the platform. */
   readonly hosts: ReadonlyArray<string>
   /** yt-dlp extractor keys; the platform is offered only when the installed yt-dlp has one of them working. */
@@ -23,7 +29,9 @@ export const GENERIC_PLATFORM_ID = "generic"
 export const GENERIC_PLATFORM: PlatformEntry = {
   id: GENERIC_PLATFORM_ID,
   name: "Generic (direct files, HTML5 pages, HLS/DASH)",
+  // A live HLS or DASH manifest (no #EXT-X-ENDLIST, an MPD of type="dynamic") is read as live by yt-dlp's generic extractor.
   capabilities: ["video", "audio", "metadata"],
+  live: true,
   hosts: [],
   extractors: ["Generic"]
 }
@@ -39,6 +47,7 @@ export const CURATED_PLATFORMS: ReadonlyArray<PlatformEntry> = [
     id: "vimeo",
     name: "Vimeo",
     capabilities: ["video", "audio", "metadata"],
+    live: true,
     hosts: ["vimeo.com", "player.vimeo.com"],
     extractors: ["Vimeo", "VimeoOndemand", "VimeoPro", "VimeoReview"]
   },
@@ -46,6 +55,7 @@ export const CURATED_PLATFORMS: ReadonlyArray<PlatformEntry> = [
     id: "dailymotion",
     name: "Dailymotion",
     capabilities: ["video", "audio", "metadata"],
+    live: true,
     hosts: ["dailymotion.com", "dai.ly"],
     extractors: ["Dailymotion"]
   },
@@ -53,6 +63,7 @@ export const CURATED_PLATFORMS: ReadonlyArray<PlatformEntry> = [
     id: "tiktok",
     name: "TikTok",
     capabilities: ["video", "audio", "metadata"],
+    live: true,
     hosts: ["tiktok.com"],
     extractors: ["TikTok", "TikTokVM", "TikTokLive"]
   },
@@ -67,6 +78,7 @@ export const CURATED_PLATFORMS: ReadonlyArray<PlatformEntry> = [
     id: "twitter",
     name: "X (Twitter)",
     capabilities: ["video", "audio", "metadata"],
+    live: true,
     hosts: ["twitter.com", "x.com"],
     extractors: ["Twitter", "TwitterCard", "TwitterBroadcast", "TwitterSpaces", "TwitterAmplify"]
   },
@@ -74,6 +86,7 @@ export const CURATED_PLATFORMS: ReadonlyArray<PlatformEntry> = [
     id: "facebook",
     name: "Facebook",
     capabilities: ["video", "audio", "metadata"],
+    live: true,
     hosts: ["facebook.com"],
     extractors: ["Facebook", "FacebookReel", "FacebookPluginsVideo"]
   },
@@ -90,6 +103,7 @@ export const CURATED_PLATFORMS: ReadonlyArray<PlatformEntry> = [
     id: "twitch",
     name: "Twitch",
     capabilities: ["video", "audio", "metadata"],
+    live: true,
     hosts: ["twitch.tv", "clips.twitch.tv"],
     extractors: ["TwitchVod", "TwitchClips", "TwitchStream"]
   },
@@ -108,7 +122,14 @@ export const CURATED_PLATFORMS: ReadonlyArray<PlatformEntry> = [
     extractors: ["Streamable"]
   },
   { id: "mixcloud", name: "Mixcloud", capabilities: ["audio", "metadata"], hosts: ["mixcloud.com"], extractors: ["Mixcloud"] },
-  { id: "vk", name: "VK", capabilities: ["video", "audio", "metadata"], hosts: ["vk.com", "vkvideo.ru"], extractors: ["VK", "VKWallPost"] },
+  {
+    id: "vk",
+    name: "VK",
+    capabilities: ["video", "audio", "metadata"],
+    live: true,
+    hosts: ["vk.com", "vkvideo.ru"],
+    extractors: ["VK", "VKWallPost"]
+  },
   { id: "tumblr", name: "Tumblr", capabilities: ["video", "audio", "metadata"], hosts: ["tumblr.com"], extractors: ["Tumblr"] },
   { id: "pinterest", name: "Pinterest", capabilities: ["video", "metadata"], hosts: ["pinterest.com"], extractors: ["Pinterest"] },
   { id: "imgur", name: "Imgur", capabilities: ["video", "metadata"], hosts: ["imgur.com"], extractors: ["Imgur"] },
@@ -116,6 +137,7 @@ export const CURATED_PLATFORMS: ReadonlyArray<PlatformEntry> = [
     id: "rumble",
     name: "Rumble",
     capabilities: ["video", "audio", "metadata"],
+    live: true,
     hosts: ["rumble.com"],
     extractors: ["Rumble", "RumbleEmbed"]
   },

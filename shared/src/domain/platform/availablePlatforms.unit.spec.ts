@@ -23,10 +23,10 @@ describe("availablePlatforms", () => {
 
   it("names a derived platform by yt-dlp's description, else its extractor name", () => {
     const platforms = availablePlatforms([ie("ArteTV", { name: "ArteTV", description: "Arte.tv" }), ie("ZDF", { name: "ZDF" })])
-    expect(platforms.map((p) => [p.id, p.name, p.capabilities])).toEqual([
-      ["artetv", "Arte.tv", ["video", "audio", "metadata"]],
-      ["zdf", "ZDF", ["video", "audio", "metadata"]],
-      ["generic", "Generic (direct files, HTML5 pages, HLS/DASH)", ["video", "audio", "metadata"]]
+    expect(platforms.map((p) => [p.id, p.name, p.capabilities, p.live === true])).toEqual([
+      ["artetv", "Arte.tv", ["video", "audio", "metadata"], false],
+      ["zdf", "ZDF", ["video", "audio", "metadata"], false],
+      ["generic", "Generic (direct files, HTML5 pages, HLS/DASH)", ["video", "audio", "metadata"], true]
     ])
   })
 

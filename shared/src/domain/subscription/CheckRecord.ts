@@ -1,57 +1,31 @@
-// Extension: what a check records (pure): its plan's counts and seen keys, or, when an earlier run of the same check
-// already created its batch, that batch's entries and only what agrees with them.
-import type { BatchEntry } from "../batch/BatchEvent.ts"
-import { formerArchiveKeyOf } from "./ArchiveKey.ts"
-import type { CheckPlan, FoundEntry } from "./SubscriptionCheckPlan.ts"
+// Extension: what a check records (pure): from its plan and the candidates it owns in the project's archive, the entries
+// its batch queues and those that wait for a later check.
 import type { QueuedEntry } from "./SubscriptionEvent.ts"
+import type { OpenPlan, TrackedEntry } from "./SubscriptionState.ts"
 
-/** The counts and seen keys of RecordCheck. */
 export interface CheckRecord {
-  readonly found: number
-  readonly fresh: number
-  readonly filtered: number
-  readonly seen: ReadonlyArray<string>
+  /** The check's batch, in this order: the waiting entries queued again (the oldest first), then the new ones. */
+  readonly queued: ReadonlyArray<QueuedEntry>
+  /** New entries the check owns that its batch does not take (past the quota's limit): they wait. */
+  readonly waiting: ReadonlyArray<QueuedEntry>
 }
 
-/** A check that claimed its entries and created its batch itself records its plan. */
-export const recordOfPlan = (plan: CheckPlan): CheckRecord => ({
-  found: plan.found,
-  fresh: plan.fresh.length,
-  filtered: plan.filtered,
-  seen: plan.seen
-})
+const asQueued = ({ archiveKey, entryId, url, title }: QueuedEntry): QueuedEntry => ({ archiveKey, entryId, url, title })
 
 /**
- * The entries of the check's batch (created by an earlier run of the check) as queued entries: each keyed as the feed
- * lists it now (by its id in the playlist). One the feed no longer lists gets its former key (`platform entryId`),
- * which every later check reads as seen too.
+ * The plan's waiting entries to queue again (still waiting: none was settled meanwhile) and the candidates this check
+ * owns (`owned`: their archive keys), up to the plan's limit. Every run of the check computes the same record from the
+ * same plan, since a claim's owner never changes: so two runs make one batch of the same entries.
  */
-export const queuedOfBatch = (
-  entries: ReadonlyArray<BatchEntry>,
-  found: ReadonlyArray<FoundEntry>,
-  platform: string
-): ReadonlyArray<QueuedEntry> =>
-  entries.map((entry) => ({
-    archiveKey: found.find((listed) => listed.entryId === entry.entryId)?.archiveKey ?? formerArchiveKeyOf(platform, entry.entryId),
-    entryId: entry.entryId,
-    url: entry.url,
-    title: entry.title
-  }))
-
-/**
- * What a rerun of a check records when an earlier run (a process that died before recording) created the check's
- * batch: the batch's entries are what the check queued, and are seen. The candidates the batch lacks (entries that
- * appeared since the earlier run) are left to the next check: neither new nor seen here, so that check plans them
- * again and its own claim decides them.
- */
-export const recordOfBatch = (plan: CheckPlan, queued: ReadonlyArray<QueuedEntry>): CheckRecord => {
-  const batched = new Set(queued.map((entry) => entry.archiveKey))
-  const left = new Set(plan.candidates.filter((entry) => !batched.has(entry.archiveKey)).map((entry) => entry.archiveKey))
-  const fresh = new Set([...plan.fresh.map((entry) => entry.archiveKey).filter((key) => !left.has(key)), ...batched])
-  return {
-    found: plan.found,
-    fresh: fresh.size,
-    filtered: plan.filtered,
-    seen: [...new Set([...plan.seen.filter((key) => !left.has(key)), ...batched])]
-  }
+export const recordOfPlan = (plan: OpenPlan, entries: ReadonlyArray<TrackedEntry>, owned: ReadonlySet<string>): CheckRecord => {
+  const waitingNow = new Map(entries.filter((entry) => entry.batchId === null).map((entry) => [entry.archiveKey, entry]))
+  const requeued = plan.requeue.flatMap((key) => {
+    const entry = waitingNow.get(key)
+    return entry === undefined ? [] : [asQueued(entry)]
+  })
+  const fresh = plan.candidates.filter((entry) => owned.has(entry.archiveKey)).map(asQueued)
+  const all = [...requeued, ...fresh]
+  const queued = plan.limit === null ? all : all.slice(0, Math.max(0, plan.limit))
+  const inBatch = new Set(queued.map((entry) => entry.archiveKey))
+  return { queued, waiting: fresh.filter((entry) => !inBatch.has(entry.archiveKey)) }
 }

@@ -1,72 +1,62 @@
-// Specifications of what a check records: its plan, or the batch an earlier run of the same check created.
+// Specifications of what a check records from its plan: the waiting entries it queues again, the candidates it owns, the
+// quota's limit; every run of the check computes the same batch from the same plan.
 import { describe, expect, it } from "vitest"
 import { foldEvents } from "../Decider.ts"
-import { queuedOfBatch, recordOfBatch, recordOfPlan } from "./CheckRecord.ts"
-import { type FoundEntry, planCheck } from "./SubscriptionCheckPlan.ts"
+import { recordOfPlan } from "./CheckRecord.ts"
 import { SubscriptionDecider } from "./SubscriptionDecider.ts"
 import type { SubscriptionEvent } from "./SubscriptionEvent.ts"
-import { foundEntry, subscriptionChecked, subscriptionCreated, T0 } from "../../../../test/support/SubscriptionEvents.ts"
 import type { Subscription } from "./SubscriptionState.ts"
+import {
+  checkPlanned,
+  entriesQueued,
+  planChecked,
+  queuedEntry,
+  subscriptionCreated,
+  T0
+} from "../../../../test/support/SubscriptionEvents.ts"
 
-const created = (backfill: number): SubscriptionEvent => subscriptionCreated({ backfill, filters: { titleContains: "episode" } })
-const checked = (seen: ReadonlyArray<string>): SubscriptionEvent => subscriptionChecked(T0, { found: seen.length, seen })
-const subscription = (events: ReadonlyArray<SubscriptionEvent>) => foldEvents(SubscriptionDecider, events) as Subscription
-
-const entry = (id: string, title = `Episode ${id}`): FoundEntry => foundEntry(id, { title })
-const batchEntry = (id: string) => ({ entryId: `ent_${id}`, url: `https://media.example.com/${id}.mp3`, title: `Episode ${id}` })
+const stateOf = (events: ReadonlyArray<SubscriptionEvent>) => foldEvents(SubscriptionDecider, events) as Subscription
+const keys = (entries: ReadonlyArray<{ readonly archiveKey: string }>) => entries.map((entry) => entry.archiveKey)
 
 describe("recordOfPlan", () => {
-  it("a check that made its own batch records its plan's counts and seen keys", () => {
-    const plan = planCheck(subscription([created(0), checked(["generic 1"])]), [entry("3"), entry("2", "Bonus"), entry("1")])
-    expect(recordOfPlan(plan)).toEqual({ found: 3, fresh: 2, filtered: 1, seen: ["generic 3", "generic 2"] })
-  })
-})
-
-describe("queuedOfBatch", () => {
-  it("keys each batch entry as the feed lists it now, and one the feed no longer lists by its former key", () => {
-    expect(queuedOfBatch([batchEntry("3"), batchEntry("gone")], [entry("4"), entry("3")], "generic")).toEqual([
-      { archiveKey: "generic 3", entryId: "ent_3", url: "https://media.example.com/3.mp3", title: "Episode 3" },
-      { archiveKey: "generic ent_gone", entryId: "ent_gone", url: "https://media.example.com/gone.mp3", title: "Episode gone" }
+  const hold = { code: "quota_exceeded", message: "held" }
+  /** A subscription whose first check left "w" waiting (held by the quota), with the plan of its second check. */
+  const withWaiting = (plan: Partial<Parameters<typeof checkPlanned>[2]>) =>
+    stateOf([
+      subscriptionCreated({ backfill: 1 }),
+      checkPlanned(T0, T0 + 1, { candidates: [queuedEntry("w")], limit: 0, hold }),
+      planChecked(T0, T0 + 2, { waiting: [queuedEntry("w")] }),
+      { _tag: "SubscriptionCheckDue", v: 1, subscriptionId: "sub_a", dueAt: T0 + 10 },
+      checkPlanned(T0 + 10, T0 + 11, { requeue: ["generic w"], ...plan })
     ])
-  })
-})
 
-describe("recordOfBatch", () => {
-  it("an entry that appeared after the earlier run made the batch is left to the next check: neither new nor seen", () => {
-    const state = subscription([created(0), checked(["generic 1"])])
-    const found = [entry("4"), entry("3"), entry("2"), entry("1")]
-    const plan = planCheck(state, found)
-    const queued = queuedOfBatch([batchEntry("3"), batchEntry("2")], found, "generic")
-    const record = recordOfBatch(plan, queued)
-    expect(record).toEqual({ found: 4, fresh: 2, filtered: 0, seen: ["generic 3", "generic 2"] })
-
-    // Recorded, the next check's plan finds it new and a candidate.
-    const next = planCheck(subscription([created(0), checked(["generic 1"]), checked(record.seen)]), found)
-    expect(next.candidates.map((e) => e.archiveKey)).toEqual(["generic 4"])
+  it("queues the waiting entries again first, then the candidates the check owns; a candidate another claim owns is left out", () => {
+    const state = withWaiting({ candidates: [queuedEntry("b"), queuedEntry("a")] })
+    if (state.plan === null) throw new Error("no plan")
+    const record = recordOfPlan(state.plan, state.entries, new Set(["generic b"]))
+    expect(keys(record.queued)).toEqual(["generic w", "generic b"])
+    expect(record.waiting).toEqual([])
   })
 
-  it("a new entry the filters let go stays seen and counted: only candidates outside the batch wait", () => {
-    const state = subscription([created(0), checked(["generic 1"])])
-    const found = [entry("4"), entry("bonus", "Bonus"), entry("3"), entry("1")]
-    const record = recordOfBatch(planCheck(state, found), queuedOfBatch([batchEntry("3")], found, "generic"))
-    expect(record).toEqual({ found: 4, fresh: 2, filtered: 1, seen: ["generic bonus", "generic 3"] })
+  it("past the plan's limit, the owned candidates wait; with the quota used up nothing is queued", () => {
+    const state = withWaiting({ candidates: [queuedEntry("b"), queuedEntry("a")], limit: 2, hold })
+    if (state.plan === null) throw new Error("no plan")
+    const record = recordOfPlan(state.plan, state.entries, new Set(["generic b", "generic a"]))
+    expect(keys(record.queued)).toEqual(["generic w", "generic b"])
+    expect(keys(record.waiting)).toEqual(["generic a"])
+    const none = recordOfPlan({ ...state.plan, limit: 0 }, state.entries, new Set(["generic b", "generic a"]))
+    expect([none.queued, keys(none.waiting)]).toEqual([[], ["generic b", "generic a"]])
   })
 
-  it("the batch's entries are seen even when the feed no longer lists one, and later checks read its former key as seen", () => {
-    const state = subscription([created(0), checked(["generic 1"])])
-    const found = [entry("3"), entry("1")]
-    const record = recordOfBatch(planCheck(state, found), queuedOfBatch([batchEntry("3"), batchEntry("2")], found, "generic"))
-    expect(record).toEqual({ found: 2, fresh: 2, filtered: 0, seen: ["generic 3", "generic ent_2"] })
-
-    const back = planCheck(subscription([created(0), checked(["generic 1"]), checked(record.seen)]), [entry("3"), entry("2"), entry("1")])
-    expect(back.fresh).toEqual([])
-  })
-
-  it("a first check whose backfill window moved since the earlier run records the batch's entries and leaves the newer one", () => {
-    const found = [entry("4"), entry("3"), entry("2"), entry("1")]
-    const plan = planCheck(subscription([created(2)]), found)
-    expect(plan.candidates.map((e) => e.archiveKey)).toEqual(["generic 4", "generic 3"])
-    const record = recordOfBatch(plan, queuedOfBatch([batchEntry("3"), batchEntry("2")], found, "generic"))
-    expect(record).toEqual({ found: 4, fresh: 2, filtered: 0, seen: ["generic 3", "generic 2", "generic 1"] })
+  it("a waiting entry settled or queued meanwhile is not queued again by the plan", () => {
+    const state = withWaiting({})
+    if (state.plan === null) throw new Error("no plan")
+    const queued = stateOf([
+      subscriptionCreated({ backfill: 1 }),
+      checkPlanned(T0, T0 + 1, { candidates: [queuedEntry("w")] }),
+      planChecked(T0, T0 + 2),
+      entriesQueued("bat_1", [queuedEntry("w")], T0 + 2)
+    ])
+    expect(recordOfPlan(state.plan, queued.entries, new Set()).queued).toEqual([])
   })
 })

@@ -7,6 +7,7 @@ import { planCheck } from "./SubscriptionCheckPlan.ts"
 import { SubscriptionDecider } from "./SubscriptionDecider.ts"
 import { foldEvents } from "../Decider.ts"
 import type { Subscription } from "./SubscriptionState.ts"
+import { parseFormatId } from "../media/FormatId.ts"
 
 const T0 = 1_767_225_600_000
 
@@ -77,7 +78,7 @@ describe("foundEntriesOf", () => {
         projectId: "prj_a",
         url: "https://example.com/list",
         platform: "generic",
-        format: "audio_mp3",
+        format: parseFormatId("audio_mp3"),
         checkEveryMs: 3_600_000,
         filters: { publishedAfter: T0 },
         backfill: 3,

@@ -1,5 +1,8 @@
-// Extension: what one check of a subscription makes of the entries it found (pure): which are new, filtered, to queue.
-import type { SubscriptionFilters } from "./SubscriptionEvent.ts"
+// Extension: what one check of a subscription makes of the entries it found (pure): which are new, filtered, to queue,
+// and what the project's quota lets it queue now.
+import type { QuotaStanding } from "../admission/Quota.ts"
+import { listedAtRisk, seenDigest } from "./SeenKeys.ts"
+import type { CheckError, SubscriptionFilters } from "./SubscriptionEvent.ts"
 import type { Subscription } from "./SubscriptionState.ts"
 
 /** An entry of the followed playlist as the check found it, newest first. */
@@ -16,6 +19,35 @@ export interface FoundEntry {
   readonly publishedAt: number | null
 }
 
+/** What the project's quota lets a check queue now: at most `limit` entries (null: all), the rest wait for `hold`. */
+export interface CheckAdmission {
+  readonly limit: number | null
+  readonly hold: CheckError | null
+}
+
+export const ADMIT_ALL: CheckAdmission = { limit: null, hold: null }
+
+const quotaNames: Readonly<Record<QuotaStanding["quota"], string>> = {
+  jobs_per_day: "jobs per day",
+  bytes_per_month: "bytes per month"
+}
+
+/**
+ * A check consults the project's quotas: one used up holds every entry back (they wait, and a later check queues them
+ * once it resets or is raised); jobs per day left cap how many go into the check's batch.
+ */
+export const admissionOfQuota = (standings: ReadonlyArray<QuotaStanding>): CheckAdmission => {
+  const hold = (standing: QuotaStanding, what: string): CheckError => ({
+    code: "quota_exceeded",
+    message: `${what} the project's ${quotaNames[standing.quota]} quota (${standing.limit}); it resets at ${new Date(standing.resetAt).toISOString()}.`
+  })
+  const exhausted = standings.find((standing) => standing.limit !== null && standing.used >= standing.limit)
+  if (exhausted !== undefined) return { limit: 0, hold: hold(exhausted, "Waiting for") }
+  const jobs = standings.find((standing) => standing.quota === "jobs_per_day" && standing.limit !== null)
+  if (jobs === undefined || jobs.limit === null) return ADMIT_ALL
+  return { limit: jobs.limit - jobs.used, hold: hold(jobs, "Past the jobs left today by") }
+}
+
 export interface CheckPlan {
   readonly found: number
   /** Entries the subscription had not seen (on the first check: the backfill's newest, the rest is the baseline). */
@@ -26,6 +58,12 @@ export interface CheckPlan {
   readonly candidates: ReadonlyArray<FoundEntry>
   /** Archive keys seen for the first time (recorded, so later checks do not call them new). */
   readonly seen: ReadonlyArray<string>
+  /** Digests of seen keys the feed still lists that the new ones would let go: kept instead (SeenKeys.ts). */
+  readonly refreshed: ReadonlyArray<string>
+  /** The subscription's waiting entries, queued again by this check (the oldest first). */
+  readonly requeue: ReadonlyArray<string>
+  readonly limit: number | null
+  readonly hold: CheckError | null
 }
 
 export const passesFilters = (filters: SubscriptionFilters, entry: FoundEntry): boolean => {
@@ -39,22 +77,37 @@ export const passesFilters = (filters: SubscriptionFilters, entry: FoundEntry): 
   return true
 }
 
-export const planCheck = (subscription: Subscription, entries: ReadonlyArray<FoundEntry>): CheckPlan => {
+/**
+ * What a check makes of the entries it found: the new ones (not seen by an earlier check), of those the ones the filters
+ * let through (the candidates, unless the subscription already owns them), and its waiting entries to queue again, as
+ * far as the project's quota admits.
+ */
+export const planCheck = (
+  subscription: Subscription,
+  entries: ReadonlyArray<FoundEntry>,
+  admission: CheckAdmission = ADMIT_ALL
+): CheckPlan => {
+  const { seen } = subscription
   // A playlist may list an entry twice: it counts once, at its newest place.
   const listed = new Set<string>()
   const unseen = entries.filter((entry) => {
-    if (subscription.seen.has(entry.archiveKey) || subscription.seen.has(entry.formerArchiveKey) || listed.has(entry.archiveKey))
-      return false
+    if (seen.has(seenDigest(entry.archiveKey)) || seen.has(seenDigest(entry.formerArchiveKey)) || listed.has(entry.archiveKey)) return false
     listed.add(entry.archiveKey)
     return true
   })
   const fresh = subscription.lastCheck === null ? unseen.slice(0, subscription.backfill) : unseen
-  const candidates = fresh.filter((entry) => passesFilters(subscription.filters, entry))
+  const owned = new Set(subscription.entries.map((entry) => entry.archiveKey))
+  const passing = fresh.filter((entry) => passesFilters(subscription.filters, entry))
+  const listedDigests = new Set(entries.flatMap((entry) => [seenDigest(entry.archiveKey), seenDigest(entry.formerArchiveKey)]))
   return {
     found: entries.length,
     fresh,
-    filtered: fresh.length - candidates.length,
-    candidates,
-    seen: unseen.map((entry) => entry.archiveKey)
+    filtered: fresh.length - passing.length,
+    candidates: passing.filter((entry) => !owned.has(entry.archiveKey)),
+    seen: unseen.map((entry) => entry.archiveKey),
+    refreshed: listedAtRisk(seen, unseen.length, listedDigests),
+    requeue: subscription.entries.filter((entry) => entry.batchId === null).map((entry) => entry.archiveKey),
+    limit: admission.limit,
+    hold: admission.hold
   }
 }

@@ -1,12 +1,22 @@
 // Specifications of the subscription checks' reaction: given a subscription's events, when woken at a time, then these
-// commands; and which snapshots the reconcile reads the state of.
+// commands; and which live subscriptions the reconcile reads the state of.
 import { describe, expect, it } from "vitest"
 import { foldEvents } from "../Decider.ts"
 import { ReactionSpecification } from "../ReactionSpecification.ts"
-import { type CheckSnapshot, type CheckTrigger, mayBeDue, react } from "./SubscriptionChecks.ts"
+import { type CheckSnapshot, type CheckTrigger, mayHaveWork, react } from "./SubscriptionChecks.ts"
 import { SubscriptionDecider } from "./SubscriptionDecider.ts"
 import type { SubscriptionEvent } from "./SubscriptionEvent.ts"
-import { HOUR, SUBSCRIPTION_ID, subscriptionChecked, subscriptionCreated, T0 } from "../../../../test/support/SubscriptionEvents.ts"
+import {
+  checkPlanned,
+  entriesQueued,
+  HOUR,
+  planChecked,
+  queuedEntry,
+  SUBSCRIPTION_ID,
+  subscriptionChecked,
+  subscriptionCreated,
+  T0
+} from "../../../../test/support/SubscriptionEvents.ts"
 
 const subscriptionId = SUBSCRIPTION_ID
 const created = subscriptionCreated()
@@ -24,6 +34,13 @@ const checkNow = (dueAt: number): SubscriptionEvent => ({ _tag: "SubscriptionChe
 const paused: SubscriptionEvent = { _tag: "SubscriptionPaused", v: 1, subscriptionId, at: T0 + 10 }
 const resumed: SubscriptionEvent = { _tag: "SubscriptionResumed", v: 1, subscriptionId, at: T0 + 20 }
 const removed: SubscriptionEvent = { _tag: "SubscriptionRemoved", v: 1, subscriptionId, at: T0 + 30 }
+/** A first check that queued one entry, in flight in bat_1. */
+const queuedOne: ReadonlyArray<SubscriptionEvent> = [
+  created,
+  checkPlanned(T0, T0 + 1, { candidates: [queuedEntry("a")] }),
+  planChecked(T0, T0 + 2),
+  entriesQueued("bat_1", [queuedEntry("a")], T0 + 2)
+]
 
 const given = (events: ReadonlyArray<SubscriptionEvent>) => ReactionSpecification.for(react)(foldEvents(SubscriptionDecider, events))
 const woken = (now: number): CheckTrigger => ({ _tag: "SubscriptionRecorded", now })
@@ -69,6 +86,19 @@ describe("the subscription checks' reaction", () => {
       .then([{ _tag: "RunCheck", dueAt: T0 + 61_000 }])
   })
 
+  it("entries in flight are looked at on every round, before a due check, which then sees which of them wait again", () => {
+    given(queuedOne)
+      .when(reconciled(T0 + 60_000))
+      .then([{ _tag: "Settle" }])
+    given([...queuedOne, checkNow(T0 + 70_000)])
+      .when(woken(T0 + 70_000))
+      .then([{ _tag: "Settle" }, { _tag: "RunCheck", dueAt: T0 + 70_000 }])
+    // Paused: what its entries became is still recorded; no check runs.
+    given([...queuedOne, paused])
+      .when(reconciled(T0 + 5 * HOUR))
+      .then([{ _tag: "Settle" }])
+  })
+
   it("a paused subscription is not checked, however late; resumed, its due check runs", () => {
     given([created, paused])
       .when(reconciled(T0 + 5 * HOUR))
@@ -78,32 +108,34 @@ describe("the subscription checks' reaction", () => {
       .then([{ _tag: "RunCheck", dueAt: T0 }])
   })
 
-  it("a removed subscription stops being checked; one not created yet asks for nothing", () => {
+  it("a removed subscription stops being checked, entries in flight or not; one not created yet asks for nothing", () => {
     given([created, removed])
+      .when(reconciled(T0 + 5 * HOUR))
+      .then([{ _tag: "StopChecking" }])
+    given([...queuedOne, removed])
       .when(reconciled(T0 + 5 * HOUR))
       .then([{ _tag: "StopChecking" }])
     given([]).when(woken(T0)).thenNothing()
   })
 })
 
-describe("which subscriptions a reconcile reads", () => {
-  const snapshot = (fields: Partial<CheckSnapshot> = {}): CheckSnapshot => ({
+describe("which live subscriptions a reconcile reads", () => {
+  const row = (fields: Partial<CheckSnapshot> = {}): CheckSnapshot => ({
     removed: false,
     paused: false,
     nextCheckAt: T0 + HOUR,
-    lastSeq: 7,
+    inFlight: 0,
     ...fields
   })
 
-  it("one whose snapshot is current reads only when the snapshot says a check is due", () => {
-    expect(mayBeDue(snapshot(), 7, T0)).toBe(false)
-    expect(mayBeDue(snapshot(), 7, T0 + HOUR)).toBe(true)
-    expect(mayBeDue(snapshot({ paused: true }), 7, T0 + HOUR)).toBe(false)
-    expect(mayBeDue(snapshot({ removed: true }), 7, T0 + HOUR)).toBe(false)
+  it("one whose check is due, or whose entries are in flight (their jobs may have ended)", () => {
+    expect(mayHaveWork(row(), T0)).toBe(false)
+    expect(mayHaveWork(row(), T0 + HOUR)).toBe(true)
+    expect(mayHaveWork(row({ inFlight: 2 }), T0)).toBe(true)
   })
 
-  it("one without a snapshot, or whose snapshot is behind its subject (a check now not folded in yet), is read", () => {
-    expect(mayBeDue(null, 1, T0)).toBe(true)
-    expect(mayBeDue(snapshot({ paused: true }), 8, T0)).toBe(true)
+  it("a paused one only for its entries in flight", () => {
+    expect(mayHaveWork(row({ paused: true }), T0 + HOUR)).toBe(false)
+    expect(mayHaveWork(row({ paused: true, inFlight: 1 }), T0)).toBe(true)
   })
 })

@@ -1,20 +1,32 @@
 // Specifications of the subscription aggregate: created, checked, entries found and queued, paused, resumed, failing, removed.
+import { Result } from "effect"
 import { describe, expect, it } from "vitest"
 import { foldEvents } from "../Decider.ts"
 import { DeciderSpecification } from "../DeciderSpecification.ts"
 import { archiveKeyOf } from "./ArchiveKey.ts"
 import { planCheck } from "./SubscriptionCheckPlan.ts"
-import { FIRST_RETRY_MS, MIN_CHECK_EVERY_MS, retryDelayMs, SubscriptionDecider } from "./SubscriptionDecider.ts"
-import type { SubscriptionEvent } from "./SubscriptionEvent.ts"
 import {
+  FIRST_RETRY_MS,
+  MAX_CHECK_EVERY_MS,
+  MAX_WAITING_ENTRIES,
+  MIN_CHECK_EVERY_MS,
+  retryDelayMs,
+  SubscriptionDecider
+} from "./SubscriptionDecider.ts"
+import type { QueuedEntry, SubscriptionEvent } from "./SubscriptionEvent.ts"
+import {
+  checkPlanned,
+  entriesQueued,
   foundEntry,
   HOUR,
+  planChecked,
+  queuedEntry,
   SUBSCRIPTION_ID,
   subscriptionChecked,
   subscriptionCreated,
   T0
 } from "../../../../test/support/SubscriptionEvents.ts"
-import { isCheckDue, type Subscription, subscriptionStatus } from "./SubscriptionState.ts"
+import { inFlightEntries, isCheckDue, type Subscription, subscriptionStatus } from "./SubscriptionState.ts"
 
 const given = DeciderSpecification.for(SubscriptionDecider)
 const subscriptionId = SUBSCRIPTION_ID
@@ -47,74 +59,172 @@ describe("SubscriptionDecider", () => {
     expect(isCheckDue(stateOf([created]), T0)).toBe(true)
   })
 
-  it("refuses a second creation, an interval under 15 minutes and a backfill outside 0..50", () => {
+  it("refuses a second creation, an interval under 15 minutes or over 30 days and a backfill outside 0..50", () => {
     given([created]).when(create).thenRejects("SubscriptionAlreadyExists")
     given([])
       .when({ ...create, checkEveryMs: MIN_CHECK_EVERY_MS - 1 })
       .thenRejects("InvalidSubscription")
+    // An interval whose next check is no date (past JavaScript's range) would stall every reader of the subscription.
+    for (const checkEveryMs of [MAX_CHECK_EVERY_MS + 1, 9_000_000_000_000_000, Number.NaN]) {
+      given([])
+        .when({ ...create, checkEveryMs })
+        .thenRejects("InvalidSubscription")
+    }
     given([])
       .when({ ...create, backfill: 51 })
       .thenRejects("InvalidSubscription")
   })
 
-  it("records a check once: another runner of the same check (by its due time) records nothing", () => {
-    const record = {
-      _tag: "RecordCheck",
-      subscriptionId,
-      dueAt: T0,
-      now: T0 + 1,
-      found: 0,
-      fresh: 0,
-      filtered: 0,
-      seen: [],
-      queued: null
-    } as const
-    given([created, checked(T0 + 1, [])])
-      .when(record)
+  const plan = (dueAt: number, fields: Parameters<typeof checkPlanned>[2] = {}) => {
+    const { _tag, v, at, ...rest } = checkPlanned(dueAt, dueAt + 1, fields)
+    const { new: fresh, ...command } = rest
+    return { _tag: "PlanCheck", ...command, fresh, now: at } as const
+  }
+  const record = (
+    dueAt: number,
+    now: number,
+    queued: { batchId: string; entries: ReadonlyArray<QueuedEntry> } | null = null,
+    waiting: ReadonlyArray<QueuedEntry> = []
+  ) => ({ _tag: "RecordCheck", subscriptionId, dueAt, now, queued, waiting }) as const
+
+  it("plans a due check once, before anything is claimed: a second run of the check follows the first plan", () => {
+    given([created])
+      .when(plan(T0, { found: 3 }))
+      .then([checkPlanned(T0, T0 + 1, { found: 3 })])
+    given([created, checkPlanned(T0, T0 + 1)])
+      .when(plan(T0, { found: 4 }))
       .thenNothing()
+  })
+
+  it("plans nothing for a due time gone, nor for a paused or removed subscription (a pause recorded while the feed was read)", () => {
     given([created, checked(T0 + 1, [])])
+      .when(plan(T0))
+      .thenNothing()
+    given([created, paused]).when(plan(T0)).thenNothing()
+    given([created, removed]).when(plan(T0)).thenNothing()
+  })
+
+  it("records the check of its plan once, the counts its plan's; the next is due one interval later", () => {
+    const planned = checkPlanned(T0, T0 + 1, { found: 2, seen: ["a", "b"] })
+    given([created, planned])
+      .when(record(T0, T0 + 2))
+      .then([planChecked(T0, T0 + 2, { found: 2 })])
+    const state = stateOf([created, planned, planChecked(T0, T0 + 2, { found: 2 })])
+    expect(state.plan).toBeNull()
+    expect(isCheckDue(state, T0 + 1 + HOUR)).toBe(false)
+    expect(isCheckDue(state, T0 + 2 + HOUR)).toBe(true)
+    // Another run of the same check (by its due time), or its failure, records nothing.
+    given([created, planned, planChecked(T0, T0 + 2)])
+      .when(record(T0, T0 + 3))
+      .thenNothing()
+    given([created, planned, planChecked(T0, T0 + 2)])
+      .when({ _tag: "RecordCheckFailure", subscriptionId, dueAt: T0, now: T0 + 3, error })
+      .thenNothing()
+  })
+
+  it("records nothing without its plan, nor while paused: the open plan waits for the rerun after the resume", () => {
+    given([created])
+      .when(record(T0, T0 + 2))
+      .thenNothing()
+    given([created, checkPlanned(T0, T0 + 1), paused])
+      .when(record(T0, T0 + 2))
+      .thenNothing()
+    const resumed: SubscriptionEvent = { _tag: "SubscriptionResumed", v: 1, subscriptionId, at: T0 + 9 }
+    given([created, checkPlanned(T0, T0 + 1), paused, resumed])
+      .when(record(T0, T0 + 10))
+      .then([planChecked(T0, T0 + 10)])
+  })
+
+  it("a check whose plan is recorded does not fail: its rerun follows the plan", () => {
+    given([created, checkPlanned(T0, T0 + 1)])
       .when({ _tag: "RecordCheckFailure", subscriptionId, dueAt: T0, now: T0 + 2, error })
       .thenNothing()
   })
 
-  it("records a check; the next is due one interval later", () => {
-    const record = {
-      _tag: "RecordCheck",
-      dueAt: T0,
-      subscriptionId,
-      now: T0 + 1,
-      found: 2,
-      fresh: 0,
-      filtered: 0,
-      seen: ["a", "b"],
-      queued: null
-    } as const
-    given([created])
-      .when(record)
-      .then([checked(T0 + 1, ["a", "b"], { found: 2, new: 0, filtered: 0, queued: 0 })])
-    const state = stateOf([created, checked(T0 + 1, ["a", "b"])])
-    expect(isCheckDue(state, T0 + HOUR)).toBe(false)
-    expect(isCheckDue(state, T0 + 1 + HOUR)).toBe(true)
+  it("records the entries a check queued as one batch (v2): each is the subscription's, in flight there, until it is done", () => {
+    const entries = [queuedEntry("c")]
+    const planned = checkPlanned(T0, T0 + 1, { found: 2, new: 1, candidates: entries })
+    given([created, planned])
+      .when(record(T0, T0 + 2, { batchId: "bat_1", entries }))
+      .then([planChecked(T0, T0 + 2, { found: 2, new: 1, queued: 1 }), entriesQueued("bat_1", entries, T0 + 2)])
+    const state = stateOf([created, planned, planChecked(T0, T0 + 2), entriesQueued("bat_1", entries, T0 + 2)])
+    expect(inFlightEntries(state).map((e) => [e.archiveKey, e.batchId])).toEqual([["generic c", "bat_1"]])
   })
 
-  it("records the entries a check queued, as one batch", () => {
-    const entries = [{ archiveKey: "generic c", entryId: "ent_c", url: "https://media.example.com/c.mp3", title: "c" }]
-    given([created, checked(T0 + 1, ["a"])])
+  it("new entries past the quota's limit wait, with the reason; a v1 batch's entries are done once queued", () => {
+    const hold = { code: "quota_exceeded", message: "jobs per day" }
+    const planned = checkPlanned(T0, T0 + 1, { candidates: [queuedEntry("b"), queuedEntry("a")], limit: 1, hold })
+    const state = stateOf([
+      created,
+      planned,
+      planChecked(T0, T0 + 2, { queued: 1, waiting: [queuedEntry("a")] }),
+      entriesQueued("bat_1", [queuedEntry("b")], T0 + 2)
+    ])
+    expect(state.entries.map((e) => [e.archiveKey, e.batchId, e.waitingFor])).toEqual([
+      ["generic a", null, hold],
+      ["generic b", "bat_1", null]
+    ])
+    const legacy = stateOf([created, checked(T0 + 1, ["generic b"]), { ...entriesQueued("bat_0", [queuedEntry("b")], T0 + 1), v: 1 }])
+    expect(legacy.entries).toEqual([])
+  })
+
+  it(`keeps at most ${MAX_WAITING_ENTRIES} entries waiting: the oldest past that are given up, said with the check`, () => {
+    const waiting = Array.from({ length: MAX_WAITING_ENTRIES + 2 }, (_, i) => queuedEntry(String(i)))
+    const hold = { code: "quota_exceeded", message: "held" }
+    const planned = checkPlanned(T0, T0 + 1, { candidates: waiting, limit: 0, hold })
+    const decided = SubscriptionDecider.decide(record(T0, T0 + 2, null, waiting), stateOf([created, planned]))
+    if (Result.isFailure(decided)) throw new Error("refused")
+    const [, settled] = decided.success
+    expect(settled).toMatchObject({ _tag: "SubscriptionEntriesSettled" })
+    if (settled?._tag !== "SubscriptionEntriesSettled") throw new Error("no settlement")
+    expect(settled.outcomes.map((o) => [o.archiveKey, o.result, o.reason?.code])).toEqual([
+      ["generic 0", "given_up", "too_many_waiting"],
+      ["generic 1", "given_up", "too_many_waiting"]
+    ])
+    const state = stateOf([created, planned, ...decided.success])
+    expect(state.entries).toHaveLength(MAX_WAITING_ENTRIES)
+    expect(state.givenUp).toBe(2)
+  })
+
+  it("settles only entries in flight in the batch an outcome names; a download and a give-up are done, a retry waits", () => {
+    const entries = [queuedEntry("a"), queuedEntry("b"), queuedEntry("c")]
+    const inFlight = [
+      created,
+      checkPlanned(T0, T0 + 1, { candidates: entries }),
+      planChecked(T0, T0 + 2),
+      entriesQueued("bat_1", entries, T0 + 2)
+    ]
+    const outcome = (id: string, result: "downloaded" | "given_up" | "waiting", batchId = "bat_1") => ({
+      archiveKey: `generic ${id}`,
+      batchId,
+      result,
+      failed: result !== "downloaded",
+      reason: result === "downloaded" ? null : { code: "download_failed", message: "503" },
+      jobId: `job_${id}`
+    })
+    const settled = {
+      _tag: "SubscriptionEntriesSettled",
+      v: 1,
+      subscriptionId,
+      outcomes: [outcome("a", "downloaded"), outcome("b", "given_up"), outcome("c", "waiting")],
+      at: T0 + 9
+    } as const
+    given(inFlight)
       .when({
-        _tag: "RecordCheck",
+        _tag: "SettleEntries",
         subscriptionId,
-        dueAt: T0 + 1 + HOUR,
-        now: T0 + HOUR,
-        found: 2,
-        fresh: 1,
-        filtered: 0,
-        seen: ["generic c"],
-        queued: { batchId: "bat_1", entries }
+        now: T0 + 9,
+        outcomes: [outcome("a", "downloaded"), outcome("b", "given_up"), outcome("c", "waiting"), outcome("a", "downloaded", "bat_other")]
       })
-      .then([
-        checked(T0 + HOUR, ["generic c"], { found: 2, new: 1, filtered: 0, queued: 1 }),
-        { _tag: "SubscriptionEntriesQueued", v: 1, subscriptionId, batchId: "bat_1", entries, at: T0 + HOUR }
-      ])
+      .then([settled])
+    const state = stateOf([...inFlight, settled])
+    expect([state.downloaded, state.givenUp]).toEqual([1, 1])
+    expect(state.lastGivenUp.map((e) => [e.entryId, e.reason.code])).toEqual([["ent_b", "download_failed"]])
+    expect(state.entries.map((e) => [e.archiveKey, e.batchId, e.failures])).toEqual([["generic c", null, 1]])
+    // Settled again (a repeated round): nothing.
+    given([...inFlight, settled])
+      .when({ _tag: "SettleEntries", subscriptionId, now: T0 + 10, outcomes: [outcome("a", "downloaded")] })
+      .thenNothing()
   })
 
   it("a failing check is retried with backoff; the third in a row makes it failing, once; a success recovers it", () => {
@@ -180,32 +290,9 @@ describe("SubscriptionDecider", () => {
       .when({ _tag: "CheckNow", subscriptionId, now: T0 + 1 + HOUR })
       .thenNothing()
     // ... whose record (keyed by that due time) is then taken.
-    given([created, checked(T0 + 1, [])])
-      .when({
-        _tag: "RecordCheck",
-        subscriptionId,
-        dueAt: T0 + 1 + HOUR,
-        now: T0 + 2 + HOUR,
-        found: 1,
-        fresh: 0,
-        filtered: 0,
-        seen: [],
-        queued: null
-      })
-      .then([
-        {
-          _tag: "SubscriptionChecked",
-          v: 1,
-          subscriptionId,
-          at: T0 + 2 + HOUR,
-          found: 1,
-          new: 0,
-          filtered: 0,
-          queued: 0,
-          seen: [],
-          nextCheckAt: T0 + 2 + 2 * HOUR
-        }
-      ])
+    given([created, checked(T0 + 1, []), checkPlanned(T0 + 1 + HOUR, T0 + 2 + HOUR, { found: 1 })])
+      .when(record(T0 + 1 + HOUR, T0 + 2 + HOUR))
+      .then([planChecked(T0 + 1 + HOUR, T0 + 2 + HOUR, { found: 1 })])
   })
 
   it("a removed subscription is not found; a check that was running when it went records nothing", () => {
@@ -218,8 +305,8 @@ describe("SubscriptionDecider", () => {
     given([created, removed])
       .when({ _tag: "CheckNow", subscriptionId, now: T0 + 7 })
       .thenRejects("SubscriptionNotFound")
-    given([created, removed])
-      .when({ _tag: "RecordCheck", subscriptionId, dueAt: T0, now: T0 + 7, found: 1, fresh: 1, filtered: 0, seen: ["x"], queued: null })
+    given([created, checkPlanned(T0, T0 + 1), removed])
+      .when(record(T0, T0 + 7))
       .thenNothing()
     expect(isCheckDue(stateOf([created, removed]), T0 + 10 * HOUR)).toBe(false)
   })

@@ -3,8 +3,16 @@ import { describe, expect, it } from "vitest"
 import { foldEvents } from "../Decider.ts"
 import type { SubscriptionEvent } from "./SubscriptionEvent.ts"
 import { SubscriptionDecider } from "./SubscriptionDecider.ts"
-import { evolveSubscriptionListView, listedSubscriptions, type SubscriptionListView } from "./SubscriptionListView.ts"
+import {
+  evolveSubscriptionListView,
+  listedSubscriptions,
+  liveOfView,
+  type SubscriptionListView,
+  subscriptionOfView,
+  summaryOfView
+} from "./SubscriptionListView.ts"
 import type { Subscription } from "./SubscriptionState.ts"
+import { parseFormatId } from "../media/FormatId.ts"
 
 const T0 = 1_767_225_600_000
 const HOUR = 3_600_000
@@ -15,7 +23,7 @@ const created = (subscriptionId: string, createdAt = T0): SubscriptionEvent => (
   projectId: "prj_a",
   url: "https://feeds.example.com/a.xml",
   platform: "generic",
-  format: "audio_mp3",
+  format: parseFormatId("audio_mp3"),
   options: { audioBitrate: 128 },
   checkEveryMs: HOUR,
   filters: { titleContains: "live" },
@@ -53,12 +61,25 @@ const foldView = (events: ReadonlyArray<SubscriptionEvent>) =>
   events.reduce<SubscriptionListView | null>((doc, event, i) => evolveSubscriptionListView(doc, event, i + 1), null)
 
 describe("evolveSubscriptionListView", () => {
-  it("is the aggregate's state without its seen keys, with the sequence of the last event folded", () => {
+  it("is the aggregate's whole state (its seen keys as digests), with the sequence of the last event folded: a snapshot", () => {
     const events = history("sub_a")
-    const { seen, ...summary } = foldEvents(SubscriptionDecider, events) as Subscription
+    const state = foldEvents(SubscriptionDecider, events) as Subscription
+    const { seen, ...summary } = state
     expect(seen.size).toBe(3)
-    expect(foldView(events)).toEqual({ ...summary, lastSeq: 5 })
-    expect(foldView(events)).not.toHaveProperty("seen")
+    const view = foldView(events)
+    if (view === null) throw new Error("not folded")
+    expect(view).toEqual({ ...summary, seen: [...seen], lastSeq: 5 })
+    expect(subscriptionOfView(view)).toEqual(state)
+    expect(summaryOfView(view)).toEqual(summary)
+  })
+
+  it("a document written before it held the whole state is no snapshot, and shows nothing in flight", () => {
+    const view = foldView(history("sub_a"))
+    if (view === null) throw new Error("not folded")
+    const { seen: _seen, plan: _plan, entries: _entries, downloaded: _d, givenUp: _g, lastGivenUp: _l, ...before } = view
+    expect(subscriptionOfView(before)).toBeNull()
+    expect(summaryOfView(before)).toMatchObject({ entries: [], plan: null, downloaded: 0, givenUp: 0, lastGivenUp: [], library: [] })
+    expect(liveOfView(before)).toMatchObject({ subscriptionId: "sub_a", paused: true, inFlight: 0 })
   })
 
   it("keeps a removed subscription's document, which no list shows", () => {
@@ -68,5 +89,6 @@ describe("evolveSubscriptionListView", () => {
     const older = foldView([created("sub_c", T0 - 5)])
     if (removed === null || live === null || older === null) throw new Error("not folded")
     expect(listedSubscriptions([live, removed, older]).map((view) => view.subscriptionId)).toEqual(["sub_c", "sub_b"])
+    expect(liveOfView(removed)).toBeNull()
   })
 })

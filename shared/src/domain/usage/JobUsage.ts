@@ -31,7 +31,8 @@ export const jobUsageOf = (state: JobState, lastSeq: number): JobUsage | null =>
     projectId: state.projectId,
     jobId: state.id,
     day: utcDay(state.createdAt),
-    status,
+    // A scheduled job counts as queued: usage counts the downloads asked for, not how long they waited.
+    status: status === "scheduled" ? "queued" : status,
     platform: state.platform,
     errorCode: status === "failed" ? (state.error?.code ?? null) : null,
     bytes: status === "completed" ? (state.artifact?.sizeBytes ?? 0) : 0,

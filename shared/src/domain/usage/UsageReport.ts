@@ -1,5 +1,6 @@
-// A project's usage per day as GET /v1/usage and the dashboard show it, summed from its jobs' usage (pure).
-import type { JobUsage, UsageStatus } from "./JobUsage.ts"
+// A project's usage per day as GET /v1/usage and the dashboard show it, summed from its days' counters (pure).
+import type { UsageStatus } from "./JobUsage.ts"
+import { EXAMPLES_PER_CODE, type PlatformCounts, type UsageDayCounts } from "./UsageDayCounts.ts"
 
 /** Jobs of one day or platform by status, with the bytes their files took. */
 export interface UsageCounts {
@@ -31,19 +32,24 @@ export interface UsageReport {
   readonly topErrors: ReadonlyArray<ErrorSummary>
 }
 
-const EXAMPLES_PER_CODE = 3
 const DAY_MS = 86_400_000
 
-const noCounts = (): { jobs: number; byStatus: Record<UsageStatus, number>; bytes: number } => ({
+type MutableCounts = { jobs: number; byStatus: Record<UsageStatus, number>; bytes: number }
+
+const noCounts = (): MutableCounts => ({
   jobs: 0,
   byStatus: { queued: 0, processing: 0, completed: 0, failed: 0, expired: 0, canceled: 0 },
   bytes: 0
 })
 
-const add = (counts: ReturnType<typeof noCounts>, usage: JobUsage) => {
-  counts.jobs++
-  counts.byStatus[usage.status]++
-  counts.bytes += usage.bytes
+const STATUSES: ReadonlyArray<UsageStatus> = ["queued", "processing", "completed", "failed", "expired", "canceled"]
+
+const add = (counts: MutableCounts, platform: PlatformCounts) => {
+  for (const status of STATUSES) {
+    counts.byStatus[status] += platform[status]
+    counts.jobs += platform[status]
+  }
+  counts.bytes += platform.bytes
 }
 
 /** Every UTC day from `from` to `to` (YYYY-MM-DD, inclusive). */
@@ -55,51 +61,44 @@ export const daysBetween = (from: string, to: string): ReadonlyArray<string> => 
   return days
 }
 
-/** Sums the jobs' usage into days (every day of the range, empty ones too), totals and the top error codes. */
-export const usageReport = (from: string, to: string, jobs: ReadonlyArray<JobUsage>): UsageReport => {
-  const days = new Map(
-    daysBetween(from, to).map((day) => [
-      day,
-      { counts: noCounts(), errors: {} as Record<string, number>, platforms: new Map<string, ReturnType<typeof noCounts>>() }
-    ])
-  )
+/**
+ * Sums the days' counters into days (every day of the range, empty ones too), totals and the top error codes, whose
+ * examples are the newest days' latest failures. Reads as many counters as the range has days, whatever their jobs.
+ */
+export const usageReport = (from: string, to: string, counted: ReadonlyArray<UsageDayCounts>): UsageReport => {
+  const byDay = new Map(counted.map((day) => [day.day, day]))
   const totals = noCounts()
-  const errors = new Map<string, { count: number; examples: Array<{ jobId: string; day: string }> }>()
-  for (const usage of jobs) {
-    const day = days.get(usage.day)
-    if (day === undefined) continue
-    add(day.counts, usage)
-    add(totals, usage)
-    const platform = day.platforms.get(usage.platform) ?? noCounts()
-    day.platforms.set(usage.platform, platform)
-    add(platform, usage)
-    if (usage.errorCode !== null) {
-      day.errors[usage.errorCode] = (day.errors[usage.errorCode] ?? 0) + 1
-      const summary = errors.get(usage.errorCode) ?? { count: 0, examples: [] }
-      summary.count++
-      summary.examples.push({ jobId: usage.jobId, day: usage.day })
-      errors.set(usage.errorCode, summary)
+  const errors = new Map<string, { count: number; examples: Array<string> }>()
+  const days = daysBetween(from, to).map((day): UsageDay => {
+    const counts = byDay.get(day)
+    const sum = noCounts()
+    const platforms = Object.entries(counts?.platforms ?? {})
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([platform, platformCounts]) => {
+        const one = noCounts()
+        add(one, platformCounts)
+        add(sum, platformCounts)
+        add(totals, platformCounts)
+        return [platform, one] as const
+      })
+    return { day, ...sum, errors: { ...counts?.errors }, platforms: Object.fromEntries(platforms) }
+  })
+  // Newest day first, so the examples are the latest failures of the range.
+  for (const day of [...days].reverse()) {
+    for (const [code, count] of Object.entries(day.errors)) {
+      const summary = errors.get(code) ?? { count: 0, examples: [] }
+      summary.count += count
+      summary.examples.push(...(byDay.get(day.day)?.examples[code] ?? []).map((example) => example.jobId))
+      errors.set(code, summary)
     }
   }
   return {
     from,
     to,
-    days: [...days].map(([day, { counts, errors: byCode, platforms }]) => ({
-      day,
-      ...counts,
-      errors: byCode,
-      platforms: Object.fromEntries([...platforms].sort(([a], [b]) => a.localeCompare(b)))
-    })),
+    days,
     totals,
     topErrors: [...errors]
-      .map(([code, { count, examples }]) => ({
-        code,
-        count,
-        exampleJobIds: examples
-          .sort((a, b) => b.day.localeCompare(a.day) || a.jobId.localeCompare(b.jobId))
-          .slice(0, EXAMPLES_PER_CODE)
-          .map((example) => example.jobId)
-      }))
+      .map(([code, { count, examples }]) => ({ code, count, exampleJobIds: examples.slice(0, EXAMPLES_PER_CODE) }))
       .sort((a, b) => b.count - a.count || a.code.localeCompare(b.code))
   }
 }

@@ -1,5 +1,7 @@
-// Whether a webhook delivery may be sent again, decided from its latest attempt in the project's log. Pure.
+// The redelivery requests of a project (mds.webhook.redeliver.<projectId>): whether a webhook delivery may be sent
+// again, decided from its latest attempt in the project's log and the requests already recorded. Pure.
 import { Result, Schema } from "effect"
+import { type Decider, type Decision, emit, none } from "../Decider.ts"
 import type { WebhookDeliveryAttempted, WebhookRedeliveryRequested } from "./WebhookEvent.ts"
 
 export class WebhookDeliveryNotFound extends Schema.TaggedError<WebhookDeliveryNotFound>()("WebhookDeliveryNotFound", {
@@ -17,17 +19,27 @@ export interface RequestRedelivery {
   readonly projectId: string
   readonly deliveryId: string
   readonly now: number
+  /** The delivery's latest attempt in the project's log, read before deciding (null: the log does not know it). */
+  readonly latest: WebhookDeliveryAttempted | null
 }
+
+export type RedeliveryRejection = WebhookDeliveryNotFound | WebhookDeliveryPending
+
+/** The requests recorded, by what names each: the delivery and the attempt it was asked after. */
+export type RedeliveryState = ReadonlyMap<string, WebhookRedeliveryRequested>
+
+const requestKey = (deliveryId: string, afterAttemptAt: number) => `${deliveryId}:${afterAttemptAt}`
 
 /** The delivery's latest attempt in the log (null: the log does not know it, or no longer keeps it). */
 export const latestAttempt = (log: ReadonlyArray<WebhookDeliveryAttempted>, deliveryId: string): WebhookDeliveryAttempted | null =>
   log.reduce<WebhookDeliveryAttempted | null>((latest, attempt) => (attempt.deliveryId === deliveryId ? attempt : latest), null)
 
-/** A delivery that ended (delivered or given up) may be sent again; one still retrying may not. */
-export const decideRedelivery = (
-  command: RequestRedelivery,
-  latest: WebhookDeliveryAttempted | null
-): Result.Result<WebhookRedeliveryRequested, WebhookDeliveryNotFound | WebhookDeliveryPending> => {
+/**
+ * The request a delivery's latest attempt allows: one that ended (delivered or given up) may be sent again, one still
+ * retrying may not.
+ */
+export const redeliveryOf = (command: RequestRedelivery): Result.Result<WebhookRedeliveryRequested, RedeliveryRejection> => {
+  const { latest } = command
   // Only a job's delivery can be sent again: its payload is rebuilt from the job as it ended. A subscription's carries
   // the subscription as it was at the event, which nothing keeps, so it is not one of the deliveries offered again.
   if (latest === null || latest.projectId !== command.projectId || latest.jobId === null) {
@@ -46,6 +58,25 @@ export const decideRedelivery = (
     afterAttemptAt: latest.at,
     at: command.now
   })
+}
+
+/** Asked again after the same attempt (a double click, a retried call): already requested, nothing to append. */
+export const decideRedelivery = (
+  command: RequestRedelivery,
+  state: RedeliveryState
+): Decision<WebhookRedeliveryRequested, RedeliveryRejection> =>
+  Result.flatMap(redeliveryOf(command), (requested) =>
+    state.has(requestKey(requested.deliveryId, requested.afterAttemptAt)) ? none : emit(requested)
+  )
+
+/** The request recorded for the delivery after the attempt at `afterAttemptAt`, if any. */
+export const requestedAfter = (state: RedeliveryState, deliveryId: string, afterAttemptAt: number) =>
+  state.get(requestKey(deliveryId, afterAttemptAt))
+
+export const RedeliveryDecider: Decider<RequestRedelivery, WebhookRedeliveryRequested, RedeliveryState, RedeliveryRejection> = {
+  initialState: () => new Map(),
+  evolve: (state, requested) => new Map(state).set(requestKey(requested.deliveryId, requested.afterAttemptAt), requested),
+  decide: decideRedelivery
 }
 
 /** One request per ended series of attempts: asking twice before the redelivery ran is the same request. */

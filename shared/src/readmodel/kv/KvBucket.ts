@@ -5,9 +5,10 @@ import { untilSettled } from "../../nats/ClusterSettling.ts"
 import { NatsClient } from "../../nats/NatsClient.ts"
 import { alignBucketStream } from "../../nats/StreamReplicas.ts"
 import { ReadModelError } from "../ReadModelError.ts"
+import { isUnavailable } from "../../runtime/Unavailable.ts"
 
 export const readModelError = (operation: string) => (cause: unknown) =>
-  new ReadModelError({ operation, message: cause instanceof Error ? cause.message : String(cause) })
+  new ReadModelError({ operation, message: cause instanceof Error ? cause.message : String(cause), unavailable: isUnavailable(cause) })
 
 /**
  * Read models keep only the latest document per key: history 1; documents vanish `maxAgeMs` after their last write

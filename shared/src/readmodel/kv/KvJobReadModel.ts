@@ -3,6 +3,7 @@ import { JetStreamApiCodes, JetStreamApiError } from "@nats-io/jetstream"
 import type { KV } from "@nats-io/kv"
 import { Effect, Layer, Option, Schema } from "effect"
 import { Lifetimes } from "../../config/Lifetimes.ts"
+import { subjectKind } from "../../nats/SubjectKind.ts"
 import { JobView } from "../../domain/job/JobView.ts"
 import { JobReadModel, type JobViewWrite, type VersionedJobView } from "../JobReadModel.ts"
 import { openKvBucket, readModelError, distinctKeys } from "./KvBucket.ts"
@@ -17,6 +18,9 @@ const decodeView = Schema.decodeUnknownEffect(JobViewJson)
 const encodeView = Schema.encodeEffect(JobViewJson)
 
 const keyOf = (projectId: string, jobId: string) => `${projectId}.${jobId}`
+
+/** The subject a watch of a job bucket delivers a document's writes on: its key under the bucket's KV prefix. */
+export const jobViewSubject = subjectKind("$KV", ["bucket", "projectId", "jobId"])
 
 const readVersioned = (kv: KV, key: string) =>
   Effect.tryPromise({ try: () => kv.get(key), catch: readModelError(`get ${key}`) }).pipe(

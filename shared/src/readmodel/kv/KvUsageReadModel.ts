@@ -1,71 +1,69 @@
-// UsageReadModel on NATS KV: bucket mds_usage, <projectId>.<day> -> the usage of that day's jobs, by job id.
+// UsageReadModel on NATS KV: bucket mds_usage, `day.<projectId>.<day>` -> the day's counters, `job.<projectId>.<jobId>` ->
+// the job's usage as they hold it; every write a compare-and-set on the key's revision (CountedUsage.ts).
+import { JetStreamApiCodes, JetStreamApiError } from "@nats-io/jetstream"
 import type { KV } from "@nats-io/kv"
 import { Effect, Layer, Schema } from "effect"
-import { daysBetween } from "../../domain/usage/UsageReport.ts"
 import { JobUsage } from "../../domain/usage/JobUsage.ts"
+import { daysBetween } from "../../domain/usage/UsageReport.ts"
+import { countedUsage, UsageDayDocument, type UsageDocuments, type Versioned } from "../CountedUsage.ts"
 import { UsageReadModel } from "../UsageReadModel.ts"
 import { openKvBucket, readModelError } from "./KvBucket.ts"
 
 export const USAGE_BUCKET = "mds_usage"
 
-/**
- * One document per project and day: a month's report is about 30 reads. A job's entry is about 150 bytes of JSON, so
- * a day holds some 6,000 jobs of one project within NATS' default 1 MB message size (docs/operations.md).
- */
-const UsageDayDocument = Schema.Struct({ jobs: Schema.Record(Schema.String, JobUsage) })
-const DayJson = Schema.fromJsonString(UsageDayDocument)
-const decodeDay = Schema.decodeUnknownEffect(DayJson)
-const encodeDay = Schema.encodeEffect(DayJson)
+const dayKey = (projectId: string, day: string) => `day.${projectId}.${day}`
+const jobKey = (projectId: string, jobId: string) => `job.${projectId}.${jobId}`
 
-const dayKey = (projectId: string, day: string) => `${projectId}.${day}`
+/** The entry's revision was not the one expected (or the key was created meanwhile). */
+const isChanged = (cause: unknown) =>
+  cause instanceof JetStreamApiError &&
+  (cause.code === JetStreamApiCodes.StreamWrongLastSequence || cause.code === JetStreamApiCodes.StreamWrongLastSequenceUnknown)
 
-/**
- * Compare-and-set conflicts (other lanes writing jobs of the same day) before the write fails and its message is
- * delivered again.
- */
-const ATTEMPTS = 30
-
-const tryKv = <A>(operation: string, run: () => Promise<A>) => Effect.tryPromise({ try: run, catch: readModelError(operation) })
-
-const readDay = (kv: KV, key: string) =>
-  Effect.gen(function* () {
-    const entry = yield* tryKv(`get ${key}`, () => kv.get(key))
-    if (entry === null || entry.operation !== "PUT") return { revision: null, jobs: {} as Record<string, JobUsage> }
-    const doc = yield* decodeDay(entry.string()).pipe(Effect.mapError(readModelError(`decode ${key}`)))
-    return { revision: entry.revision, jobs: doc.jobs }
-  })
+/** One kind of document of the bucket, read with its revision and written over it. */
+const documentsOf = <A>(kv: KV, schema: Schema.Codec<A, unknown>) => {
+  const Json = Schema.fromJsonString(schema)
+  const decode = Schema.decodeUnknownEffect(Json)
+  const encode = Schema.encodeEffect(Json)
+  const get = (key: string) =>
+    Effect.gen(function* () {
+      const entry = yield* Effect.tryPromise({ try: () => kv.get(key), catch: readModelError(`get ${key}`) })
+      if (entry === null || entry.operation !== "PUT") return null
+      const value = yield* decode(entry.string()).pipe(Effect.mapError(readModelError(`decode ${key}`)))
+      return { value, version: entry.revision } satisfies Versioned<A>
+    })
+  const put = (key: string, value: A, expected: number | null) =>
+    Effect.gen(function* () {
+      const json = yield* encode(value).pipe(Effect.mapError(readModelError(`encode ${key}`)))
+      return yield* Effect.tryPromise({
+        try: () =>
+          (expected === null ? kv.create(key, json) : kv.update(key, json, expected)).catch((cause: unknown) => {
+            if (isChanged(cause)) return null
+            throw cause
+          }),
+        catch: readModelError(`put ${key}`)
+      })
+    })
+  return { get, put }
+}
 
 export const makeKvUsageReadModel = Effect.fn("makeKvUsageReadModel")(function* (bucket: string) {
   // Usage is history: kept for good, like the job events it is made of.
   const kv = yield* openKvBucket(bucket, 0)
-
-  const record = Effect.fn("KvUsageReadModel.record")(function* (usage: JobUsage) {
-    const key = dayKey(usage.projectId, usage.day)
-    for (let attempt = 1; ; attempt++) {
-      const day = yield* readDay(kv, key)
-      if ((day.jobs[usage.jobId]?.lastSeq ?? -1) > usage.lastSeq) return
-      const json = yield* encodeDay({ jobs: { ...day.jobs, [usage.jobId]: usage } }).pipe(Effect.mapError(readModelError(`encode ${key}`)))
-      const written = yield* Effect.tryPromise({
-        try: () => (day.revision === null ? kv.create(key, json) : kv.update(key, json, day.revision)),
-        catch: readModelError(`put ${key}`)
-      }).pipe(
-        Effect.as(true),
-        Effect.catchIf(
-          () => attempt < ATTEMPTS,
-          () => Effect.succeed(false)
-        )
+  const days = documentsOf(kv, UsageDayDocument)
+  const jobs = documentsOf(kv, JobUsage)
+  const documents: UsageDocuments = {
+    getDay: (projectId, day) => days.get(dayKey(projectId, day)),
+    putDay: (doc, expected) => days.put(dayKey(doc.projectId, doc.day), doc, expected),
+    getJob: (projectId, jobId) => jobs.get(jobKey(projectId, jobId)),
+    putJob: (usage, expected) => jobs.put(jobKey(usage.projectId, usage.jobId), usage, expected),
+    // One read per day of the range (at most 92, GET /v1/usage's bound), each a document bounded by platforms and codes.
+    listDays: (projectId, fromDay, toDay) =>
+      Effect.map(
+        Effect.forEach(daysBetween(fromDay, toDay), (day) => days.get(dayKey(projectId, day)), { concurrency: 8 }),
+        (found) => found.flatMap((entry) => (entry === null ? [] : [entry.value]))
       )
-      if (written) return
-    }
-  })
-
-  return UsageReadModel.of({
-    record,
-    listDays: Effect.fn("KvUsageReadModel.listDays")(function* (projectId, fromDay, toDay) {
-      const days = yield* Effect.forEach(daysBetween(fromDay, toDay), (day) => readDay(kv, dayKey(projectId, day)), { concurrency: 8 })
-      return days.flatMap((day) => Object.values(day.jobs))
-    })
-  })
+  }
+  return countedUsage(documents)
 })
 
 export const KvUsageReadModel = {

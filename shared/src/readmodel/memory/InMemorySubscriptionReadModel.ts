@@ -1,6 +1,6 @@
 // The subscription list read model kept in process memory: for tests; it passes the same contract suite as the KV and MongoDB adapters.
 import { Effect, Layer, Option } from "effect"
-import type { SubscriptionListView } from "../../domain/subscription/SubscriptionListView.ts"
+import { liveOfView, type SubscriptionListView } from "../../domain/subscription/SubscriptionListView.ts"
 import { SubscriptionReadModel } from "../SubscriptionReadModel.ts"
 
 export const makeInMemorySubscriptionReadModel = () => {
@@ -13,7 +13,14 @@ export const makeInMemorySubscriptionReadModel = () => {
         const key = keyOf(view.projectId, view.subscriptionId)
         if ((docs.get(key)?.lastSeq ?? -1) <= view.lastSeq) docs.set(key, view)
       }),
-    listByProject: (projectId) => Effect.sync(() => [...docs.values()].filter((view) => view.projectId === projectId))
+    listByProject: (projectId) => Effect.sync(() => [...docs.values()].filter((view) => view.projectId === projectId)),
+    listLive: () =>
+      Effect.sync(() =>
+        [...docs.values()].flatMap((view) => {
+          const live = liveOfView(view)
+          return live === null ? [] : [live]
+        })
+      )
   })
 }
 

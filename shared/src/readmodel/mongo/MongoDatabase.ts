@@ -3,9 +3,10 @@ import { type Collection, type Db, type Filter, MongoClient, MongoServerError } 
 import { Context, Effect, Layer, Redacted } from "effect"
 import { MONGO_URL } from "./MongoSettings.ts"
 import { ReadModelError } from "../ReadModelError.ts"
+import { isUnavailable } from "../../runtime/Unavailable.ts"
 
 export const mongoError = (operation: string) => (cause: unknown) =>
-  new ReadModelError({ operation, message: cause instanceof Error ? cause.message : String(cause) })
+  new ReadModelError({ operation, message: cause instanceof Error ? cause.message : String(cause), unavailable: isUnavailable(cause) })
 
 /** The document stored under `id`, or null; a failure is a ReadModelError naming `get <id>`. */
 export const findById = <D extends { _id: string }>(collection: Collection<D>, id: string) =>

@@ -1,7 +1,7 @@
 // SubscriptionReadModel on MongoDB: collection `subscriptions`, _id <projectId>.<subscriptionId>, the view's fields; indexed by project.
 import type { Collection } from "mongodb"
 import { Effect, Layer, Option, Schema } from "effect"
-import { SubscriptionListView } from "../../domain/subscription/SubscriptionListView.ts"
+import { liveOfView, SubscriptionListView } from "../../domain/subscription/SubscriptionListView.ts"
 import { SubscriptionReadModel } from "../SubscriptionReadModel.ts"
 import { setUnlessLater, type SequencedDocument } from "./MongoConditionalWrite.ts"
 import { findById, MongoDatabase, mongoError } from "./MongoDatabase.ts"
@@ -19,7 +19,11 @@ export const makeMongoSubscriptionReadModel = Effect.fn("makeMongoSubscriptionRe
   // Subscriptions live until removed, and their events are kept for good: no TTL index.
   const subscriptions: Collection<SequencedDocument> = db.collection<SequencedDocument>(collectionName)
   yield* Effect.tryPromise({
-    try: () => subscriptions.createIndexes([{ key: { projectId: 1, createdAt: 1 }, name: "project_subscriptions" }]),
+    try: () =>
+      subscriptions.createIndexes([
+        { key: { projectId: 1, createdAt: 1 }, name: "project_subscriptions" },
+        { key: { removed: 1 }, name: "live_subscriptions" }
+      ]),
     catch: mongoError(`create indexes on ${collectionName}`)
   })
 
@@ -41,6 +45,19 @@ export const makeMongoSubscriptionReadModel = Effect.fn("makeMongoSubscriptionRe
         catch: mongoError(`list subscriptions of ${projectId}`)
       })
       return yield* Effect.forEach(docs, toView)
+    }),
+
+    listLive: Effect.fn("MongoSubscriptionReadModel.listLive")(function* () {
+      const docs = yield* Effect.tryPromise({
+        // The row needs neither the seen digests, the given-up entries nor the library: left at the server.
+        try: () => subscriptions.find({ removed: false }, { projection: { seen: 0, lastGivenUp: 0, plan: 0, library: 0 } }).toArray(),
+        catch: mongoError("list live subscriptions")
+      })
+      const views = yield* Effect.forEach(docs, toView)
+      return views.flatMap((view) => {
+        const live = liveOfView(view)
+        return live === null ? [] : [live]
+      })
     })
   })
 })

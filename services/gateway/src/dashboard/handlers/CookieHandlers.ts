@@ -1,7 +1,7 @@
 // A project's platform cookies in the dashboard: list (metadata), upload a cookies.txt, remove; the same vault as /v1/cookies.
 import { CookiePlatform, CookieUploadPlatform } from "@mds/shared/api/Requests"
 import { COOKIE_PLATFORM_IDS } from "@mds/shared/domain/platform/cookiePlatform"
-import { CookieVault } from "@mds/shared/cookies/CookieVault"
+import { CookieVault } from "@mds/shared/application/cookies/CookieVault"
 import { Effect, Schema } from "effect"
 import { field } from "../DashboardForms.ts"
 import { type DashboardInput, type Member, pageReply, requireMember } from "../DashboardRoute.ts"

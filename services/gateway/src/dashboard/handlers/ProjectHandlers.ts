@@ -15,9 +15,11 @@ import {
   redirectReply,
   requireMember
 } from "../DashboardRoute.ts"
-import { type JobFilter, jobFilterOf, matchesJobFilter } from "../pages/JobFilter.ts"
-import { jobsPage, settingsPage, toJobRow } from "../pages/ProjectPages.ts"
-import { quotaStandingsOf } from "@mds/shared/quota/QuotaCheck"
+import { type JobFilter, jobFilterOf, matchesJobFilter } from "../jobs/JobFilter.ts"
+import { jobRowOf } from "../jobs/JobRows.ts"
+import { jobsPage } from "../pages/JobsPage.ts"
+import { settingsPage } from "../pages/ProjectPages.ts"
+import { quotaStandingsOf } from "@mds/shared/application/admission/QuotaCheck"
 import { openEventStream } from "../../http/EventStream.ts"
 import { followProjectJobChanges, jobStreamTip } from "../../jobs/ProjectJobChanges.ts"
 
@@ -52,7 +54,8 @@ export const listJobs = Effect.fn("listJobs")(function* (input: DashboardInput) 
   const { project, signedIn } = yield* requireMember(input)
   const filter = jobFilterOf(input.query)
   const { jobs, choices } = yield* recentJobs(project.projectId, filter)
-  return pageReply(jobsPage({ viewer: signedIn.viewer, project, rows: jobs.map(toJobRow), filter, choices, limit: RECENT_JOBS }))
+  const rows = yield* Effect.forEach(jobs, jobRowOf)
+  return pageReply(jobsPage({ viewer: signedIn.viewer, project, rows, filter, choices, limit: RECENT_JOBS }))
 })
 
 /**
@@ -70,7 +73,7 @@ export const jobEvents = Effect.fn("jobEvents")(function* (input: DashboardInput
     project.projectId,
     (send) =>
       Effect.gen(function* () {
-        send("jobs", { jobs: jobs.map(toJobRow) })
+        yield* send("jobs", { jobs: yield* Effect.forEach(jobs, jobRowOf) })
         const changes = yield* followProjectJobChanges(project.projectId, {
           afterSeq,
           matches: (view) => matchesJobFilter(filter, view),
@@ -78,8 +81,7 @@ export const jobEvents = Effect.fn("jobEvents")(function* (input: DashboardInput
         })
         while (true) {
           const { view, matches } = yield* changes.next
-          if (matches) send("job", toJobRow(view))
-          else send("gone", { id: view.id })
+          yield* matches ? send("job", yield* jobRowOf(view)) : send("gone", { id: view.id })
         }
       }).pipe(Effect.scoped),
     { endAfterMs: LIVE_STREAM_MS }

@@ -10,9 +10,16 @@ import {
   subscribe,
   unsubscribe
 } from "../../subscriptions/SubscriptionUseCases.ts"
+import { projectDestinations } from "../../destinations/DestinationUseCases.ts"
 import { awaitProjection, type DashboardInput, type Member, pageReply, requireMember } from "../DashboardRoute.ts"
 import { subscriptionsPage } from "../pages/SubscriptionPages.ts"
-import { decodeSubscriptionForm, emptySubscriptionForm, type SubscriptionFormValues, subscriptionFormValues } from "../SubscriptionForm.ts"
+import {
+  decodeSubscriptionForm,
+  emptySubscriptionForm,
+  prefilledSubscriptionForm,
+  type SubscriptionFormValues,
+  subscriptionFormValues
+} from "../SubscriptionForm.ts"
 
 /**
  * Read-your-writes: the list comes from the read model the aggregator keeps, so a page rendered after a write waits
@@ -30,12 +37,14 @@ const render = Effect.fn("renderSubscriptions")(function* (
   outcome: { readonly error?: string; readonly notice?: string; readonly form?: SubscriptionFormValues }
 ) {
   const subscriptions = yield* projectSubscriptions(project.projectId)
+  const destinations = (yield* projectDestinations(project.projectId)).map(({ destinationId, name }) => ({ destinationId, name }))
   const error = outcome.error ?? null
   return pageReply(
     subscriptionsPage({
       viewer: signedIn.viewer,
       project,
       subscriptions,
+      destinations,
       form: outcome.form ?? emptySubscriptionForm,
       error,
       notice: outcome.notice ?? null
@@ -59,8 +68,10 @@ const refusal = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
 const refused = (outcome: unknown): outcome is { readonly refused: string } =>
   typeof outcome === "object" && outcome !== null && "refused" in outcome
 
+/** `?url=` and `?format=` (the Download tab's "Follow this playlist") fill the add form in; subscribing stays a POST. */
 export const showSubscriptions = Effect.fn("showSubscriptions")(function* (input: DashboardInput) {
-  return yield* render(yield* requireMember(input), {})
+  const member = yield* requireMember(input)
+  return yield* render(member, { form: prefilledSubscriptionForm(input.query) })
 })
 
 export const addSubscription = Effect.fn("addSubscription")(function* (input: DashboardInput) {

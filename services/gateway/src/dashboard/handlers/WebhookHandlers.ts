@@ -1,11 +1,8 @@
 // A project's Webhooks tab: the delivery log (the same as GET /v1/webhooks/deliveries) and asking for a redelivery.
 import { deliveryRows } from "@mds/shared/domain/webhook/DeliveryRows"
-import { requestRedelivery } from "@mds/shared/domain/webhook/WebhookCommands"
-import { WebhookDecider } from "@mds/shared/domain/webhook/WebhookDecider"
-import { WebhookConfigEvent, WebhookDeliveryAttempted } from "@mds/shared/domain/webhook/WebhookEvent"
-import { EventStore } from "@mds/shared/eventstore/EventStore"
-import { webhookConfigSubject, webhookDeliverySubject } from "@mds/shared/eventstore/Subjects"
-import { Clock, Effect, Option } from "effect"
+import { currentDeliveryLog } from "@mds/shared/application/webhook/DeliveryFacts"
+import { currentWebhook, requestRedelivery } from "@mds/shared/application/webhook/WebhookCommands"
+import { Clock, Effect } from "effect"
 import { type DashboardInput, type Member, pageReply, requireMember } from "../DashboardRoute.ts"
 import { webhooksPage } from "../pages/WebhookPages.ts"
 
@@ -13,17 +10,9 @@ import { webhooksPage } from "../pages/WebhookPages.ts"
 const SHOWN = 100
 
 const render = Effect.fn("renderWebhooks")(function* ({ signedIn, project }: Member, error: string | null, notice: string | null) {
-  const store = yield* EventStore
-  const log = yield* store.readSubject(WebhookDeliveryAttempted, webhookDeliverySubject(project.projectId))
-  const config = yield* store.readLast(WebhookConfigEvent, webhookConfigSubject(project.projectId))
-  const endpoint = Option.match(config, {
-    onNone: () => null,
-    onSome: ({ event }) => WebhookDecider.evolve(WebhookDecider.initialState(), event).endpoint
-  })
-  const rows = deliveryRows(
-    log.map((stored) => stored.event),
-    (attempt) => attempt.deliveryId
-  ).slice(0, SHOWN)
+  const { state: log } = yield* currentDeliveryLog(project.projectId)
+  const { endpoint } = (yield* currentWebhook(project.projectId)).state
+  const rows = deliveryRows(log, (attempt) => attempt.deliveryId).slice(0, SHOWN)
   return pageReply(
     webhooksPage({ viewer: signedIn.viewer, project, rows, endpoint: endpoint?.url ?? null, error, notice }),
     error === null ? 200 : 400

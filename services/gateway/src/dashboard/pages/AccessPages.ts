@@ -3,7 +3,13 @@ import type { ProjectView } from "@mds/shared/domain/account/AccountViews"
 import { html } from "../html/Html.ts"
 import { alert, csrfField, page, type Viewer } from "../html/Layout.ts"
 
-export const loginPage = (options: { readonly csrfToken: string; readonly email: string; readonly error: string | null }) =>
+export const loginPage = (options: {
+  readonly csrfToken: string
+  readonly email: string
+  readonly error: string | null
+  /** The dashboard page to continue to once signed in. */
+  readonly next: string | null
+}) =>
   page({
     title: "Sign in",
     viewer: null,
@@ -12,6 +18,7 @@ export const loginPage = (options: { readonly csrfToken: string; readonly email:
 ${alert("error", options.error)}
 <form method="post" action="/dashboard/login" class="stack">
   ${csrfField(options.csrfToken)}
+  ${options.next === null ? "" : html`<input type="hidden" name="next" value="${options.next}">`}
   <label for="email">Email</label>
   <input id="email" name="email" type="email" autocomplete="username" required maxlength="254" value="${options.email}" autofocus>
   <label for="password">Password</label>

@@ -1,5 +1,5 @@
 // A project's platform cookies: what is stored (metadata only), a form to upload a cookies.txt, and removal.
-import type { CookieJarInfo } from "@mds/shared/cookies/CookieVault"
+import type { CookieJarInfo } from "@mds/shared/domain/cookies/CookieJars"
 import { formatTime } from "../html/Format.ts"
 import { html } from "../html/Html.ts"
 import { alert, csrfField, page, projectHeader, type ProjectRef, type Viewer } from "../html/Layout.ts"

@@ -1,4 +1,6 @@
 // A project's subscriptions: each with its status, last and next check and its counts, its actions, and the add form.
+import { formatIdOf } from "@mds/shared/domain/media/FormatId"
+import { retentionWords } from "@mds/shared/domain/subscription/SubscriptionRetention"
 import { type SubscriptionSummary, subscriptionStatus } from "@mds/shared/domain/subscription/SubscriptionState"
 import { formatTime } from "../html/Format.ts"
 import { type Html, html } from "../html/Html.ts"
@@ -26,6 +28,15 @@ const filtersOf = (s: SubscriptionSummary): string =>
     .filter((part) => part !== "")
     .join(", ")
 
+/** Where its entries go (a destination, by name) and what its retention keeps; "" for files kept on the service. */
+const libraryOf = (s: SubscriptionSummary, destinations: ReadonlyArray<DestinationChoice>): string => {
+  const destinationId = s.options?.delivery?.destinationId
+  if (destinationId === undefined) return ""
+  const name = destinations.find((d) => d.destinationId === destinationId)?.name ?? destinationId
+  const rule = s.retention === undefined ? "" : `, ${retentionWords(s.retention)}`
+  return `into ${name}${rule}`
+}
+
 const lastCheck = (s: SubscriptionSummary): Html | string =>
   s.lastCheck === null
     ? html`<span class="muted">not yet</span>`
@@ -35,11 +46,12 @@ const lastCheck = (s: SubscriptionSummary): Html | string =>
 const action = (href: string, label: string, name: string, kind: "" | "danger" = "") =>
   html`<button type="submit" formaction="${href}"${kind === "" ? "" : html` class="${kind}"`}>${label}<span class="sr-only"> ${name}</span></button>`
 
-const row = (base: string, csrf: string, s: SubscriptionSummary) => {
+const row = (base: string, csrf: string, s: SubscriptionSummary, destinations: ReadonlyArray<DestinationChoice>) => {
   const status = subscriptionStatus(s)
   const href = `${base}/${s.subscriptionId}`
+  const library = libraryOf(s, destinations)
   return html`<tr data-subscription-id="${s.subscriptionId}" data-status="${status}">
-  <td data-label="Subscription"><a href="${s.url}" rel="noreferrer noopener">${s.url}</a><br><span class="muted">${s.format} · ${every(s.checkEveryMs)}${filtersOf(s) === "" ? "" : html` · ${filtersOf(s)}`}</span></td>
+  <td data-label="Subscription"><a href="${s.url}" rel="noreferrer noopener">${s.url}</a><br><span class="muted">${formatIdOf(s.format)} · ${every(s.checkEveryMs)}${filtersOf(s) === "" ? "" : html` · ${filtersOf(s)}`}${library === "" ? "" : html` · <span data-field="library">${library}</span>`}</span></td>
   <td data-label="Status"><span class="badge ${BADGE[status]}" data-field="status">${status}</span></td>
   <td data-label="Last check">${lastCheck(s)}</td>
   <td data-label="Next check">${s.paused ? html`<span class="muted">paused</span>` : formatTime(s.nextCheckAt)}</td>
@@ -53,10 +65,17 @@ const row = (base: string, csrf: string, s: SubscriptionSummary) => {
 const option = (value: string, label: string, chosen: string) =>
   html`<option value="${value}"${value === chosen ? html` selected` : ""}>${label}</option>`
 
+/** A destination the form offers: its id and its name. */
+export interface DestinationChoice {
+  readonly destinationId: string
+  readonly name: string
+}
+
 export const subscriptionsPage = (options: {
   readonly viewer: Viewer
   readonly project: ProjectRef
   readonly subscriptions: ReadonlyArray<SubscriptionSummary>
+  readonly destinations: ReadonlyArray<DestinationChoice>
   readonly form: SubscriptionFormValues
   readonly error: string | null
   readonly notice: string | null
@@ -76,7 +95,7 @@ ${alert("notice", options.notice)}
 project's cookies and within its download slots.</p>
 <div class="table-wrap"><table class="subscriptions">
 <thead><tr><th scope="col">Subscription</th><th scope="col">Status</th><th scope="col">Last check</th><th scope="col">Next check</th><th scope="col">Last error</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
-<tbody>${options.subscriptions.map((s) => row(base, csrf, s))}</tbody>
+<tbody>${options.subscriptions.map((s) => row(base, csrf, s, options.destinations))}</tbody>
 </table></div>
 <p class="muted"${options.subscriptions.length === 0 ? "" : html` hidden`}>No subscriptions yet.</p>
 </section>
@@ -103,6 +122,18 @@ project's cookies and within its download slots.</p>
   </fieldset>
   <label for="subscription-backfill">Backfill: how many of the newest current entries to download now (0 to 50)</label>
   <input id="subscription-backfill" name="backfill" inputmode="numeric" pattern="[0-9]*" value="${form.backfill}">
+  <fieldset>
+  <legend>Deliver into a destination (optional)</legend>
+  <label for="subscription-destination">Destination</label>
+  <select id="subscription-destination" name="destination">${option("", "none: keep the files on the service", form.destination)}${options.destinations.map((d) => option(d.destinationId, d.name, form.destination))}</select>
+  <label for="subscription-path">Path template (default {uploader}/{title} [{id}].{ext})</label>
+  <input id="subscription-path" name="path" maxlength="512" value="${form.path}" autocomplete="off">
+  <label for="subscription-keep">Keep in the destination</label>
+  <select id="subscription-keep" name="keep">${option("", "every entry", form.keep)}${option("last", "the newest entries", form.keep)}${option("days", "entries of the last days", form.keep)}</select>
+  <label for="subscription-keep-count">How many entries, or days</label>
+  <input id="subscription-keep-count" name="keep_count" inputmode="numeric" pattern="[0-9]*" value="${form.keep_count}">
+  <p class="muted">Older entries' files, and only those the service delivered, are removed from the destination.</p>
+  </fieldset>
   <button type="submit" class="primary">Subscribe</button>
 </form>
 </section>`

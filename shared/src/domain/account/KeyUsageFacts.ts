@@ -1,7 +1,0 @@
-// The key-usage facts' door: a key's last use (KeyUsed), one subject per key, one message per key and instant.
-import { factRecorder, factsOf } from "../../eventstore/FactRecorder.ts"
-import { keyUsageSubject } from "../../eventstore/Subjects.ts"
-import { KeyUsed } from "./AccountEvent.ts"
-
-/** `recordKeyUse(keyId)(used)`: the same use flushed twice (a retried flush) is one message. */
-export const recordKeyUse = factsOf(factRecorder({ codec: KeyUsed, msgId: (used) => `KeyUsed:${used.keyId}:${used.at}` }), keyUsageSubject)
