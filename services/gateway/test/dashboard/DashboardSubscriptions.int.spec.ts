@@ -1,14 +1,20 @@
 // The dashboard's subscriptions tab in Chromium: add a subscription of a feed, see it listed with its last check's
 // counts, refused input shown on the page, pause, resume, check now and remove, and a project outsider sees none of it.
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { subscriptionCommands } from "@mds/shared/domain/subscription/SubscriptionCommands"
+import { subscriptionCommands } from "@mds/shared/application/subscription/SubscriptionCommands"
+import { SubscriptionReadModel } from "@mds/shared/readmodel/SubscriptionReadModel"
+import { eventually } from "../../../../test/support/Eventually.ts"
 import { launchChromium, screenshot } from "../../../../test/e2e/DashboardBrowser.ts"
 import { runAdminCommand } from "../../src/cli/runAdminCommand.ts"
 import { loadSubscription } from "../../src/subscriptions/SubscriptionUseCases.ts"
 import { startFakeExtractor } from "../GatewayHarness.ts"
 import { type DashboardHarness, startDashboardHarness } from "./DashboardHarness.ts"
+import { parseFormatId } from "@mds/shared/domain/media/FormatId"
+import { mkdtemp } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 
 const ADMIN = { email: "admin@example.org", password: "bootstrap-password-1" }
 const EVE = { email: "eve@example.org", password: "eves-password-1234" }
@@ -82,7 +88,7 @@ describe("dashboard subscriptions in Chromium", () => {
     subscriptionId = (await row().getAttribute("data-subscription-id")) ?? ""
     // Stored as the API creates it: the same use case behind both.
     const stored = await h.gateway.run(loadSubscription(projectId, subscriptionId))
-    expect(stored).toMatchObject({ format: "audio_m4a", checkEveryMs: 21_600_000, backfill: 2, paused: false })
+    expect(stored).toMatchObject({ format: parseFormatId("audio_m4a"), checkEveryMs: 21_600_000, backfill: 2, paused: false })
     expect(stored.filters).toEqual({ titleContains: "Bonus", minDurationSeconds: 30, maxDurationSeconds: 7200 })
   })
 
@@ -103,21 +109,34 @@ describe("dashboard subscriptions in Chromium", () => {
     await h.gateway.run(
       Effect.gen(function* () {
         const state = yield* loadSubscription(projectId, subscriptionId)
-        yield* subscriptionCommands(
-          projectId,
-          subscriptionId
-        )({
-          _tag: "RecordCheck",
+        const commands = subscriptionCommands(projectId, subscriptionId)
+        const dueAt = state.nextCheckAt
+        yield* commands({
+          _tag: "PlanCheck",
           subscriptionId,
-          dueAt: state.nextCheckAt,
+          dueAt,
           now: Date.now(),
+          mediaId: "med_feed",
+          platform: "generic",
           found: 2,
           fresh: 2,
           filtered: 2,
           seen: ["ent_1", "ent_2"],
-          queued: null
+          refreshed: [],
+          candidates: [],
+          requeue: [],
+          limit: null,
+          hold: null
         })
+        yield* commands({ _tag: "RecordCheck", subscriptionId, dueAt, now: Date.now(), queued: null, waiting: [] })
       })
+    )
+    // The list is the aggregator's read model, which folds the check a moment later: the dashboard's own writes wait
+    // for it (read-your-writes), a write made here waits too, or the page could be rendered before the check is in it.
+    await eventually(
+      () => h.gateway.run(Effect.flatMap(SubscriptionReadModel, (read) => read.get(projectId, subscriptionId))),
+      (view) => Option.isSome(view) && view.value.lastCheck !== null,
+      "the subscription read model to fold the recorded check"
     )
     // Open the tab afresh (a reload would repeat the last form's POST).
     await page.goto(`${origin}/dashboard/projects/${projectId}/subscriptions`)
@@ -186,5 +205,28 @@ describe("dashboard subscriptions in Chromium", () => {
     expect(await page.isVisible("text=No subscriptions yet.")).toBe(true)
     const gone = await h.gateway.run(Effect.flip(loadSubscription(projectId, subscriptionId)))
     expect(gone._tag).toBe("SubscriptionNotFound")
+  })
+
+  it("adds one delivering into a destination of the project, keeping the newest 5: the row says where and what it keeps", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "mds-dashboard-library-"))
+    const destinationId = String(
+      await h.gateway.run(runAdminCommand({ _tag: "AddFolderDestination", projectId, name: "Podcast library", path: folder }))
+    )
+    await page.goto(`${origin}/dashboard/projects/${projectId}/subscriptions`)
+    const library = `${FEED}?library`
+    await page.fill("#subscription-url", library)
+    await page.selectOption("#subscription-destination", destinationId)
+    await page.selectOption("#subscription-keep", "last")
+    await submit("button:has-text('Subscribe')")
+    expect(await page.textContent("[role=alert]")).toContain("Keep: give how many entries")
+    expect(await page.inputValue("#subscription-destination")).toBe(destinationId)
+    await page.fill("#subscription-keep-count", "5")
+    await submit("button:has-text('Subscribe')")
+    expect(await page.textContent("[role=status]")).toBe(`Subscribed to ${library}; its first check runs now.`)
+    const listed = page.locator("tr[data-subscription-id]", { hasText: library })
+    expect(await listed.locator("[data-field=library]").textContent()).toBe("into Podcast library, keeps the last 5")
+    const stored = await h.gateway.run(loadSubscription(projectId, (await listed.getAttribute("data-subscription-id")) ?? ""))
+    expect(stored.options?.delivery?.destinationId).toBe(destinationId)
+    expect(stored.retention).toEqual({ keepLast: 5 })
   })
 })
