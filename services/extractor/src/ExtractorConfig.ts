@@ -20,7 +20,9 @@ export const YtDlpPath = Config.String("YT_DLP_PATH").pipe(Config.withDefault("y
 
 export interface ExtractorConfigShape {
   readonly workRoot: string
+  /** ffmpeg, for yt-dlp's merges and the service's own runs (probes, thumbnails, conversions, clip cuts, remuxes). */
   readonly ffmpegPath: string
+  readonly ffprobePath: string
   readonly resolveTimeoutMs: number
   readonly downloadTimeoutMs: number
   readonly workerConcurrency: number
@@ -48,6 +50,7 @@ export class ExtractorConfig extends Context.Service<ExtractorConfig, ExtractorC
   static readonly config = Config.all({
     workRoot: DataDir.pipe(Config.map((dir) => join(dir, "work"))),
     ffmpegPath: Config.String("FFMPEG_PATH").pipe(Config.withDefault("ffmpeg")),
+    ffprobePath: Config.String("FFPROBE_PATH").pipe(Config.withDefault("ffprobe")),
     resolveTimeoutMs: wholeSecondsAsMs("RESOLVE_TIMEOUT_SECONDS", 90),
     downloadTimeoutMs: wholeSecondsAsMs("DOWNLOAD_TIMEOUT_SECONDS", 1800),
     workerConcurrency: Config.Int("WORKER_CONCURRENCY").pipe(Config.withDefault(2)),

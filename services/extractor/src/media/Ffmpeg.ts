@@ -1,7 +1,8 @@
 // ffprobe and ffmpeg on remote media, confined to the egress proxy: stream facts and generated thumbnails.
-import { Config, Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { ExtractorConfig } from "../ExtractorConfig.ts"
-import { Confinement, type ConfinementShape, killRunTree } from "../sandbox/Confinement.ts"
+import { Confinement, type ConfinementShape } from "../sandbox/Confinement.ts"
+import { runConfinedTool } from "../sandbox/ConfinedTool.ts"
 import { FfprobeOutput, type MediaProbeResult, summarizeProbe } from "../ytdlp/MediaProbeResult.ts"
 
 export class FfmpegFailed extends Schema.TaggedError<FfmpegFailed>()("FfmpegFailed", {
@@ -10,51 +11,34 @@ export class FfmpegFailed extends Schema.TaggedError<FfmpegFailed>()("FfmpegFail
 }) {}
 
 const OUTPUT_LIMIT = 8 * 1024 * 1024
-const TIMEOUT_MS = 60_000
+/** How long a run that reads a remote server may take (a probe, a thumbnail). */
+export const NETWORK_TIMEOUT_MS = 60_000
 
-const run = (confinement: ConfinementShape, tool: string, args: ReadonlyArray<string>, url: string, proxyUrl: string | null) =>
-  Effect.callback<string, FfmpegFailed>((resume) => {
-    // Only http(s) URLs are handed over (never a local path or another protocol); -http_proxy carries the proxy,
-    // and the HLS demuxer passes it on to the playlists and segments it opens. The one exception is probeFile
-    // (no proxy, so no network at all), which names a file the service itself wrote and allows no protocol but "file".
-    if (!(proxyUrl === null ? url.startsWith("file:/") : /^https?:\/\//i.test(url))) {
-      resume(Effect.fail(new FfmpegFailed({ tool, message: `refusing to open a non-http input: ${url.slice(0, 100)}` })))
-      return
-    }
-    let child: ReturnType<ConfinementShape["spawn"]>
-    try {
-      child = confinement.spawn(tool, args, { proxyUrl })
-    } catch (error) {
-      resume(Effect.fail(new FfmpegFailed({ tool, message: String(error) })))
-      return
-    }
-    const stdout: Array<Buffer> = []
-    let stdoutBytes = 0
-    let stderr = ""
-    child.stdin.end()
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdoutBytes += chunk.length
-      if (stdoutBytes > OUTPUT_LIMIT) killRunTree(child)
-      else stdout.push(chunk)
-    })
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString("utf8")).slice(-2000)
-    })
-    const timer = setTimeout(() => killRunTree(child), TIMEOUT_MS)
-    child.once("error", (error) => {
-      clearTimeout(timer)
-      resume(Effect.fail(new FfmpegFailed({ tool, message: error.message })))
-    })
-    child.once("close", (exitCode, signal) => {
-      clearTimeout(timer)
-      if (exitCode === 0) resume(Effect.succeed(Buffer.concat(stdout).toString("utf8")))
-      else resume(Effect.fail(new FfmpegFailed({ tool, message: stderr || `${tool} ended with ${signal ?? `exit code ${exitCode}`}` })))
-    })
-    return Effect.sync(() => {
-      clearTimeout(timer)
-      killRunTree(child)
-    })
-  })
+/**
+ * `timeoutMs`: the network runs' deadline, or null for a run on the service's own files (a remux takes as long as the
+ * file is long; the job's deadline and cancel bound it).
+ */
+const run = (
+  confinement: ConfinementShape,
+  tool: string,
+  args: ReadonlyArray<string>,
+  url: string,
+  proxyUrl: string | null,
+  timeoutMs: number | null
+) => {
+  // Only http(s) URLs are handed over (never a local path or another protocol); -http_proxy carries the proxy,
+  // and the HLS demuxer passes it on to the playlists and segments it opens. The one exception is a run on a file
+  // (no proxy, so no network at all), which names a file the service itself wrote and allows no protocol but "file".
+  if (!(proxyUrl === null ? url.startsWith("file:/") : /^https?:\/\//i.test(url)))
+    return Effect.fail(new FfmpegFailed({ tool, message: `refusing to open a non-http input: ${url.slice(0, 100)}` }))
+  return runConfinedTool(
+    confinement,
+    tool,
+    args,
+    { proxyUrl, outputLimit: OUTPUT_LIMIT, timeoutMs },
+    (message) => new FfmpegFailed({ tool, message })
+  )
+}
 
 /**
  * The protocols ffmpeg may open for a remote input: the input's own scheme, what it needs to reach the egress proxy,
@@ -93,14 +77,21 @@ const summarize = (stdout: string) =>
     Effect.map(summarizeProbe)
   )
 
-export const makeFfmpeg = (ffmpegPath: string, ffprobePath: string, confinement: ConfinementShape): FfmpegShape => ({
+/** `networkTimeoutMs`: the deadline of runs that read a remote server (NETWORK_TIMEOUT_MS unless a test sets a shorter one). */
+export const makeFfmpeg = (
+  ffmpegPath: string,
+  ffprobePath: string,
+  confinement: ConfinementShape,
+  networkTimeoutMs: number = NETWORK_TIMEOUT_MS
+): FfmpegShape => ({
   probe: (url, proxyUrl) =>
     run(
       confinement,
       ffprobePath,
       ["-v", "error", ...networkInput(url, proxyUrl), "-print_format", "json", "-show_format", "-show_streams", url],
       url,
-      proxyUrl
+      proxyUrl,
+      networkTimeoutMs
     ).pipe(Effect.flatMap(summarize)),
   probeFile: (path) => {
     const input = `file:${path}`
@@ -109,6 +100,7 @@ export const makeFfmpeg = (ffmpegPath: string, ffprobePath: string, confinement:
       ffprobePath,
       ["-v", "error", "-protocol_whitelist", "file", "-print_format", "json", "-show_format", "-show_streams", input],
       input,
+      null,
       null
     ).pipe(Effect.flatMap(summarize))
   },
@@ -126,7 +118,8 @@ export const makeFfmpeg = (ffmpegPath: string, ffprobePath: string, confinement:
       ffmpegPath,
       ["-hide_banner", "-loglevel", "error", "-nostdin", "-y", ...args, "-f", "image2", outputPath],
       url,
-      proxyUrl
+      proxyUrl,
+      networkTimeoutMs
     ).pipe(Effect.asVoid)
   },
   remuxFile: (inputPath, outputPath, container) => {
@@ -150,19 +143,18 @@ export const makeFfmpeg = (ffmpegPath: string, ffprobePath: string, confinement:
         "copy"
       ].concat(["-f", container, outputPath]),
       input,
+      null,
       null
     ).pipe(Effect.asVoid)
   }
 })
 
 export class Ffmpeg extends Context.Service<Ffmpeg, FfmpegShape>()("mds/extractor/Ffmpeg") {
-  /** FFMPEG_PATH is read once, by ExtractorConfig (yt-dlp is given the same binary). */
-  static readonly ffprobeConfig = Config.String("FFPROBE_PATH").pipe(Config.withDefault("ffprobe"))
   static readonly layer = Layer.effect(
     Ffmpeg,
     Effect.gen(function* () {
-      const { ffmpegPath } = yield* ExtractorConfig
-      return Ffmpeg.of(makeFfmpeg(ffmpegPath, yield* Ffmpeg.ffprobeConfig, yield* Confinement))
+      const { ffmpegPath, ffprobePath } = yield* ExtractorConfig
+      return Ffmpeg.of(makeFfmpeg(ffmpegPath, ffprobePath, yield* Confinement))
     })
   )
 }

@@ -1,9 +1,11 @@
 // Extension: puts a finished video into the codec and container its job asked for (local files only, ffprobe + ffmpeg).
 import { join } from "node:path"
-import { Config, Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
+import { ExtractorConfig } from "../ExtractorConfig.ts"
 import type { DownloadOptions } from "@mds/shared/domain/job/DownloadOptions"
 import type { DownloadedFile } from "../ytdlp/ResultLine.ts"
-import { Confinement, type ConfinementShape, killRunTree } from "../sandbox/Confinement.ts"
+import { Confinement, type ConfinementShape } from "../sandbox/Confinement.ts"
+import { runConfinedTool } from "../sandbox/ConfinedTool.ts"
 import { planConversion, type ProducedStreams } from "./ConversionPlan.ts"
 
 export class ConversionFailed extends Schema.TaggedError<ConversionFailed>()("ConversionFailed", {
@@ -27,37 +29,17 @@ const OUTPUT_LIMIT = 1024 * 1024
 
 /**
  * The tool reads and writes only files of the job's own directory ("file" is its only protocol), confined like every
- * media tool and without any network (no proxy). Also the runner of a clip's local cut (download/clip/ClipCut.ts).
+ * media tool and without any network (no proxy), for as long as the file takes: a canceled or timed-out job stops it.
+ * Also the runner of a clip's local cut (download/clip/ClipCut.ts).
  */
 export const runLocalTool = (confinement: ConfinementShape, tool: string, args: ReadonlyArray<string>) =>
-  Effect.callback<string, ConversionFailed>((resume) => {
-    let child: ReturnType<ConfinementShape["spawn"]>
-    try {
-      child = confinement.spawn(tool, args, { proxyUrl: null })
-    } catch (error) {
-      resume(Effect.fail(new ConversionFailed({ message: String(error) })))
-      return
-    }
-    let stdout = ""
-    let stderr = ""
-    child.stdin.end()
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString("utf8")
-      if (stdout.length > OUTPUT_LIMIT) killRunTree(child)
-    })
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString("utf8")).slice(-1000)
-    })
-    child.once("error", (error) => resume(Effect.fail(new ConversionFailed({ message: error.message }))))
-    child.once("close", (exitCode, signal) => {
-      if (exitCode === 0) resume(Effect.succeed(stdout))
-      else resume(Effect.fail(new ConversionFailed({ message: stderr || `${tool} ended with ${signal ?? `exit code ${exitCode}`}` })))
-    })
-    // A canceled or timed-out job stops its conversion at once.
-    return Effect.sync(() => {
-      killRunTree(child)
-    })
-  })
+  runConfinedTool(
+    confinement,
+    tool,
+    args,
+    { proxyUrl: null, outputLimit: OUTPUT_LIMIT, timeoutMs: null },
+    (message) => new ConversionFailed({ message })
+  )
 
 export class OutputConversion extends Context.Service<
   OutputConversion,
@@ -72,19 +54,14 @@ export class OutputConversion extends Context.Service<
     ): Effect.Effect<{ readonly file: DownloadedFile; readonly subtitleTracks: number | null }, ConversionFailed>
   }
 >()("mds/extractor/OutputConversion") {
-  static readonly config = Config.all({
-    ffmpeg: Config.String("FFMPEG_PATH").pipe(Config.withDefault("ffmpeg")),
-    ffprobe: Config.String("FFPROBE_PATH").pipe(Config.withDefault("ffprobe"))
-  })
-
   static readonly layer = Layer.effect(
     OutputConversion,
     Effect.gen(function* () {
-      const tools = yield* OutputConversion.config
+      const { ffmpegPath, ffprobePath } = yield* ExtractorConfig
       const confinement = yield* Confinement
 
       const streamsOf = (file: DownloadedFile) =>
-        runLocalTool(confinement, tools.ffprobe, [
+        runLocalTool(confinement, ffprobePath, [
           "-v",
           "error",
           "-protocol_whitelist",
@@ -116,7 +93,7 @@ export class OutputConversion extends Context.Service<
         const plan = planConversion(options, streams)
         if (plan === null) return { file, subtitleTracks }
         const output = join(file.filepath, "..", `converted.${plan.ext}`)
-        yield* runLocalTool(confinement, tools.ffmpeg, [
+        yield* runLocalTool(confinement, ffmpegPath, [
           "-hide_banner",
           "-loglevel",
           "error",
