@@ -1,8 +1,10 @@
-// The Download tab's format, clip and preset fields as typed, and the same as the /v1 download and batch bodies spell them.
+// The Download tab's format, clip, preset and destination fields as typed, and the same as the /v1 download and batch
+// bodies spell them.
 import { field, fields } from "./DashboardForms.ts"
+import { destinationBodyOf, type DestinationFormValues } from "./DestinationForm.ts"
 
 /** The form exactly as the user left it, so a refused form comes back filled in. */
-export interface DownloadFormValues {
+export interface DownloadFormValues extends DestinationFormValues {
   readonly format: string
   readonly clip_start: string
   readonly clip_end: string
@@ -27,7 +29,9 @@ export const emptyDownloadForm: DownloadFormValues = {
   mute: false,
   embed_metadata: false,
   embed_thumbnail: false,
-  subtitles: []
+  subtitles: [],
+  destination: "",
+  path: ""
 }
 
 const checked = (body: unknown, name: string) => field(body, name) !== ""
@@ -43,7 +47,9 @@ export const downloadFormValues = (body: unknown): DownloadFormValues => ({
   mute: checked(body, "mute"),
   embed_metadata: checked(body, "embed_metadata"),
   embed_thumbnail: checked(body, "embed_thumbnail"),
-  subtitles: fields(body, "subtitles")
+  subtitles: fields(body, "subtitles"),
+  destination: field(body, "destination").trim(),
+  path: field(body, "path").trim()
 })
 
 /**
@@ -74,7 +80,8 @@ export const downloadExtensionsOf = (values: DownloadFormValues): Record<string,
   ...given("mute", true, values.mute),
   ...given("embed_metadata", true, values.embed_metadata),
   ...given("embed_thumbnail", true, values.embed_thumbnail),
-  ...given("subtitles", values.subtitles, values.subtitles.length > 0)
+  ...given("subtitles", values.subtitles, values.subtitles.length > 0),
+  ...destinationBodyOf(values)
 })
 
 /** The body of POST /v1/media/download for a resolved media. */

@@ -49,6 +49,29 @@ describe("downloadBodyOf", () => {
   })
 })
 
+describe("the destination fields", () => {
+  it("no destination chosen: no destination in the body, whatever the template field says", () => {
+    expect(downloadBodyOf("med_1", form("format=audio_mp3&destination=&path={title}.{ext}"))).toEqual({
+      media_id: "med_1",
+      format: "audio_mp3"
+    })
+  })
+
+  it("a destination with its template, or without one for the default", () => {
+    const id = "dst_aaaaaaaaaaaaaaaaaaaaaaaa"
+    expect(downloadBodyOf("med_1", form(`format=audio_mp3&destination=${id}&path=+Podcasts/{title}.{ext}+`))).toEqual({
+      media_id: "med_1",
+      format: "audio_mp3",
+      destination: { id, path: "Podcasts/{title}.{ext}" }
+    })
+    expect(batchBodyOf("med_p", null, form(`format=audio_mp3&destination=${id}&path=`))).toEqual({
+      media_id: "med_p",
+      format: "audio_mp3",
+      destination: { id }
+    })
+  })
+})
+
 describe("batchBodyOf", () => {
   it("names the ticked entries, or none for every entry", () => {
     const values = form("format=audio_mp3")

@@ -3,6 +3,7 @@ import { CreateSubscriptionRequest } from "@mds/shared/api/Subscriptions"
 import { Effect, Schema, SchemaIssue } from "effect"
 import { InvalidForm } from "./DashboardErrors.ts"
 import { decodeForm, field } from "./DashboardForms.ts"
+import { destinationBodyOf } from "./DestinationForm.ts"
 
 /** The form's fields exactly as the user typed them, so a rejected form comes back filled in. */
 export interface SubscriptionFormValues {
@@ -135,8 +136,7 @@ export const decodeSubscriptionForm = (values: SubscriptionFormValues) =>
       const { url, format, check_every, backfill, keep_count, ...filters } = form
       if (values.keep !== "" && keep_count === undefined)
         return Effect.fail(new InvalidForm({ message: "Keep: give how many entries (or days) to keep." }))
-      const delivery =
-        values.destination === "" ? {} : { destination: { id: values.destination, ...(values.path === "" ? {} : { path: values.path }) } }
+      const delivery = destinationBodyOf(values)
       const retention =
         values.keep === "" || keep_count === undefined
           ? {}

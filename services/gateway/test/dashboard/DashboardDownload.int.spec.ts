@@ -2,9 +2,13 @@
 // handlers (idempotent queueing, slots, refusals with the API's code and Retry-After), with CSRF and tenancy as every
 // dashboard form; Save, Cancel and Retry; the share route (signed out, from another site, several projects), the
 // manifest's share target, and "Follow" filling the Subscriptions form in. The browser flows are the e2e tier's.
+import { mkdtemp, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
+import { JobStates } from "@mds/shared/application/job/JobStates"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { jobSubject } from "@mds/shared/nats/Subjects"
 import { jobCompleted, jobStarted } from "../../../../test/support/JobEvents.ts"
@@ -248,5 +252,41 @@ describe("the share route and the installable app", () => {
     const page = await admin.get(`${base}/download`)
     expect(page.body).toContain('<link rel="manifest" href="/dashboard/manifest.webmanifest">')
     expect(page.headers.get("content-security-policy")).toContain("manifest-src 'self'")
+  })
+})
+
+describe("the Download tab's destination", () => {
+  it("offers the project's destinations; a download into one is queued with the destination and the template", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "mds-dashboard-download-library-"))
+    try {
+      const library = projectIdIn((await admin.post("/dashboard/projects", { name: "Library" })).body)
+      const libraryBase = `/dashboard/projects/${library}`
+      const destinationId = String(
+        await h.gateway.run(runAdminCommand({ _tag: "AddFolderDestination", projectId: library, name: "Films", path: folder }))
+      )
+      const page = await admin.post(`${libraryBase}/download`, { url: VIDEO })
+      expect(page.body).toContain(`<option value="${destinationId}">Films</option>`)
+      const form = { media_id: hidden(page.body, "media_id"), url: VIDEO, request: hidden(page.body, "request"), format: "audio_m4a" }
+
+      // A template the API refuses comes back with the API's words and what was typed.
+      const refused = await admin.post(`${libraryBase}/download/queue`, { ...form, destination: destinationId, path: "../{title}.{ext}" })
+      expect(refused.status).toBe(422)
+      expect(refused.body).toContain('data-refusal="invalid_path_template"')
+      expect(refused.body).toContain('value="../{title}.{ext}"')
+      expect(refused.body).toContain(`<option value="${destinationId}" selected>Films</option>`)
+
+      const queued = await admin.post(`${libraryBase}/download/queue`, { ...form, destination: destinationId, path: "{title}.{ext}" })
+      const jobId = jobIdIn(queued.body)
+      expect(jobId, queued.body).not.toBe("")
+      const job = await h.gateway.run(Effect.flatMap(JobStates, (states) => states.current(library, jobId)))
+      expect(job.state?.options?.delivery).toEqual({ destinationId, pathTemplate: "{title}.{ext}", sidecars: [] })
+    } finally {
+      await rm(folder, { recursive: true, force: true })
+    }
+  })
+
+  it("offers no destination field to a project without one", async () => {
+    const { page } = await lookUp()
+    expect(page.body).not.toContain('name="destination"')
   })
 })

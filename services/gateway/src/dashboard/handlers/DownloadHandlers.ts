@@ -5,6 +5,7 @@ import { MAX_URL_LENGTH } from "@mds/shared/api/Requests"
 import type { JobAccepted, Media } from "@mds/shared/api/Responses"
 import { Effect } from "effect"
 import { createBatch } from "../../batches/createBatch.ts"
+import { projectDestinations } from "../../destinations/DestinationUseCases.ts"
 import { getBatch } from "../../batches/batchRoutes.ts"
 import { queueDownloadOnce } from "../../jobs/queueDownloadOnce.ts"
 import { toMediaResponse } from "../../media/MediaResponse.ts"
@@ -38,7 +39,10 @@ const render = Effect.fn("renderDownload")(function* (
   state: { readonly url: string; readonly playlist: boolean; readonly refusal: Refusal | null; readonly looked: Looked | null }
 ) {
   const origin = yield* originOf(input)
-  return refusalReply(downloadPage({ viewer: signedIn.viewer, project, ...state, origin }), state.refusal)
+  // Offered only beside a looked-up media: the tab's first page needs none.
+  const destinations =
+    state.looked === null ? [] : (yield* projectDestinations(project.projectId)).map(({ destinationId, name }) => ({ destinationId, name }))
+  return refusalReply(downloadPage({ viewer: signedIn.viewer, project, ...state, origin, destinations }), state.refusal)
 })
 
 /** The tab; `?url=` (the share route, the bookmarklet) fills the link in. Looking it up is the user's choice. */

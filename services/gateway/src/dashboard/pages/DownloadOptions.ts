@@ -3,6 +3,7 @@ import type { Media } from "@mds/shared/api/Responses"
 import { formatByteSize } from "@mds/shared/config/ByteSize"
 import { type Html, html } from "../html/Html.ts"
 import { type DownloadFormValues, emptyDownloadForm } from "../DownloadForm.ts"
+import { type DestinationChoice, destinationFields } from "./DestinationField.ts"
 
 type MediaFormat = Media["formats"][number]
 
@@ -66,8 +67,15 @@ export const formatSelect = (formats: ReadonlyArray<MediaFormat>, values: Downlo
 const anyOptionSet = (values: DownloadFormValues) =>
   JSON.stringify({ ...values, format: "" }) !== JSON.stringify({ ...emptyDownloadForm, format: "" })
 
-/** Clip, codec, container, bitrate, tags, cover and subtitles: closed until used, as most downloads need none. */
-export const downloadOptions = (values: DownloadFormValues, subtitles: Media["subtitles"]): Html =>
+/**
+ * Clip, codec, container, bitrate, tags, cover, subtitles and the destination (when the project has one): closed until
+ * used, as most downloads need none.
+ */
+export const downloadOptions = (
+  values: DownloadFormValues,
+  subtitles: Media["subtitles"],
+  destinations: ReadonlyArray<DestinationChoice>
+): Html =>
   html`<details class="options"${anyOptionSet(values) ? html` open` : ""}>
 <summary>Clip and output options</summary>
 <fieldset>
@@ -106,6 +114,14 @@ ${subtitles.map((track) =>
     `download-subtitles-${track.language}`
   )
 )}
+</fieldset>`
+  }${
+    destinations.length === 0
+      ? ""
+      : html`
+<fieldset>
+<legend>Deliver into a destination of the project</legend>
+${destinationFields("download", destinations, values)}
 </fieldset>`
   }
 </details>`

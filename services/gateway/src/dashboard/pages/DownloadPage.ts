@@ -4,6 +4,7 @@ import { html } from "../html/Html.ts"
 import { csrfField, page, projectHeader, type ProjectRef, type Viewer } from "../html/Layout.ts"
 import type { Refusal } from "../ApiRefusal.ts"
 import type { DownloadFormValues } from "../DownloadForm.ts"
+import type { DestinationChoice } from "./DestinationField.ts"
 import { mediaPanel } from "./MediaPanel.ts"
 import { playlistPanel } from "./PlaylistPanel.ts"
 import { refusalAlert } from "./RefusalAlert.ts"
@@ -31,6 +32,8 @@ export const downloadPage = (options: {
   readonly refusal: Refusal | null
   readonly looked: Looked | null
   readonly origin: string
+  /** The project's destinations, offered to deliver into. */
+  readonly destinations: ReadonlyArray<DestinationChoice>
 }) => {
   const base = `/dashboard/projects/${options.project.projectId}`
   const { looked } = options
@@ -47,6 +50,7 @@ export const downloadPage = (options: {
             url: options.url,
             values: looked.values,
             chosen: looked.chosen,
+            destinations: options.destinations,
             refused
           })
         : mediaPanel({
@@ -56,6 +60,7 @@ export const downloadPage = (options: {
             url: options.url,
             values: looked.values,
             requestToken: looked.requestToken,
+            destinations: options.destinations,
             refused
           })
   return page({

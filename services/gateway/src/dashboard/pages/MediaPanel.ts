@@ -4,6 +4,7 @@ import { formatDuration } from "../html/Format.ts"
 import { type Html, html } from "../html/Html.ts"
 import { csrfField } from "../html/Layout.ts"
 import type { DownloadFormValues } from "../DownloadForm.ts"
+import type { DestinationChoice } from "./DestinationField.ts"
 import { downloadOptions, formatChoice } from "./DownloadOptions.ts"
 
 /** The media's picture, decorative beside its title (so no alternative text); none when the media has none. */
@@ -46,6 +47,8 @@ export const mediaPanel = (options: {
   readonly media: Media
   readonly url: string
   readonly values: DownloadFormValues
+  /** The project's destinations, offered to deliver into. */
+  readonly destinations: ReadonlyArray<DestinationChoice>
   /** Sent as the request's Idempotency-Key: a form submitted twice queues one job. */
   readonly requestToken: string
   /** A refusal is shown above: then the heading is not focused, the alert is. */
@@ -60,7 +63,7 @@ ${mediaHeading(media, !options.refused)}
   <input type="hidden" name="url" value="${options.url}">
   <input type="hidden" name="request" value="${options.requestToken}">
   ${media.formats.length === 0 ? html`<p class="muted">This media lists no formats to download.</p>` : formatChoice(media.formats, options.values)}
-  ${downloadOptions(options.values, media.subtitles)}
+  ${downloadOptions(options.values, media.subtitles, options.destinations)}
   <button type="submit" class="primary" data-wait-for-countdown>Download</button>
 </form>
 </section>`

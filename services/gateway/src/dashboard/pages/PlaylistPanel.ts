@@ -4,6 +4,7 @@ import { formatDuration } from "../html/Format.ts"
 import { html } from "../html/Html.ts"
 import { csrfField } from "../html/Layout.ts"
 import type { DownloadFormValues } from "../DownloadForm.ts"
+import type { DestinationChoice } from "./DestinationField.ts"
 import { chosenFormat, downloadOptions, formatSelect } from "./DownloadOptions.ts"
 import { mediaHeading } from "./MediaPanel.ts"
 
@@ -15,6 +16,8 @@ export const playlistPanel = (options: {
   readonly media: Media
   readonly url: string
   readonly values: DownloadFormValues
+  /** The project's destinations, offered to deliver into. */
+  readonly destinations: ReadonlyArray<DestinationChoice>
   /** The entries ticked when the form was sent (all of them on a fresh page). */
   readonly chosen: ReadonlySet<string> | null
   readonly refused: boolean
@@ -41,7 +44,7 @@ ${mediaHeading(media, !options.refused)}
   )}</ol>
   </fieldset>
   ${formatSelect(media.formats, options.values)}
-  ${downloadOptions(options.values, undefined)}
+  ${downloadOptions(options.values, undefined, options.destinations)}
   <div class="buttons">
   <button type="submit" class="primary" data-wait-for-countdown>Download the chosen entries</button>
   ${entries.length < total ? html`<button type="submit" name="all" value="1" data-wait-for-countdown>Download all ${total}</button>` : ""}

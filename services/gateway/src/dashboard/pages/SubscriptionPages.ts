@@ -6,6 +6,7 @@ import { formatTime } from "../html/Format.ts"
 import { type Html, html } from "../html/Html.ts"
 import { alert, csrfField, page, projectHeader, type ProjectRef, type Viewer } from "../html/Layout.ts"
 import type { SubscriptionFormValues } from "../SubscriptionForm.ts"
+import { type DestinationChoice, destinationFields } from "./DestinationField.ts"
 
 const FORMATS = ["audio_mp3", "audio_m4a", "audio_best", "video_best", "video_1080p", "video_720p", "video_480p"]
 const INTERVALS: ReadonlyArray<readonly [string, string]> = [
@@ -65,12 +66,6 @@ const row = (base: string, csrf: string, s: SubscriptionSummary, destinations: R
 const option = (value: string, label: string, chosen: string) =>
   html`<option value="${value}"${value === chosen ? html` selected` : ""}>${label}</option>`
 
-/** A destination the form offers: its id and its name. */
-export interface DestinationChoice {
-  readonly destinationId: string
-  readonly name: string
-}
-
 export const subscriptionsPage = (options: {
   readonly viewer: Viewer
   readonly project: ProjectRef
@@ -124,10 +119,7 @@ project's cookies and within its download slots.</p>
   <input id="subscription-backfill" name="backfill" inputmode="numeric" pattern="[0-9]*" value="${form.backfill}">
   <fieldset>
   <legend>Deliver into a destination (optional)</legend>
-  <label for="subscription-destination">Destination</label>
-  <select id="subscription-destination" name="destination">${option("", "none: keep the files on the service", form.destination)}${options.destinations.map((d) => option(d.destinationId, d.name, form.destination))}</select>
-  <label for="subscription-path">Path template (default {uploader}/{title} [{id}].{ext})</label>
-  <input id="subscription-path" name="path" maxlength="512" value="${form.path}" autocomplete="off">
+  ${destinationFields("subscription", options.destinations, form)}
   <label for="subscription-keep">Keep in the destination</label>
   <select id="subscription-keep" name="keep">${option("", "every entry", form.keep)}${option("last", "the newest entries", form.keep)}${option("days", "entries of the last days", form.keep)}</select>
   <label for="subscription-keep-count">How many entries, or days</label>
