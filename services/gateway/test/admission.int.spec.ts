@@ -99,6 +99,16 @@ describe("concurrency limit", () => {
     expect(next.statusCode, next.body).toBe(202)
   })
 
+  it("the gateway that canceled a job answers it canceled at once (its read of the job does not wait for the projection)", async () => {
+    const { key } = await file.h.provisionKey()
+    const [a] = split(await Promise.all([download(file.h.gateway, key), download(file.h.gateway, key)])).accepted
+    const jobId = a ?? ""
+    // The gateway holds its view of the queued job from the POST (read-your-writes): the cancel must replace it.
+    expect((await cancel(file.h.gateway, key, jobId)).statusCode).toBe(200)
+    const after = await file.h.gateway.app.inject({ method: "GET", url: `/v1/jobs/${jobId}`, headers: { "x-api-key": key } })
+    expect(after.json().data, after.body).toMatchObject({ status: "failed", error: { code: "canceled" } })
+  })
+
   it("a job canceled while its run goes on keeps its slot until the worker stopped the run and freed it", async () => {
     const { key, projectId } = await file.h.provisionKey()
     const [a] = split(await Promise.all([download(file.h.gateway, key), download(file.h.gateway, key)])).accepted

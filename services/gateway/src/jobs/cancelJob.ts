@@ -6,6 +6,7 @@ import { JobId } from "@mds/shared/ids/Ids"
 import { Effect, Schema } from "effect"
 import type { Principal } from "../auth/ApiKeyAuth.ts"
 import { json, type RouteInput } from "../http/Route.ts"
+import { JobViewCache } from "./JobViewCache.ts"
 
 const isJobId = Schema.is(JobId)
 
@@ -13,6 +14,8 @@ const isJobId = Schema.is(JobId)
 export const cancelJob = Effect.fn("cancelJob")(function* (input: RouteInput, principal: Principal) {
   const jobId = input.params["jobId"] ?? ""
   if (!isJobId(jobId)) return yield* new JobNotFound({ jobId })
-  const state = yield* cancelProjectJob(principal.projectId, jobId)
+  const { state, lastSeq } = yield* cancelProjectJob(principal.projectId, jobId)
+  // Read-your-writes: this gateway's next read of the job answers what it just wrote, not an older cached view.
+  ;(yield* JobViewCache).seed({ ...state, lastSeq })
   return json(200, toJobResponse(state, null))
 })
