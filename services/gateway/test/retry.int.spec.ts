@@ -7,6 +7,7 @@ import { EventStore } from "@mds/shared/eventstore/EventStore"
 import { downloadWorkSubject } from "@mds/shared/nats/Subjects"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
+import { eventually } from "../../../test/support/Eventually.ts"
 import { type GatewayInstance, useHarness } from "./GatewayHarness.ts"
 
 const file = useHarness({ second: true })
@@ -50,6 +51,17 @@ const workFor = (projectId: string, jobId: string) =>
     )
   )
 
+/**
+ * The job as `gateway` answers it, once it shows `status`: the gateway's view of a job it queued is what it wrote
+ * (read-your-writes) until the projection brings the worker's writes (made here directly), a moment later.
+ */
+const readOnceItIs = (gateway: GatewayInstance, key: string, jobId: string, status: string) =>
+  eventually(
+    async () => (await gateway.app.inject({ method: "GET", url: `/v1/jobs/${jobId}`, headers: { "x-api-key": key } })).json().data,
+    (data) => data?.status === status,
+    `job ${jobId} read as ${status}`
+  )
+
 describe("POST /v1/jobs/{jobId}/retry", () => {
   it("202: queues a job that failed for a passing reason again, in a slot of its own, handed to a worker anew", async () => {
     const { key, projectId } = await file.h.provisionKey()
@@ -86,8 +98,7 @@ describe("POST /v1/jobs/{jobId}/retry", () => {
     expect(refused.statusCode, refused.body).toBe(409)
     expect(refused.json().error).toMatchObject({ code: "job_not_retryable" })
     expect(refused.json().error.message).toContain("media_unavailable")
-    const read = await file.h.gateway.app.inject({ method: "GET", url: `/v1/jobs/${gone.jobId}`, headers: { "x-api-key": key } })
-    expect(read.json().data).toMatchObject({ status: "failed", error: { code: "media_unavailable" } })
+    expect(await readOnceItIs(file.h.gateway, key, gone.jobId, "failed")).toMatchObject({ error: { code: "media_unavailable" } })
     // Nothing was claimed for the refused retries: both slots are free.
     expect((await download(file.h.gateway, key)).status).toBe(202)
     expect((await download(file.h.gateway, key)).status).toBe(202)
@@ -104,8 +115,7 @@ describe("POST /v1/jobs/{jobId}/retry", () => {
     expect((await retry(file.h.gateway, owner.key, "job_aaaaaaaaaaaaaaaaaaaaaaaa")).statusCode).toBe(404)
     expect((await retry(file.h.gateway, owner.key, "not-a-job")).statusCode).toBe(404)
     // The owner's job was left failed by the foreign request.
-    const read = await file.h.gateway.app.inject({ method: "GET", url: `/v1/jobs/${a.jobId}`, headers: { "x-api-key": owner.key } })
-    expect(read.json().data.status).toBe("failed")
+    await readOnceItIs(file.h.gateway, owner.key, a.jobId, "failed")
   })
 
   it("429: with the project's two slots held, the job stays failed until one frees", async () => {
@@ -118,8 +128,7 @@ describe("POST /v1/jobs/{jobId}/retry", () => {
     expect(full.statusCode, full.body).toBe(429)
     expect(full.json().error.code).toBe("concurrency_limit_exceeded")
     expect(full.headers["retry-after"]).toBeDefined()
-    const read = await file.h.gateway.app.inject({ method: "GET", url: `/v1/jobs/${a.jobId}`, headers: { "x-api-key": key } })
-    expect(read.json().data.status).toBe("failed")
+    await readOnceItIs(file.h.gateway, key, a.jobId, "failed")
     await file.h.gateway.run(releaseSlot(projectId, b.jobId, "completed"))
     expect((await retry(file.second, key, a.jobId)).statusCode).toBe(202)
   })

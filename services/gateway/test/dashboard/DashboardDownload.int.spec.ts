@@ -93,7 +93,12 @@ describe("the Download tab", () => {
 
   it("cancels from the Jobs tab, which frees a slot", async () => {
     const jobId = queued[0] ?? ""
-    const jobs = await admin.get(`${base}/jobs`)
+    // The tab lists the job read model, which the projection fills a moment after the job was queued.
+    const jobs = await eventually(
+      () => admin.get(`${base}/jobs`),
+      (page) => page.body.includes(`<tr id="${jobId}"`),
+      "the Jobs tab to list the queued job"
+    )
     expect(jobs.body).toMatch(new RegExp(`<tr id="${jobId}"[\\s\\S]*?data-field="title">A title</a>[\\s\\S]*?/jobs/${jobId}/cancel`))
     const canceled = await admin.post(`${base}/jobs/${jobId}/cancel`, { from: "jobs" })
     expect(canceled.status).toBe(200)

@@ -123,6 +123,11 @@ export const addMember = Effect.fn("addMember")(function* (input: DashboardInput
     return yield* Effect.fail(added.failure)
   }
   const user = added.success
+  // Read-your-writes, as after a rename: the new member's project list (listByMember) is this read model's.
+  const projects = yield* ProjectReadModel
+  yield* awaitProjection(
+    Effect.map(projects.get(project.projectId), (v) => Option.isSome(v) && v.value.members.some((m) => m.userId === user.userId))
+  )
   const members = project.members.some((m) => m.userId === user.userId)
     ? project.members
     : [...project.members, { userId: user.userId, email: user.email }]
