@@ -10,6 +10,8 @@ export type RunOutcome =
   | { readonly _tag: "Complete"; readonly bytes: number }
   | { readonly _tag: "FailRetryable" }
   | { readonly _tag: "FailForGood" }
+  /** Extension: yt-dlp says the stream or premiere has not begun: the job waits for it (or fails, if it waited once). */
+  | { readonly _tag: "NotBegun"; readonly startsInMs: number | null }
   /** The run's infrastructure failed (the worker hands the message back, nak). */
   | { readonly _tag: "Infrastructure" }
 
@@ -73,6 +75,12 @@ const outcome: fc.Arbitrary<RunOutcome> = fc.oneof(
   { weight: 4, arbitrary: fc.integer({ min: 1, max: 4 }).map((mb): RunOutcome => ({ _tag: "Complete", bytes: mb * 1_000_000 })) },
   { weight: 2, arbitrary: fc.constant<RunOutcome>({ _tag: "FailRetryable" }) },
   { weight: 1, arbitrary: fc.constant<RunOutcome>({ _tag: "FailForGood" }) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .option(fc.constantFrom(30_000, 3_600_000), { nil: null })
+      .map((startsInMs): RunOutcome => ({ _tag: "NotBegun", startsInMs }))
+  },
   { weight: 1, arbitrary: fc.constant<RunOutcome>({ _tag: "Infrastructure" }) }
 )
 

@@ -1,7 +1,7 @@
 // The lifecycle's invariants, each written once: safety ones hold after every step of the model, settled ones once
 // everything has settled (every write made, every message run, every reactor reconciled). Each returns what breaks it.
 import { Schema } from "effect"
-import { AdmissionDecider, liveSlots } from "@mds/shared/domain/admission/AdmissionDecider"
+import { AdmissionDecider, liveSlots, slotTry } from "@mds/shared/domain/admission/AdmissionDecider"
 import { AdmissionEvent } from "@mds/shared/domain/admission/AdmissionEvent"
 import { usageAt, utcDay, utcMonth } from "@mds/shared/domain/admission/Quota"
 import { BatchEvent } from "@mds/shared/domain/batch/BatchEvent"
@@ -18,7 +18,7 @@ const decodeJob = Schema.decodeUnknownSync(JobEvent)
 const decodeAdmission = Schema.decodeUnknownSync(AdmissionEvent)
 const decodeBatch = Schema.decodeUnknownSync(BatchEvent)
 
-const admissionOf = (world: World, projectId: string) => {
+export const admissionOf = (world: World, projectId: string) => {
   const subject = admissionSubject(projectId)
   const last = world.store.messages().findLast((m) => m.subject === subject)
   return last === undefined
@@ -77,17 +77,29 @@ export const waitingJobsHoldSlots = (world: World): ReadonlyArray<string> => {
 }
 
 /**
- * Extension: a scheduled job no probe has found live holds no slot (and has no work message): it takes a slot only once
- * its stream began, as a new download does.
+ * Extension: a scheduled job no probe has found live holds no slot for its current try (and has no work message for
+ * it): it takes a slot only once its stream began, as a new download does. A queued download whose run found its
+ * stream not begun waits on a try of its own; the slot and message of the try that ran are an ended try's, which its
+ * worker (or the reconcile) frees as it frees any ended try's (settled: slotsMatchLiveJobs).
  */
 export const scheduledJobsHoldNoSlot = (world: World): ReadonlyArray<string> => {
   const problems: Array<string> = []
-  const workFor = new Set(world.store.messages().flatMap((m) => (m.stream === "MDS_WORK" ? [(m.payload as { jobId: string }).jobId] : [])))
+  const workFor = new Set(
+    world.store
+      .messages()
+      .flatMap((m) =>
+        m.stream === "MDS_WORK" ? [`${(m.payload as { jobId: string }).jobId}:${(m.payload as { retry?: number }).retry ?? 0}`] : []
+      )
+  )
   for (const [subject, state] of world.jobStates()) {
     if (state === null || state.status !== "scheduled" || state.schedule?.liveAt !== undefined) continue
+    const current = retriesOf(state)
     const held = liveSlots(admissionOf(world, state.projectId), world.clock.now)
-    if (held.some((slot) => slot.jobId === state.id)) problems.push(`${subject} is scheduled, its stream not begun, and holds a slot`)
-    if (workFor.has(state.id)) problems.push(`${subject} is scheduled, its stream not begun, and has a work message`)
+    if (held.some((slot) => slot.jobId === state.id && slotTry(slot) === current)) {
+      problems.push(`${subject} is scheduled, its stream not begun, and holds a slot for its try ${current}`)
+    }
+    if (workFor.has(`${state.id}:${current}`))
+      problems.push(`${subject} is scheduled, its stream not begun, and has a work message for its try ${current}`)
   }
   return problems
 }

@@ -6,12 +6,22 @@ import { ProjectQuotaReader } from "@mds/shared/application/account/ProjectQuota
 import { projectCommands } from "@mds/shared/application/account/AccountCommands"
 import { releaseFinished } from "@mds/shared/application/admission/AdmitJob"
 import { AdmissionStates } from "@mds/shared/application/admission/AdmissionStates"
+import { currentAdmission } from "@mds/shared/application/admission/AdmissionCommands"
+import { liveSlots } from "@mds/shared/domain/admission/AdmissionDecider"
 import { batchCommands } from "@mds/shared/application/batch/BatchCommands"
 import { entryJobId } from "@mds/shared/application/batch/EntryJobId"
 import { cancelJob } from "@mds/shared/application/job/CancelJob"
 import { jobCommands } from "@mds/shared/application/job/JobCommands"
 import { stopRecording } from "@mds/shared/application/job/StopRecording"
-import { completeRun, failRun, type RunEnd, startRun, stopCanceledRun, stopExpiredRun } from "@mds/shared/application/job/JobRun"
+import {
+  awaitStreamStart,
+  completeRun,
+  failRun,
+  type RunEnd,
+  startRun,
+  stopCanceledRun,
+  stopExpiredRun
+} from "@mds/shared/application/job/JobRun"
 import { JobStates } from "@mds/shared/application/job/JobStates"
 import { queueNewJob } from "@mds/shared/application/job/QueueNewJob"
 import { retryJob } from "@mds/shared/application/job/RetryJob"
@@ -610,7 +620,9 @@ export class World {
 
   /**
    * An ended job, its delivery settled, passes its lifetime: its events leave the store and its document the read
-   * model. What the invariants judge (every message ever stored) keeps them.
+   * model. What the invariants judge (every message ever stored) keeps them. The stream's age limit takes a job's
+   * events only after its lifetime, when a slot its try held has expired with it (or was freed, by its releaser or the
+   * reconcile, within that lifetime): a job whose slot is still live on the model's clock is not gone yet.
    */
   private forget(index: number): void {
     const job = this.at(this.allJobs(), index)
@@ -618,6 +630,8 @@ export class World {
     const subject = jobSubject(job.projectId, job.jobId)
     const state = this.jobStates().get(subject) ?? null
     if (state === null || !hasEnded(state) || isAwaitingDelivery(state)) return
+    const admission = Effect.runSync(currentAdmission(job.projectId).pipe(Effect.provide(this.context)))
+    if (liveSlots(admission.state, this.clock.now).some((slot) => slot.jobId === job.jobId)) return
     this.gone.add(job.jobId)
     for (const message of this.store.messages().filter((m) => m.subject === subject)) this.store.remove(message)
     const removeDocument = Effect.gen(function* () {
@@ -695,6 +709,10 @@ export class World {
           )
         case "FailForGood":
           return verdict(yield* failRun(work, attempt, { code: "media_unavailable", message: "the media is private", retryable: false }))
+        case "NotBegun": {
+          const startsAt = outcome.startsInMs === null ? null : this.clock.now + outcome.startsInMs
+          return verdict(yield* awaitStreamStart(work, attempt, startsAt))
+        }
         case "Infrastructure":
           return "retry" as const
       }

@@ -2,6 +2,7 @@
 import { Effect, Layer } from "effect"
 import { ArtifactStoreLayer } from "@mds/shared/artifacts/ArtifactStoreLayer"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
+import { LiveWait } from "@mds/shared/config/LiveWait"
 import { CookieVault } from "@mds/shared/application/cookies/CookieVault"
 import { EgressPolicy } from "@mds/shared/egress/EgressPolicy"
 import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
@@ -47,7 +48,7 @@ const Infrastructure = Layer.mergeAll(
   Layer.mergeAll(YtDlp.layer.pipe(Layer.provideMerge(WarmRunner.layer), Layer.provideMerge(ActiveRelease.layer)), Ffmpeg.layer).pipe(
     Layer.provideMerge(Layer.mergeAll(Confinement.layer, ExtractorConfig.layer))
   )
-).pipe(Layer.provideMerge(Streams), Layer.provideMerge(Layer.mergeAll(NatsClient.layer, Lifetimes.layer)))
+).pipe(Layer.provideMerge(Streams), Layer.provideMerge(Layer.mergeAll(NatsClient.layer, Lifetimes.layer, LiveWait.layer)))
 
 const Workers = Layer.mergeAll(ResolveRpcServer, DownloadWorker).pipe(
   Layer.provide(

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ArtifactStore } from "@mds/shared/artifacts/ArtifactStore"
 import { ArtifactStoreLayer } from "@mds/shared/artifacts/ArtifactStoreLayer"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
+import { LiveWait } from "@mds/shared/config/LiveWait"
 import { claimSlot } from "@mds/shared/application/admission/AdmissionCommands"
 import { AdmissionEvent } from "@mds/shared/domain/admission/AdmissionEvent"
 import type { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
@@ -110,7 +111,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), "mds-cancel-store-"))
   const infrastructure = Layer.mergeAll(JetStreamEventStore, ExtractorConfig.layer).pipe(
     Layer.provideMerge(Layer.effectDiscard(ensureStreams)),
-    Layer.provideMerge(Layer.mergeAll(NatsClient.layer, Lifetimes.layer))
+    Layer.provideMerge(Layer.mergeAll(NatsClient.layer, Lifetimes.layer, LiveWait.layer))
   )
   const collaborators = Layer.mergeAll(GatedArtifacts, ObservedCancelWatch, FinishedDownload, PlatformOutcomes.layer, NoFfmpeg).pipe(
     Layer.provideMerge(infrastructure)

@@ -6,6 +6,7 @@ import { downloadLinkOf } from "../artifacts/DownloadLink.ts"
 import type { DownloadOptions } from "../domain/job/DownloadOptions.ts"
 import type { JobArtifact } from "../domain/job/JobEvent.ts"
 import type { JobView } from "../domain/job/JobView.ts"
+import { clientRetriesOf } from "../domain/job/JobState.ts"
 import { formatIdOf } from "../domain/media/FormatId.ts"
 import type { JobDeliveryView } from "../domain/job/JobDelivery.ts"
 import type { Job as ApiJob, JobDelivery, JobOptions, JobStatus as ApiJobStatus } from "./Responses.ts"
@@ -85,7 +86,8 @@ export const toJobResponse = (view: JobView, downloadUrl: string | null): ApiJob
       ? { error: { code: view.error.code, message: view.error.message, retryable: view.error.retryable } }
       : {}),
     ...(view.options === undefined ? {} : { options: toJobOptions(view.options) }),
-    ...(view.retry === undefined ? {} : { retries: view.retry.number, attempts: view.attempt }),
+    // A wait for the start of a stream its first run found not begun is a try of its own, not a retry.
+    ...(clientRetriesOf(view) === 0 ? {} : { retries: clientRetriesOf(view), attempts: view.attempt }),
     ...(view.recording === undefined
       ? {}
       : {

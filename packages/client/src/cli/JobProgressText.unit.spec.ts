@@ -24,4 +24,10 @@ describe("jobProgressOf", () => {
     expect(jobProgressOf(job({ status: "completed", progress: 100, recording: { ...recording, ended: "stopped" } })).phase).toBe(
       "completed"
     ))
+  it("a job waiting for its stream says when it starts, with no percent", () =>
+    expect(jobProgressOf(job({ status: "scheduled", progress: 0, starts_at: "2026-12-01T18:00:00.000Z" }))).toEqual({
+      phase: "scheduled",
+      percent: null,
+      detail: "the stream starts at 2026-12-01T18:00:00.000Z"
+    }))
 })

@@ -13,6 +13,7 @@ const announced = (facts: Partial<AnnouncedMedia>): AnnouncedMedia => ({
   audioCodec: "mp4a.40.2",
   formatId: "hls-1",
   live: false,
+  upcoming: null,
   ...facts
 })
 

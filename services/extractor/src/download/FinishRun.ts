@@ -2,8 +2,10 @@
 // what is the worker's own around it: the artifact kept or discarded, the platform's outcome, the metrics, and what
 // becomes of the work message (a run a later delivery took over leaves the message to that one).
 import { Context, Effect, Layer } from "effect"
-import { completeRun, failRun, type RunEnd, stopCanceledRun, stopExpiredRun } from "@mds/shared/application/job/JobRun"
+import { awaitStreamStart, completeRun, failRun, type RunEnd, stopCanceledRun, stopExpiredRun } from "@mds/shared/application/job/JobRun"
 import type { JobStates } from "@mds/shared/application/job/JobStates"
+import type { Lifetimes } from "@mds/shared/config/Lifetimes"
+import type { LiveWait } from "@mds/shared/config/LiveWait"
 import type { DownloadMedia } from "@mds/shared/domain/job/DownloadMedia"
 import type { JobArtifact } from "@mds/shared/domain/job/JobEvent"
 import type { PartialReason } from "@mds/shared/domain/job/JobRecording"
@@ -20,13 +22,27 @@ const outcomeOf = (end: RunEnd): DownloadOutcome => (end === "superseded" ? "aba
 
 export class FinishRun extends Context.Service<FinishRun>()("mds/extractor/FinishRun", {
   make: Effect.gen(function* () {
-    const services = yield* Effect.context<EventStore | JobStates>()
+    const services = yield* Effect.context<EventStore | JobStates | Lifetimes | LiveWait>()
     const outcomes = yield* PlatformOutcomes
     const artifacts = yield* StoreArtifact
     const superseded = Effect.logInfo("a later delivery of the job's message took the run over; this run ends without a word")
 
-    /** The run's fetch, conversion or storing failed: counted against the job's platform, then the job fails. */
+    /** Extension: the run found the stream not begun: the job waits for it (or fails, if it waited once already). */
+    const awaitStart = Effect.fn("FinishRun.awaitStart")(function* (command: DownloadMedia, attempt: number, failure: DownloadFailed) {
+      const end = yield* awaitStreamStart(command, attempt, failure.startsAt ?? null).pipe(Effect.provide(services))
+      if (end === "recorded")
+        yield* Effect.logInfo("stream not begun; the job waits for it, or failed if it had waited", { message: failure.message })
+      else if (end === "ended") yield* Effect.logInfo("job had already ended; nothing to wait for")
+      else yield* superseded
+      return outcomeOf(end)
+    })
+
+    /**
+     * The run's fetch, conversion or storing failed: counted against the job's platform, then the job fails. A stream
+     * that has not begun is no failure of the platform's: the job waits for it.
+     */
     const failRunOf = Effect.fn("FinishRun.fail")(function* (command: DownloadMedia, attempt: number, failure: DownloadFailed) {
+      if (failure.code === "live_not_started") return yield* awaitStart(command, attempt, failure)
       yield* countOne(extractionFailures, { operation: "download", platform: command.platform, code: failure.code })
       yield* outcomes.record(command.platform, failure)
       const end = yield* failRun(command, attempt, { code: failure.code, message: failure.message, retryable: failure.retryable }).pipe(

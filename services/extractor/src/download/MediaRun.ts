@@ -56,7 +56,7 @@ export class MediaRun extends Context.Service<MediaRun>()("mds/extractor/MediaRu
         )
       )
       yield* timed(ytDlpDuration, { operation: "download", platform }, ran).pipe(
-        Effect.mapError(failedRun(source, proxy.refusals)),
+        Effect.mapError(failedRun(source, proxy.refusals, output.announced)),
         Effect.raceFirst(output.overLimit),
         Effect.raceFirst(options.live?.refused ?? Effect.never)
       )

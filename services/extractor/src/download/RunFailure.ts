@@ -2,10 +2,11 @@
 // that exited well (no hop refused, a file reported).
 import { Effect, Schema } from "effect"
 import type { EgressRefusal } from "../egress/EgressProxy.ts"
-import { classifyFailure, failureMessage, notBegunMessage, refusalMessage, refusedHopMessage } from "../ytdlp/classifyFailure.ts"
+import { classifyFailure, failureMessage, refusalMessage, refusedHopMessage } from "../ytdlp/classifyFailure.ts"
+import type { AnnouncedMedia } from "../ytdlp/InfoLine.ts"
 import type { DownloadedFile } from "../ytdlp/ResultLine.ts"
 import { storedUrlRefused } from "../ytdlp/storedUrlRefused.ts"
-import { type DownloadFailed, jobFailure } from "./DownloadFailed.ts"
+import { type DownloadFailed, jobFailure, notBegun } from "./DownloadFailed.ts"
 import type { MediaSource } from "./FetchOptions.ts"
 
 /** A run from stored info whose media URLs were refused (expired or re-signed): only a fresh extraction can help. */
@@ -13,10 +14,16 @@ export class StoredUrlsRefused extends Schema.TaggedError<StoredUrlsRefused>()("
   message: Schema.String
 }) {}
 
-/** What a failed run from `source` stands for; `refusals` are the hops the run's egress proxy refused. */
+/**
+ * What a failed run from `source` stands for; `refusals` are the hops the run's egress proxy refused, `announced` what
+ * yt-dlp said of the media before it failed. A stream or premiere that has not begun (yt-dlp announced it upcoming, or
+ * said so in its error) is no failure of the job's: the job waits for it (JobRun.awaitStreamStart).
+ */
 export const failedRun =
-  (source: MediaSource, refusals: ReadonlyArray<EgressRefusal>) =>
+  (source: MediaSource, refusals: ReadonlyArray<EgressRefusal>, announced: () => AnnouncedMedia | null) =>
   (error: { readonly stderr: string }): DownloadFailed | StoredUrlsRefused => {
+    const upcoming = announced()?.upcoming ?? null
+    if (upcoming !== null) return notBegun(failureMessage(error.stderr), upcoming.startsAt)
     const refusedByProxy = refusals.length > 0
     if (source._tag === "StoredInfo" && !refusedByProxy && storedUrlRefused(error.stderr)) {
       return new StoredUrlsRefused({ message: failureMessage(error.stderr) })
@@ -30,7 +37,7 @@ export const failedRun =
       case "failed":
         return jobFailure("download_failed", failureMessage(error.stderr))
       case "live_not_started":
-        return jobFailure(code, notBegunMessage(error.stderr))
+        return notBegun(failureMessage(error.stderr), null)
       default:
         return jobFailure(code, failureMessage(error.stderr))
     }

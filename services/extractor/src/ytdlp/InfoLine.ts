@@ -14,7 +14,8 @@ export const SelectedMedia = Schema.Struct({
   acodec: Codec,
   format_id: Codec,
   is_live: Schema.optional(Schema.NullOr(Schema.Boolean)),
-  live_status: Codec
+  live_status: Codec,
+  release_timestamp: Size
 })
 export type SelectedMedia = typeof SelectedMedia.Type
 
@@ -30,6 +31,11 @@ export interface AnnouncedMedia {
   readonly formatId: string | null
   /** Extension: the media is a live stream now (yt-dlp's is_live, or live_status is_live): the run records it. */
   readonly live: boolean
+  /**
+   * Extension: the media is a stream or premiere that has not begun (live_status is_upcoming), with its announced start
+   * (epoch ms; null when not said); null for any other media. Its run then fails, and the job waits for the start.
+   */
+  readonly upcoming: { readonly startsAt: number | null } | null
 }
 
 export const parseInfoLine = (line: string): Option.Option<AnnouncedMedia> => {
@@ -41,6 +47,13 @@ export const parseInfoLine = (line: string): Option.Option<AnnouncedMedia> => {
     videoCodec: info.vcodec ?? null,
     audioCodec: info.acodec ?? null,
     formatId: info.format_id ?? null,
-    live: info.is_live === true || info.live_status === "is_live"
+    live: info.is_live === true || info.live_status === "is_live",
+    upcoming:
+      info.live_status === "is_upcoming"
+        ? {
+            startsAt:
+              typeof info.release_timestamp === "number" && info.release_timestamp > 0 ? Math.round(info.release_timestamp * 1000) : null
+          }
+        : null
   }))
 }

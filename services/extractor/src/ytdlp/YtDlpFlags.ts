@@ -11,7 +11,7 @@ export const RESULT_MARKER = "[mds-result]"
 export const DELIVERY_RESULT_MARKER = "[mds-result-info]"
 
 /** Printed once the format is chosen, before the download starts: the job's limits are judged on it, and a live stream is known by it. */
-export const INFO_PRINT = `video:${INFO_MARKER} %(.{duration,filesize,filesize_approx,vcodec,acodec,format_id,is_live,live_status})j`
+export const INFO_PRINT = `video:${INFO_MARKER} %(.{duration,filesize,filesize_approx,vcodec,acodec,format_id,is_live,live_status,release_timestamp})j`
 
 export const PROGRESS_TEMPLATE =
   `download:${PROGRESS_MARKER} %(progress.downloaded_bytes)s %(progress.total_bytes)s ` +
@@ -84,6 +84,9 @@ export const downloadFlags = (
   ...formatFlags(spec),
   ...CURL_DOWNLOADER_FLAGS,
   concurrentFragments,
+  // A stream or premiere that has not begun has no formats yet: yt-dlp then still prints what it knows of the media
+  // (INFO_PRINT: live_status is_upcoming, release_timestamp) before it fails, so the job can wait for the start.
+  ignoreNoFormatsError: true,
   paths: workDir,
   output: "media.%(ext)s",
   newline: true,

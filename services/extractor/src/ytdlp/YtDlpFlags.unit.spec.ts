@@ -51,9 +51,12 @@ describe("downloadFlags on the command line", () => {
   it("prints the chosen media's duration and size before downloading, and the result after", () => {
     const prints = argv.flatMap((arg, i) => (arg === "--print" ? [argv[i + 1]] : []))
     expect(prints).toEqual([
-      "video:[mds-info] %(.{duration,filesize,filesize_approx,vcodec,acodec,format_id,is_live,live_status})j",
+      "video:[mds-info] %(.{duration,filesize,filesize_approx,vcodec,acodec,format_id,is_live,live_status,release_timestamp})j",
       "after_move:[mds-result] %(.{filepath,title,ext,extractor_key})j"
     ])
+  })
+  it("goes on to print what it knows of a media without formats (a stream that has not begun), which then fails", () => {
+    expect(argv).toContain("--ignore-no-formats-error")
   })
   it("backs off between yt-dlp's own retries", () => {
     expect(argv.flatMap((arg, i) => (arg === "--retry-sleep" ? [argv[i + 1]] : []))).toEqual(["http:exp=1:8", "fragment:exp=1:8"])

@@ -57,13 +57,6 @@ export const refusalMessage = (refusals: ReadonlyArray<{ readonly message: strin
     : `the media names a "${scheme}:" URI; only http and https URIs are fetched`
 }
 
-/**
- * Extension: a download by URL of a stream that has not begun (a download by media_id of one resolved upcoming waits
- * for it instead: the job is scheduled).
- */
-export const notBegunMessage = (stderr: string): string =>
-  `${failureMessage(stderr).slice(0, 160)} Resolve it (POST /v1/media/resolve) and download it by its media_id: the job then waits for the stream to begin.`
-
 /** The last ERROR: line without yt-dlp's prefixes, short enough for a job's error message. */
 export const failureMessage = (stderr: string): string => {
   const errors = errorLines(stderr)

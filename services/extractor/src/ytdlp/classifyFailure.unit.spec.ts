@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { WARM_RUN_LOST } from "../warm/WarmRun.ts"
-import { classifyFailure, failureMessage, notBegunMessage, refusalMessage } from "./classifyFailure.ts"
+import { classifyFailure, failureMessage, refusalMessage } from "./classifyFailure.ts"
 
 describe("classifyFailure of a silent video's audio extraction", () => {
   it("is format_unavailable", () => {
@@ -85,13 +85,5 @@ describe("refusalMessage", () => {
     expect(refusalMessage([], 'ERROR: Unable to handle request: Unsupported url scheme: "httpproxy" (urllib, curl_cffi)')).toBe(
       'the media names a "httpproxy:" URI; only http and https URIs are fetched'
     )
-  })
-})
-
-describe("notBegunMessage", () => {
-  it("says what yt-dlp said and how to have a job wait for the stream", () => {
-    const message = notBegunMessage("ERROR: [youtube] dQw4w9WgXcQ: This live event will begin in 3 hours.")
-    expect(message).toMatch(/This live event will begin in 3 hours\. Resolve it \(POST \/v1\/media\/resolve\)/)
-    expect(message).toContain("by its media_id")
   })
 })

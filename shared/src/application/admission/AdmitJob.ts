@@ -8,7 +8,7 @@ import { AdmissionDecider, liveSlots, slotOf, slotTry } from "../../domain/admis
 import type { HeldSlot, SlotReleaseReason } from "../../domain/admission/AdmissionEvent.ts"
 import { bytesLeft } from "../../domain/admission/Quota.ts"
 import { SlotLost } from "../../domain/DomainErrors.ts"
-import { slotReleaseBytes, slotReleaseOf } from "../../domain/job/JobSlot.ts"
+import { earlierTryRelease, slotReleaseBytes, slotReleaseOf } from "../../domain/job/JobSlot.ts"
 import { retriesOf } from "../../domain/job/JobState.ts"
 import { ProjectQuotaReader } from "../account/ProjectQuotaReader.ts"
 import { JobStates } from "../job/JobStates.ts"
@@ -114,9 +114,11 @@ export const confirmAdmission = Effect.fn("confirmAdmission")(function* (
 })
 
 /**
- * An admission whose job turned out to exist already (another process queued or retried it) gives its claim back,
- * unless the job was admitted with it: only a claim this admission made, and that the job's try does not carry, was
- * made in vain (it is released as unused, which also takes it back from the day's count).
+ * An admission whose job turned out to exist already (another process queued or retried it), or no longer to need one
+ * (a scheduled job canceled while its stream's start was being admitted), gives its claim back, unless the job was
+ * admitted with it: only a claim this admission made, and that the job's try does not carry, was made in vain (it is
+ * released as unused, which also takes it back from the day's count). A try that carries no claim was not admitted
+ * with this one: a slot it held would have been found, and nothing claimed.
  */
 export const releaseIfInVain = Effect.fn("releaseIfInVain")(function* (
   projectId: string,
@@ -126,7 +128,7 @@ export const releaseIfInVain = Effect.fn("releaseIfInVain")(function* (
 ) {
   if (!admitted.claimed) return
   const { state } = yield* (yield* JobStates).current(projectId, jobId)
-  if (state !== null && retriesOf(state) === retry && (state.claim === undefined || state.claim === admitted.claim)) return
+  if (state !== null && retriesOf(state) === retry && state.claim === admitted.claim) return
   yield* releaseAdmittedSlot(projectId, jobId, "unused", 0, { retry })
 })
 
@@ -146,8 +148,8 @@ const finishedReason = Effect.fn("finishedReason")(function* (projectId: string,
   const job = view.value
   const current = retriesOf(job)
   if (slotTry(slot) > current) return pastGrace ? orphan : null
-  // An earlier try's slot: that try ended (a retry follows a failure only) and its releaser died before freeing it.
-  if (slotTry(slot) < current) return { reason: "failed" as const, bytes: 0 }
+  // An earlier try's slot: that try ended (failed, or waiting for its stream) and its releaser died before freeing it.
+  if (slotTry(slot) < current) return { reason: earlierTryRelease(job, slotTry(slot)), bytes: 0 }
   // A job canceled after its run started is not finished for its slot: its worker frees it once the run stopped.
   const reason = slotReleaseOf(job)
   if (reason === null) return now >= job.expiresAt ? { reason: "expired" as const, bytes: 0 } : null

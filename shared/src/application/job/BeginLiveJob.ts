@@ -4,6 +4,7 @@ import { Clock, Effect, Result } from "effect"
 import { Lifetimes } from "../../config/Lifetimes.ts"
 import { JobNotFound } from "../../domain/DomainErrors.ts"
 import { decideJob } from "../../domain/job/JobDecider.ts"
+import { retriesOf } from "../../domain/job/JobState.ts"
 import { admitJob, confirmAdmission, releaseIfInVain } from "../admission/AdmitJob.ts"
 import { queuedJobOf, sendDownloadWork } from "./DownloadWork.ts"
 import { giveUpJob } from "./GiveUpJob.ts"
@@ -14,7 +15,8 @@ import { JobStates } from "./JobStates.ts"
  * Judged once before the slot is claimed, so a job no longer scheduled (canceled meanwhile) claims nothing; then the
  * slot (ConcurrencyLimitExceeded or QuotaExceeded otherwise: the job stays scheduled, holding nothing, and the
  * reactor tries again), JobLiveBegan with the claim and a lifetime from now, the confirmation and the work message
- * (`<jobId>`, its first try). A claim a repeat of this step finds already held is the one it goes on with.
+ * (of the job's current try: its first, or the one a queued download's wait started). A claim a repeat of this step
+ * finds already held is the one it goes on with.
  */
 export const beginLiveJob = Effect.fn("beginLiveJob")(function* (projectId: string, jobId: string) {
   const lifetimes = yield* Lifetimes
@@ -23,14 +25,20 @@ export const beginLiveJob = Effect.fn("beginLiveJob")(function* (projectId: stri
   const command = { _tag: "BeginLiveJob", jobId, now, lifetimeMs: lifetimes.jobMs } as const
   const judged = decideJob(command, before)
   if (Result.isFailure(judged)) return yield* judged.failure
-  const admitted = yield* admitJob(projectId, jobId, 0, now + lifetimes.jobMs)
+  // The try the stream's start begins: the first, or (a queued download that waited) the one its wait started.
+  const retry = retriesOf(before)
+  const admitted = yield* admitJob(projectId, jobId, retry, now + lifetimes.jobMs)
   const began = yield* jobCommands(
     projectId,
     jobId
-  )({ ...command, claim: admitted.claim }).pipe(Effect.tapError(() => releaseIfInVain(projectId, jobId, 0, admitted).pipe(Effect.ignore)))
+  )({ ...command, claim: admitted.claim }).pipe(
+    Effect.tapError(() => releaseIfInVain(projectId, jobId, retry, admitted).pipe(Effect.ignore))
+  )
   const view = began.state
   if (view === null) return yield* new JobNotFound({ jobId })
-  const held = yield* confirmAdmission(projectId, jobId, 0, admitted).pipe(Effect.tapError(() => giveUpJob(projectId, jobId, true, 0)))
-  yield* sendDownloadWork(queuedJobOf(view), 0, held.quotaBytesLeft)
+  const held = yield* confirmAdmission(projectId, jobId, retry, admitted).pipe(
+    Effect.tapError(() => giveUpJob(projectId, jobId, true, retry))
+  )
+  yield* sendDownloadWork(queuedJobOf(view), retry, held.quotaBytesLeft)
   return { state: view, lastSeq: began.lastSeq }
 })

@@ -5,7 +5,7 @@ import { JobDecider } from "../../domain/job/JobDecider.ts"
 import { JobEvent } from "../../domain/job/JobEvent.ts"
 
 /**
- * A job has one JobQueued, JobCompleted, JobExpired and JobCanceled at most; it starts once per attempt and is retried
+ * A job has one JobQueued, JobCompleted, JobExpired, JobCanceled and JobAwaitingStart at most; it starts once per attempt and is retried
  * once per retry number. A retried job fails once per try and reports each percentage once per try, and two of its
  * tries never end or report in the same millisecond. So the event itself names its append: a retried command (the
  * same `now`) appends nothing twice, and the next try's failure or progress is not taken for a duplicate.
@@ -37,6 +37,7 @@ export const jobEventId = (event: JobEvent): string => {
       return `${event._tag}:${event.jobId}:${event.chunks}`
     case "JobQueued":
     case "JobScheduled":
+    case "JobAwaitingStart":
     case "JobLiveBegan":
     case "JobCompleted":
     case "JobStopRequested":

@@ -7,10 +7,12 @@ import type { DownloadMedia } from "../../domain/job/DownloadMedia.ts"
 import type { JobArtifact, JobError } from "../../domain/job/JobEvent.ts"
 import type { PartialReason } from "../../domain/job/JobRecording.ts"
 import { isRetryableFailure } from "../../domain/job/JobFailures.ts"
-import { slotReleaseBytes } from "../../domain/job/JobSlot.ts"
+import { earlierTryRelease, slotReleaseBytes } from "../../domain/job/JobSlot.ts"
 import type { DeliveredSidecar } from "../../domain/job/JobDelivery.ts"
 import { isAwaitingDelivery, jobStatus } from "../../domain/job/JobState.ts"
 import type { JobView } from "../../domain/job/JobView.ts"
+import { Lifetimes } from "../../config/Lifetimes.ts"
+import { LiveWait } from "../../config/LiveWait.ts"
 import { releaseSlot } from "../admission/AdmissionCommands.ts"
 import { jobCommands } from "./JobCommands.ts"
 import { JobStates } from "./JobStates.ts"
@@ -80,6 +82,36 @@ export const failRun = Effect.fn("JobRun.fail")(function* (work: DownloadMedia, 
   )
   if (failed !== "superseded") yield* releaseRunSlot(work, "failed")
   return failed
+})
+
+/**
+ * Extension: the run found the job's stream or premiere not begun (yt-dlp says it is upcoming). A job that never waited
+ * waits now, as a scheduled one (JobAwaitingStart), and the try that ran frees its slot as a claim made in vain (its
+ * day's job is counted again when the stream's start takes a slot); one that waited already fails live_not_started.
+ * "recorded" either way; "ended" when the job had ended meanwhile (its slot freed); "superseded" as for a failure.
+ */
+export const awaitStreamStart = Effect.fn("JobRun.awaitStart")(function* (work: DownloadMedia, attempt: number, startsAt: number | null) {
+  const live = yield* LiveWait
+  const { jobMs } = yield* Lifetimes
+  const awaited = yield* jobCommands(
+    work.projectId,
+    work.jobId
+  )({ _tag: "AwaitStart", jobId: work.jobId, attempt, startsAt, now: yield* Clock.currentTimeMillis, lifetimeMs: jobMs, live }).pipe(
+    Effect.map((handled) =>
+      handled.events.length === 0
+        ? ("ended" as const)
+        : jobStatus(handled.state) === "scheduled"
+          ? ("waiting" as const)
+          : ("failed" as const)
+    ),
+    Effect.catchTags({
+      InvalidJobTransition: () => Effect.succeed("ended" as const),
+      RunNotCurrent: () => Effect.succeed("superseded" as const)
+    })
+  )
+  if (awaited === "superseded") return "superseded" satisfies RunEnd
+  yield* releaseRunSlot(work, awaited === "waiting" ? "unused" : "failed")
+  return awaited === "ended" ? ("ended" satisfies RunEnd) : ("recorded" satisfies RunEnd)
 })
 
 /**
@@ -195,8 +227,11 @@ export const startRun = Effect.fn("JobRun.start")(function* (work: DownloadMedia
     return { _tag: "Ended", status: started } satisfies RunStart
   }
   if (started._tag === "RunNotCurrent") {
-    // An earlier try ended with a failure (a retry follows only that): its slot is freed if its releaser died.
-    if (started.reason === "other_try") yield* releaseRunSlot(work, "failed")
+    // An earlier try ended (failed, or waiting for its stream's start): its slot is freed if its releaser died.
+    if (started.reason === "other_try") {
+      const { state } = yield* jobs.current(work.projectId, work.jobId)
+      yield* releaseRunSlot(work, earlierTryRelease(state, tryOf(work)))
+    }
     return { _tag: "NotCurrent", reason: started.reason === "other_try" ? "other_try" : "running" } satisfies RunStart
   }
   // The start ended the job instead (past its lifetime: expired; a recording whose run died: failed): its slot is freed.

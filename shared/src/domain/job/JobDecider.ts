@@ -341,6 +341,7 @@ export const decideJob = (command: JobCommand, state: JobState): Decision<JobEve
     case "RecordLiveProbe":
     case "BeginLiveJob":
     case "GiveUpWaiting":
+    case "AwaitStart":
       return decideSchedule(command, state)
   }
 }

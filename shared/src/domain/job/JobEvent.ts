@@ -3,7 +3,7 @@ import { Schema } from "effect"
 import { FormatId } from "../media/FormatId.ts"
 import { DownloadOptions } from "./DownloadOptions.ts"
 import { JobRecordingKept, JobRecordingProgressed, JobRecordingStarted, JobStopRequested, PartialReason } from "./JobRecording.ts"
-import { JobLiveBegan, JobLiveProbed, JobScheduled } from "./JobScheduleEvent.ts"
+import { JobAwaitingStart, JobLiveBegan, JobLiveProbed, JobScheduled } from "./JobScheduleEvent.ts"
 import { JobBatchEntry, JobSource } from "./JobSource.ts"
 
 export { JobBatchEntry, JobSource } from "./JobSource.ts"
@@ -257,7 +257,8 @@ export const JobEvent = Schema.Union([
   JobDelivered,
   JobDeliveryFailed,
   JobRecordingKept,
-  JobDeliveryRemoved
+  JobDeliveryRemoved,
+  JobAwaitingStart
 ])
 export type JobEvent = typeof JobEvent.Type
 

@@ -3,7 +3,7 @@
 import type { React, Wake } from "../Reaction.ts"
 import type { JobEvent } from "./JobEvent.ts"
 import { isRetryableFailure } from "./JobFailures.ts"
-import { type JobState, jobStatus, retriesOf, runsOfCurrentTry } from "./JobState.ts"
+import { clientRetriesOf, type JobState, jobStatus, retriesOf, runsOfCurrentTry } from "./JobState.ts"
 
 export interface AutoRetrySettings {
   /** Retries of one job at most (JOB_AUTO_RETRIES); 0 turns them off. */
@@ -55,10 +55,11 @@ export const retryReaction =
     const status = jobStatus(state)
     if (status === "queued" && runsOfCurrentTry(state) === 0) return [{ _tag: "HandOff", retry: retriesOf(state) }]
     if (status !== "failed" || state.error === null || !isRetryableFailure(state.error.code)) return []
-    const retries = retriesOf(state)
+    // The budget counts retries as clients do (a wait for a stream's start is no retry); the retry's number is its try's.
+    const retries = clientRetriesOf(state)
     if (retries >= settings.maxRetries) return []
     const due = (state.completedAt ?? trigger.now) + backoffBefore(settings, retries + 1)
     // A retry due after the job's lifetime would find it not found: the job stays failed.
     if (due >= state.expiresAt) return []
-    return trigger.now >= due ? [{ _tag: "Retry", retry: retries + 1 }] : [{ _tag: "WaitUntil", at: due }]
+    return trigger.now >= due ? [{ _tag: "Retry", retry: retriesOf(state) + 1 }] : [{ _tag: "WaitUntil", at: due }]
   }

@@ -11,7 +11,9 @@ export const JobSchedule = Schema.Struct({
   nextProbeAt: Schema.Number,
   failedProbes: Schema.Number,
   /** When a probe found the stream live; the job then waits only for a slot. */
-  liveAt: Schema.optionalKey(Schema.Number)
+  liveAt: Schema.optionalKey(Schema.Number),
+  /** The job was queued and its run of this attempt found the stream not begun (JobAwaitingStart); absent otherwise. */
+  afterAttempt: Schema.optionalKey(Schema.Number)
 })
 export type JobSchedule = typeof JobSchedule.Type
 
@@ -65,4 +67,5 @@ export const liveWaitReaction: React<ScheduledState, LiveWaitTrigger, LiveWaitRe
 }
 
 /** The events that plan a scheduled job's next wake-up (the due time is in the event: nextProbeAt, waitUntil). */
-export const plansWakeUp = (event: JobEvent): boolean => event._tag === "JobScheduled" || event._tag === "JobLiveProbed"
+export const plansWakeUp = (event: JobEvent): boolean =>
+  event._tag === "JobScheduled" || event._tag === "JobLiveProbed" || event._tag === "JobAwaitingStart"

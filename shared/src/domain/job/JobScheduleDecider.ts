@@ -1,14 +1,14 @@
-// Extension: the scheduled job's commands (schedule, record a probe, begin, give up) and their pure decisions; the job
-// decider hands these commands here.
+// Extension: the scheduled job's commands (schedule, wait for the start of a stream a run found not begun, record a
+// probe, begin, give up) and their pure decisions; the job decider hands these commands here.
 import { Result } from "effect"
 import { type Decision, emit, none } from "../Decider.ts"
-import { InvalidJobTransition, JobAlreadyExists } from "../DomainErrors.ts"
+import { InvalidJobTransition, JobAlreadyExists, RunNotCurrent } from "../DomainErrors.ts"
 import type { DownloadFormat } from "../media/FormatId.ts"
 import { type DownloadOptions, hasOptions } from "./DownloadOptions.ts"
 import type { JobEvent, JobSource } from "./JobEvent.ts"
 import { LIVE_NOT_STARTED_ERROR, type LiveWaitSettings, MAX_FAILED_PROBES, probeDelay } from "./JobSchedule.ts"
 import type { LiveProbeOutcome } from "./JobScheduleEvent.ts"
-import { type JobState, jobStatus } from "./JobState.ts"
+import { isTerminal, type JobState, jobStatus, retriesOf } from "./JobState.ts"
 
 export type JobScheduleCommand =
   | {
@@ -45,15 +45,36 @@ export type JobScheduleCommand =
       readonly claim?: string
     }
   | { readonly _tag: "GiveUpWaiting"; readonly jobId: string; readonly now: number }
+  | {
+      /** A run found the job's stream not begun (yt-dlp says it is upcoming): the job waits for it, or fails. */
+      readonly _tag: "AwaitStart"
+      readonly jobId: string
+      /** The run's attempt: a run a later one took over decides nothing. */
+      readonly attempt: number
+      /** The start the media announces (release_timestamp), null when it does not say. */
+      readonly startsAt: number | null
+      readonly now: number
+      /** A job's lifetime (API_JOB_TTL_SECONDS): it runs from the end of the wait. */
+      readonly lifetimeMs: number
+      readonly live: LiveWaitSettings
+    }
 
 export const isScheduleCommand = (command: { readonly _tag: string }): command is JobScheduleCommand =>
   command._tag === "ScheduleJob" ||
   command._tag === "RecordLiveProbe" ||
   command._tag === "BeginLiveJob" ||
-  command._tag === "GiveUpWaiting"
+  command._tag === "GiveUpWaiting" ||
+  command._tag === "AwaitStart"
 
 /** The rejections of these commands (a part of the job decider's JobRejection). */
-type ScheduleRejection = JobAlreadyExists | InvalidJobTransition
+type ScheduleRejection = JobAlreadyExists | InvalidJobTransition | RunNotCurrent
+
+/** A job that waited for its stream, was found live, and whose run still found it not begun. */
+const STILL_NOT_BEGUN_ERROR = {
+  code: "live_not_started",
+  message: "The stream had still not begun when its download ran, though the job had waited for it once.",
+  retryable: false
+} as const
 
 const giveUp = (jobId: string, now: number): Decision<JobEvent, ScheduleRejection> =>
   emit({ _tag: "JobFailed", v: 1, jobId, error: LIVE_NOT_STARTED_ERROR, at: now })
@@ -116,6 +137,34 @@ export const decideSchedule = (command: JobScheduleCommand, state: JobState): De
         jobId: command.jobId,
         ...(command.claim === undefined ? {} : { claim: command.claim }),
         expiresAt: command.now + command.lifetimeMs,
+        at: command.now
+      })
+    }
+    case "AwaitStart": {
+      const status = jobStatus(state)
+      if (state !== null && command.attempt !== state.attempt)
+        return Result.fail(new RunNotCurrent({ jobId: command.jobId, reason: "superseded" }))
+      // The job ended meanwhile (canceled, expired): the run's end changes nothing, as a failure's would not.
+      if (isTerminal(status)) return none
+      if (state === null || status !== "processing") {
+        return Result.fail(new InvalidJobTransition({ jobId: command.jobId, status, command: command._tag }))
+      }
+      // A job that waited already (scheduled, or queued before and waited for its start once) is not made to wait again.
+      if (state.schedule !== undefined) {
+        return emit({ _tag: "JobFailed", v: 1, jobId: command.jobId, error: STILL_NOT_BEGUN_ERROR, at: command.now })
+      }
+      const startsAt = command.startsAt ?? command.now
+      const waitUntil = command.now + command.live.waitMaxMs
+      return emit({
+        _tag: "JobAwaitingStart",
+        v: 1,
+        jobId: command.jobId,
+        attempt: command.attempt,
+        retry: retriesOf(state) + 1,
+        startsAt,
+        waitUntil,
+        nextProbeAt: command.now + probeDelay(startsAt, command.now, command.live),
+        expiresAt: waitUntil + command.lifetimeMs,
         at: command.now
       })
     }

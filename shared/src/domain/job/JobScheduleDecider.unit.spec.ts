@@ -1,4 +1,5 @@
-// Specifications of a scheduled job's decisions: schedule, probe results, begin, give-up and cancel while it waits.
+// Specifications of a scheduled job's decisions: schedule, probe results, begin, give-up and cancel while it waits, and
+// a queued download whose run found its stream not begun (AwaitStart).
 import { describe, expect, it } from "vitest"
 import { foldEvents } from "../Decider.ts"
 import { DeciderSpecification } from "../DeciderSpecification.ts"
@@ -6,7 +7,8 @@ import { parseFormatId } from "../media/FormatId.ts"
 import { JobDecider } from "./JobDecider.ts"
 import type { JobEvent } from "./JobEvent.ts"
 import { LIVE_NOT_STARTED_ERROR, type LiveWaitSettings, MAX_FAILED_PROBES } from "./JobSchedule.ts"
-import { slotReleaseOf } from "./JobSlot.ts"
+import { earlierTryRelease, slotReleaseOf } from "./JobSlot.ts"
+import { clientRetriesOf, retriesOf, runsOfCurrentTry } from "./JobState.ts"
 
 const given = DeciderSpecification.for(JobDecider)
 const jobId = "job_live"
@@ -172,4 +174,97 @@ describe("a scheduled job", () => {
       expect(slotReleaseOf(foldEvents(JobDecider, [scheduled, canceled]))).toBe("canceled")
     })
   })
+
+  describe("AwaitStart (a download by URL whose run found the stream not begun)", () => {
+    const queued: JobEvent = {
+      _tag: "JobQueued",
+      v: 1,
+      jobId,
+      projectId: "prj_a",
+      platform: "generic",
+      format,
+      source: { url: "https://live.example/stream", mediaId: null },
+      createdAt: T0,
+      expiresAt: T0 + LIFETIME,
+      claim: "c0"
+    }
+    const started: JobEvent = { _tag: "JobStarted", v: 1, jobId, attempt: 1, workerId: "w1", work: 7, at: T0 + 5 }
+    const awaitStart = (startsAt: number | null, attempt = 1) =>
+      ({ _tag: "AwaitStart", jobId, attempt, startsAt, now: T0 + 10, lifetimeMs: LIFETIME, live }) as const
+    const awaiting: JobEvent = {
+      _tag: "JobAwaitingStart",
+      v: 1,
+      jobId,
+      attempt: 1,
+      retry: 1,
+      startsAt: T0 + 3 * HOUR,
+      waitUntil: T0 + 10 + live.waitMaxMs,
+      nextProbeAt: T0 + 10 + HOUR,
+      expiresAt: T0 + 10 + live.waitMaxMs + LIFETIME,
+      at: T0 + 10
+    }
+
+    it("the job waits as a scheduled one, its next try the one the stream's start begins", () => {
+      given([queued, started])
+        .when(awaitStart(T0 + 3 * HOUR))
+        .then([awaiting])
+      const state = foldEvents(JobDecider, [queued, started, awaiting])
+      expect(state).toMatchObject({ status: "scheduled", progress: 0, expiresAt: T0 + 10 + live.waitMaxMs + LIFETIME })
+      expect(state?.schedule).toEqual({
+        startsAt: T0 + 3 * HOUR,
+        waitUntil: T0 + 10 + live.waitMaxMs,
+        nextProbeAt: T0 + 10 + HOUR,
+        failedProbes: 0,
+        afterAttempt: 1
+      })
+      // The try that ran is over: it holds no slot the job's state would keep, and its own is freed as unused.
+      expect(state?.claim).toBeUndefined()
+      expect(slotReleaseOf(state)).toBeNull()
+      expect(retriesOf(state)).toBe(1)
+      expect(runsOfCurrentTry(state)).toBe(0)
+      expect(earlierTryRelease(state, 0)).toBe("unused")
+      // A wait is no retry: clients see none, and the automatic retries' budget is whole.
+      expect(clientRetriesOf(state)).toBe(0)
+    })
+    it("probes a minute later when the media does not say when it begins", () =>
+      given([queued, started])
+        .when(awaitStart(null))
+        .then([{ ...awaiting, startsAt: T0 + 10, nextProbeAt: T0 + 10 + MIN } as JobEvent]))
+    it("begins its own try once found live; canceled while it waits, it has no slot to free", () => {
+      const live_ = probed("live", T0 + 3 * HOUR, 0, T0 + 3 * HOUR)
+      given([queued, started, awaiting, live_])
+        .when({ _tag: "BeginLiveJob", jobId, now: T0 + 3 * HOUR + 5, lifetimeMs: LIFETIME, claim: "c1" })
+        .then([{ _tag: "JobLiveBegan", v: 1, jobId, claim: "c1", expiresAt: T0 + 3 * HOUR + 5 + LIFETIME, at: T0 + 3 * HOUR + 5 }])
+      // The first try's message, redelivered, runs nothing: it is another try's.
+      given([queued, started, awaiting])
+        .when({ _tag: "StartJob", jobId, workerId: "w2", retry: 0, work: 7, now: T0 + 20 })
+        .thenRejects("RunNotCurrent")
+      const canceled: JobEvent = { _tag: "JobCanceled", v: 1, jobId, at: T0 + 20 }
+      expect(slotReleaseOf(foldEvents(JobDecider, [queued, started, awaiting, canceled]))).toBe("canceled")
+    })
+    it("a job that waited once and whose run still finds the stream not begun fails live_not_started", () => {
+      const live_ = probed("live", T0 + 3 * HOUR, 0, T0 + 3 * HOUR)
+      const began_: JobEvent = { _tag: "JobLiveBegan", v: 1, jobId, claim: "c1", expiresAt: T0 + 4 * HOUR, at: T0 + 3 * HOUR }
+      const again: JobEvent = { _tag: "JobStarted", v: 1, jobId, attempt: 2, workerId: "w2", work: 9, at: T0 + 3 * HOUR + 1 }
+      const outcome = decideOnce([queued, started, awaiting, live_, began_, again], { ...awaitStart(null, 2), now: T0 + 3 * HOUR + 2 })
+      expect(outcome).toMatchObject([{ _tag: "JobFailed", error: { code: "live_not_started", retryable: false } }])
+      // A job scheduled from the start waits once too.
+      const fromStart = decideOnce([scheduled, foundLive, began, { ...again, attempt: 1 }], { ...awaitStart(null), now: T0 + 4 * HOUR })
+      expect(fromStart).toMatchObject([{ _tag: "JobFailed", error: { code: "live_not_started" } }])
+    })
+    it("a run a later one took over decides nothing; a job that ended meanwhile stays as it is", () => {
+      given([queued, started]).when(awaitStart(null, 2)).thenRejects("RunNotCurrent")
+      given([queued, started, { _tag: "JobCanceled", v: 1, jobId, at: T0 + 8 }])
+        .when(awaitStart(null))
+        .thenNothing()
+      given([queued]).when(awaitStart(null, 0)).thenRejects("InvalidJobTransition")
+    })
+  })
 })
+
+/** The events a command decides on the state the given events fold to (failing the spec on a rejection). */
+const decideOnce = (events: ReadonlyArray<JobEvent>, command: Parameters<typeof JobDecider.decide>[0]) => {
+  const decided = JobDecider.decide(command, foldEvents(JobDecider, events))
+  if (decided._tag === "Failure") throw new Error(`rejected: ${decided.failure._tag}`)
+  return decided.success
+}

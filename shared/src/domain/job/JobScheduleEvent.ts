@@ -63,3 +63,27 @@ export const JobLiveBegan = Schema.TaggedStruct("JobLiveBegan", {
   at: EpochMillis
 })
 export type JobLiveBegan = typeof JobLiveBegan.Type
+
+/**
+ * A download that was queued, and whose run found its stream or premiere not begun (yt-dlp said it is upcoming): the
+ * try that ran ends (its worker frees its slot, counting nothing toward the day's jobs), and the job waits as a
+ * scheduled one does, holding no slot. Once a probe finds the stream live its next try (`retry`) takes a slot like a new
+ * download. Only a job that never waited does so: one that waited already and still finds its stream not begun fails
+ * live_not_started.
+ */
+export const JobAwaitingStart = Schema.TaggedStruct("JobAwaitingStart", {
+  v: V1,
+  jobId: Schema.String,
+  /** The run that found the stream not begun. */
+  attempt: Schema.Int,
+  /** The try the stream's start begins (the job's tries so far + 1). */
+  retry: Schema.Int,
+  /** When the stream is announced to begin (release_timestamp); the time of this event when it did not say. */
+  startsAt: EpochMillis,
+  waitUntil: EpochMillis,
+  nextProbeAt: EpochMillis,
+  /** The job's lifetime now runs from the end of the wait, as a scheduled job's does. */
+  expiresAt: EpochMillis,
+  at: EpochMillis
+})
+export type JobAwaitingStart = typeof JobAwaitingStart.Type

@@ -1,6 +1,6 @@
 // When a job's admission slot may be freed, read from the job's one state: the rule every releaser of a slot follows.
 import type { SlotReleaseReason } from "../admission/AdmissionEvent.ts"
-import { type JobState, jobStatus, runsOfCurrentTry } from "./JobState.ts"
+import { type JobState, jobStatus, retriesOf, runsOfCurrentTry } from "./JobState.ts"
 
 /**
  * Why the slot of the job's current try may be freed now, or null while it must stay held: the job is queued or
@@ -31,3 +31,11 @@ export const slotReleaseOf = (state: JobState): SlotReleaseReason | null => {
 
 /** The bytes a job's slot release counts toward the month's quota: the size of a completed job's file, else 0. */
 export const slotReleaseBytes = (state: JobState): number => (jobStatus(state) === "completed" ? (state?.artifact?.sizeBytes ?? 0) : 0)
+
+/**
+ * Why the slot of an earlier try (`slotTry`) of the job is freed once its releaser did not: a retry follows a failure
+ * only ("failed"); the try a wait for a stream's start ended (JobAwaitingStart) never downloaded, and its claim counts
+ * nothing toward the day's jobs ("unused"), since the stream's start claims again.
+ */
+export const earlierTryRelease = (state: JobState, slotTry: number): "unused" | "failed" =>
+  state?.retry?.by === "stream_start" && slotTry === retriesOf(state) - 1 ? "unused" : "failed"

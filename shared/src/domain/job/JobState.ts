@@ -70,8 +70,18 @@ export const leavesDeliveryToDo = (event: JobEvent): boolean => event._tag === "
 /** The event queues an ended job again (a retry): what a reactor that follows its jobs' ends also listens for. */
 export const reopensJob = (event: JobEvent): boolean => event._tag === "JobRetried"
 
-/** Retries the job had so far: also the number of its current try (0: its first). */
+/**
+ * The number of the job's current try (0: its first): each retry, and the wait of a queued download whose stream had
+ * not begun (JobAwaitingStart), starts a try of its own, with a slot and a work message of its own.
+ */
 export const retriesOf = (state: JobState): number => state?.retry?.number ?? 0
+
+/**
+ * The job's retries as clients count them (the API's `retries`, JOB_AUTO_RETRIES): its tries after the first, less the
+ * one its stream's start began (a wait is no retry).
+ */
+export const clientRetriesOf = (state: JobState): number =>
+  Math.max(0, retriesOf(state) - (state?.schedule?.afterAttempt === undefined ? 0 : 1))
 
 /** The job stored its file and waits for it to be delivered: no run is going, the delivery is what comes next. */
 export const isAwaitingDelivery = (state: JobState): boolean => jobStatus(state) === "processing" && state?.delivery?.status === "pending"
@@ -161,6 +171,25 @@ export const evolveJob = (state: JobState, event: JobEvent): JobState => {
           nextProbeAt: event.nextProbeAt,
           failedProbes: event.failedProbes,
           ...(event.outcome === "live" ? { liveAt: event.at } : {})
+        }
+      }
+    }
+    case "JobAwaitingStart": {
+      // Only the run it names, still running, ends so: a late one (a later attempt took over) changes nothing.
+      if (state.status !== "processing" || state.attempt !== event.attempt) return state
+      const { claim: _claim, work: _work, recording: _recording, ...rest } = state
+      return {
+        ...rest,
+        status: "scheduled",
+        progress: 0,
+        expiresAt: event.expiresAt,
+        retry: { number: event.retry, afterAttempt: event.attempt, by: "stream_start", at: event.at },
+        schedule: {
+          startsAt: event.startsAt,
+          waitUntil: event.waitUntil,
+          nextProbeAt: event.nextProbeAt,
+          failedProbes: 0,
+          afterAttempt: event.attempt
         }
       }
     }

@@ -11,13 +11,17 @@ import { JobSchedule } from "./JobSchedule.ts"
 export const JobViewStatus = Schema.Literals(["scheduled", "queued", "processing", "completed", "failed", "expired"])
 export type JobViewStatus = typeof JobViewStatus.Type
 
-/** The job's latest retry (JobRetried): how many there were, and after how many runs the latest one came. */
+/**
+ * The job's latest try after its first (JobRetried, or JobAwaitingStart): how many there were, and after how many runs
+ * the latest one came.
+ */
 export const JobRetry = Schema.Struct({
   /** Retries so far (the latest JobRetried's number). */
   number: Schema.Number,
   /** Runs started before the latest retry: the current try's runs are `attempt - afterAttempt`. */
   afterAttempt: Schema.Number,
-  by: JobRetriedBy,
+  /** Who queued the try: a client, the automatic retries, or the start of a stream its first run found not begun. */
+  by: Schema.Union([JobRetriedBy, Schema.Literal("stream_start")]),
   at: Schema.Number
 })
 export type JobRetry = typeof JobRetry.Type
