@@ -23,6 +23,36 @@ const failedOnce: ReadonlyArray<Action> = [
 const complete = { _tag: "Complete", bytes: 1_000_000 } as const
 
 const REGRESSIONS: Record<string, ReadonlyArray<Action>> = {
+  // quotaCountsMatch (found by `npm run simulate`, seed 570799019): two rounds of a batch's feeder queued one entry's
+  // job, each with its own claim (the first's freed as an orphan meanwhile). The second's JobQueued was the stored one's
+  // duplicate, yet its command answered its own decision, so it confirmed its claim on the slot; the job carried the
+  // other, and its release counted no bytes. A duplicate now answers the stored state, and each round confirms the
+  // claim the job was recorded with.
+  "two feeder rounds queueing one entry's job leave the slot with the claim the job carries": [
+    { _tag: "Batch", project: 1, entries: 1 },
+    { _tag: "Quota", project: 0, jobsPerDay: null, bytesPerMonth: null },
+    { _tag: "Subscribe", project: 0, backfill: 0 },
+    { _tag: "RetentionRound", project: 0, mode: "ok" },
+    { _tag: "Write", gate: 0 },
+    { _tag: "Write", gate: 0 },
+    { _tag: "FeedRound", batch: 0 },
+    { _tag: "Write", gate: 0 },
+    { _tag: "Write", gate: 3 },
+    { _tag: "ChangeSubscription", subscription: 0, change: "PauseSubscription" },
+    { _tag: "Download", project: 1, gateway: 1, destination: false },
+    { _tag: "Write", gate: 10 },
+    { _tag: "Write", gate: 0 },
+    { _tag: "Download", project: 1, gateway: 1, destination: false },
+    { _tag: "Tick", ms: 600000 },
+    { _tag: "Write", gate: 1 },
+    { _tag: "Download", project: 0, gateway: 0, destination: false },
+    { _tag: "Write", gate: 4 },
+    { _tag: "Write", gate: 15 },
+    { _tag: "FeedRound", batch: 0 },
+    { _tag: "Crash", process: 6 },
+    { _tag: "Write", gate: 15 },
+    { _tag: "RetentionRound", project: 0, mode: "ok" }
+  ],
   // slotsFollowJobs (found by `npm run simulate`, seed 570290292): the model took a failed job's records away while
   // the slot its crashed releaser never freed was still live on the model's clock, which no lifetime's end allows.
   // JobRecordsGone now leaves a job whose slot is live (seed 570657361 showed that moving the clock past the lifetime

@@ -105,13 +105,19 @@ export const handleCommand = <Command, Event, State, Rejection>(
       if (Result.isFailure(decision)) return yield* Effect.fail(decision.failure)
       const events = decision.success
       // One decision is one append: several events go as one atomic batch, so a crash never leaves half of them.
+      let duplicate = false
       if (events.length === 1) {
         const event = events[0]!
-        lastSeq = (yield* store.append(codec, subject, event, { msgId: options.msgId(event, 0), expectedLastSeq: lastSeq })).seq
+        const appended = yield* store.append(codec, subject, event, { msgId: options.msgId(event, 0), expectedLastSeq: lastSeq })
+        ;({ seq: lastSeq, duplicate } = appended)
       } else if (events.length > 1) {
         const batch = events.map((event, index) => ({ event, msgId: options.msgId(event, index) }))
-        lastSeq = (yield* store.appendBatch(codec, subject, batch, { expectedLastSeq: lastSeq })).seq
+        ;({ seq: lastSeq, duplicate } = yield* store.appendBatch(codec, subject, batch, { expectedLastSeq: lastSeq }))
       }
+      // A duplicate is an event with this id stored before: this command's earlier try, or another writer's command
+      // whose event has the same id but may say otherwise (a job queued by two rounds, each with its own claim). The
+      // state is what the subject holds, read again, not this decision's events folded.
+      if (duplicate) return { events, ...(yield* load) }
       for (const event of events) state = decider.evolve(state, event)
       return { events, state, lastSeq }
     })

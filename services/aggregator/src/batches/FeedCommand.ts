@@ -3,7 +3,7 @@
 // the batch of a removed subscription.
 import { Effect } from "effect"
 import { Lifetimes } from "@mds/shared/config/Lifetimes"
-import { admitJob, confirmAdmission, releaseAdmittedSlot, releaseIfInVain } from "@mds/shared/application/admission/AdmitJob"
+import { admitJob, asRecorded, confirmAdmission, releaseAdmittedSlot, releaseIfInVain } from "@mds/shared/application/admission/AdmitJob"
 import { giveUpJob } from "@mds/shared/application/job/GiveUpJob"
 import { batchCommands } from "@mds/shared/application/batch/BatchCommands"
 import type { BatchRecipe, BatchState } from "@mds/shared/domain/batch/BatchState"
@@ -49,13 +49,12 @@ export const carryOutFeedCommand = Effect.fn("BatchFeeder.carryOut")(function* (
       // Queued meanwhile by another round: the next round reads that job and records or finishes the entry; a claim
       // this round made for it in vain (the job admitted by another, or ended already) is given back.
       const queued = yield* queueJob({ ...job, claim: admitted.claim }).pipe(
-        Effect.as(true),
-        Effect.catchTag("JobAlreadyExists", () => releaseIfInVain(projectId, job.jobId, 0, admitted).pipe(Effect.as(false)))
+        Effect.catchTag("JobAlreadyExists", () => releaseIfInVain(projectId, job.jobId, 0, admitted).pipe(Effect.as(null)))
       )
-      if (!queued) return true
+      if (queued === null) return true
       // Its slot was freed before the job was recorded (a round stalled past the orphan grace): the job fails
-      // (retryably) and its entry follows it.
-      const held = yield* confirmAdmission(projectId, job.jobId, 0, admitted).pipe(
+      // (retryably) and its entry follows it. Another round's record of it (stored first) is the one confirmed.
+      const held = yield* confirmAdmission(projectId, job.jobId, 0, asRecorded(admitted, queued.state)).pipe(
         Effect.tapError(() => giveUpJob(projectId, job.jobId, true)),
         Effect.catchTag("SlotLost", () => Effect.succeed(null))
       )

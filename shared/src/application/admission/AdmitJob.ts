@@ -73,6 +73,15 @@ export const releaseAdmittedSlot = Effect.fn("releaseAdmittedSlot")(function* (
 })
 
 /**
+ * The admission as the job's try was recorded: with the claim the job's state carries. Two admissions of one try
+ * (two rounds of a batch's feeder, two live-wait rounds) may each claim in turn (the first claim freed as an orphan
+ * meanwhile) while only one's record is stored (the same event id): each confirms the stored one's claim, so the slot
+ * carries the claim the job does and its release counts the job's bytes.
+ */
+export const asRecorded = (admitted: Admitted, recorded: { readonly claim?: string | undefined } | null): Admitted =>
+  recorded?.claim === undefined ? admitted : { ...admitted, claim: recorded.claim }
+
+/**
  * Confirms, once the job's try is recorded (JobQueued, JobRetried), that its slot is no orphan (ConfirmSlot): a slot
  * still unrecorded after the orphan grace may be freed by an admission on a full project. One freed so is lost: the
  * confirmation fails (SlotLost) and the caller gives the try up; only a hand-off of a try that never ran claims it

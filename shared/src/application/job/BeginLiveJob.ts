@@ -5,7 +5,7 @@ import { Lifetimes } from "../../config/Lifetimes.ts"
 import { JobNotFound } from "../../domain/DomainErrors.ts"
 import { decideJob } from "../../domain/job/JobDecider.ts"
 import { retriesOf } from "../../domain/job/JobState.ts"
-import { admitJob, confirmAdmission, releaseIfInVain } from "../admission/AdmitJob.ts"
+import { admitJob, asRecorded, confirmAdmission, releaseIfInVain } from "../admission/AdmitJob.ts"
 import { queuedJobOf, sendDownloadWork } from "./DownloadWork.ts"
 import { giveUpJob } from "./GiveUpJob.ts"
 import { jobCommands } from "./JobCommands.ts"
@@ -36,7 +36,7 @@ export const beginLiveJob = Effect.fn("beginLiveJob")(function* (projectId: stri
   )
   const view = began.state
   if (view === null) return yield* new JobNotFound({ jobId })
-  const held = yield* confirmAdmission(projectId, jobId, retry, admitted).pipe(
+  const held = yield* confirmAdmission(projectId, jobId, retry, asRecorded(admitted, view)).pipe(
     Effect.tapError(() => giveUpJob(projectId, jobId, true, retry))
   )
   yield* sendDownloadWork(queuedJobOf(view), retry, held.quotaBytesLeft)

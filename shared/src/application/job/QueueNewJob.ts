@@ -2,7 +2,7 @@
 // worker; when a step fails after the claim, the job is given up (failed, its slot freed) in the background, since its
 // client gets an error.
 import { Effect } from "effect"
-import { admitJob, confirmAdmission } from "../admission/AdmitJob.ts"
+import { admitJob, asRecorded, confirmAdmission } from "../admission/AdmitJob.ts"
 import { type QueuedJob, queueJob, sendDownloadWork } from "./DownloadWork.ts"
 import { giveUpJob } from "./GiveUpJob.ts"
 
@@ -16,7 +16,7 @@ export const queueNewJob = Effect.fn("queueNewJob")(function* (job: QueuedJob) {
   return yield* Effect.gen(function* () {
     // The job id was generated for this request: nothing to read.
     const queued = yield* queueJob({ ...job, claim: admitted.claim }, { isNew: true })
-    const held = yield* confirmAdmission(projectId, jobId, 0, admitted)
+    const held = yield* confirmAdmission(projectId, jobId, 0, asRecorded(admitted, queued.state))
     yield* sendDownloadWork(job, 0, held.quotaBytesLeft)
     return queued
   }).pipe(Effect.tapError(() => giveUpJob(projectId, jobId, true)))

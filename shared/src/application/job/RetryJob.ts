@@ -6,7 +6,7 @@ import { JobNotFound } from "../../domain/DomainErrors.ts"
 import type { JobRetriedBy } from "../../domain/job/JobEvent.ts"
 import { decideJob, type JobCommand } from "../../domain/job/JobDecider.ts"
 import { retriesOf } from "../../domain/job/JobState.ts"
-import { admitJob, confirmAdmission, releaseIfInVain } from "../admission/AdmitJob.ts"
+import { admitJob, asRecorded, confirmAdmission, releaseIfInVain } from "../admission/AdmitJob.ts"
 import { queuedJobOf, sendDownloadWork } from "./DownloadWork.ts"
 import { giveUpJob } from "./GiveUpJob.ts"
 import { jobCommands } from "./JobCommands.ts"
@@ -36,7 +36,7 @@ export const retryJob = Effect.fn("retryJob")(function* (projectId: string, jobI
   )(command).pipe(Effect.tapError(() => releaseIfInVain(projectId, jobId, nextTry, admitted).pipe(Effect.ignore)))
   const view = retried.state
   if (view === null) return yield* new JobNotFound({ jobId })
-  const held = yield* confirmAdmission(projectId, jobId, nextTry, admitted).pipe(
+  const held = yield* confirmAdmission(projectId, jobId, nextTry, asRecorded(admitted, view)).pipe(
     Effect.tapError(() => giveUpJob(projectId, jobId, true, nextTry))
   )
   yield* sendDownloadWork(queuedJobOf(view), retriesOf(view), held.quotaBytesLeft)
