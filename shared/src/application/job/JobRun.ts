@@ -97,10 +97,11 @@ export const awaitStreamStart = Effect.fn("JobRun.awaitStart")(function* (work: 
     work.projectId,
     work.jobId
   )({ _tag: "AwaitStart", jobId: work.jobId, attempt, startsAt, now: yield* Clock.currentTimeMillis, lifetimeMs: jobMs, live }).pipe(
+    // What was decided, not the state after it (which a duplicate append reads again, and may have moved on).
     Effect.map((handled) =>
       handled.events.length === 0
         ? ("ended" as const)
-        : jobStatus(handled.state) === "scheduled"
+        : handled.events.some((event) => event._tag === "JobAwaitingStart")
           ? ("waiting" as const)
           : ("failed" as const)
     ),
