@@ -117,12 +117,13 @@ export const requireMember = (input: DashboardInput) =>
   })
 
 /**
- * Read-your-writes for lists served from read models: after a write, wait (briefly) until the aggregator has
- * projected it, so the next page shows it. If the aggregator is behind, the page simply shows it a moment later.
+ * Read-your-writes for lists served from read models: after a write, wait until the aggregator has projected it
+ * (milliseconds, as a rule), so the next page shows it. At most 5 s: an aggregator that far behind (busy, or
+ * restarting) shows it a moment later, and the page is drawn without it rather than kept waiting.
  */
 export const awaitProjection = <E, R>(projected: Effect.Effect<boolean, E, R>) =>
   Effect.gen(function* () {
-    for (let i = 0; i < 80; i++) {
+    for (let i = 0; i < 200; i++) {
       if (yield* projected) return true
       yield* Effect.sleep(Duration.millis(25))
     }
