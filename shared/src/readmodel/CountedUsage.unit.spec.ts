@@ -20,6 +20,8 @@ const usage = (jobId: string, fields: Partial<JobUsage> = {}): JobUsage => ({
   ...fields
 })
 const completed = (jobId: string, lastSeq: number) => usage(jobId, { status: "completed", bytes: 100, lastSeq })
+/** A platform's counters holding one completed job of 100 bytes, and nothing else. */
+const ONE_COMPLETED = { queued: 0, processing: 0, completed: 1, failed: 0, expired: 0, canceled: 0, bytes: 100 }
 
 /** The documents, with the next `n` writes of one kind failing (a process that dies at that point). */
 const crashing = (documents: UsageDocuments) => {
@@ -45,15 +47,7 @@ describe("counted usage", () => {
       yield* store.record(completed("job_1", 4))
       yield* store.record(completed("job_1", 4))
       yield* store.record(usage("job_1"))
-      assert.deepStrictEqual(yield* vimeo(documents), {
-        queued: 0,
-        processing: 0,
-        completed: 1,
-        failed: 0,
-        expired: 0,
-        canceled: 0,
-        bytes: 100
-      })
+      assert.deepStrictEqual(yield* vimeo(documents), ONE_COMPLETED)
       assert.deepStrictEqual((yield* documents.getDay("prj_a", DAY))?.value.pending, {})
     })
   )
@@ -70,15 +64,7 @@ describe("counted usage", () => {
       assert.strictEqual((yield* vimeo(documents))?.completed, 1)
       assert.strictEqual((yield* documents.getJob("prj_a", "job_1"))?.value.lastSeq, 1)
       yield* store.record(completed("job_1", 4))
-      assert.deepStrictEqual(yield* vimeo(documents), {
-        queued: 0,
-        processing: 0,
-        completed: 1,
-        failed: 0,
-        expired: 0,
-        canceled: 0,
-        bytes: 100
-      })
+      assert.deepStrictEqual(yield* vimeo(documents), ONE_COMPLETED)
       assert.strictEqual((yield* documents.getJob("prj_a", "job_1"))?.value.lastSeq, 4)
       assert.deepStrictEqual((yield* documents.getDay("prj_a", DAY))?.value.pending, {})
     })
@@ -93,15 +79,7 @@ describe("counted usage", () => {
       crashes.putJob = 1
       yield* Effect.flip(store.record(usage("job_1", { status: "processing", lastSeq: 3 })))
       yield* store.record(completed("job_1", 7))
-      assert.deepStrictEqual(yield* vimeo(documents), {
-        queued: 0,
-        processing: 0,
-        completed: 1,
-        failed: 0,
-        expired: 0,
-        canceled: 0,
-        bytes: 100
-      })
+      assert.deepStrictEqual(yield* vimeo(documents), ONE_COMPLETED)
     })
   )
 

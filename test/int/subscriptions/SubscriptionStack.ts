@@ -6,6 +6,10 @@ import { join } from "node:path"
 import { currentBatch } from "@mds/shared/application/batch/BatchCommands"
 import { type SubscriptionEvent as SubscriptionEventType, SubscriptionEvent } from "@mds/shared/domain/subscription/SubscriptionEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
+import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
+import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
+import { Lifetimes } from "@mds/shared/config/Lifetimes"
+import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { subscriptionSubject } from "@mds/shared/nats/Subjects"
 import { ProjectQuotaReader } from "@mds/shared/application/account/ProjectQuotaReader"
 import { SubscriptionStates } from "@mds/shared/application/subscription/SubscriptionStates"
@@ -102,6 +106,27 @@ export const CheckHostServices = Layer.mergeAll(
   ProjectQuotaReader.layer,
   FeedResolver.layer
 )
+
+/** What the specs that run checks by hand run them with. */
+export type CheckHostNeeds = EventStore | NatsClient | Lifetimes | SubscriptionStates | ProjectQuotaReader | FeedResolver
+
+/**
+ * A process that runs checks by hand on the stack's NATS (its streams ensured), with the stack's configuration (so it
+ * logs at Error only, like the stack's services).
+ */
+export const startCheckHost = async (stack: SubscriptionStack): Promise<ManagedRuntime.ManagedRuntime<CheckHostNeeds, never>> => {
+  const host = ManagedRuntime.make(
+    Layer.effectDiscard(ensureStreams).pipe(
+      Layer.provideMerge(CheckHostServices),
+      Layer.provideMerge(Layer.mergeAll(JetStreamEventStore, Lifetimes.layer)),
+      Layer.provideMerge(NatsClient.layer),
+      Layer.provideMerge(stack.withConfig({})),
+      Layer.orDie
+    )
+  )
+  await host.runPromise(Effect.void)
+  return host
+}
 
 /** A subscription's events, oldest first. */
 export const subscriptionEventsOf = (projectId: string, subscriptionId: string) =>

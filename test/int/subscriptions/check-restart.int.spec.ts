@@ -2,22 +2,15 @@
 // restarted aggregator, on a real nats-server and extractor (pinned yt-dlp): the rerun follows the recorded plan, each
 // entry is queued once, in the check's one batch, the check is recorded once, and an entry that appeared in between is
 // left to the next check, not lost.
-import { Effect, Exit, Layer, ManagedRuntime } from "effect"
+import { Effect, Exit, Layer, type ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { currentBatch } from "@mds/shared/application/batch/BatchCommands"
 import { currentSubscription, subscriptionCommands } from "@mds/shared/application/subscription/SubscriptionCommands"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import type { ProjectQuotaReader } from "@mds/shared/application/account/ProjectQuotaReader"
-import type { SubscriptionStates } from "@mds/shared/application/subscription/SubscriptionStates"
-import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
-import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
 import { subscriptionSubject } from "@mds/shared/nats/Subjects"
 import { newId } from "@mds/shared/ids/Ids"
-import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { AggregatorLayer } from "../../../services/aggregator/src/AggregatorLayer.ts"
 import { checkBatchId, runSubscriptionCheck } from "../../../services/aggregator/src/subscriptions/SubscriptionCheck.ts"
-import type { FeedResolver } from "../../../services/aggregator/src/subscriptions/FeedResolver.ts"
 import { eventually } from "../../support/Eventually.ts"
 import type { MediaServer } from "../../support/MediaServer.ts"
 import {
@@ -27,11 +20,12 @@ import {
   startSubscriptionStack,
   type SubscriptionStack,
   subscriptionEventsOf,
-  CheckHostServices
+  type CheckHostNeeds,
+  startCheckHost
 } from "./SubscriptionStack.ts"
 import { createSubscription } from "../../support/Subscriptions.ts"
 
-type Services = EventStore | NatsClient | Lifetimes | SubscriptionStates | ProjectQuotaReader | FeedResolver
+type Services = CheckHostNeeds
 
 let stack: SubscriptionStack
 let media: MediaServer
@@ -41,17 +35,7 @@ let host: ManagedRuntime.ManagedRuntime<Services, never>
 beforeAll(async () => {
   stack = await startSubscriptionStack({ name: "mds-subscription-restart-" })
   media = stack.media
-  host = ManagedRuntime.make(
-    Layer.effectDiscard(ensureStreams).pipe(
-      Layer.provideMerge(CheckHostServices),
-      Layer.provideMerge(Layer.mergeAll(JetStreamEventStore, Lifetimes.layer)),
-      Layer.provideMerge(NatsClient.layer),
-      // Merged, not only provided: the runtime logs at Error only, like the stack's services.
-      Layer.provideMerge(stack.withConfig({})),
-      Layer.orDie
-    )
-  )
-  await host.runPromise(Effect.void)
+  host = await startCheckHost(stack)
 }, 120_000)
 
 afterAll(async () => {

@@ -2,9 +2,8 @@
 // run by hand (and by an aggregator where the feeder must act): an entry is done when it is downloaded, given up or
 // filtered, never when it is merely queued; a removal or pause recorded while a check runs stops its batch; and no
 // interleaving of two runs of one check, or of a run that died, leaves an entry claimed and in no batch.
-import { Effect, Exit, Layer, ManagedRuntime } from "effect"
+import { Effect, Exit, Layer, type ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Lifetimes } from "@mds/shared/config/Lifetimes"
 import { projectCommands } from "@mds/shared/application/account/AccountCommands"
 import { archiveClaimOf } from "@mds/shared/application/archive/ArchiveCommands"
 import { currentBatch } from "@mds/shared/application/batch/BatchCommands"
@@ -12,21 +11,16 @@ import { entryJobId } from "@mds/shared/application/batch/EntryJobId"
 import { currentSubscription, subscriptionCommands } from "@mds/shared/application/subscription/SubscriptionCommands"
 import { JobEvent } from "@mds/shared/domain/job/JobEvent"
 import { EventStore } from "@mds/shared/eventstore/EventStore"
-import type { ProjectQuotaReader } from "@mds/shared/application/account/ProjectQuotaReader"
-import type { SubscriptionStates } from "@mds/shared/application/subscription/SubscriptionStates"
-import { JetStreamEventStore } from "@mds/shared/eventstore/JetStreamEventStore"
-import { ensureStreams } from "@mds/shared/eventstore/StreamTopology"
 import { newId } from "@mds/shared/ids/Ids"
-import { NatsClient } from "@mds/shared/nats/NatsClient"
 import { jobSubject } from "@mds/shared/nats/Subjects"
 import { AggregatorLayer } from "../../../services/aggregator/src/AggregatorLayer.ts"
 import { checkBatchId, runSubscriptionCheck } from "../../../services/aggregator/src/subscriptions/SubscriptionCheck.ts"
-import type { FeedResolver } from "../../../services/aggregator/src/subscriptions/FeedResolver.ts"
 import { eventually } from "../../support/Eventually.ts"
 import type { MediaServer } from "../../support/MediaServer.ts"
 import { createSubscription } from "../../support/Subscriptions.ts"
 import {
-  CheckHostServices,
+  type CheckHostNeeds,
+  startCheckHost,
   outcomes,
   queuedTitlesOf,
   startSubscriptionStack,
@@ -34,7 +28,7 @@ import {
   subscriptionEventsOf
 } from "./SubscriptionStack.ts"
 
-type Services = EventStore | NatsClient | Lifetimes | SubscriptionStates | ProjectQuotaReader | FeedResolver
+type Services = CheckHostNeeds
 
 /** A job's lifetime here: a batch whose entries the project's quota holds back ends within it. */
 const JOB_TTL_SECONDS = 6
@@ -50,16 +44,7 @@ beforeAll(async () => {
     env: { API_JOB_TTL_SECONDS: String(JOB_TTL_SECONDS), BATCH_RECONCILE_INTERVAL_SECONDS: "1", EXPIRY_SWEEP_INTERVAL_SECONDS: "1" }
   })
   media = stack.media
-  host = ManagedRuntime.make(
-    Layer.effectDiscard(ensureStreams).pipe(
-      Layer.provideMerge(CheckHostServices),
-      Layer.provideMerge(Layer.mergeAll(JetStreamEventStore, Lifetimes.layer)),
-      Layer.provideMerge(NatsClient.layer),
-      Layer.provideMerge(stack.withConfig({})),
-      Layer.orDie
-    )
-  )
-  await host.runPromise(Effect.void)
+  host = await startCheckHost(stack)
 }, 120_000)
 
 afterAll(async () => {
@@ -152,42 +137,39 @@ const subscribedAndDue = async (projectId: string, feed: string, episodes: numbe
 const queuedTitles = async (projectId: string, subscriptionId: string) =>
   run(queuedTitlesOf(projectId, await eventsOf(projectId, subscriptionId)))
 
+/**
+ * A subscription (backfill 2) of a feed of 3 episodes whose check is under way: the feed answers only once `change`
+ * is recorded, so the check finishes after it.
+ */
+const checkMeetingChange = async (feed: string, change: "RemoveSubscription" | "PauseSubscription") => {
+  const projectId = newId("prj")
+  media.setFeed(feed, { episodes: 3, stalled: true })
+  const subscriptionId = await run(createSubscription(projectId, media.growingFeed(feed), { backfill: 2 }))
+  const dueAt = await nextCheckAt(projectId, subscriptionId)
+  const check = run(runSubscriptionCheck(projectId, subscriptionId, dueAt))
+  await eventually(
+    async () => media.requestCount(media.growingFeed(feed)),
+    (n) => n >= 1,
+    "the check's request for the feed"
+  )
+  await run(subscriptionCommands(projectId, subscriptionId)({ _tag: change, subscriptionId, now: Date.now() }))
+  media.setFeed(feed, { stalled: false })
+  await check
+  return { projectId, subscriptionId, dueAt }
+}
+
 describe("a removal or a pause recorded while a check waits for its feed (defect 7)", () => {
   it("removed: the check creates no batch and claims nothing", async () => {
-    const projectId = newId("prj")
     const feed = "outcome-removed"
-    media.setFeed(feed, { episodes: 3, stalled: true })
-    const subscriptionId = await run(createSubscription(projectId, media.growingFeed(feed), { backfill: 2 }))
-    const dueAt = await nextCheckAt(projectId, subscriptionId)
-    const check = run(runSubscriptionCheck(projectId, subscriptionId, dueAt))
-    await eventually(
-      async () => media.requestCount(media.growingFeed(feed)),
-      (n) => n >= 1,
-      "the check's request for the feed"
-    )
-    await run(subscriptionCommands(projectId, subscriptionId)({ _tag: "RemoveSubscription", subscriptionId, now: Date.now() }))
-    media.setFeed(feed, { stalled: false })
-    await check
+    const { projectId, subscriptionId, dueAt } = await checkMeetingChange(feed, "RemoveSubscription")
     const { state: batch } = await run(currentBatch(projectId, checkBatchId(subscriptionId, dueAt)))
     expect(batch.status).toBe("none")
     expect(await run(archiveClaimOf(projectId, `url ${episodeUrl(feed, 3)}`))).toBeNull()
   }, 60_000)
 
   it("paused: the check queues nothing until the subscription is resumed, then its entries once", async () => {
-    const projectId = newId("prj")
     const feed = "outcome-paused"
-    media.setFeed(feed, { episodes: 3, stalled: true })
-    const subscriptionId = await run(createSubscription(projectId, media.growingFeed(feed), { backfill: 2 }))
-    const dueAt = await nextCheckAt(projectId, subscriptionId)
-    const check = run(runSubscriptionCheck(projectId, subscriptionId, dueAt))
-    await eventually(
-      async () => media.requestCount(media.growingFeed(feed)),
-      (n) => n >= 1,
-      "the check's request for the feed"
-    )
-    await run(subscriptionCommands(projectId, subscriptionId)({ _tag: "PauseSubscription", subscriptionId, now: Date.now() }))
-    media.setFeed(feed, { stalled: false })
-    await check
+    const { projectId, subscriptionId, dueAt } = await checkMeetingChange(feed, "PauseSubscription")
     expect((await run(currentBatch(projectId, checkBatchId(subscriptionId, dueAt)))).state.status).toBe("none")
     expect(await queuedTitles(projectId, subscriptionId)).toEqual([])
 
