@@ -30,6 +30,17 @@ afterAll(() => {
   for (const stream of [STREAM, URL_STREAM]) rmSync(join(STATE_DIR, `${stream}.json`), { force: true })
 })
 
+/** The project of `key` queues two downloads: neither of its two slots is held. */
+const twoDownloadsFit = async (key: string) => {
+  for (const n of [1, 2]) {
+    const other = await apiRequest(e2e.stack.baseUrl, "POST", "/media/download", {
+      key,
+      json: { url: e2e.media.urls.mp4, format: "video_best" }
+    })
+    expect(other.status, `download ${n}: ${e2e.context(other)}`).toBe(202)
+  }
+}
+
 describe("a scheduled stream", () => {
   it("waits scheduled without a slot, then records once the stream began", async () => {
     const origin = new URL(e2e.media.urls.mp4).origin
@@ -46,10 +57,7 @@ describe("a scheduled stream", () => {
     const jobId: string = scheduled.body.data.job_id
 
     // No slot held: the project's two slots take two downloads while the stream waits.
-    for (const n of [1, 2]) {
-      const other = await e2e.api.download({ url: e2e.media.urls.mp4, format: "video_best" })
-      expect(other.status, `download ${n}: ${e2e.context(other)}`).toBe(202)
-    }
+    await twoDownloadsFit(e2e.key)
     const waiting = await e2e.api.job(jobId)
     expect(waiting.body.data.status, e2e.context(waiting)).toBe("scheduled")
 
@@ -89,13 +97,7 @@ describe("a scheduled stream", () => {
     // A wait is no retry.
     expect(waiting.body.data.retries).toBeUndefined()
     // No slot held: the project's two slots take two downloads while the stream waits.
-    for (const n of [1, 2]) {
-      const other = await apiRequest(e2e.stack.baseUrl, "POST", "/media/download", {
-        key,
-        json: { url: e2e.media.urls.mp4, format: "video_best" }
-      })
-      expect(other.status, `download ${n}: ${e2e.context(other)}`).toBe(202)
-    }
+    await twoDownloadsFit(key)
 
     setStream({ live: true, release, hls: e2e.media.urls.hls }, URL_STREAM)
     const { job } = await pollJobUntilFinished(e2e.stack.baseUrl, key, jobId, { logs: e2e.stack.logs, timeoutMs: 180_000 })

@@ -61,6 +61,7 @@ export const linkedArtifactOf = (view: JobView): JobArtifact | null =>
 export const toJobResponse = (view: JobView, downloadUrl: string | null): ApiJob => {
   const status = apiStatus(view.status)
   const artifact = linkedArtifactOf(view)
+  const retries = clientRetriesOf(view)
   return {
     id: view.id,
     status,
@@ -87,7 +88,7 @@ export const toJobResponse = (view: JobView, downloadUrl: string | null): ApiJob
       : {}),
     ...(view.options === undefined ? {} : { options: toJobOptions(view.options) }),
     // A wait for the start of a stream its first run found not begun is a try of its own, not a retry.
-    ...(clientRetriesOf(view) === 0 ? {} : { retries: clientRetriesOf(view), attempts: view.attempt }),
+    ...(retries === 0 ? {} : { retries, attempts: view.attempt }),
     ...(view.recording === undefined
       ? {}
       : {
